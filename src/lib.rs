@@ -1,0 +1,14 @@
+//! pi-ask: a keyboard-first terminal form through which an agent asks a person structured
+//! questions and gets back normalized JSON answers.
+//!
+//! The crate is built around one pure model of an ask flow:
+//! [`input`] turns a payload into a [`form::Form`], [`model`] holds the flow and its
+//! [`model::update`] function, and [`result`] turns a finished flow into the tool result.
+
+pub mod cli;
+pub mod form;
+pub mod input;
+pub mod model;
+pub mod result;
+pub mod schema;
+pub mod settings;

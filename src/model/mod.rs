@@ -1,0 +1,260 @@
+//! The Elm-style model of one ask flow: [`Model`], [`Msg`], [`update`] and the [`Cmd`]s it returns.
+//!
+//! The model is pure data. `update` never reads a clock, a file or the terminal; every effect
+//! (finishing, notifying, saving a setting, starting a timer) comes back as a [`Cmd`].
+
+mod answer;
+mod msg;
+mod settings_modal;
+mod update;
+
+pub use answer::AnswerState;
+pub use msg::{Cmd, Msg, Notification, ReviewAction};
+pub use settings_modal::{ModalMessage, SettingsModal, SettingsRow};
+pub use update::update;
+
+use crate::form::{Form, Question};
+use crate::settings::Settings;
+
+/// The notice shown while a dirty flow waits for a second cancel/dismiss.
+pub const DISMISS_NOTICE: &str =
+    "Unsaved ask answers or drafts. Press cancel/dismiss again to discard.";
+
+/// Which tab is showing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    Question(usize),
+    Review,
+}
+
+/// What an open editor edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditorTarget {
+    /// The free-form answer of a question (the `Type your own` row).
+    Answer { question: usize },
+    /// The question-level note.
+    QuestionNote { question: usize },
+    /// The note of one real option.
+    OptionNote { question: usize, option: usize },
+}
+
+impl EditorTarget {
+    pub fn question(self) -> usize {
+        match self {
+            EditorTarget::Answer { question }
+            | EditorTarget::QuestionNote { question }
+            | EditorTarget::OptionNote { question, .. } => question,
+        }
+    }
+
+    /// Whether this is one of the note editors (binding context `noteEditor`).
+    pub fn is_note(self) -> bool {
+        !matches!(self, EditorTarget::Answer { .. })
+    }
+
+    /// Placeholder shown while the editor is empty.
+    pub fn placeholder(self) -> &'static str {
+        if self.is_note() {
+            "Add a note..."
+        } else {
+            "Type answer..."
+        }
+    }
+}
+
+/// An open inline editor and its unsaved text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Editor {
+    pub target: EditorTarget,
+    pub text: String,
+}
+
+/// A footer notice about the flow itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FlowNotice {
+    /// A type change happened or waits for confirmation.
+    TypeChange(String),
+}
+
+/// The state of one ask flow.
+#[derive(Debug, Clone)]
+pub struct Model {
+    title: Option<String>,
+    questions: Vec<Question>,
+    answers: Vec<AnswerState>,
+    tab: usize,
+    cursors: Vec<usize>,
+    review_cursor: usize,
+    editor: Option<Editor>,
+    /// After Esc closes the free-form editor, it does not reopen by itself until the cursor moves.
+    suppress_auto_open: bool,
+    settings: Settings,
+    dismiss_pending: bool,
+    pending_type_change: Option<usize>,
+    pending_review_shortcut: Option<ReviewAction>,
+    notice: Option<FlowNotice>,
+    config_notice: Option<String>,
+    settings_modal: Option<SettingsModal>,
+    notified: bool,
+    finished: bool,
+}
+
+impl Model {
+    /// Creates a flow for a validated form. `presentSingleAsMulti` is applied here, once.
+    pub fn new(form: Form, settings: Settings) -> Model {
+        let form = if settings.behaviour.present_single_as_multi {
+            form.with_single_presented_as_multi()
+        } else {
+            form
+        };
+        let n = form.questions.len();
+        let mut model = Model {
+            title: form.title,
+            questions: form.questions,
+            answers: vec![AnswerState::default(); n],
+            tab: 0,
+            cursors: vec![0; n],
+            review_cursor: 0,
+            editor: None,
+            suppress_auto_open: false,
+            settings,
+            dismiss_pending: false,
+            pending_type_change: None,
+            pending_review_shortcut: None,
+            notice: None,
+            config_notice: None,
+            settings_modal: None,
+            notified: false,
+            finished: false,
+        };
+        model.sync_editor_to_cursor();
+        model
+    }
+
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    pub fn questions(&self) -> &[Question] {
+        &self.questions
+    }
+
+    pub fn answers(&self) -> &[AnswerState] {
+        &self.answers
+    }
+
+    pub fn answer(&self, question: usize) -> &AnswerState {
+        &self.answers[question]
+    }
+
+    pub fn tab(&self) -> Tab {
+        if self.tab < self.questions.len() {
+            Tab::Question(self.tab)
+        } else {
+            Tab::Review
+        }
+    }
+
+    /// Index of the current tab among all tabs (questions then review).
+    pub fn tab_index(&self) -> usize {
+        self.tab
+    }
+
+    pub fn tab_count(&self) -> usize {
+        self.questions.len() + 1
+    }
+
+    /// The highlighted row of a question (its last row is `Type your own`).
+    pub fn cursor(&self, question: usize) -> usize {
+        self.cursors[question]
+    }
+
+    /// The highlighted review action.
+    pub fn review_cursor(&self) -> ReviewAction {
+        ReviewAction::at(self.review_cursor).unwrap_or(ReviewAction::Submit)
+    }
+
+    pub fn editor(&self) -> Option<&Editor> {
+        self.editor.as_ref()
+    }
+
+    /// Whether no editor is open or the open one is empty (navigation keys then move, not edit).
+    pub fn editor_is_empty(&self) -> bool {
+        self.editor.as_ref().is_none_or(|e| e.text.is_empty())
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    pub fn settings_modal(&self) -> Option<&SettingsModal> {
+        self.settings_modal.as_ref()
+    }
+
+    /// The review action waiting for its second press, when double-press is on.
+    pub fn pending_review_shortcut(&self) -> Option<ReviewAction> {
+        self.pending_review_shortcut
+    }
+
+    /// Whether a destructive type change waits for its confirming second press.
+    pub fn pending_type_change(&self) -> Option<usize> {
+        self.pending_type_change
+    }
+
+    pub fn dismiss_pending(&self) -> bool {
+        self.dismiss_pending
+    }
+
+    /// The footer notice to show, most important first.
+    pub fn notice(&self) -> Option<&str> {
+        if self.dismiss_pending {
+            return Some(DISMISS_NOTICE);
+        }
+        match &self.notice {
+            Some(FlowNotice::TypeChange(text)) => Some(text),
+            None => self.config_notice.as_deref(),
+        }
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Anything a dismiss would throw away: any entered answer or note, or editor text.
+    pub fn is_dirty(&self) -> bool {
+        self.answers.iter().any(AnswerState::is_dirty) || !self.editor_is_empty()
+    }
+
+    /// Every question has a committed answer and no notes exist anywhere.
+    pub fn is_complete_without_notes(&self) -> bool {
+        self.answers
+            .iter()
+            .all(|a| a.is_committed() && !a.has_notes())
+    }
+
+    /// The hint shown under the review actions when double-press shortcuts are on.
+    pub fn review_shortcut_hint(&self) -> Option<String> {
+        if !self.settings.behaviour.double_press_review_shortcuts {
+            return None;
+        }
+        Some(match self.pending_review_shortcut {
+            Some(action) => format!("Press {} again to {}.", action.index() + 1, action.label()),
+            None => "Press 1, 2, or 3 twice to confirm a review action.".to_owned(),
+        })
+    }
+
+    /// Opens the free-form editor when the cursor rests on an empty `Type your own` row.
+    fn sync_editor_to_cursor(&mut self) {
+        let Tab::Question(q) = self.tab() else { return };
+        if self.editor.is_some() || self.suppress_auto_open {
+            return;
+        }
+        let question = &self.questions[q];
+        if self.cursors[q] == question.custom_row() && self.answers[q].custom_text.is_none() {
+            self.editor = Some(Editor {
+                target: EditorTarget::Answer { question: q },
+                text: String::new(),
+            });
+        }
+    }
+}

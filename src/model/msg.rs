@@ -1,0 +1,121 @@
+//! The intents a flow understands ([`Msg`]) and the effects it asks the runtime for ([`Cmd`]).
+
+use crate::result::AskResult;
+use crate::settings::{Setting, Settings};
+
+/// One of the three review-tab actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReviewAction {
+    Submit,
+    Elaborate,
+    Cancel,
+}
+
+impl ReviewAction {
+    pub const ALL: [ReviewAction; 3] = [
+        ReviewAction::Submit,
+        ReviewAction::Elaborate,
+        ReviewAction::Cancel,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            ReviewAction::Submit => "Submit",
+            ReviewAction::Elaborate => "Elaborate",
+            ReviewAction::Cancel => "Cancel",
+        }
+    }
+
+    /// The review action at a cursor position (0..3).
+    pub fn at(index: usize) -> Option<ReviewAction> {
+        ReviewAction::ALL.get(index).copied()
+    }
+
+    pub fn index(self) -> usize {
+        ReviewAction::ALL
+            .iter()
+            .position(|&a| a == self)
+            .unwrap_or(0)
+    }
+}
+
+/// A user intent (or a report from the runtime). Keys become `Msg`s only through the binding table.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Msg {
+    /// The UI is drawn and waits for input (triggers the one notification of the flow).
+    Opened,
+    NextTab,
+    PreviousTab,
+    NextOption,
+    PreviousOption,
+    /// Enter: choose the highlighted option and advance, or run the highlighted review action.
+    Confirm,
+    /// Esc outside editors: cancel the flow (with dirty confirmation).
+    Cancel,
+    /// Space: toggle the highlighted option.
+    Toggle,
+    /// A fixed digit 1..=9: select/toggle that row, or a review action on the review tab.
+    Number(u8),
+    /// Open the note editor of the highlighted option.
+    OptionNote,
+    /// Open the note editor of the current question.
+    QuestionNote,
+    /// Switch the current question between single/preview and multi.
+    ChangeQuestionType,
+    /// The open editor's whole text changed.
+    EditorChanged(String),
+    /// Enter in an editor: submit a free-form answer, or save a note.
+    EditorSubmit,
+    /// Esc in an editor: save the draft and close.
+    EditorClose,
+    /// Ctrl+C: dismiss the whole flow (with dirty confirmation).
+    Dismiss,
+    /// Run a review action directly (for hosts and tests).
+    Review(ReviewAction),
+    OpenSettings,
+    CloseSettings,
+    SettingsNext,
+    SettingsPrevious,
+    /// Toggle the highlighted setting, or arm/confirm the reset action.
+    SettingsToggle,
+    /// The reset confirmation window ran out.
+    ResetWindowExpired,
+    /// The runtime could not save `setting = value`: revert it and show `message`.
+    SettingSaveFailed {
+        setting: Setting,
+        value: bool,
+        message: String,
+    },
+    /// The runtime could not reset the config file.
+    ResetFailed {
+        message: String,
+    },
+    /// The configuration changed (saved, reset or reloaded): apply it to the open flow.
+    SettingsChanged(Settings),
+    /// A configuration problem to show in the footer until the next config change or tab change.
+    ConfigNotice(String),
+}
+
+/// An external notification to send.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notification {
+    pub event: String,
+    pub title: String,
+    pub message: String,
+}
+
+/// An effect for the runtime to carry out. `update` itself never does I/O.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cmd {
+    /// The flow is over; deliver this result.
+    Finish(Box<AskResult>),
+    /// Send the flow's "question waiting" notification through the configured channels.
+    Notify(Notification),
+    /// Persist one toggled setting; report failure with [`Msg::SettingSaveFailed`].
+    SaveSetting { setting: Setting, value: bool },
+    /// Reset the config file to defaults; report failure with [`Msg::ResetFailed`],
+    /// success with [`Msg::SettingsChanged`].
+    ResetConfig,
+    /// Send [`Msg::ResetWindowExpired`] after [`crate::settings::RESET_CONFIRM_WINDOW_MS`].
+    StartResetWindow,
+}

@@ -1,0 +1,132 @@
+//! The settings modal's own state and update: a list of toggles plus a guarded reset action.
+//!
+//! Used inside a flow (the `?` key) and alone (`pi-ask settings`).
+
+use super::msg::{Cmd, Msg};
+use crate::settings::{Setting, Settings};
+
+/// A row of the settings modal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SettingsRow {
+    Toggle(Setting),
+    Reset,
+}
+
+impl SettingsRow {
+    /// Every row in display order.
+    pub fn all() -> impl Iterator<Item = SettingsRow> {
+        Setting::ALL
+            .into_iter()
+            .map(SettingsRow::Toggle)
+            .chain(std::iter::once(SettingsRow::Reset))
+    }
+
+    pub fn count() -> usize {
+        Setting::ALL.len() + 1
+    }
+
+    pub fn at(index: usize) -> SettingsRow {
+        SettingsRow::all().nth(index).unwrap_or(SettingsRow::Reset)
+    }
+}
+
+/// A message shown under the settings list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModalMessage {
+    /// A save or reset failed; the value was reverted.
+    Error(String),
+    /// A config-load notice (cleared by the next successful save).
+    Notice(String),
+}
+
+/// State of an open settings modal.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SettingsModal {
+    cursor: usize,
+    reset_armed: bool,
+    message: Option<ModalMessage>,
+}
+
+impl SettingsModal {
+    pub fn new() -> SettingsModal {
+        SettingsModal::default()
+    }
+
+    /// Opens with a load notice already showing.
+    pub fn with_notice(notice: Option<String>) -> SettingsModal {
+        SettingsModal {
+            message: notice.map(ModalMessage::Notice),
+            ..SettingsModal::default()
+        }
+    }
+
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    pub fn highlighted(&self) -> SettingsRow {
+        SettingsRow::at(self.cursor)
+    }
+
+    /// Whether the reset action waits for its confirming second press.
+    pub fn reset_armed(&self) -> bool {
+        self.reset_armed
+    }
+
+    pub fn message(&self) -> Option<&ModalMessage> {
+        self.message.as_ref()
+    }
+
+    /// Applies a settings-modal message. Returns `None` for messages the modal does not handle.
+    /// Toggles are applied to `settings` at once (optimistically) and saved by the runtime.
+    pub fn update(&mut self, settings: &mut Settings, msg: &Msg) -> Option<Vec<Cmd>> {
+        let rows = SettingsRow::count();
+        let cmds = match msg {
+            Msg::SettingsNext => {
+                self.cursor = (self.cursor + 1) % rows;
+                self.reset_armed = false;
+                vec![]
+            }
+            Msg::SettingsPrevious => {
+                self.cursor = (self.cursor + rows - 1) % rows;
+                self.reset_armed = false;
+                vec![]
+            }
+            Msg::SettingsToggle => match self.highlighted() {
+                SettingsRow::Toggle(setting) => {
+                    let value = !settings.get(setting);
+                    settings.set(setting, value);
+                    self.message = None;
+                    vec![Cmd::SaveSetting { setting, value }]
+                }
+                SettingsRow::Reset if self.reset_armed => {
+                    self.reset_armed = false;
+                    vec![Cmd::ResetConfig]
+                }
+                SettingsRow::Reset => {
+                    self.reset_armed = true;
+                    vec![Cmd::StartResetWindow]
+                }
+            },
+            Msg::ResetWindowExpired => {
+                self.reset_armed = false;
+                vec![]
+            }
+            Msg::SettingSaveFailed {
+                setting,
+                value,
+                message,
+            } => {
+                settings.set(*setting, !*value);
+                self.message = Some(ModalMessage::Error(message.clone()));
+                vec![]
+            }
+            Msg::ResetFailed { message } => {
+                self.message = Some(ModalMessage::Error(message.clone()));
+                vec![]
+            }
+            _ => return None,
+        };
+        Some(cmds)
+    }
+}

@@ -1,0 +1,458 @@
+//! `update`: the one place the flow's state changes.
+
+use super::{
+    Cmd, Editor, EditorTarget, FlowNotice, Model, Msg, Notification, ReviewAction, SettingsModal,
+    Tab,
+};
+use crate::form::QuestionType;
+use crate::result::{self, Outcome};
+
+/// Applies one message to the flow and returns the effects to carry out. Never does I/O.
+pub fn update(model: &mut Model, msg: Msg) -> Vec<Cmd> {
+    if model.finished {
+        return Vec::new();
+    }
+    if let Some(cmds) = update_settings(model, &msg) {
+        return cmds;
+    }
+    if model.settings_modal.is_some() {
+        // The modal is modal: flow intents wait until it closes.
+        return Vec::new();
+    }
+    if msg != Msg::ChangeQuestionType && is_user_action(&msg) {
+        clear_pending_type_change(model);
+    }
+    match msg {
+        Msg::Opened => notify_once(model),
+        Msg::NextTab => move_tab(model, 1),
+        Msg::PreviousTab => move_tab(model, -1),
+        Msg::NextOption => move_option(model, 1),
+        Msg::PreviousOption => move_option(model, -1),
+        Msg::Confirm => confirm(model),
+        Msg::Toggle => toggle(model),
+        Msg::Number(n) => number(model, n),
+        Msg::OptionNote => open_option_note(model),
+        Msg::QuestionNote => open_question_note(model),
+        Msg::ChangeQuestionType => change_question_type(model),
+        Msg::EditorChanged(text) => {
+            if let Some(editor) = &mut model.editor {
+                editor.text = text;
+            }
+            Vec::new()
+        }
+        Msg::EditorSubmit => close_editor(model, true),
+        Msg::EditorClose => close_editor(model, false),
+        Msg::Cancel if model.editor.is_some() => close_editor(model, false),
+        Msg::Cancel | Msg::Dismiss => request_discard(model),
+        Msg::Review(action) => run_review_action(model, action),
+        _ => Vec::new(),
+    }
+}
+
+/// Messages a person causes (as opposed to reports from the runtime).
+fn is_user_action(msg: &Msg) -> bool {
+    !matches!(
+        msg,
+        Msg::Opened
+            | Msg::EditorChanged(_)
+            | Msg::SettingsChanged(_)
+            | Msg::ConfigNotice(_)
+            | Msg::ResetWindowExpired
+            | Msg::SettingSaveFailed { .. }
+            | Msg::ResetFailed { .. }
+    )
+}
+
+/// Settings-related messages, handled whether or not the modal is open.
+fn update_settings(model: &mut Model, msg: &Msg) -> Option<Vec<Cmd>> {
+    match msg {
+        Msg::OpenSettings => {
+            if model.settings_modal.is_none() {
+                model.settings_modal =
+                    Some(SettingsModal::with_notice(model.config_notice.clone()));
+            }
+            Some(Vec::new())
+        }
+        Msg::CloseSettings => {
+            model.settings_modal = None;
+            Some(Vec::new())
+        }
+        Msg::SettingsChanged(settings) => {
+            // presentSingleAsMulti only shapes new flows; the open flow's types stay as they are.
+            model.settings = *settings;
+            model.config_notice = None;
+            Some(maybe_auto_submit(model))
+        }
+        Msg::ConfigNotice(text) => {
+            model.config_notice = Some(text.clone());
+            Some(Vec::new())
+        }
+        Msg::SettingSaveFailed {
+            setting,
+            value,
+            message,
+        } if model.settings_modal.is_none() => {
+            model.settings.set(*setting, !*value);
+            model.config_notice = Some(message.clone());
+            Some(Vec::new())
+        }
+        Msg::ResetFailed { message } if model.settings_modal.is_none() => {
+            model.config_notice = Some(message.clone());
+            Some(Vec::new())
+        }
+        _ => {
+            let modal = model.settings_modal.as_mut()?;
+            let cmds = modal.update(&mut model.settings, msg)?;
+            let mut cmds = cmds;
+            cmds.extend(maybe_auto_submit(model));
+            Some(cmds)
+        }
+    }
+}
+
+fn notify_once(model: &mut Model) -> Vec<Cmd> {
+    if model.notified || !model.settings.notifications_enabled {
+        return Vec::new();
+    }
+    model.notified = true;
+    let first = &model.questions[0];
+    let subject = if first.label.is_empty() {
+        &first.prompt
+    } else {
+        &first.label
+    };
+    vec![Cmd::Notify(Notification {
+        event: "question.waiting".into(),
+        title: "pi ask".into(),
+        message: waiting_message(subject),
+    })]
+}
+
+/// `Question waiting: <subject>` with whitespace collapsed, at most 120 characters.
+pub(crate) fn waiting_message(subject: &str) -> String {
+    let compact = subject.split_whitespace().collect::<Vec<_>>().join(" ");
+    let message = format!("Question waiting: {compact}");
+    if message.chars().count() > 120 {
+        let mut cut: String = message.chars().take(119).collect();
+        cut.push('…');
+        cut
+    } else {
+        message
+    }
+}
+
+fn move_tab(model: &mut Model, delta: isize) -> Vec<Cmd> {
+    commit_open_editor(model);
+    let count = model.tab_count() as isize;
+    let next = (model.tab as isize + delta).rem_euclid(count) as usize;
+    go_to_tab(model, next)
+}
+
+/// Enters a tab: resets tab-scoped state, reopens the editor on an empty custom row,
+/// and auto-submits when the review tab is reached with everything answered.
+fn go_to_tab(model: &mut Model, tab: usize) -> Vec<Cmd> {
+    model.tab = tab;
+    model.review_cursor = 0;
+    model.pending_review_shortcut = None;
+    model.dismiss_pending = false;
+    model.notice = None;
+    model.config_notice = None;
+    model.suppress_auto_open = false;
+    model.sync_editor_to_cursor();
+    maybe_auto_submit(model)
+}
+
+fn advance(model: &mut Model) -> Vec<Cmd> {
+    let next = (model.tab + 1).min(model.questions.len());
+    go_to_tab(model, next)
+}
+
+fn maybe_auto_submit(model: &mut Model) -> Vec<Cmd> {
+    let auto = model
+        .settings
+        .behaviour
+        .auto_submit_when_answered_without_notes;
+    if auto
+        && model.tab() == Tab::Review
+        && model.settings_modal.is_none()
+        && model.editor.is_none()
+        && model.is_complete_without_notes()
+    {
+        finish(model, Outcome::Submit)
+    } else {
+        Vec::new()
+    }
+}
+
+fn move_option(model: &mut Model, delta: isize) -> Vec<Cmd> {
+    commit_open_editor(model);
+    match model.tab() {
+        Tab::Question(q) => {
+            let last = model.questions[q].row_count() - 1;
+            let next = (model.cursors[q] as isize + delta).clamp(0, last as isize) as usize;
+            if next != model.cursors[q] {
+                model.cursors[q] = next;
+                model.suppress_auto_open = false;
+            }
+            model.sync_editor_to_cursor();
+        }
+        Tab::Review => {
+            let next = (model.review_cursor as isize + delta).clamp(0, 2) as usize;
+            model.review_cursor = next;
+            model.pending_review_shortcut = None;
+        }
+    }
+    Vec::new()
+}
+
+fn confirm(model: &mut Model) -> Vec<Cmd> {
+    if model.editor.is_some() {
+        return Vec::new();
+    }
+    match model.tab() {
+        Tab::Review => run_review_action(model, model.review_cursor()),
+        Tab::Question(q) => {
+            let row = model.cursors[q];
+            if row == model.questions[q].custom_row() {
+                open_answer_editor(model, q);
+                return Vec::new();
+            }
+            if !model.questions[q].presented_type.is_multi() {
+                select_only(model, q, row);
+            }
+            advance(model)
+        }
+    }
+}
+
+fn toggle(model: &mut Model) -> Vec<Cmd> {
+    if model.editor.is_some() {
+        return Vec::new();
+    }
+    if let Tab::Question(q) = model.tab() {
+        let row = model.cursors[q];
+        toggle_row(model, q, row);
+    }
+    Vec::new()
+}
+
+/// Space on a row: toggles on multi questions; selects or clears on single/preview ones.
+/// The custom row opens the editor unless a multi question already has saved text to toggle.
+fn toggle_row(model: &mut Model, q: usize, row: usize) {
+    let multi = model.questions[q].presented_type.is_multi();
+    let answer = &mut model.answers[q];
+    if row == model.questions[q].custom_row() {
+        if multi && answer.custom_text.is_some() {
+            answer.custom_selected = !answer.custom_selected;
+        } else {
+            open_answer_editor(model, q);
+        }
+    } else if multi {
+        answer.toggle(row);
+    } else if answer.is_selected(row) {
+        answer.selected.clear();
+    } else {
+        select_only(model, q, row);
+    }
+}
+
+/// A single choice: this option only; saved free-form text stays but no longer counts.
+fn select_only(model: &mut Model, q: usize, option: usize) {
+    let answer = &mut model.answers[q];
+    answer.selected = vec![option];
+    answer.custom_selected = false;
+}
+
+fn number(model: &mut Model, n: u8) -> Vec<Cmd> {
+    if model.editor.is_some() || !(1..=9).contains(&n) {
+        return Vec::new();
+    }
+    let index = usize::from(n - 1);
+    match model.tab() {
+        Tab::Review => {
+            let Some(action) = ReviewAction::at(index) else {
+                return Vec::new();
+            };
+            if !model.settings.behaviour.double_press_review_shortcuts
+                || model.pending_review_shortcut == Some(action)
+            {
+                return run_review_action(model, action);
+            }
+            model.pending_review_shortcut = Some(action);
+            model.review_cursor = action.index();
+            Vec::new()
+        }
+        Tab::Question(q) => {
+            if index >= model.questions[q].row_count() {
+                return Vec::new();
+            }
+            if model.cursors[q] != index {
+                model.cursors[q] = index;
+                model.suppress_auto_open = false;
+            }
+            let custom = index == model.questions[q].custom_row();
+            if !custom && !model.questions[q].presented_type.is_multi() {
+                select_only(model, q, index);
+                return advance(model);
+            }
+            toggle_row(model, q, index);
+            Vec::new()
+        }
+    }
+}
+
+fn open_answer_editor(model: &mut Model, q: usize) {
+    let text = model.answers[q].custom_text.clone().unwrap_or_default();
+    model.editor = Some(Editor {
+        target: EditorTarget::Answer { question: q },
+        text,
+    });
+}
+
+fn open_option_note(model: &mut Model) -> Vec<Cmd> {
+    if model.editor.is_some() {
+        return Vec::new();
+    }
+    if let Tab::Question(q) = model.tab() {
+        let option = model.cursors[q];
+        if let Some(opt) = model.questions[q].options.get(option) {
+            let text = model.answers[q]
+                .option_notes
+                .get(&opt.value)
+                .cloned()
+                .unwrap_or_default();
+            model.editor = Some(Editor {
+                target: EditorTarget::OptionNote {
+                    question: q,
+                    option,
+                },
+                text,
+            });
+        }
+    }
+    Vec::new()
+}
+
+fn open_question_note(model: &mut Model) -> Vec<Cmd> {
+    if model.editor.is_some() {
+        return Vec::new();
+    }
+    if let Tab::Question(q) = model.tab() {
+        let text = model.answers[q].note.clone().unwrap_or_default();
+        model.editor = Some(Editor {
+            target: EditorTarget::QuestionNote { question: q },
+            text,
+        });
+    }
+    Vec::new()
+}
+
+/// Saves the open editor's draft and closes it (used before navigating away from an editor).
+fn commit_open_editor(model: &mut Model) {
+    if model.editor.is_some() {
+        close_editor(model, false);
+        model.suppress_auto_open = false;
+    }
+}
+
+/// Saves the editor's text to its target and closes it. `submit` is Enter: a non-blank
+/// free-form answer on a single/preview question then advances to the next tab.
+fn close_editor(model: &mut Model, submit: bool) -> Vec<Cmd> {
+    let Some(Editor { target, text }) = model.editor.take() else {
+        return Vec::new();
+    };
+    match target {
+        EditorTarget::QuestionNote { question } => model.answers[question].set_note(&text),
+        EditorTarget::OptionNote { question, option } => {
+            let value = model.questions[question].options[option].value.clone();
+            model.answers[question].set_option_note(&value, &text);
+        }
+        EditorTarget::Answer { question } => {
+            let multi = model.questions[question].presented_type.is_multi();
+            let answer = &mut model.answers[question];
+            answer.set_custom_text(&text);
+            let saved = answer.custom_text.is_some();
+            if saved {
+                answer.custom_selected = true;
+                if !multi {
+                    answer.selected.clear();
+                }
+            }
+            model.suppress_auto_open = true;
+            if submit && saved && !multi {
+                return advance(model);
+            }
+        }
+    }
+    Vec::new()
+}
+
+fn change_question_type(model: &mut Model) -> Vec<Cmd> {
+    let Tab::Question(q) = model.tab() else {
+        return Vec::new();
+    };
+    if model.editor.is_some() {
+        return Vec::new();
+    }
+    let question = &model.questions[q];
+    let from = question.presented_type;
+    let to = match from {
+        QuestionType::Multi if question.requested_type == QuestionType::Preview => {
+            QuestionType::Preview
+        }
+        QuestionType::Multi => QuestionType::Single,
+        QuestionType::Single | QuestionType::Preview => QuestionType::Multi,
+    };
+    let destructive = !to.is_multi() && model.answers[q].committed_count() > 1;
+    if destructive && model.pending_type_change != Some(q) {
+        model.pending_type_change = Some(q);
+        model.notice = Some(FlowNotice::TypeChange(format!(
+            "Switching to {} will clear selected options for this question. Press the type key again to confirm.",
+            to.display_name()
+        )));
+        return Vec::new();
+    }
+    if destructive {
+        model.answers[q].selected.clear();
+    }
+    model.pending_type_change = None;
+    model.questions[q].presented_type = to;
+    model.notice = Some(FlowNotice::TypeChange(format!(
+        "Question type changed from {} to {}.",
+        from.display_name(),
+        to.display_name()
+    )));
+    Vec::new()
+}
+
+fn clear_pending_type_change(model: &mut Model) {
+    if model.pending_type_change.take().is_some() {
+        model.notice = None;
+    }
+}
+
+/// Cancel or dismiss: discards at once, or first asks for a second press when the flow is dirty.
+fn request_discard(model: &mut Model) -> Vec<Cmd> {
+    let confirm = model.settings.behaviour.confirm_dismiss_when_dirty;
+    if confirm && !model.dismiss_pending && model.is_dirty() {
+        model.dismiss_pending = true;
+        return Vec::new();
+    }
+    model.editor = None;
+    finish(model, Outcome::Cancelled)
+}
+
+fn run_review_action(model: &mut Model, action: ReviewAction) -> Vec<Cmd> {
+    model.editor = None;
+    let outcome = match action {
+        ReviewAction::Submit => Outcome::Submit,
+        ReviewAction::Elaborate => Outcome::Elaborate,
+        ReviewAction::Cancel => Outcome::Cancelled,
+    };
+    finish(model, outcome)
+}
+
+fn finish(model: &mut Model, outcome: Outcome) -> Vec<Cmd> {
+    model.finished = true;
+    vec![Cmd::Finish(Box::new(result::build_result(model, outcome)))]
+}

@@ -1,0 +1,198 @@
+//! Building the tool result from a finished flow, an invalid payload, or a host without a terminal.
+
+mod text;
+mod types;
+
+pub use text::{render_transcript, summary_text};
+pub use types::*;
+
+use indexmap::IndexMap;
+
+use crate::form::{Form, Question};
+use crate::input::InvalidInput;
+use crate::model::{AnswerState, Model};
+
+/// The instruction every elaborate result carries.
+pub const ELABORATION_INSTRUCTION: &str = "First answer the user's noted clarification directly and concisely using the provided question and option context. Do not treat these notes as final answers. Then re-ask only the affected questions if a choice is still needed afterward. Do not jump straight to a follow-up question unless the note is already resolved.";
+
+/// How a flow ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Submit,
+    Elaborate,
+    Cancelled,
+}
+
+/// The result of a finished flow.
+pub fn build_result(model: &Model, outcome: Outcome) -> AskResult {
+    build_from_state(model.title(), model.questions(), model.answers(), outcome)
+}
+
+/// The result for given questions and their entered state (shared by every driver).
+pub fn build_from_state(
+    title: Option<&str>,
+    questions: &[Question],
+    states: &[AnswerState],
+    outcome: Outcome,
+) -> AskResult {
+    let all: IndexMap<String, Answer> = questions
+        .iter()
+        .zip(states)
+        .map(|(q, s)| (q.id.clone(), s.to_answer(q)))
+        .filter(|(_, a)| !a.is_empty())
+        .collect();
+    let mut details = Details {
+        title: title.map(str::to_owned),
+        cancelled: outcome == Outcome::Cancelled,
+        error: None,
+        mode: if outcome == Outcome::Elaborate {
+            Mode::Elaborate
+        } else {
+            Mode::Submit
+        },
+        questions: questions.iter().map(QuestionSummary::from).collect(),
+        answers: all,
+        continuation: None,
+        elaboration: None,
+    };
+    if outcome == Outcome::Elaborate {
+        details.continuation = Some(continuation(questions, states, &details.answers));
+        details.elaboration = Some(elaboration(questions, states, &details.answers));
+        details.answers.retain(|_, a| a.is_committed());
+    }
+    let text = summary_text(&details);
+    AskResult {
+        content: vec![Content::text(text)],
+        details,
+    }
+}
+
+fn committed<'a>(answers: &'a IndexMap<String, Answer>, id: &str) -> Option<&'a Answer> {
+    answers.get(id).filter(|a| a.is_committed())
+}
+
+fn continuation(
+    questions: &[Question],
+    states: &[AnswerState],
+    answers: &IndexMap<String, Answer>,
+) -> Continuation {
+    let mut affected = Vec::new();
+    let mut preserved = IndexMap::new();
+    let mut question_states = IndexMap::new();
+    for (q, s) in questions.iter().zip(states) {
+        let answer = committed(answers, &q.id);
+        let status = if s.has_notes() {
+            affected.push(q.id.clone());
+            QuestionStatus::NeedsClarification
+        } else if let Some(a) = answer {
+            preserved.insert(q.id.clone(), a.clone());
+            QuestionStatus::Answered
+        } else {
+            QuestionStatus::Unanswered
+        };
+        question_states.insert(q.id.clone(), QuestionState { status });
+    }
+    Continuation {
+        strategy: "refine_only".into(),
+        affected_question_ids: affected,
+        preserved_answers: preserved,
+        question_states,
+    }
+}
+
+fn elaboration(
+    questions: &[Question],
+    states: &[AnswerState],
+    answers: &IndexMap<String, Answer>,
+) -> Elaboration {
+    let mut items = Vec::new();
+    for (q, s) in questions.iter().zip(states) {
+        let answer = committed(answers, &q.id).cloned();
+        if let Some(note) = &s.note {
+            items.push(ElaborationItem {
+                target: Target::Question,
+                question: QuestionContext::from(q),
+                option: None,
+                selected: None,
+                answered: answer.is_some(),
+                answer: answer.clone(),
+                note: note.clone(),
+            });
+        }
+        for (value, note) in &s.option_notes {
+            let Some(index) = q.option_index(value) else {
+                continue;
+            };
+            items.push(ElaborationItem {
+                target: Target::Option {
+                    option_value: value.clone(),
+                },
+                question: QuestionContext::from(q),
+                option: Some(q.options[index].clone()),
+                selected: Some(s.is_selected(index)),
+                answered: answer.is_some(),
+                answer: answer.clone(),
+                note: note.clone(),
+            });
+        }
+    }
+    Elaboration {
+        instruction: ELABORATION_INSTRUCTION.into(),
+        next_action: "clarify_then_reask".into(),
+        items,
+    }
+}
+
+/// The result for a payload rejected before any UI opened.
+pub fn invalid_input_result(invalid: &InvalidInput) -> AskResult {
+    let mut text = String::from("Invalid ask_user payload:");
+    for issue in &invalid.issues {
+        text.push_str(&format!("\n- {}: {}", issue.path, issue.message));
+    }
+    AskResult {
+        content: vec![Content::text(text)],
+        details: Details {
+            title: invalid.raw_title.clone(),
+            cancelled: true,
+            error: Some(ErrorDetails {
+                kind: "invalid_input".into(),
+                issues: invalid.issues.clone(),
+            }),
+            mode: Mode::Submit,
+            questions: Vec::new(),
+            answers: IndexMap::new(),
+            continuation: None,
+            elaboration: None,
+        },
+    }
+}
+
+/// The result when no interactive UI can be shown: the pending questions, listed for the caller.
+pub fn needs_input_result(form: &Form) -> AskResult {
+    let mut text = String::from(
+        "Needs user input: ask_user requires interactive TUI mode.\nRun same tool call in interactive TUI mode, or ask user these questions manually:",
+    );
+    for (i, q) in form.questions.iter().enumerate() {
+        text.push_str(&format!("\n{}. {}: {}", i + 1, q.label, q.prompt));
+        for o in &q.options {
+            text.push_str(&format!("\n   - {} [{}]", o.label, o.value));
+        }
+        text.push_str("\n   - Type your own [custom]");
+    }
+    text.push_str(
+        "\ndetails.questions contains normalized pending questions. details.answers stays empty until user responds.",
+    );
+    AskResult {
+        content: vec![Content::text(text)],
+        details: Details {
+            title: form.title.clone(),
+            cancelled: true,
+            error: None,
+            mode: Mode::Submit,
+            questions: form.questions.iter().map(QuestionSummary::from).collect(),
+            answers: IndexMap::new(),
+            continuation: None,
+            elaboration: None,
+        },
+    }
+}

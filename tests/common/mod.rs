@@ -1,0 +1,85 @@
+//! Helpers shared by the integration tests: build flows from JSON and drive them with messages.
+#![allow(dead_code)]
+
+use pi_ask::form::Form;
+use pi_ask::input::validate_payload;
+use pi_ask::model::{Cmd, Model, Msg, ReviewAction, update};
+use pi_ask::result::AskResult;
+use pi_ask::settings::Settings;
+use serde_json::Value;
+
+/// A validated form; panics with the issues when the payload is invalid (a test bug).
+pub fn form(payload: Value) -> Form {
+    validate_payload(&payload).unwrap_or_else(|e| panic!("test payload is invalid: {:?}", e.issues))
+}
+
+pub fn flow(payload: Value) -> Model {
+    Model::new(form(payload), Settings::defaults())
+}
+
+pub fn flow_with(payload: Value, edit: impl FnOnce(&mut Settings)) -> Model {
+    let mut settings = Settings::defaults();
+    edit(&mut settings);
+    Model::new(form(payload), settings)
+}
+
+/// Sends messages in order and returns every command produced.
+pub fn send(model: &mut Model, msgs: impl IntoIterator<Item = Msg>) -> Vec<Cmd> {
+    msgs.into_iter().flat_map(|m| update(model, m)).collect()
+}
+
+/// Types text into the open editor (replacing its content).
+pub fn typed(text: &str) -> Msg {
+    Msg::EditorChanged(text.to_owned())
+}
+
+/// The result of the first `Finish` command, if any.
+pub fn finished(cmds: &[Cmd]) -> Option<AskResult> {
+    cmds.iter().find_map(|c| match c {
+        Cmd::Finish(r) => Some((**r).clone()),
+        _ => None,
+    })
+}
+
+/// Runs a review action and returns the result.
+pub fn finish_with(model: &mut Model, action: ReviewAction) -> AskResult {
+    finished(&update(model, Msg::Review(action))).expect("review action finishes the flow")
+}
+
+pub fn submit(model: &mut Model) -> AskResult {
+    finish_with(model, ReviewAction::Submit)
+}
+
+pub fn elaborate(model: &mut Model) -> AskResult {
+    finish_with(model, ReviewAction::Elaborate)
+}
+
+/// The result serialized as a JSON value (what a host receives).
+pub fn json(result: &AskResult) -> Value {
+    serde_json::to_value(result).expect("serializable")
+}
+
+/// A single-select question with options a, b, c labelled A, B, C.
+pub fn single(id: &str) -> Value {
+    serde_json::json!({
+        "id": id,
+        "label": id.to_uppercase(),
+        "prompt": format!("Pick {id}"),
+        "options": [
+            { "value": "a", "label": "A" },
+            { "value": "b", "label": "B" },
+            { "value": "c", "label": "C" }
+        ]
+    })
+}
+
+/// A multi-select question with options a, b, c labelled A, B, C.
+pub fn multi(id: &str) -> Value {
+    let mut q = single(id);
+    q["type"] = "multi".into();
+    q
+}
+
+pub fn payload(questions: Vec<Value>) -> Value {
+    serde_json::json!({ "questions": questions })
+}
