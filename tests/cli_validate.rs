@@ -1,0 +1,122 @@
+//! The `pi-ask validate` and `pi-ask schema` commands, run as a user would.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn pi_ask(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .args(args)
+        .env("HOME", std::env::temp_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn fixture(name: &str) -> String {
+    format!("{}/fixtures/payloads/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn validate_shows_derived_labels_from_stdin() {
+    let (code, out, _) = pi_ask(
+        &["validate", "-"],
+        r#"{"questions":[{"id":"a","prompt":"P","options":[{"value":"my-option_x"}]}]}"#,
+    );
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["questions"][0]["options"][0]["label"], "My option x");
+    assert_eq!(v["questions"][0]["label"], "Q1");
+}
+
+#[test]
+fn validate_prints_every_issue_of_each_invalid_fixture_and_exits_2() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/payloads/invalid");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.to_string_lossy().ends_with(".issues.json") {
+            continue;
+        }
+        let (code, out, _) = pi_ask(&["validate", path.to_str().unwrap()], "");
+        assert_eq!(code, 2, "{}", path.display());
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let expected: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(path.with_extension("issues.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            v["details"]["error"]["issues"],
+            expected,
+            "{}",
+            path.display()
+        );
+        assert_eq!(v["details"]["cancelled"], true);
+        for issue in expected.as_array().unwrap() {
+            assert!(
+                v["content"][0]["text"]
+                    .as_str()
+                    .unwrap()
+                    .contains(issue["message"].as_str().unwrap())
+            );
+        }
+    }
+}
+
+#[test]
+fn validate_reports_a_missing_file_as_invalid_input() {
+    let (code, out, _) = pi_ask(&["validate", "/nonexistent/payload.json"], "");
+    assert_eq!(code, 2);
+    assert!(
+        out.contains("Cannot read /nonexistent/payload.json"),
+        "{out}"
+    );
+}
+
+#[test]
+fn validate_accepts_the_valid_fixtures() {
+    for name in [
+        "showcase.json",
+        "planning.json",
+        "preview.json",
+        "unicode-long.json",
+        "many-options.json",
+    ] {
+        let (code, out, err) = pi_ask(&["validate", &fixture(name)], "");
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(out.contains("\"questions\""));
+    }
+}
+
+#[test]
+fn schema_restricts_types_and_requires_identifiers_and_labels() {
+    let (code, out, _) = pi_ask(&["schema"], "");
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["required"], serde_json::json!(["questions"]));
+    let q = &v["properties"]["questions"]["items"];
+    assert_eq!(
+        q["required"],
+        serde_json::json!(["id", "prompt", "options"])
+    );
+    assert_eq!(
+        q["properties"]["type"]["enum"],
+        serde_json::json!(["single", "multi", "preview"])
+    );
+    assert_eq!(
+        q["properties"]["options"]["items"]["required"],
+        serde_json::json!(["value", "label"])
+    );
+}

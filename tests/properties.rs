@@ -1,0 +1,132 @@
+//! Properties: no sequence of messages panics or leaves a cursor out of range, and every
+//! finished result re-serializes to the same JSON.
+
+mod common;
+
+use common::*;
+use pi_ask::model::{Cmd, Model, Msg, Tab, update};
+use pi_ask::result::AskResult;
+use pi_ask::settings::Settings;
+use proptest::prelude::*;
+
+fn any_msg() -> impl Strategy<Value = Msg> {
+    prop_oneof![
+        Just(Msg::Opened),
+        Just(Msg::NextTab),
+        Just(Msg::PreviousTab),
+        Just(Msg::NextOption),
+        Just(Msg::PreviousOption),
+        Just(Msg::Confirm),
+        Just(Msg::Cancel),
+        Just(Msg::Toggle),
+        (0u8..=10).prop_map(Msg::Number),
+        Just(Msg::OptionNote),
+        Just(Msg::QuestionNote),
+        Just(Msg::ChangeQuestionType),
+        "[a-z \n]{0,6}".prop_map(Msg::EditorChanged),
+        Just(Msg::EditorSubmit),
+        Just(Msg::EditorClose),
+        Just(Msg::Dismiss),
+        Just(Msg::OpenSettings),
+        Just(Msg::CloseSettings),
+        Just(Msg::SettingsNext),
+        Just(Msg::SettingsPrevious),
+        Just(Msg::SettingsToggle),
+        Just(Msg::ResetWindowExpired),
+    ]
+}
+
+fn any_settings() -> impl Strategy<Value = Settings> {
+    (any::<[bool; 6]>()).prop_map(|b| {
+        let mut s = Settings::defaults();
+        s.behaviour.auto_submit_when_answered_without_notes = b[0];
+        s.behaviour.confirm_dismiss_when_dirty = b[1];
+        s.behaviour.double_press_review_shortcuts = b[2];
+        s.behaviour.show_footer_hints = b[3];
+        s.behaviour.present_single_as_multi = b[4];
+        s.notifications_enabled = b[5];
+        s
+    })
+}
+
+fn fixture_form(index: usize) -> pi_ask::form::Form {
+    let p = match index {
+        0 => payload(vec![single("a"), multi("b")]),
+        1 => serde_json::from_str(include_str!("../fixtures/payloads/showcase.json")).unwrap(),
+        _ => serde_json::from_str(include_str!("../fixtures/payloads/planning.json")).unwrap(),
+    };
+    form(p)
+}
+
+fn check_invariants(m: &Model) {
+    for (q, question) in m.questions().iter().enumerate() {
+        assert!(m.cursor(q) < question.row_count(), "cursor out of range");
+        for &o in &m.answer(q).selected {
+            assert!(o < question.options.len(), "selected option out of range");
+        }
+        if !question.presented_type.is_multi() {
+            assert!(
+                m.answer(q).committed_count() <= 1,
+                "a single-choice question holds one answer"
+            );
+        }
+    }
+    assert!(m.tab_index() < m.tab_count());
+    if let Some(editor) = m.editor() {
+        assert!(matches!(m.tab(), Tab::Question(q) if q == editor.target.question()));
+    }
+}
+
+fn round_trips(result: &AskResult) {
+    let text = serde_json::to_string(result).unwrap();
+    let back: AskResult = serde_json::from_str(&text).unwrap();
+    assert_eq!(&back, result);
+    assert_eq!(serde_json::to_string(&back).unwrap(), text);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn no_message_sequence_panics_or_breaks_invariants(
+        which in 0usize..3,
+        settings in any_settings(),
+        msgs in proptest::collection::vec(any_msg(), 0..80),
+    ) {
+        let mut m = Model::new(fixture_form(which), settings);
+        check_invariants(&m);
+        let mut finishes = 0;
+        for msg in msgs {
+            for cmd in update(&mut m, msg) {
+                if let Cmd::Finish(result) = cmd {
+                    finishes += 1;
+                    round_trips(&result);
+                }
+            }
+            check_invariants(&m);
+        }
+        prop_assert!(finishes <= 1, "a flow finishes at most once");
+        prop_assert_eq!(finishes == 1, m.is_finished());
+    }
+
+    #[test]
+    fn submitting_any_reachable_state_gives_a_round_tripping_result(
+        msgs in proptest::collection::vec(any_msg(), 0..60),
+        elaborate_it in any::<bool>(),
+    ) {
+        let mut m = Model::new(fixture_form(1), Settings::defaults());
+        for msg in msgs {
+            update(&mut m, msg);
+        }
+        if !m.is_finished() {
+            let action = if elaborate_it { pi_ask::model::ReviewAction::Elaborate } else { pi_ask::model::ReviewAction::Submit };
+            let cmds = update(&mut m, Msg::CloseSettings).into_iter().chain(update(&mut m, Msg::Review(action))).collect::<Vec<_>>();
+            let result = finished(&cmds).expect("a review action always finishes");
+            round_trips(&result);
+            // Every question is accounted for in the text.
+            if !elaborate_it {
+                prop_assert_eq!(result.text().lines().filter(|l| !l.contains(" note: ") && !l.starts_with("Note:")).count() >= m.questions().len(), true);
+            }
+        }
+    }
+}
