@@ -6,8 +6,11 @@
 //! [`model::update`] function, and [`result`] turns a finished flow into the tool result.
 
 pub mod cli;
+pub mod config;
 pub mod form;
 pub mod input;
+pub mod keymap;
+pub mod keys;
 pub mod model;
 pub mod result;
 pub mod schema;

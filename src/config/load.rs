@@ -1,0 +1,218 @@
+//! Finding and reading the config file. Reading never writes, except the one attempt to create a
+//! commented default file when no config exists at all.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::{Config, config_from_tree, toml_file};
+use crate::keymap::KeymapSource;
+
+/// Where configuration may come from, in order of precedence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigPaths {
+    /// The native TOML file (written by settings toggles).
+    pub toml: PathBuf,
+    /// The original pi-ask's JSON files, read when the TOML file is absent and never written.
+    pub legacy_json: Vec<PathBuf>,
+    /// An explicitly named JSON file (`--config x.json`), read-only.
+    pub explicit_json: Option<PathBuf>,
+}
+
+impl ConfigPaths {
+    /// `--config PATH`, else `PI_ASK_CONFIG`, else `~/.pi/agent/extensions/pi-ask.toml` (the agent
+    /// directory follows `PI_CODING_AGENT_DIR` like pi itself). Paths are made absolute.
+    pub fn resolve(explicit: Option<&Path>, env: impl Fn(&str) -> Option<String>) -> ConfigPaths {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let explicit = explicit.map(Path::to_path_buf).or_else(|| {
+            env("PI_ASK_CONFIG")
+                .filter(|s| !s.is_empty())
+                .map(PathBuf::from)
+        });
+        let agent_dir = env("PI_CODING_AGENT_DIR")
+            .filter(|s| !s.is_empty())
+            .map(|d| expand_home(&d, &env))
+            .unwrap_or_else(|| home(&env).join(".pi").join("agent"));
+        let agent_dir = absolute(&cwd, agent_dir);
+        let legacy_json = vec![
+            agent_dir.join("extensions").join("eko24ive-pi-ask.json"),
+            agent_dir.join("eko24ive-pi-ask.json"),
+        ];
+        match explicit {
+            Some(path) => {
+                let path = absolute(&cwd, expand_home(&path.to_string_lossy(), &env));
+                let is_json = path
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+                if is_json {
+                    ConfigPaths {
+                        toml: path.with_extension("toml"),
+                        legacy_json: Vec::new(),
+                        explicit_json: Some(path),
+                    }
+                } else {
+                    ConfigPaths {
+                        toml: path,
+                        legacy_json: Vec::new(),
+                        explicit_json: None,
+                    }
+                }
+            }
+            None => ConfigPaths {
+                toml: agent_dir.join("extensions").join("pi-ask.toml"),
+                legacy_json,
+                explicit_json: None,
+            },
+        }
+    }
+
+    /// Paths resolved from the process environment.
+    pub fn from_env(explicit: Option<&Path>) -> ConfigPaths {
+        ConfigPaths::resolve(explicit, |k| std::env::var(k).ok())
+    }
+}
+
+fn home(env: &impl Fn(&str) -> Option<String>) -> PathBuf {
+    env("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+fn expand_home(path: &str, env: &impl Fn(&str) -> Option<String>) -> PathBuf {
+    match path.strip_prefix("~/") {
+        Some(rest) => home(env).join(rest),
+        None if path == "~" => home(env),
+        None => PathBuf::from(path),
+    }
+}
+
+fn absolute(cwd: &Path, path: PathBuf) -> PathBuf {
+    if path.is_absolute() {
+        path
+    } else {
+        cwd.join(path)
+    }
+}
+
+/// Which file the session's configuration came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConfigSource {
+    /// The TOML file, read successfully (keymaps may still have fallen back).
+    Toml(PathBuf),
+    /// No file existed; defaults were used (and a commented default file was written if possible).
+    Defaults(PathBuf),
+    /// A file existed but could not be used; defaults for the session, file untouched.
+    Invalid(PathBuf),
+    /// The original pi-ask's JSON file (read-only).
+    LegacyJson(PathBuf),
+}
+
+impl ConfigSource {
+    /// The file settings are shown as coming from.
+    pub fn path(&self) -> &Path {
+        match self {
+            ConfigSource::Toml(p)
+            | ConfigSource::Defaults(p)
+            | ConfigSource::Invalid(p)
+            | ConfigSource::LegacyJson(p) => p,
+        }
+    }
+}
+
+/// A loaded configuration with the notices to show about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loaded {
+    pub config: Config,
+    pub source: ConfigSource,
+    pub notices: Vec<String>,
+}
+
+/// The notice for a file that could not be used.
+fn invalid_notice(path: &Path, detail: &str) -> String {
+    format!(
+        "Config was invalid or unsupported ({detail}). Loaded defaults for this session and left the config file unchanged. Edit {} and start pi-ask again after fixing it.",
+        path.display()
+    )
+}
+
+/// Loads the configuration. See [`ConfigPaths::resolve`] for precedence.
+pub fn load(paths: &ConfigPaths) -> Loaded {
+    if let Some(json) = &paths.explicit_json {
+        return load_json(json);
+    }
+    match std::fs::read_to_string(&paths.toml) {
+        Ok(text) => return load_toml_text(&paths.toml, &text),
+        Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
+            return Loaded {
+                config: Config::default(),
+                source: ConfigSource::Invalid(paths.toml.clone()),
+                notices: vec![invalid_notice(
+                    &paths.toml,
+                    &format!("cannot read it: {err}"),
+                )],
+            };
+        }
+        Err(_) => {}
+    }
+    if let Some(json) = paths.legacy_json.iter().find(|p| p.is_file()) {
+        return load_json(json);
+    }
+    let mut notices = Vec::new();
+    if let Err(err) = toml_file::write_snapshot(&paths.toml, &Config::default()) {
+        notices.push(format!(
+            "Could not create the default config at {}: {err}",
+            paths.toml.display()
+        ));
+    }
+    Loaded {
+        config: Config::default(),
+        source: ConfigSource::Defaults(paths.toml.clone()),
+        notices,
+    }
+}
+
+/// Reads TOML text from `path` (never writes).
+pub(crate) fn load_toml_text(path: &Path, text: &str) -> Loaded {
+    let tree = toml::from_str::<toml::Value>(text)
+        .map_err(|e| e.message().to_owned())
+        .and_then(|v| serde_json::to_value(v).map_err(|e| e.to_string()));
+    from_tree(
+        path,
+        tree,
+        KeymapSource::Toml,
+        ConfigSource::Toml(path.to_path_buf()),
+    )
+}
+
+fn load_json(path: &Path) -> Loaded {
+    let tree = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read it: {e}"))
+        .and_then(|text| serde_json::from_str::<Value>(&text).map_err(|e| e.to_string()));
+    from_tree(
+        path,
+        tree,
+        KeymapSource::LegacyJson,
+        ConfigSource::LegacyJson(path.to_path_buf()),
+    )
+}
+
+fn from_tree(
+    path: &Path,
+    tree: Result<Value, String>,
+    keymaps: KeymapSource,
+    source: ConfigSource,
+) -> Loaded {
+    match tree.and_then(|t| config_from_tree(t, keymaps).map_err(|e| e.0)) {
+        Ok((config, notices)) => Loaded {
+            config,
+            source,
+            notices,
+        },
+        Err(detail) => Loaded {
+            config: Config::default(),
+            source: ConfigSource::Invalid(path.to_path_buf()),
+            notices: vec![invalid_notice(path, &detail)],
+        },
+    }
+}

@@ -1,0 +1,248 @@
+//! The user's configuration: where it lives, how it is read (never rewritten on load), and how a
+//! single setting is saved without disturbing the rest of the file.
+
+mod load;
+mod migrate;
+mod store;
+mod toml_file;
+
+pub use load::{ConfigPaths, ConfigSource, Loaded, load};
+pub use migrate::{CURRENT_SCHEMA_VERSION, MigrationError, migrate};
+pub use store::ConfigStore;
+pub use toml_file::{default_snapshot, reset_file, save_setting};
+
+use serde_json::Value;
+
+use crate::keymap::{KeymapSource, Keymaps, keymaps_from_value};
+use crate::settings::{Behaviour, Settings};
+
+/// A notification channel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Channel {
+    /// The terminal bell (`BEL`).
+    Bell,
+    /// iTerm2-style `OSC 9` desktop notification.
+    Osc9,
+    /// urxvt/kitty-style `OSC 777;notify`.
+    Osc777,
+    /// A shell command run with `ASK_NOTIFY_EVENT`, `ASK_NOTIFY_TITLE` and `ASK_NOTIFY_MESSAGE` set.
+    Command(String),
+}
+
+/// The `notifications` section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notifications {
+    pub enabled: bool,
+    pub channels: Vec<Channel>,
+}
+
+impl Default for Notifications {
+    fn default() -> Self {
+        Notifications {
+            enabled: true,
+            channels: vec![Channel::Bell],
+        }
+    }
+}
+
+/// The `answer` section (settings of the original's `/answer` extraction, kept for compatibility).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnswerExtraction {
+    pub extraction_models: Vec<String>,
+    pub extraction_retries: u8,
+    pub extraction_timeout_ms: u64,
+}
+
+impl Default for AnswerExtraction {
+    fn default() -> Self {
+        AnswerExtraction {
+            extraction_models: Vec::new(),
+            extraction_retries: 1,
+            extraction_timeout_ms: 30_000,
+        }
+    }
+}
+
+/// The `files` section: extra exclude globs for `@` file suggestions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Files {
+    pub exclude: Vec<String>,
+}
+
+/// The whole configuration, always complete (defaults fill what a file leaves out).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Config {
+    pub behaviour: Behaviour,
+    pub notifications: Notifications,
+    pub keymaps: Keymaps,
+    pub answer: AnswerExtraction,
+    pub files: Files,
+}
+
+impl Config {
+    /// The toggles a flow reads.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            behaviour: self.behaviour,
+            notifications_enabled: self.notifications.enabled,
+        }
+    }
+
+    /// Applies a settings-modal toggle.
+    pub fn set_settings(&mut self, settings: Settings) {
+        self.behaviour = settings.behaviour;
+        self.notifications.enabled = settings.notifications_enabled;
+    }
+}
+
+/// Why a config tree was rejected as a whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidConfig(pub String);
+
+/// Builds a [`Config`] from a parsed tree (TOML or JSON, already a JSON value).
+/// Returns the config and notices about parts that were replaced by defaults.
+pub fn config_from_tree(
+    mut tree: Value,
+    source: KeymapSource,
+) -> Result<(Config, Vec<String>), InvalidConfig> {
+    migrate(&mut tree).map_err(|e| InvalidConfig(e.0))?;
+    let root = tree
+        .as_object()
+        .expect("migrate checked the root is an object");
+    let mut notices = Vec::new();
+    let mut config = Config {
+        behaviour: read_behaviour(root.get("behaviour"))?,
+        ..Config::default()
+    };
+
+    if let Some(n) = root.get("notifications") {
+        let n = n
+            .as_object()
+            .ok_or_else(|| InvalidConfig("notifications must be a table".into()))?;
+        if let Some(enabled) = n.get("enabled") {
+            config.notifications.enabled = enabled.as_bool().ok_or_else(|| {
+                InvalidConfig("notifications.enabled must be true or false".into())
+            })?;
+        }
+        if let Some(channels) = n.get("channels") {
+            let (channels, skipped) = read_channels(channels);
+            for s in skipped {
+                notices.push(format!("Skipped invalid notification channel {s}."));
+            }
+            config.notifications.channels = if channels.is_empty() {
+                vec![Channel::Bell]
+            } else {
+                channels
+            };
+        }
+    }
+
+    match keymaps_from_value(root.get("keymaps"), source) {
+        Ok(keymaps) => config.keymaps = keymaps,
+        Err(problems) => notices.push(format!(
+            "{} Using default ask keymaps for this session. Edit the config and start pi-ask again.",
+            problems.join(" ")
+        )),
+    }
+
+    if let Some(answer) = root.get("answer") {
+        config.answer = read_answer(answer)?;
+    }
+    if let Some(files) = root.get("files") {
+        let exclude = files
+            .get("exclude")
+            .cloned()
+            .unwrap_or(Value::Array(Vec::new()));
+        config.files.exclude = serde_json::from_value(exclude)
+            .map_err(|_| InvalidConfig("files.exclude must be a list of glob strings".into()))?;
+    }
+    Ok((config, notices))
+}
+
+fn read_behaviour(value: Option<&Value>) -> Result<Behaviour, InvalidConfig> {
+    let mut behaviour = Behaviour::default();
+    let Some(value) = value else {
+        return Ok(behaviour);
+    };
+    let table = value
+        .as_object()
+        .ok_or_else(|| InvalidConfig("behaviour must be a table".into()))?;
+    let fields: [(&str, &mut bool); 5] = [
+        (
+            "autoSubmitWhenAnsweredWithoutNotes",
+            &mut behaviour.auto_submit_when_answered_without_notes,
+        ),
+        (
+            "confirmDismissWhenDirty",
+            &mut behaviour.confirm_dismiss_when_dirty,
+        ),
+        (
+            "doublePressReviewShortcuts",
+            &mut behaviour.double_press_review_shortcuts,
+        ),
+        ("showFooterHints", &mut behaviour.show_footer_hints),
+        (
+            "presentSingleAsMulti",
+            &mut behaviour.present_single_as_multi,
+        ),
+    ];
+    for (key, slot) in fields {
+        if let Some(v) = table.get(key) {
+            *slot = v
+                .as_bool()
+                .ok_or_else(|| InvalidConfig(format!("behaviour.{key} must be true or false")))?;
+        }
+    }
+    Ok(behaviour)
+}
+
+/// Valid channels, and a description of each skipped one.
+fn read_channels(value: &Value) -> (Vec<Channel>, Vec<String>) {
+    let Some(items) = value.as_array() else {
+        return (Vec::new(), vec![value.to_string()]);
+    };
+    let mut channels = Vec::new();
+    let mut skipped = Vec::new();
+    for item in items {
+        let channel = match item {
+            Value::String(s) if s == "bell" => Some(Channel::Bell),
+            Value::String(s) if s == "osc9" => Some(Channel::Osc9),
+            Value::String(s) if s == "osc777" => Some(Channel::Osc777),
+            Value::Object(o) if o.get("type").and_then(Value::as_str) == Some("command") => o
+                .get("command")
+                .and_then(Value::as_str)
+                .filter(|c| !c.trim().is_empty())
+                .map(|c| Channel::Command(c.to_owned())),
+            _ => None,
+        };
+        match channel {
+            Some(c) => channels.push(c),
+            None => skipped.push(item.to_string()),
+        }
+    }
+    (channels, skipped)
+}
+
+fn read_answer(value: &Value) -> Result<AnswerExtraction, InvalidConfig> {
+    let mut answer = AnswerExtraction::default();
+    let table = value
+        .as_object()
+        .ok_or_else(|| InvalidConfig("answer must be a table".into()))?;
+    if let Some(models) = table.get("extractionModels") {
+        answer.extraction_models = serde_json::from_value(models.clone()).map_err(|_| {
+            InvalidConfig("answer.extractionModels must be a list of strings".into())
+        })?;
+    }
+    if let Some(retries) = table.get("extractionRetries") {
+        let n = retries.as_u64().ok_or_else(|| {
+            InvalidConfig("answer.extractionRetries must be a whole number".into())
+        })?;
+        answer.extraction_retries = n.min(3) as u8;
+    }
+    if let Some(timeout) = table.get("extractionTimeoutMs") {
+        answer.extraction_timeout_ms = timeout.as_u64().ok_or_else(|| {
+            InvalidConfig("answer.extractionTimeoutMs must be a whole number".into())
+        })?;
+    }
+    Ok(answer)
+}

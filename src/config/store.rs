@@ -1,0 +1,114 @@
+//! The config store: the session's configuration, its saves, and the subscribers that apply a
+//! change to an open flow at once.
+
+use super::{Config, ConfigPaths, ConfigSource, Loaded, load, reset_file, save_setting};
+use crate::settings::Setting;
+
+type Subscriber = Box<dyn FnMut(&Config)>;
+
+/// Holds the loaded configuration and saves changes to the TOML file.
+pub struct ConfigStore {
+    paths: ConfigPaths,
+    loaded: Loaded,
+    subscribers: Vec<Subscriber>,
+}
+
+impl std::fmt::Debug for ConfigStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConfigStore")
+            .field("paths", &self.paths)
+            .field("loaded", &self.loaded)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ConfigStore {
+    /// Loads the configuration from `paths` (never rewriting an existing file).
+    pub fn open(paths: ConfigPaths) -> ConfigStore {
+        let loaded = load(&paths);
+        ConfigStore {
+            paths,
+            loaded,
+            subscribers: Vec::new(),
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.loaded.config
+    }
+
+    pub fn source(&self) -> &ConfigSource {
+        &self.loaded.source
+    }
+
+    /// The notices of the last load, joined into one line (none when everything was fine).
+    pub fn notice(&self) -> Option<String> {
+        (!self.loaded.notices.is_empty()).then(|| self.loaded.notices.join(" "))
+    }
+
+    /// The absolute path shown in the settings modal.
+    pub fn display_path(&self) -> String {
+        self.loaded.source.path().display().to_string()
+    }
+
+    /// Calls `f` with the new configuration after every successful save, reset or reload.
+    pub fn subscribe(&mut self, f: impl FnMut(&Config) + 'static) {
+        self.subscribers.push(Box::new(f));
+    }
+
+    fn publish(&mut self) {
+        let config = self.loaded.config.clone();
+        for s in &mut self.subscribers {
+            s(&config);
+        }
+    }
+
+    /// Where toggles can be saved, or why they cannot.
+    fn writable_path(&self) -> Result<std::path::PathBuf, String> {
+        match &self.loaded.source {
+            ConfigSource::Toml(p) | ConfigSource::Defaults(p) => Ok(p.clone()),
+            ConfigSource::LegacyJson(p) => Err(format!(
+                "Settings come from the original pi-ask JSON config at {}, which pi-ask never writes. Edit it manually, or create {} to let pi-ask save settings.",
+                p.display(),
+                self.paths.toml.display()
+            )),
+            ConfigSource::Invalid(p) => Err(format!(
+                "Unable to save ask config at {}: the file could not be read as a config, so pi-ask leaves it untouched. Fix it manually and start pi-ask again.",
+                p.display()
+            )),
+        }
+    }
+
+    /// Saves one toggle. On success the new config is published; on failure nothing changes and
+    /// the manual-edit message is returned.
+    pub fn set_setting(&mut self, setting: Setting, on: bool) -> Result<(), String> {
+        let path = self.writable_path()?;
+        save_setting(&path, setting, on, &self.loaded.config)?;
+        let mut settings = self.loaded.config.settings();
+        settings.set(setting, on);
+        self.loaded.config.set_settings(settings);
+        self.loaded.source = ConfigSource::Toml(path);
+        self.loaded.notices.clear();
+        self.publish();
+        Ok(())
+    }
+
+    /// Resets the file and the session to defaults.
+    pub fn reset(&mut self) -> Result<(), String> {
+        let path = self.writable_path()?;
+        reset_file(&path)?;
+        self.loaded = Loaded {
+            config: Config::default(),
+            source: ConfigSource::Toml(path),
+            notices: Vec::new(),
+        };
+        self.publish();
+        Ok(())
+    }
+
+    /// Reads the file again and publishes the result.
+    pub fn reload(&mut self) {
+        self.loaded = load(&self.paths);
+        self.publish();
+    }
+}

@@ -1,0 +1,232 @@
+//! Writing the TOML file: the commented default snapshot, single-value saves that keep the user's
+//! comments, order and layout (toml_edit), and atomic replacement (temp file + rename).
+
+use std::io::Write;
+use std::path::Path;
+
+use toml_edit::{DocumentMut, Item, Table, value};
+
+use super::{Channel, Config, migrate::CURRENT_SCHEMA_VERSION};
+use crate::keymap::Context;
+use crate::settings::{Setting, Settings};
+
+/// The commented default config file, with the given config's values.
+pub fn default_snapshot(config: &Config) -> String {
+    let b = &config.behaviour;
+    let channels: Vec<String> = config
+        .notifications
+        .channels
+        .iter()
+        .map(|c| match c {
+            Channel::Bell => "\"bell\"".to_owned(),
+            Channel::Osc9 => "\"osc9\"".to_owned(),
+            Channel::Osc777 => "\"osc777\"".to_owned(),
+            Channel::Command(cmd) => {
+                format!("{{ type = \"command\", command = {} }}", toml_string(cmd))
+            }
+        })
+        .collect();
+    let mut out = format!(
+        r#"# pi-ask configuration.
+# Settings toggled in the settings modal (? in a form, or `pi-ask settings`) are saved here
+# without touching your comments or layout. Documentation: docs/configuration.md.
+schemaVersion = {CURRENT_SCHEMA_VERSION}
+
+[behaviour]
+# Finish the form as soon as the review tab is reached with every question answered and no notes.
+autoSubmitWhenAnsweredWithoutNotes = {}
+# Ask for a second cancel/dismiss before discarding entered answers or drafts.
+confirmDismissWhenDirty = {}
+# Review-tab shortcuts 1, 2 and 3 need the same key twice.
+doublePressReviewShortcuts = {}
+# Show key hints at the bottom of the form.
+showFooterHints = {}
+# New forms show single-select questions as multi-select (the result keeps the requested type).
+presentSingleAsMulti = {}
+
+[notifications]
+# One notification when a form opens and waits for input.
+enabled = {}
+# In order: "bell", "osc9", "osc777", or {{ type = "command", command = "notify-send \"$ASK_NOTIFY_TITLE\" \"$ASK_NOTIFY_MESSAGE\"" }}.
+channels = [{}]
+
+[files]
+# Extra glob patterns left out of `@` file suggestions (.gitignore rules already apply).
+exclude = []
+
+[answer]
+# Settings of the original pi-ask's /answer extraction, kept for compatibility.
+extractionModels = []
+extractionRetries = {}
+extractionTimeoutMs = {}
+
+# Keymaps: an action listed here replaces that action's default keys; [] unbinds it; actions not
+# listed keep their defaults. Key ids look like "ctrl+k", "shift+tab", "pageDown", "?".
+# The defaults are shown commented out. Digits 1-9 are reserved. See docs/keymaps.md.
+"#,
+        b.auto_submit_when_answered_without_notes,
+        b.confirm_dismiss_when_dirty,
+        b.double_press_review_shortcuts,
+        b.show_footer_hints,
+        b.present_single_as_multi,
+        config.notifications.enabled,
+        channels.join(", "),
+        config.answer.extraction_retries,
+        config.answer.extraction_timeout_ms,
+    );
+    for context in Context::ALL {
+        out.push_str(&format!("\n# [keymaps.{}]\n", context.name()));
+        for action in context.actions() {
+            let keys: Vec<String> = action
+                .default_keys()
+                .iter()
+                .map(|k| toml_string(k))
+                .collect();
+            out.push_str(&format!("# {} = [{}]\n", action.name(), keys.join(", ")));
+        }
+    }
+    out
+}
+
+fn toml_string(s: &str) -> String {
+    value(s).to_string().trim().to_owned()
+}
+
+/// Writes the default snapshot where no file exists yet (creating the folder).
+pub(crate) fn write_snapshot(path: &Path, config: &Config) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    atomic_write(path, &default_snapshot(config))
+}
+
+/// The message shown when a save fails; the person then edits the file by hand.
+fn manual_edit_message(path: &Path, detail: &str) -> String {
+    format!(
+        "Unable to save ask config at {}. The file may be read-only or managed outside pi-ask; edit it manually and start pi-ask again. {detail}",
+        path.display()
+    )
+}
+
+/// Saves one setting, changing only that value in the file. A missing file is created from the
+/// default snapshot with the value applied. Errors are the manual-edit message.
+pub fn save_setting(
+    path: &Path,
+    setting: Setting,
+    on: bool,
+    current: &Config,
+) -> Result<(), String> {
+    let (section, key) = setting.config_key();
+    edit_file(path, current, |doc| set_bool(doc, section, key, on))
+}
+
+/// Resets every value to its default in place (comments and unknown keys stay; keymap overrides
+/// are removed). A missing file is created from the default snapshot.
+pub fn reset_file(path: &Path) -> Result<(), String> {
+    edit_file(path, &Config::default(), |doc| {
+        let defaults = Settings::defaults();
+        for setting in Setting::ALL {
+            let (section, key) = setting.config_key();
+            set_bool(doc, section, key, defaults.get(setting));
+        }
+        let mut channels = toml_edit::Array::new();
+        channels.push("bell");
+        set_value(
+            doc,
+            "notifications",
+            "channels",
+            toml_edit::Value::Array(channels),
+        );
+        set_value(
+            doc,
+            "answer",
+            "extractionModels",
+            toml_edit::Value::Array(toml_edit::Array::new()),
+        );
+        set_value(
+            doc,
+            "answer",
+            "extractionRetries",
+            toml_edit::Value::from(1i64),
+        );
+        set_value(
+            doc,
+            "answer",
+            "extractionTimeoutMs",
+            toml_edit::Value::from(30_000i64),
+        );
+        doc.remove("keymaps");
+    })
+}
+
+fn edit_file(
+    path: &Path,
+    current: &Config,
+    edit: impl FnOnce(&mut DocumentMut),
+) -> Result<(), String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => default_snapshot(current),
+        Err(e) => return Err(manual_edit_message(path, &e.to_string())),
+    };
+    if let Ok(meta) = std::fs::metadata(path)
+        && meta.permissions().readonly()
+    {
+        return Err(manual_edit_message(path, "The file is read-only."));
+    }
+    let mut doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
+        manual_edit_message(path, &format!("It is not valid TOML: {}", e.message()))
+    })?;
+    edit(&mut doc);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| manual_edit_message(path, &e.to_string()))?;
+    }
+    atomic_write(path, &doc.to_string()).map_err(|e| manual_edit_message(path, &e.to_string()))
+}
+
+fn set_bool(doc: &mut DocumentMut, section: &str, key: &str, on: bool) {
+    set_value(doc, section, key, toml_edit::Value::from(on));
+}
+
+/// Sets `[section].key`, keeping the old value's surrounding whitespace and trailing comment.
+fn set_value(doc: &mut DocumentMut, section: &str, key: &str, mut new: toml_edit::Value) {
+    if !doc.contains_key(section) {
+        doc.insert(section, Item::Table(Table::new()));
+    }
+    let Some(table) = doc.get_mut(section).and_then(Item::as_table_like_mut) else {
+        return;
+    };
+    // Replace the value in place: inserting would also replace the key and its leading comment.
+    if let Some(old) = table.get_mut(key).and_then(Item::as_value_mut) {
+        *new.decor_mut() = old.decor().clone();
+        *old = new;
+    } else {
+        table.insert(key, Item::Value(new));
+    }
+}
+
+/// Replaces `path` atomically: write a temp file in the same folder, sync, keep permissions, rename.
+fn atomic_write(path: &Path, contents: &str) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "config".into());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(contents.as_bytes())?;
+        file.sync_all()?;
+        if let Ok(meta) = std::fs::metadata(path) {
+            std::fs::set_permissions(&tmp, meta.permissions())?;
+        }
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}

@@ -1,0 +1,163 @@
+//! Reading keymaps from a config tree and checking them. Any problem means the caller uses the
+//! default keymaps for the session and shows every problem in one notice.
+
+use serde_json::Value;
+
+use super::{Action, Context, Keymaps};
+use crate::keys::KeyId;
+
+/// Which file format the keymaps come from; they differ in how partial keymaps are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeymapSource {
+    /// pi-ask's TOML: a listed action replaces its defaults, `[]` unbinds, others keep defaults.
+    Toml,
+    /// The original's JSON (schemaVersion 5): every context and action of the original must be
+    /// present and bound, as the original validates it.
+    LegacyJson,
+}
+
+/// Contexts the original's JSON must spell out completely.
+const LEGACY_CONTEXTS: [Context; 5] = [
+    Context::Global,
+    Context::Main,
+    Context::Editor,
+    Context::NoteEditor,
+    Context::SettingsModal,
+];
+
+/// Reads the `keymaps` section. `None` (absent) gives the defaults.
+pub fn keymaps_from_value(
+    value: Option<&Value>,
+    source: KeymapSource,
+) -> Result<Keymaps, Vec<String>> {
+    let mut keymaps = Keymaps::default();
+    let mut problems = Vec::new();
+    let Some(value) = value else {
+        if source == KeymapSource::LegacyJson {
+            problems.push("Keymaps must be an object.".to_owned());
+            return Err(problems);
+        }
+        return Ok(keymaps);
+    };
+    let Some(contexts) = value.as_object() else {
+        return Err(vec!["Keymaps must be an object.".to_owned()]);
+    };
+    for (name, actions) in contexts {
+        let Some(context) = Context::from_name(name) else {
+            problems.push(format!("Unknown keymap context {name}."));
+            continue;
+        };
+        let Some(actions) = actions.as_object() else {
+            problems.push(format!("Keymap context {name} must be a table of actions."));
+            continue;
+        };
+        for (action_name, binding) in actions {
+            let Some(action) = Action::from_name(context, action_name) else {
+                problems.push(format!("Unknown keymap action {name}.{action_name}."));
+                continue;
+            };
+            match parse_binding(binding, source) {
+                Ok(keys) => keymaps.set(action, keys),
+                Err(reason) => problems.push(format!("Invalid keymap for {action}: {reason}")),
+            }
+        }
+    }
+    if source == KeymapSource::LegacyJson {
+        for context in LEGACY_CONTEXTS {
+            match contexts.get(context.name()).and_then(Value::as_object) {
+                None if !contexts.contains_key(context.name()) => {
+                    problems.push(format!("Missing keymap context {}.", context.name()))
+                }
+                None => {}
+                Some(actions) => {
+                    for action in context.actions() {
+                        if !actions.contains_key(action.name()) {
+                            problems.push(format!("Missing keymap for {action}."));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    problems.extend(check_keymaps(&keymaps));
+    if problems.is_empty() {
+        Ok(keymaps)
+    } else {
+        Err(problems)
+    }
+}
+
+/// A binding: one key id or a list of them. Repeated keys in one list count once.
+fn parse_binding(value: &Value, source: KeymapSource) -> Result<Vec<KeyId>, String> {
+    let texts: Vec<&str> = match value {
+        Value::String(s) => vec![s.as_str()],
+        Value::Array(items) => {
+            if items.is_empty() && source == KeymapSource::LegacyJson {
+                return Err("empty binding list".into());
+            }
+            items
+                .iter()
+                .map(|i| {
+                    i.as_str()
+                        .ok_or_else(|| "binding list must contain only strings".to_owned())
+                })
+                .collect::<Result<_, _>>()?
+        }
+        _ => return Err("binding must be a string or array of strings".into()),
+    };
+    let mut keys = Vec::new();
+    for text in texts {
+        let key = KeyId::parse(text).map_err(|e| e.to_string())?;
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    Ok(keys)
+}
+
+/// The rules every keymap set must satisfy: digits 1-9 are reserved, a key means one action per
+/// context, and a global key is not bound again in main, editor or noteEditor.
+pub fn check_keymaps(keymaps: &Keymaps) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (action, keys) in keymaps.iter() {
+        for key in keys {
+            if key.digit().is_some() {
+                problems.push(format!("Reserved keymap for {action}: {}.", key.label()));
+            }
+        }
+    }
+    let bound: Vec<(Action, KeyId)> = keymaps
+        .iter()
+        .flat_map(|(a, keys)| keys.iter().map(move |k| (a, *k)))
+        .collect();
+    for (i, (a, key)) in bound.iter().enumerate() {
+        for (b, other) in &bound[i + 1..] {
+            if key != other || a == b {
+                continue;
+            }
+            let (ca, cb) = (a.context(), b.context());
+            if ca == cb {
+                problems.push(format!("Duplicate keymap {} for {a} and {b}.", key.label()));
+            } else if ca == Context::Global && shares_global(cb) {
+                problems.push(format!(
+                    "Duplicate global keymap {} for {a} and {b}.",
+                    key.label()
+                ));
+            } else if cb == Context::Global && shares_global(ca) {
+                problems.push(format!(
+                    "Duplicate global keymap {} for {b} and {a}.",
+                    key.label()
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// Contexts where global keys also apply (the settings modal and the popup have their own).
+fn shares_global(context: Context) -> bool {
+    matches!(
+        context,
+        Context::Main | Context::Editor | Context::NoteEditor
+    )
+}

@@ -1,0 +1,388 @@
+//! pi-tui style key ids (`ctrl+k`, `shift+tab`, `pageUp`, `?`): parsing, canonical display, labels
+//! for hints, and matching against crossterm key events (legacy and Kitty encodings).
+
+use std::fmt;
+use std::str::FromStr;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+/// Printable symbols a key id may name (besides letters and digits).
+const SYMBOLS: &str = "`-=[]\\;'.,/!@#$%^&*()_+|~{}:<>?";
+
+/// Modifier flags of a key id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Mods {
+    pub ctrl: bool,
+    pub shift: bool,
+    pub alt: bool,
+    pub super_: bool,
+}
+
+impl Mods {
+    pub const NONE: Mods = Mods {
+        ctrl: false,
+        shift: false,
+        alt: false,
+        super_: false,
+    };
+
+    fn is_empty(self) -> bool {
+        self == Mods::NONE
+    }
+}
+
+/// A named (non-printable) key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Named {
+    Esc,
+    Enter,
+    Tab,
+    Space,
+    Backspace,
+    Delete,
+    Insert,
+    Clear,
+    Home,
+    End,
+    PageUp,
+    PageDown,
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+impl Named {
+    const ALL: [Named; 16] = [
+        Named::Esc,
+        Named::Enter,
+        Named::Tab,
+        Named::Space,
+        Named::Backspace,
+        Named::Delete,
+        Named::Insert,
+        Named::Clear,
+        Named::Home,
+        Named::End,
+        Named::PageUp,
+        Named::PageDown,
+        Named::Up,
+        Named::Down,
+        Named::Left,
+        Named::Right,
+    ];
+
+    /// The canonical id name.
+    pub fn id(self) -> &'static str {
+        match self {
+            Named::Esc => "esc",
+            Named::Enter => "enter",
+            Named::Tab => "tab",
+            Named::Space => "space",
+            Named::Backspace => "backspace",
+            Named::Delete => "delete",
+            Named::Insert => "insert",
+            Named::Clear => "clear",
+            Named::Home => "home",
+            Named::End => "end",
+            Named::PageUp => "pageUp",
+            Named::PageDown => "pageDown",
+            Named::Up => "up",
+            Named::Down => "down",
+            Named::Left => "left",
+            Named::Right => "right",
+        }
+    }
+
+    /// Looks a lowercased name up, aliases included.
+    fn from_lowercase(name: &str) -> Option<Named> {
+        let canonical = match name {
+            "escape" => "esc",
+            "return" => "enter",
+            "spacebar" => "space",
+            "del" => "delete",
+            "ins" => "insert",
+            "pgup" | "pageup" => "pageUp",
+            "pgdown" | "pgdn" | "pagedown" => "pageDown",
+            "arrowup" => "up",
+            "arrowdown" => "down",
+            "arrowleft" => "left",
+            "arrowright" => "right",
+            other => other,
+        };
+        Named::ALL.into_iter().find(|n| n.id() == canonical)
+    }
+}
+
+/// The key itself, without modifiers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Base {
+    /// A printable character: `a`-`z`, `0`-`9` or one of the symbols (always lowercase).
+    Char(char),
+    Named(Named),
+    /// `f1`..`f12`.
+    F(u8),
+}
+
+/// A key with modifiers, e.g. `ctrl+shift+k`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KeyId {
+    pub mods: Mods,
+    pub base: Base,
+}
+
+/// Why a key id string was rejected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyIdError {
+    Empty,
+    DanglingPlus(String),
+    UnsupportedModifier(String),
+    RepeatedModifier(String),
+    UnsupportedKey(String),
+}
+
+impl fmt::Display for KeyIdError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeyIdError::Empty => write!(f, "empty binding"),
+            KeyIdError::DanglingPlus(id) => write!(f, "dangling + in {id:?}"),
+            KeyIdError::UnsupportedModifier(m) => write!(f, "unsupported modifier {m}"),
+            KeyIdError::RepeatedModifier(m) => write!(f, "repeated modifier {m}"),
+            KeyIdError::UnsupportedKey(k) => write!(f, "unsupported key {k}"),
+        }
+    }
+}
+
+impl std::error::Error for KeyIdError {}
+
+impl KeyId {
+    pub const fn plain(base: Base) -> KeyId {
+        KeyId {
+            mods: Mods::NONE,
+            base,
+        }
+    }
+
+    pub const fn named(named: Named) -> KeyId {
+        KeyId::plain(Base::Named(named))
+    }
+
+    pub const fn char(c: char) -> KeyId {
+        KeyId::plain(Base::Char(c))
+    }
+
+    /// Parses and normalizes a key id (`Shift+N` → `shift+n`, `control+c` → `ctrl+c`).
+    pub fn parse(text: &str) -> Result<KeyId, KeyIdError> {
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            return Err(KeyIdError::Empty);
+        }
+        let lower = trimmed.to_lowercase();
+        // `+` is itself a bindable key: `+`, `ctrl++`.
+        let (mod_part, base_part) = if lower == "+" {
+            ("", "+")
+        } else if let Some(rest) = lower.strip_suffix("++") {
+            (rest, "+")
+        } else {
+            match lower.rsplit_once('+') {
+                Some((mods, base)) => (mods, base),
+                None => ("", lower.as_str()),
+            }
+        };
+        if base_part.is_empty() {
+            return Err(KeyIdError::DanglingPlus(trimmed.to_owned()));
+        }
+        let mut mods = Mods::NONE;
+        if !mod_part.is_empty() {
+            for part in mod_part.split('+') {
+                if part.is_empty() {
+                    return Err(KeyIdError::DanglingPlus(trimmed.to_owned()));
+                }
+                let flag = match part {
+                    "ctrl" | "control" | "ctl" => &mut mods.ctrl,
+                    "shift" => &mut mods.shift,
+                    "alt" | "option" => &mut mods.alt,
+                    "super" | "cmd" | "command" | "meta" | "win" | "windows" => &mut mods.super_,
+                    other => return Err(KeyIdError::UnsupportedModifier(other.to_owned())),
+                };
+                if *flag {
+                    return Err(KeyIdError::RepeatedModifier(part.to_owned()));
+                }
+                *flag = true;
+            }
+        }
+        Ok(KeyId {
+            mods,
+            base: parse_base(base_part)?,
+        })
+    }
+
+    /// The key id of a terminal key event, or `None` for releases and keys with no id.
+    pub fn from_event(event: &KeyEvent) -> Option<KeyId> {
+        if event.kind == KeyEventKind::Release {
+            return None;
+        }
+        let m = event.modifiers;
+        if m.intersects(KeyModifiers::HYPER | KeyModifiers::META) {
+            return None;
+        }
+        let mut mods = Mods {
+            ctrl: m.contains(KeyModifiers::CONTROL),
+            shift: m.contains(KeyModifiers::SHIFT),
+            alt: m.contains(KeyModifiers::ALT),
+            super_: m.contains(KeyModifiers::SUPER),
+        };
+        let base = match event.code {
+            KeyCode::Char(' ') => Base::Named(Named::Space),
+            KeyCode::Char(c) if c.is_ascii_alphabetic() => {
+                // Legacy terminals send `N` for Shift+N; Kitty sends `n` with the shift flag.
+                mods.shift |= c.is_ascii_uppercase();
+                Base::Char(c.to_ascii_lowercase())
+            }
+            KeyCode::Char(c) => {
+                // For digits and symbols the shifted character already says it (`?`, not shift+/).
+                mods.shift = false;
+                Base::Char(c)
+            }
+            KeyCode::BackTab => {
+                mods.shift = true;
+                Base::Named(Named::Tab)
+            }
+            KeyCode::Enter => Base::Named(Named::Enter),
+            KeyCode::Esc => Base::Named(Named::Esc),
+            KeyCode::Tab => Base::Named(Named::Tab),
+            KeyCode::Backspace => Base::Named(Named::Backspace),
+            KeyCode::Delete => Base::Named(Named::Delete),
+            KeyCode::Insert => Base::Named(Named::Insert),
+            KeyCode::Home => Base::Named(Named::Home),
+            KeyCode::End => Base::Named(Named::End),
+            KeyCode::PageUp => Base::Named(Named::PageUp),
+            KeyCode::PageDown => Base::Named(Named::PageDown),
+            KeyCode::Up => Base::Named(Named::Up),
+            KeyCode::Down => Base::Named(Named::Down),
+            KeyCode::Left => Base::Named(Named::Left),
+            KeyCode::Right => Base::Named(Named::Right),
+            KeyCode::KeypadBegin => Base::Named(Named::Clear),
+            KeyCode::F(n) if (1..=12).contains(&n) => Base::F(n),
+            _ => return None,
+        };
+        Some(KeyId { mods, base })
+    }
+
+    /// The printable character this key types in an editor, if it types one.
+    pub fn typed_char(&self) -> Option<char> {
+        if self.mods.ctrl || self.mods.alt || self.mods.super_ {
+            return None;
+        }
+        match self.base {
+            Base::Char(c) if self.mods.shift => Some(c.to_ascii_uppercase()),
+            Base::Char(c) => Some(c),
+            Base::Named(Named::Space) => Some(' '),
+            _ => None,
+        }
+    }
+
+    /// The digit 1..=9 of an unmodified digit key.
+    pub fn digit(&self) -> Option<u8> {
+        match (self.mods.is_empty(), self.base) {
+            (true, Base::Char(c @ '1'..='9')) => Some(c as u8 - b'0'),
+            _ => None,
+        }
+    }
+
+    /// How the key is named in hints: `Ctrl+K`, `Shift+Tab`, `↑`, `Enter`, `?`.
+    pub fn label(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        for (on, name) in [
+            (self.mods.ctrl, "Ctrl"),
+            (self.mods.shift, "Shift"),
+            (self.mods.alt, "Alt"),
+            (self.mods.super_, "Super"),
+        ] {
+            if on {
+                parts.push(name.to_owned());
+            }
+        }
+        parts.push(match self.base {
+            Base::Char(c) => c.to_uppercase().collect(),
+            Base::Named(Named::Up) => "↑".into(),
+            Base::Named(Named::Down) => "↓".into(),
+            Base::Named(Named::Left) => "←".into(),
+            Base::Named(Named::Right) => "→".into(),
+            Base::Named(Named::PageUp) => "pageUp".into(),
+            Base::Named(Named::PageDown) => "pageDown".into(),
+            Base::Named(n) => capitalize(n.id()),
+            Base::F(n) => format!("F{n}"),
+        });
+        parts.join("+")
+    }
+}
+
+fn capitalize(s: &str) -> String {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+fn parse_base(name: &str) -> Result<Base, KeyIdError> {
+    let mut chars = name.chars();
+    if let (Some(c), None) = (chars.next(), chars.clone().next())
+        && (c.is_ascii_lowercase() || c.is_ascii_digit() || SYMBOLS.contains(c))
+    {
+        return Ok(Base::Char(c));
+    }
+    if let Some(n) = Named::from_lowercase(name) {
+        return Ok(Base::Named(n));
+    }
+    if let Some(n) = name
+        .strip_prefix('f')
+        .and_then(|d| d.parse::<u8>().ok())
+        .filter(|n| (1..=12).contains(n))
+    {
+        return Ok(Base::F(n));
+    }
+    Err(KeyIdError::UnsupportedKey(name.to_owned()))
+}
+
+impl fmt::Display for KeyId {
+    /// The canonical id: modifiers in the order ctrl, shift, alt, super, then the key.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (on, name) in [
+            (self.mods.ctrl, "ctrl+"),
+            (self.mods.shift, "shift+"),
+            (self.mods.alt, "alt+"),
+            (self.mods.super_, "super+"),
+        ] {
+            if on {
+                f.write_str(name)?;
+            }
+        }
+        match self.base {
+            Base::Char(c) => write!(f, "{c}"),
+            Base::Named(n) => f.write_str(n.id()),
+            Base::F(n) => write!(f, "f{n}"),
+        }
+    }
+}
+
+impl FromStr for KeyId {
+    type Err = KeyIdError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        KeyId::parse(s)
+    }
+}
+
+/// Every key id this module can produce without modifiers (for exhaustive round-trip tests).
+pub fn all_plain_keys() -> Vec<KeyId> {
+    let mut keys: Vec<KeyId> = ('a'..='z')
+        .chain('0'..='9')
+        .chain(SYMBOLS.chars())
+        .map(KeyId::char)
+        .collect();
+    keys.extend(Named::ALL.into_iter().map(KeyId::named));
+    keys.extend((1..=12).map(|n| KeyId::plain(Base::F(n))));
+    keys
+}

@@ -1,0 +1,504 @@
+//! The config file: locations, loading without writing, migrations, saving one value with
+//! toml_edit, atomic writes, the legacy JSON fallback, and the store's subscribers.
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use pi_ask::config::{
+    Channel, Config, ConfigPaths, ConfigSource, ConfigStore, default_snapshot, load,
+};
+use pi_ask::keymap::Action;
+use pi_ask::keys::KeyId;
+use pi_ask::settings::Setting;
+use serde_json::json;
+
+/// Paths as the program resolves them with HOME pointed at a temp dir.
+fn paths_in(home: &Path) -> ConfigPaths {
+    let home = home.to_string_lossy().into_owned();
+    ConfigPaths::resolve(None, move |k| (k == "HOME").then(|| home.clone()))
+}
+
+fn toml_path(home: &Path) -> PathBuf {
+    home.join(".pi/agent/extensions/pi-ask.toml")
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+const USER_FILE: &str = r#"# My pi-ask settings
+schemaVersion = 5   # do not touch
+
+[behaviour]
+# I like it fast
+autoSubmitWhenAnsweredWithoutNotes = false # trailing comment
+confirmDismissWhenDirty   =   true
+
+[keymaps.main]
+toggle = ["space", "x"]   # x toggles too
+"#;
+
+#[test]
+fn default_location_is_under_the_agent_dir_and_precedence_is_flag_then_env() {
+    let p = ConfigPaths::resolve(None, |k| (k == "HOME").then(|| "/home/u".to_owned()));
+    assert_eq!(
+        p.toml,
+        PathBuf::from("/home/u/.pi/agent/extensions/pi-ask.toml")
+    );
+    assert_eq!(
+        p.legacy_json[0],
+        PathBuf::from("/home/u/.pi/agent/extensions/eko24ive-pi-ask.json")
+    );
+    let env = |k: &str| match k {
+        "HOME" => Some("/home/u".to_owned()),
+        "PI_ASK_CONFIG" => Some("/etc/ask.toml".to_owned()),
+        _ => None,
+    };
+    assert_eq!(
+        ConfigPaths::resolve(None, env).toml,
+        PathBuf::from("/etc/ask.toml")
+    );
+    assert_eq!(
+        ConfigPaths::resolve(Some(Path::new("/x/flag.toml")), env).toml,
+        PathBuf::from("/x/flag.toml")
+    );
+    let json = ConfigPaths::resolve(Some(Path::new("/x/old.json")), env);
+    assert_eq!(json.explicit_json, Some(PathBuf::from("/x/old.json")));
+    let agent = ConfigPaths::resolve(None, |k| {
+        (k == "PI_CODING_AGENT_DIR").then(|| "/agent".to_owned())
+    });
+    assert_eq!(agent.toml, PathBuf::from("/agent/extensions/pi-ask.toml"));
+}
+
+#[test]
+fn a_missing_file_gets_one_commented_default_snapshot_that_loads_as_defaults() {
+    let home = tempfile::tempdir().unwrap();
+    let loaded = load(&paths_in(home.path()));
+    assert_eq!(loaded.config, Config::default());
+    assert!(loaded.notices.is_empty(), "{:?}", loaded.notices);
+    let text = std::fs::read_to_string(toml_path(home.path())).unwrap();
+    assert!(text.starts_with("# pi-ask configuration."));
+    assert!(text.contains("# nextTab = [\"tab\", \"right\"]"));
+    let again = load(&paths_in(home.path()));
+    assert_eq!(again.config, Config::default());
+    assert_eq!(again.source, ConfigSource::Toml(toml_path(home.path())));
+    assert_eq!(
+        std::fs::read_to_string(toml_path(home.path())).unwrap(),
+        text,
+        "loading never rewrites"
+    );
+}
+
+#[test]
+fn the_snapshot_carries_non_default_values() {
+    let mut config = Config::default();
+    config.behaviour.show_footer_hints = false;
+    config.notifications.channels = vec![Channel::Osc9, Channel::Command("say \"hi\"".into())];
+    let home = tempfile::tempdir().unwrap();
+    write(&toml_path(home.path()), &default_snapshot(&config));
+    assert_eq!(load(&paths_in(home.path())).config, config);
+}
+
+#[test]
+fn user_values_are_read_and_the_file_is_never_written_on_load() {
+    let home = tempfile::tempdir().unwrap();
+    write(&toml_path(home.path()), USER_FILE);
+    let loaded = load(&paths_in(home.path()));
+    assert!(loaded.notices.is_empty(), "{:?}", loaded.notices);
+    assert_eq!(
+        loaded.config.keymaps.keys(Action::MainToggle),
+        &[KeyId::parse("space").unwrap(), KeyId::parse("x").unwrap()]
+    );
+    assert_eq!(
+        std::fs::read_to_string(toml_path(home.path())).unwrap(),
+        USER_FILE
+    );
+}
+
+#[test]
+fn a_saved_toggle_changes_only_that_value_in_a_commented_file() {
+    let home = tempfile::tempdir().unwrap();
+    let path = toml_path(home.path());
+    write(&path, USER_FILE);
+    let mut store = ConfigStore::open(paths_in(home.path()));
+    store.set_setting(Setting::AutoSubmit, true).unwrap();
+    let saved = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        saved,
+        USER_FILE.replace(
+            "autoSubmitWhenAnsweredWithoutNotes = false",
+            "autoSubmitWhenAnsweredWithoutNotes = true"
+        )
+    );
+    store.set_setting(Setting::Notifications, false).unwrap();
+    let saved = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        saved.starts_with(&USER_FILE.replace("= false #", "= true #")),
+        "the original bytes stay: {saved}"
+    );
+    assert!(
+        saved.ends_with("[notifications]\nenabled = false\n"),
+        "{saved}"
+    );
+    assert!(
+        store
+            .config()
+            .behaviour
+            .auto_submit_when_answered_without_notes
+    );
+    assert!(!store.config().notifications.enabled);
+    // No temp files are left behind.
+    let leftovers: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers.len(), 1, "{leftovers:?}");
+}
+
+#[test]
+fn a_read_only_file_keeps_its_value_and_gives_the_manual_edit_message() {
+    let home = tempfile::tempdir().unwrap();
+    let path = toml_path(home.path());
+    write(&path, USER_FILE);
+    let mut perms = std::fs::metadata(&path).unwrap().permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&path, perms).unwrap();
+    let mut store = ConfigStore::open(paths_in(home.path()));
+    let err = store.set_setting(Setting::AutoSubmit, true).unwrap_err();
+    assert!(
+        err.starts_with(&format!("Unable to save ask config at {}.", path.display())),
+        "{err}"
+    );
+    assert!(err.contains("edit it manually"), "{err}");
+    assert!(
+        !store
+            .config()
+            .behaviour
+            .auto_submit_when_answered_without_notes,
+        "the toggle is not applied"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), USER_FILE);
+}
+
+#[test]
+fn an_invalid_toml_file_loads_defaults_with_a_notice_and_stays_byte_for_byte_unchanged() {
+    let home = tempfile::tempdir().unwrap();
+    let path = toml_path(home.path());
+    let broken = "schemaVersion = 5\n[behaviour\nshowFooterHints = false\n";
+    write(&path, broken);
+    let mut store = ConfigStore::open(paths_in(home.path()));
+    assert_eq!(store.config(), &Config::default());
+    let notice = store.notice().unwrap();
+    assert!(
+        notice.starts_with("Config was invalid or unsupported"),
+        "{notice}"
+    );
+    assert!(notice.contains(&path.display().to_string()), "{notice}");
+    assert!(store.set_setting(Setting::ShowFooterHints, false).is_err());
+    assert!(store.reset().is_err());
+    assert_eq!(std::fs::read(&path).unwrap(), broken.as_bytes());
+}
+
+#[test]
+fn future_and_unversioned_files_are_rejected_and_left_alone() {
+    for (text, detail) in [
+        ("schemaVersion = 6\n", "newer than this pi-ask supports"),
+        (
+            "[behaviour]\nshowFooterHints = false\n",
+            "must include an integer schemaVersion",
+        ),
+        (
+            "schemaVersion = 5\n[behaviour]\nshowFooterHints = \"no\"\n",
+            "behaviour.showFooterHints must be true or false",
+        ),
+    ] {
+        let home = tempfile::tempdir().unwrap();
+        write(&toml_path(home.path()), text);
+        let loaded = load(&paths_in(home.path()));
+        assert_eq!(loaded.config, Config::default());
+        assert!(loaded.notices[0].contains(detail), "{:?}", loaded.notices);
+        assert_eq!(
+            std::fs::read_to_string(toml_path(home.path())).unwrap(),
+            text
+        );
+    }
+}
+
+#[test]
+fn invalid_keymaps_fall_back_alone_and_keep_other_settings() {
+    let home = tempfile::tempdir().unwrap();
+    write(
+        &toml_path(home.path()),
+        "schemaVersion = 5\n[behaviour]\nshowFooterHints = false\n[keymaps.main]\ncancel = \"?\"\n",
+    );
+    let loaded = load(&paths_in(home.path()));
+    assert!(!loaded.config.behaviour.show_footer_hints);
+    assert_eq!(loaded.config.keymaps, pi_ask::keymap::Keymaps::default());
+    assert_eq!(
+        loaded.notices,
+        [
+            "Duplicate global keymap ? for global.settings and main.cancel. Using default ask keymaps for this session. Edit the config and start pi-ask again."
+        ]
+    );
+}
+
+#[test]
+fn invalid_notification_channels_are_skipped_and_none_valid_means_bell() {
+    let home = tempfile::tempdir().unwrap();
+    write(
+        &toml_path(home.path()),
+        "schemaVersion = 5\n[notifications]\nchannels = [\"pager\", { type = \"command\" }]\n",
+    );
+    let loaded = load(&paths_in(home.path()));
+    assert_eq!(loaded.config.notifications.channels, [Channel::Bell]);
+    assert_eq!(loaded.notices.len(), 2, "{:?}", loaded.notices);
+    write(
+        &toml_path(home.path()),
+        "schemaVersion = 5\n[notifications]\nchannels = [\"osc777\", \"pager\", \"bell\"]\n",
+    );
+    assert_eq!(
+        load(&paths_in(home.path())).config.notifications.channels,
+        [Channel::Osc777, Channel::Bell]
+    );
+}
+
+fn legacy(home: &Path) -> PathBuf {
+    home.join(".pi/agent/extensions/eko24ive-pi-ask.json")
+}
+
+fn legacy_v5() -> serde_json::Value {
+    let keymaps: serde_json::Map<String, serde_json::Value> =
+        ["global", "main", "editor", "noteEditor", "settingsModal"]
+            .iter()
+            .map(|ctx| {
+                let context = pi_ask::keymap::Context::from_name(ctx).unwrap();
+                let actions: serde_json::Map<String, serde_json::Value> = context
+                    .actions()
+                    .map(|a| (a.name().to_owned(), json!(a.default_keys())))
+                    .collect();
+                (ctx.to_string(), serde_json::Value::Object(actions))
+            })
+            .collect();
+    json!({
+        "schemaVersion": 5,
+        "answer": { "extractionModels": ["openai/gpt-5-mini"], "extractionRetries": 2, "extractionTimeoutMs": 10000 },
+        "behaviour": { "autoSubmitWhenAnsweredWithoutNotes": true, "confirmDismissWhenDirty": true, "doublePressReviewShortcuts": true, "presentSingleAsMulti": false, "showFooterHints": true },
+        "keymaps": keymaps,
+        "notifications": { "channels": ["osc9"], "enabled": true }
+    })
+}
+
+#[test]
+fn the_original_json_config_is_read_when_the_toml_file_is_absent_and_never_written() {
+    let home = tempfile::tempdir().unwrap();
+    let text = serde_json::to_string_pretty(&legacy_v5()).unwrap();
+    write(&legacy(home.path()), &text);
+    let mut store = ConfigStore::open(paths_in(home.path()));
+    assert_eq!(
+        store.source(),
+        &ConfigSource::LegacyJson(legacy(home.path()))
+    );
+    let c = store.config().clone();
+    assert!(
+        c.behaviour.auto_submit_when_answered_without_notes
+            && c.behaviour.double_press_review_shortcuts
+    );
+    assert_eq!(c.notifications.channels, [Channel::Osc9]);
+    assert_eq!(c.answer.extraction_retries, 2);
+    assert!(
+        !toml_path(home.path()).exists(),
+        "no TOML snapshot while the JSON file is the source"
+    );
+    let err = store
+        .set_setting(Setting::ShowFooterHints, false)
+        .unwrap_err();
+    assert!(err.contains("never writes"), "{err}");
+    assert_eq!(std::fs::read_to_string(legacy(home.path())).unwrap(), text);
+    assert!(!toml_path(home.path()).exists());
+}
+
+#[test]
+fn the_toml_file_wins_over_the_original_json_config() {
+    let home = tempfile::tempdir().unwrap();
+    write(&legacy(home.path()), &legacy_v5().to_string());
+    write(&toml_path(home.path()), "schemaVersion = 5\n");
+    let loaded = load(&paths_in(home.path()));
+    assert_eq!(loaded.config, Config::default());
+}
+
+#[test]
+fn an_explicit_json_config_is_read_in_its_own_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.json");
+    write(&path, &legacy_v5().to_string());
+    let paths = ConfigPaths::resolve(Some(&path), |_| None);
+    let loaded = load(&paths);
+    assert!(loaded.config.behaviour.double_press_review_shortcuts);
+    assert!(loaded.notices.is_empty(), "{:?}", loaded.notices);
+}
+
+#[test]
+fn legacy_flat_keymaps_from_old_versions_are_migrated_in_memory() {
+    for version in [1, 2, 3] {
+        let home = tempfile::tempdir().unwrap();
+        let text = json!({ "schemaVersion": version, "behaviour": { "showFooterHints": false },
+            "keymaps": { "cancel": "q", "confirm": "ctrl+k", "dismiss": "ctrl+d", "optionNote": "x", "questionNote": "shift+x", "toggle": "ctrl+t" } })
+        .to_string();
+        write(&legacy(home.path()), &text);
+        let loaded = load(&paths_in(home.path()));
+        assert!(
+            loaded.notices.is_empty(),
+            "v{version}: {:?}",
+            loaded.notices
+        );
+        let k = &loaded.config.keymaps;
+        let ids = |a| k.keys(a).iter().map(|k| k.to_string()).collect::<Vec<_>>();
+        assert_eq!(ids(Action::GlobalDismiss), ["ctrl+d"]);
+        assert_eq!(ids(Action::MainCancel), ["q"]);
+        assert_eq!(ids(Action::MainConfirm), ["ctrl+k"]);
+        assert_eq!(ids(Action::MainToggle), ["ctrl+t"]);
+        assert_eq!(ids(Action::EditorSubmit), ["ctrl+k"]);
+        assert_eq!(ids(Action::EditorClose), ["q"]);
+        assert_eq!(ids(Action::NoteEditorSave), ["ctrl+k"]);
+        assert_eq!(ids(Action::NoteEditorClose), ["q"]);
+        assert_eq!(ids(Action::MainChangeQuestionType), ["t"]);
+        assert_eq!(ids(Action::SettingsModalClose), ["esc", "ctrl+c", "?"]);
+        assert!(
+            !loaded.config.behaviour.show_footer_hints,
+            "user values survive migration"
+        );
+        assert!(loaded.config.notifications.enabled);
+        assert_eq!(
+            std::fs::read_to_string(legacy(home.path())).unwrap(),
+            text,
+            "migration never writes"
+        );
+    }
+}
+
+#[test]
+fn v4_configs_get_the_v5_defaults_only_where_absent() {
+    let home = tempfile::tempdir().unwrap();
+    let mut v4 = legacy_v5();
+    v4["schemaVersion"] = json!(4);
+    v4["behaviour"]
+        .as_object_mut()
+        .unwrap()
+        .remove("presentSingleAsMulti");
+    v4["behaviour"]["showFooterHints"] = json!(false);
+    v4["keymaps"]["main"]
+        .as_object_mut()
+        .unwrap()
+        .remove("changeQuestionType");
+    write(&legacy(home.path()), &v4.to_string());
+    let loaded = load(&paths_in(home.path()));
+    assert!(loaded.notices.is_empty(), "{:?}", loaded.notices);
+    assert!(!loaded.config.behaviour.present_single_as_multi);
+    assert!(!loaded.config.behaviour.show_footer_hints);
+    assert_eq!(
+        loaded.config.keymaps.keys(Action::MainChangeQuestionType),
+        &[KeyId::parse("t").unwrap()]
+    );
+}
+
+#[test]
+fn store_subscribers_see_every_saved_change_and_reset() {
+    let home = tempfile::tempdir().unwrap();
+    write(&toml_path(home.path()), USER_FILE);
+    let mut store = ConfigStore::open(paths_in(home.path()));
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let sink = seen.clone();
+    store.subscribe(move |c: &Config| {
+        sink.borrow_mut()
+            .push(c.behaviour.double_press_review_shortcuts)
+    });
+    store
+        .set_setting(Setting::DoublePressReviewShortcuts, true)
+        .unwrap();
+    store.reset().unwrap();
+    assert_eq!(*seen.borrow(), [true, false]);
+    let text = std::fs::read_to_string(toml_path(home.path())).unwrap();
+    assert!(
+        text.contains("# I like it fast"),
+        "reset keeps comments: {text}"
+    );
+    assert!(
+        !text.contains("[keymaps.main]"),
+        "reset drops keymap overrides: {text}"
+    );
+    assert_eq!(load(&paths_in(home.path())).config, Config::default());
+}
+
+#[test]
+fn a_toggle_with_no_file_creates_the_snapshot_with_that_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nested/cfg.toml");
+    let paths = ConfigPaths::resolve(Some(&path), |_| None);
+    let mut store = ConfigStore::open(paths.clone());
+    std::fs::remove_file(&path).unwrap();
+    store.set_setting(Setting::ShowFooterHints, false).unwrap();
+    let loaded = load(&paths);
+    assert!(!loaded.config.behaviour.show_footer_hints);
+    assert!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .starts_with("# pi-ask configuration.")
+    );
+}
+
+/// The TOML blocks that follow each `## Example:` heading of docs/keymaps.md.
+fn doc_examples() -> Vec<(String, String)> {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/keymaps.md"))
+            .unwrap();
+    let mut examples = Vec::new();
+    for section in doc.split("## Example: ").skip(1) {
+        let name = section.lines().next().unwrap().to_owned();
+        let body = section
+            .split("```toml\n")
+            .nth(1)
+            .unwrap()
+            .split("```")
+            .next()
+            .unwrap()
+            .to_owned();
+        examples.push((name, body));
+    }
+    examples
+}
+
+#[test]
+fn both_keymap_examples_in_the_docs_pass_validation() {
+    let examples = doc_examples();
+    assert_eq!(
+        examples.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        ["vim-style", "emacs-style"]
+    );
+    for (name, body) in examples {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pi-ask.toml");
+        std::fs::write(&path, &body).unwrap();
+        let loaded = load(&ConfigPaths::resolve(Some(&path), |_| None));
+        assert!(loaded.notices.is_empty(), "{name}: {:?}", loaded.notices);
+        assert_ne!(
+            loaded.config.keymaps,
+            pi_ask::keymap::Keymaps::default(),
+            "{name} changes something"
+        );
+        let bound = |a: Action| {
+            loaded
+                .config
+                .keymaps
+                .keys(a)
+                .iter()
+                .map(|k| k.to_string())
+                .collect::<Vec<_>>()
+        };
+        match name.as_str() {
+            "vim-style" => assert_eq!(bound(Action::MainNextOption), ["j", "down"]),
+            _ => assert_eq!(bound(Action::GlobalDismiss), ["ctrl+g"]),
+        }
+    }
+}

@@ -1,0 +1,498 @@
+//! Key ids and the binding table: parsing, display, event matching, resolution, validation.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers};
+use pi_ask::keymap::{
+    Action, BindingTable, Context, EditorKind, Focus, KeymapSource, Keymaps, PopupAction,
+    Resolution, keymaps_from_value,
+};
+use pi_ask::keys::{KeyId, KeyIdError, Mods, all_plain_keys};
+use pi_ask::model::Msg;
+use serde_json::json;
+
+fn key(id: &str) -> KeyId {
+    KeyId::parse(id).unwrap_or_else(|e| panic!("{id}: {e}"))
+}
+
+fn event(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
+    KeyEvent {
+        code,
+        modifiers,
+        kind: KeyEventKind::Press,
+        state: KeyEventState::NONE,
+    }
+}
+
+#[test]
+fn every_default_key_id_round_trips() {
+    for action in Action::ALL {
+        for id in action.default_keys() {
+            let k = key(id);
+            assert_eq!(k.to_string(), *id, "{action}");
+            assert_eq!(key(&k.to_string()), k);
+        }
+    }
+}
+
+#[test]
+fn parse_of_display_is_identity_for_every_key_and_modifier_set() {
+    for base in all_plain_keys() {
+        for bits in 0..16u8 {
+            let k = KeyId {
+                mods: Mods {
+                    ctrl: bits & 1 != 0,
+                    shift: bits & 2 != 0,
+                    alt: bits & 4 != 0,
+                    super_: bits & 8 != 0,
+                },
+                base: base.base,
+            };
+            assert_eq!(KeyId::parse(&k.to_string()), Ok(k), "{k}");
+        }
+    }
+}
+
+#[test]
+fn aliases_and_case_are_normalized() {
+    for (given, canonical) in [
+        ("escape", "esc"),
+        ("Return", "enter"),
+        ("control+c", "ctrl+c"),
+        ("Shift+N", "shift+n"),
+        ("pageup", "pageUp"),
+        ("PgDown", "pageDown"),
+        ("alt+shift+ctrl+x", "ctrl+shift+alt+x"),
+        ("cmd+k", "super+k"),
+        ("option+left", "alt+left"),
+        ("spacebar", "space"),
+        ("del", "delete"),
+        ("ArrowUp", "up"),
+        (" ctrl+k ", "ctrl+k"),
+        ("+", "+"),
+        ("ctrl++", "ctrl++"),
+        ("F12", "f12"),
+    ] {
+        assert_eq!(key(given).to_string(), canonical, "{given}");
+    }
+}
+
+#[test]
+fn bad_key_ids_give_clear_errors() {
+    assert_eq!(KeyId::parse("  "), Err(KeyIdError::Empty));
+    assert_eq!(
+        KeyId::parse("ctrl+"),
+        Err(KeyIdError::DanglingPlus("ctrl+".into()))
+    );
+    assert_eq!(
+        KeyId::parse("ctrl++k"),
+        Err(KeyIdError::DanglingPlus("ctrl++k".into()))
+    );
+    assert_eq!(
+        KeyId::parse("ctrl+ctrl+k"),
+        Err(KeyIdError::RepeatedModifier("ctrl".into()))
+    );
+    assert_eq!(
+        KeyId::parse("hyper+k"),
+        Err(KeyIdError::UnsupportedModifier("hyper".into()))
+    );
+    assert_eq!(
+        KeyId::parse("ctrl+banana"),
+        Err(KeyIdError::UnsupportedKey("banana".into()))
+    );
+    assert_eq!(
+        KeyId::parse("f13"),
+        Err(KeyIdError::UnsupportedKey("f13".into()))
+    );
+    assert_eq!(KeyId::parse("ctrl+k").unwrap().to_string(), "ctrl+k");
+    assert_eq!(
+        KeyIdError::UnsupportedKey("x".into()).to_string(),
+        "unsupported key x"
+    );
+}
+
+#[test]
+fn shift_n_matches_legacy_and_kitty_encodings() {
+    let shift_n = key("shift+n");
+    // Legacy: the terminal sends `N`; crossterm may or may not add the shift flag.
+    assert_eq!(
+        KeyId::from_event(&event(KeyCode::Char('N'), KeyModifiers::SHIFT)),
+        Some(shift_n)
+    );
+    assert_eq!(
+        KeyId::from_event(&event(KeyCode::Char('N'), KeyModifiers::NONE)),
+        Some(shift_n)
+    );
+    // Kitty: `CSI 110;2u` is the base key `n` with the shift flag.
+    assert_eq!(
+        KeyId::from_event(&event(KeyCode::Char('n'), KeyModifiers::SHIFT)),
+        Some(shift_n)
+    );
+    assert_eq!(
+        KeyId::from_event(&event(KeyCode::Char('n'), KeyModifiers::NONE)),
+        Some(key("n"))
+    );
+}
+
+#[test]
+fn terminal_events_map_to_key_ids() {
+    let cases = [
+        (event(KeyCode::BackTab, KeyModifiers::SHIFT), "shift+tab"),
+        (event(KeyCode::BackTab, KeyModifiers::NONE), "shift+tab"),
+        (event(KeyCode::Char('?'), KeyModifiers::SHIFT), "?"),
+        (event(KeyCode::Char('c'), KeyModifiers::CONTROL), "ctrl+c"),
+        (event(KeyCode::Char(' '), KeyModifiers::NONE), "space"),
+        (event(KeyCode::Char('['), KeyModifiers::CONTROL), "ctrl+["),
+        (event(KeyCode::Enter, KeyModifiers::SHIFT), "shift+enter"),
+        (event(KeyCode::Char('x'), KeyModifiers::ALT), "alt+x"),
+        (event(KeyCode::Char('k'), KeyModifiers::SUPER), "super+k"),
+        (event(KeyCode::PageDown, KeyModifiers::NONE), "pageDown"),
+        (event(KeyCode::F(5), KeyModifiers::NONE), "f5"),
+    ];
+    for (ev, id) in cases {
+        assert_eq!(KeyId::from_event(&ev), Some(key(id)), "{ev:?}");
+    }
+    let release = KeyEvent {
+        kind: KeyEventKind::Release,
+        ..event(KeyCode::Char('a'), KeyModifiers::NONE)
+    };
+    assert_eq!(
+        KeyId::from_event(&release),
+        None,
+        "releases are not key presses"
+    );
+}
+
+#[test]
+fn key_labels_follow_the_hint_format() {
+    for (id, label) in [
+        ("ctrl+k", "Ctrl+K"),
+        ("shift+tab", "Shift+Tab"),
+        ("q", "Q"),
+        ("up", "↑"),
+        ("pageUp", "pageUp"),
+        ("esc", "Esc"),
+        ("?", "?"),
+    ] {
+        assert_eq!(key(id).label(), label);
+    }
+}
+
+fn main_focus() -> Focus {
+    Focus::Main
+}
+
+fn editor(empty: bool) -> Focus {
+    Focus::Editor {
+        kind: EditorKind::Answer,
+        empty,
+        popup: false,
+    }
+}
+
+fn note(empty: bool) -> Focus {
+    Focus::Editor {
+        kind: EditorKind::Note,
+        empty,
+        popup: false,
+    }
+}
+
+#[test]
+fn empty_editors_use_arrows_and_tab_for_navigation() {
+    let t = BindingTable::default();
+    for focus in [editor(true), note(true)] {
+        assert_eq!(
+            t.resolve(focus, &key("up")),
+            Resolution::Msg(Msg::PreviousOption)
+        );
+        assert_eq!(
+            t.resolve(focus, &key("down")),
+            Resolution::Msg(Msg::NextOption)
+        );
+        assert_eq!(
+            t.resolve(focus, &key("right")),
+            Resolution::Msg(Msg::NextTab)
+        );
+        assert_eq!(
+            t.resolve(focus, &key("left")),
+            Resolution::Msg(Msg::PreviousTab)
+        );
+        assert_eq!(t.resolve(focus, &key("tab")), Resolution::Msg(Msg::NextTab));
+        assert_eq!(
+            t.resolve(focus, &key("shift+tab")),
+            Resolution::Msg(Msg::PreviousTab)
+        );
+    }
+}
+
+#[test]
+fn non_empty_editors_keep_arrows_tab_and_question_mark() {
+    let t = BindingTable::default();
+    for focus in [editor(false), note(false)] {
+        for k in [
+            "up",
+            "down",
+            "left",
+            "right",
+            "tab",
+            "shift+tab",
+            "?",
+            "x",
+            "1",
+        ] {
+            assert_eq!(t.resolve(focus, &key(k)), Resolution::EditorInput, "{k}");
+        }
+    }
+}
+
+#[test]
+fn ctrl_c_dismisses_from_every_mode_and_question_mark_opens_settings_outside_non_empty_editors() {
+    let t = BindingTable::default();
+    for focus in [main_focus(), editor(true), editor(false), note(false)] {
+        assert_eq!(
+            t.resolve(focus, &key("ctrl+c")),
+            Resolution::Msg(Msg::Dismiss)
+        );
+    }
+    assert_eq!(
+        t.resolve(main_focus(), &key("?")),
+        Resolution::Msg(Msg::OpenSettings)
+    );
+    assert_eq!(
+        t.resolve(editor(true), &key("?")),
+        Resolution::Msg(Msg::OpenSettings)
+    );
+}
+
+#[test]
+fn main_context_maps_actions_and_fixed_digits() {
+    let t = BindingTable::default();
+    let cases = [
+        ("t", Msg::ChangeQuestionType),
+        ("n", Msg::OptionNote),
+        ("shift+n", Msg::QuestionNote),
+        ("enter", Msg::Confirm),
+        ("esc", Msg::Cancel),
+        ("space", Msg::Toggle),
+        ("1", Msg::Number(1)),
+        ("9", Msg::Number(9)),
+    ];
+    for (k, msg) in cases {
+        assert_eq!(
+            t.resolve(main_focus(), &key(k)),
+            Resolution::Msg(msg),
+            "{k}"
+        );
+    }
+    assert_eq!(t.resolve(main_focus(), &key("0")), Resolution::Ignored);
+    assert_eq!(t.resolve(main_focus(), &key("z")), Resolution::Ignored);
+}
+
+#[test]
+fn editor_submit_and_close_use_their_own_contexts() {
+    let t = BindingTable::default();
+    assert_eq!(
+        t.resolve(editor(false), &key("enter")),
+        Resolution::Msg(Msg::EditorSubmit)
+    );
+    assert_eq!(
+        t.resolve(note(false), &key("esc")),
+        Resolution::Msg(Msg::EditorClose)
+    );
+}
+
+#[test]
+fn settings_modal_blocks_every_other_context() {
+    let t = BindingTable::default();
+    let modal = Focus::SettingsModal;
+    assert_eq!(
+        t.resolve(modal, &key("ctrl+c")),
+        Resolution::Msg(Msg::CloseSettings)
+    );
+    assert_eq!(
+        t.resolve(modal, &key("?")),
+        Resolution::Msg(Msg::CloseSettings)
+    );
+    assert_eq!(
+        t.resolve(modal, &key("space")),
+        Resolution::Msg(Msg::SettingsToggle)
+    );
+    assert_eq!(
+        t.resolve(modal, &key("down")),
+        Resolution::Msg(Msg::SettingsNext)
+    );
+    assert_eq!(t.resolve(modal, &key("1")), Resolution::Ignored);
+    assert_eq!(t.resolve(modal, &key("tab")), Resolution::Ignored);
+}
+
+#[test]
+fn the_popup_sees_keys_first_when_open() {
+    let t = BindingTable::default();
+    let popup = Focus::Editor {
+        kind: EditorKind::Answer,
+        empty: false,
+        popup: true,
+    };
+    assert_eq!(
+        t.resolve(popup, &key("enter")),
+        Resolution::Popup(PopupAction::Accept)
+    );
+    assert_eq!(
+        t.resolve(popup, &key("tab")),
+        Resolution::Popup(PopupAction::Accept)
+    );
+    assert_eq!(
+        t.resolve(popup, &key("esc")),
+        Resolution::Popup(PopupAction::Close)
+    );
+    assert_eq!(
+        t.resolve(popup, &key("down")),
+        Resolution::Popup(PopupAction::Next)
+    );
+    assert_eq!(
+        t.resolve(popup, &key("ctrl+c")),
+        Resolution::Msg(Msg::Dismiss)
+    );
+}
+
+#[test]
+fn remapped_keys_show_in_hints_and_resolve() {
+    let keymaps = keymaps_from_value(Some(&json!({ "main": { "changeQuestionType": ["ctrl+t"] }, "editor": { "submit": "ctrl+k" } })), KeymapSource::Toml).unwrap();
+    let t = BindingTable::new(keymaps);
+    assert_eq!(
+        t.resolve(main_focus(), &key("ctrl+t")),
+        Resolution::Msg(Msg::ChangeQuestionType)
+    );
+    assert_eq!(t.resolve(main_focus(), &key("t")), Resolution::Ignored);
+    assert_eq!(
+        t.resolve(editor(false), &key("ctrl+k")),
+        Resolution::Msg(Msg::EditorSubmit)
+    );
+    assert_eq!(
+        t.resolve(editor(false), &key("enter")),
+        Resolution::EditorInput
+    );
+    assert_eq!(t.label(Action::EditorSubmit), "Ctrl+K");
+    assert_eq!(t.label(Action::SettingsModalClose), "Esc / Ctrl+C / ?");
+    assert_eq!(t.keys(Action::MainChangeQuestionType), &[key("ctrl+t")]);
+}
+
+#[test]
+fn toml_keymaps_replace_listed_actions_unbind_empty_lists_and_keep_the_rest() {
+    let keymaps = keymaps_from_value(
+        Some(&json!({ "main": { "toggle": "x", "optionNote": [] } })),
+        KeymapSource::Toml,
+    )
+    .unwrap();
+    assert_eq!(keymaps.keys(Action::MainToggle), &[key("x")]);
+    assert!(keymaps.keys(Action::MainOptionNote).is_empty());
+    assert_eq!(keymaps.keys(Action::MainConfirm), &[key("enter")]);
+    assert_eq!(
+        keymaps_from_value(None, KeymapSource::Toml).unwrap(),
+        Keymaps::default()
+    );
+}
+
+fn problems(value: serde_json::Value, source: KeymapSource) -> Vec<String> {
+    keymaps_from_value(Some(&value), source).expect_err("should be invalid")
+}
+
+#[test]
+fn a_duplicate_binding_is_reported_with_both_actions() {
+    assert_eq!(
+        problems(json!({ "main": { "toggle": "n" } }), KeymapSource::Toml),
+        ["Duplicate keymap N for main.toggle and main.optionNote."]
+    );
+}
+
+#[test]
+fn global_keys_may_not_be_bound_again_in_main_or_editors() {
+    assert_eq!(
+        problems(json!({ "main": { "cancel": "?" } }), KeymapSource::Toml),
+        ["Duplicate global keymap ? for global.settings and main.cancel."]
+    );
+    // The settings modal has its own keys: `?` closing it is not a conflict.
+    assert!(keymaps_from_value(Some(&json!({})), KeymapSource::Toml).is_ok());
+}
+
+#[test]
+fn digits_one_to_nine_are_reserved() {
+    assert_eq!(
+        problems(
+            json!({ "main": { "toggle": ["space", "5"] } }),
+            KeymapSource::Toml
+        ),
+        ["Reserved keymap for main.toggle: 5."]
+    );
+    assert!(
+        keymaps_from_value(
+            Some(&json!({ "main": { "toggle": "0" } })),
+            KeymapSource::Toml
+        )
+        .is_ok(),
+        "0 is not reserved"
+    );
+}
+
+#[test]
+fn unknown_contexts_actions_and_bad_syntax_are_named() {
+    let got = problems(
+        json!({ "mian": {}, "main": { "jump": "j", "toggle": "ctrl+ctrl+x", "confirm": 5, "cancel": ["esc", 1] } }),
+        KeymapSource::Toml,
+    );
+    assert_eq!(
+        got,
+        [
+            "Unknown keymap context mian.",
+            "Unknown keymap action main.jump.",
+            "Invalid keymap for main.toggle: repeated modifier ctrl",
+            "Invalid keymap for main.confirm: binding must be a string or array of strings",
+            "Invalid keymap for main.cancel: binding list must contain only strings",
+        ]
+    );
+}
+
+#[test]
+fn legacy_json_keymaps_must_be_complete() {
+    let got = problems(
+        json!({ "global": { "dismiss": ["ctrl+c"] } }),
+        KeymapSource::LegacyJson,
+    );
+    assert!(
+        got.contains(&"Missing keymap for global.settings.".to_owned()),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&"Missing keymap context main.".to_owned()),
+        "{got:?}"
+    );
+    let got = problems(
+        json!({ "main": { "toggle": [] } }),
+        KeymapSource::LegacyJson,
+    );
+    assert!(
+        got.contains(&"Invalid keymap for main.toggle: empty binding list".to_owned()),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn every_context_and_action_has_a_name_and_defaults() {
+    assert_eq!(
+        Context::ALL.iter().map(|c| c.name()).collect::<Vec<_>>(),
+        [
+            "global",
+            "main",
+            "editor",
+            "noteEditor",
+            "settingsModal",
+            "autocomplete"
+        ]
+    );
+    for action in Action::ALL {
+        assert_eq!(
+            Action::from_name(action.context(), action.name()),
+            Some(*action)
+        );
+        assert!(!action.default_keys().is_empty(), "{action}");
+    }
+}
