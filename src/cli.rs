@@ -1,4 +1,4 @@
-//! Command-line interface: `pi-ask validate`, `pi-ask schema`.
+//! Command-line interface: `ask`, `demo`, `settings`, `validate`, `schema`.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -30,8 +30,62 @@ pub struct Cli {
     command: Command,
 }
 
+/// Options shared by the commands that open a form.
+#[derive(Debug, clap::Args)]
+struct FormOptions {
+    /// Config file: pi-ask's TOML or the original pi-ask's JSON (default: $PI_ASK_CONFIG, else
+    /// ~/.pi/agent/extensions/pi-ask.toml).
+    #[arg(long, value_name = "PATH")]
+    config: Option<PathBuf>,
+    /// Working directory for `@` file suggestions (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+    /// Use the whole screen (alternate screen) instead of drawing inline at the bottom.
+    #[arg(long)]
+    fullscreen: bool,
+    /// Write the result JSON to FILE instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// How `ask` talks to its caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Mode {
+    /// The interactive form on the terminal.
+    Tui,
+    /// No UI: return the pending questions at once (cancelled result, exit 1).
+    Print,
+    /// Same as print.
+    Json,
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Ask the questions of a payload in the terminal and print the result JSON.
+    Ask {
+        #[command(flatten)]
+        options: FormOptions,
+        /// tui (default), or print/json to return the pending questions without a UI.
+        #[arg(long, value_enum, default_value = "tui")]
+        mode: Mode,
+        /// Payload file, or `-` (the default) for standard input.
+        #[arg(default_value = "-")]
+        payload: PathBuf,
+    },
+    /// Open the built-in showcase form (a single, a multi and a preview question).
+    Demo {
+        #[command(flatten)]
+        options: FormOptions,
+    },
+    /// Open the settings alone.
+    Settings {
+        /// Config file (as for `ask`).
+        #[arg(long, value_name = "PATH")]
+        config: Option<PathBuf>,
+        /// Use the whole screen.
+        #[arg(long)]
+        fullscreen: bool,
+    },
     /// Validate a payload and print its normalized questions (or the invalid_input result).
     Validate {
         /// Payload file, or `-` (the default) for standard input.
@@ -46,10 +100,49 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Ask {
+            options,
+            mode,
+            payload,
+        } => match read_payload(&payload).and_then(|t| input::parse_payload(&t)) {
+            Ok(form) if mode == Mode::Tui => crate::run::ask(form, &options.into()),
+            Ok(form) => crate::run::emit(
+                &result::needs_input_result(&form),
+                options.output.as_deref(),
+                EXIT_CANCELLED,
+            ),
+            Err(invalid) => crate::run::emit(
+                &result::invalid_input_result(&invalid),
+                options.output.as_deref(),
+                EXIT_ERROR,
+            ),
+        },
+        Command::Demo { options } => match input::parse_payload(crate::tui::DEMO_PAYLOAD) {
+            Ok(form) => crate::run::ask(form, &options.into()),
+            Err(invalid) => crate::run::emit(
+                &result::invalid_input_result(&invalid),
+                options.output.as_deref(),
+                EXIT_ERROR,
+            ),
+        },
+        Command::Settings { config, fullscreen } => {
+            crate::run::settings(config.as_deref(), fullscreen)
+        }
         Command::Validate { payload } => validate(&payload),
         Command::Schema => {
             print_json(&crate::schema::input_schema());
             ExitCode::from(EXIT_OK)
+        }
+    }
+}
+
+impl From<FormOptions> for crate::run::RunOptions {
+    fn from(o: FormOptions) -> Self {
+        crate::run::RunOptions {
+            config: o.config,
+            cwd: o.cwd,
+            fullscreen: o.fullscreen,
+            output: o.output,
         }
     }
 }

@@ -13,5 +13,8 @@ pub mod keymap;
 pub mod keys;
 pub mod model;
 pub mod result;
+pub mod run;
 pub mod schema;
 pub mod settings;
+pub mod testing;
+pub mod tui;

@@ -1,1 +1,35 @@
+//! Reusable terminal components of pi-ask, for ratatui and tui-realm programs.
+//!
+//! Each component is a plain struct: set its fields (its props), call `render(area, buf)` to draw
+//! it into a ratatui [`Buffer`](ratatui::buffer::Buffer), and, in a tui-realm application, mount it
+//! as a [`tuirealm::component::Component`]: `perform` takes tui-realm commands and each component
+//! reports through its own message type (`handle(cmd) -> Option<XMsg>`). No component knows a key:
+//! turning keys into commands is the host's binding table's job.
+//!
+//! - [`TabBar`]: question tabs with answered markers and the review tab, scrolling when they overflow.
+//! - [`OptionList`]: numbered options, cursor, checkboxes, descriptions, `(recommended)`, notes, an editor slot.
+//! - [`PreviewPane`]: a bordered, scrollable preview box.
+//! - [`Editor`]: the inline answer/note editor on ratatui-textarea.
+//! - [`ReviewTab`]: answers and notes per question with Submit / Elaborate / Cancel.
+//! - [`SettingsModal`]: the settings list with the config path and a guarded reset.
+//! - [`Footer`]: a notice, key hints and the bottom rule.
 
+pub mod editor;
+pub mod footer;
+pub mod option_list;
+pub mod preview_pane;
+mod realm;
+pub mod review_tab;
+pub mod settings_modal;
+pub mod tab_bar;
+pub mod text;
+pub mod theme;
+
+pub use editor::{Editor, EditorMsg};
+pub use footer::{Footer, FooterMsg};
+pub use option_list::{OptionList, OptionListMsg, OptionListState, OptionRow};
+pub use preview_pane::{PreviewPane, PreviewPaneMsg};
+pub use review_tab::{ReviewEntry, ReviewLine, ReviewTab, ReviewTabMsg};
+pub use settings_modal::{SettingsItem, SettingsModal, SettingsModalMsg, SettingsNotice};
+pub use tab_bar::{TabBar, TabBarMsg, TabItem};
+pub use theme::Theme;

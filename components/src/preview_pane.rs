@@ -1,0 +1,126 @@
+//! PreviewPane: a bordered box showing the highlighted option's label, description and preview
+//! text, scrollable when the preview is taller than the box.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Widget};
+use tuirealm::command::{Cmd, Direction};
+use tuirealm::state::{State, StateValue};
+
+use crate::realm::realm_component;
+use crate::text::{wrap, wrap_preformatted};
+use crate::theme::Theme;
+
+/// Shown when an option has no preview text.
+pub const NO_PREVIEW_TEXT: &str = "No preview available";
+
+/// What the preview pane reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PreviewPaneMsg {
+    Scrolled(u16),
+}
+
+/// The preview box.
+#[derive(Debug, Clone, Default)]
+pub struct PreviewPane {
+    pub title: String,
+    pub description: Option<String>,
+    pub preview: Option<String>,
+    /// First content line shown.
+    pub scroll: u16,
+    pub theme: Theme,
+}
+
+impl PreviewPane {
+    pub fn new(
+        title: impl Into<String>,
+        description: Option<String>,
+        preview: Option<String>,
+    ) -> PreviewPane {
+        PreviewPane {
+            title: title.into(),
+            description,
+            preview,
+            scroll: 0,
+            theme: Theme::default(),
+        }
+    }
+
+    /// The content lines at an inner width.
+    pub fn lines(&self, inner: usize) -> Vec<Line<'static>> {
+        let t = &self.theme;
+        let mut lines: Vec<Line<'static>> = wrap(&self.title, inner)
+            .into_iter()
+            .map(|l| Line::from(Span::styled(l, t.accent())))
+            .collect();
+        if let Some(d) = &self.description {
+            lines.extend(
+                wrap(d, inner)
+                    .into_iter()
+                    .map(|l| Line::from(Span::styled(l, t.muted()))),
+            );
+        }
+        lines.push(Line::raw(""));
+        match &self.preview {
+            Some(p) => lines.extend(
+                wrap_preformatted(p, inner)
+                    .into_iter()
+                    .map(|l| Line::from(Span::styled(l, t.text()))),
+            ),
+            None => lines.push(Line::from(Span::styled(NO_PREVIEW_TEXT, t.dim()))),
+        }
+        lines
+    }
+
+    /// Height the box needs to show everything at a width.
+    pub fn content_height(&self, cols: u16) -> u16 {
+        (self.lines(cols.saturating_sub(4).max(4) as usize).len() + 2) as u16
+    }
+
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
+        if area.width < 3 || area.height < 3 {
+            return;
+        }
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_type(BorderType::Plain)
+            .border_style(self.theme.accent());
+        let inner = block.inner(area);
+        block.render(area, buf);
+        // One column of padding on each side inside the border.
+        let inner = Rect::new(
+            inner.x + 1,
+            inner.y,
+            inner.width.saturating_sub(2),
+            inner.height,
+        );
+        let lines = self.lines(inner.width as usize);
+        let max_scroll = lines.len().saturating_sub(inner.height as usize) as u16;
+        self.scroll = self.scroll.min(max_scroll);
+        for (i, line) in lines
+            .iter()
+            .skip(self.scroll as usize)
+            .take(inner.height as usize)
+            .enumerate()
+        {
+            buf.set_line(inner.x, inner.y + i as u16, line, inner.width);
+        }
+    }
+
+    fn state_value(&self) -> State {
+        State::Single(StateValue::U16(self.scroll))
+    }
+
+    /// `Scroll(Up/Down)` scrolls one line (clamped when drawn).
+    pub fn handle(&mut self, cmd: Cmd) -> Option<PreviewPaneMsg> {
+        self.scroll = match cmd {
+            Cmd::Scroll(Direction::Down) => self.scroll.saturating_add(1),
+            Cmd::Scroll(Direction::Up) => self.scroll.saturating_sub(1),
+            _ => return None,
+        };
+        Some(PreviewPaneMsg::Scrolled(self.scroll))
+    }
+}
+
+realm_component!(PreviewPane);

@@ -1,0 +1,251 @@
+//! SettingsModal: the settings list in a rounded box — live toggles, defaults for future asks, a
+//! guarded reset action, the focused setting's description and the config file path.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Widget};
+use tuirealm::command::{Cmd, Direction};
+use tuirealm::state::{State, StateValue};
+
+use crate::realm::realm_component;
+use crate::text::{truncate, width, wrap};
+use crate::theme::Theme;
+
+/// One row of the settings list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SettingsItem {
+    /// A section heading (not focusable).
+    Section(String),
+    /// An on/off setting.
+    Toggle {
+        label: String,
+        on: bool,
+        description: String,
+    },
+    /// The reset action.
+    Reset { armed: bool, description: String },
+}
+
+/// A message shown under the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SettingsNotice {
+    Error(String),
+    Info(String),
+}
+
+/// What the modal reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SettingsModalMsg {
+    Focused(usize),
+    Toggled(usize),
+}
+
+/// The settings modal.
+#[derive(Debug, Clone, Default)]
+pub struct SettingsModal {
+    pub title: String,
+    pub path: String,
+    pub items: Vec<SettingsItem>,
+    /// Index among the focusable items (toggles and reset).
+    pub focus: usize,
+    pub notice: Option<SettingsNotice>,
+    pub footer: String,
+    pub theme: Theme,
+}
+
+/// Widest the modal gets.
+pub const MODAL_WIDTH: u16 = 72;
+
+impl SettingsModal {
+    fn focusable(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|i| !matches!(i, SettingsItem::Section(_)))
+            .count()
+    }
+
+    fn focused_description(&self) -> Option<&str> {
+        self.items
+            .iter()
+            .filter(|i| !matches!(i, SettingsItem::Section(_)))
+            .nth(self.focus)
+            .map(|i| match i {
+                SettingsItem::Toggle { description, .. }
+                | SettingsItem::Reset { description, .. } => description.as_str(),
+                SettingsItem::Section(_) => "",
+            })
+    }
+
+    /// The content lines at an inner width.
+    pub fn lines(&self, inner: usize) -> Vec<Vec<(String, Style)>> {
+        let t = &self.theme;
+        let centre = |s: &str| {
+            let s = truncate(s, inner);
+            let left = (inner.saturating_sub(width(&s))) / 2;
+            format!("{}{s}", " ".repeat(left))
+        };
+        let mut out: Vec<Vec<(String, Style)>> =
+            vec![vec![(centre(&self.title), t.accent())], vec![]];
+        for l in wrap(
+            " Edit this config file to customize keymaps, notifications, and extraction settings:",
+            inner,
+        ) {
+            out.push(vec![(l, t.muted())]);
+        }
+        out.push(vec![(centre(&self.path), t.accent())]);
+        out.push(vec![]);
+        let mut focus_index = 0;
+        for item in &self.items {
+            match item {
+                SettingsItem::Section(name) => {
+                    if out.last().is_some_and(|l| !l.is_empty()) && focus_index > 0 {
+                        out.push(vec![]);
+                    }
+                    out.push(vec![(format!(" {name}"), t.text())]);
+                }
+                SettingsItem::Toggle { label, on, .. } => {
+                    let focused = focus_index == self.focus;
+                    let pointer = if focused { "❯ " } else { "  " };
+                    let value = if *on { "on" } else { "off" };
+                    let value_cols = value.len() + 2;
+                    let label_room = inner.saturating_sub(value_cols + 3).max(1);
+                    let parts = wrap(label, label_room);
+                    let n_parts = parts.len();
+                    for (n, part) in parts.into_iter().enumerate() {
+                        let lead = if n == 0 { pointer } else { "  " };
+                        let label_style = if focused { t.accent() } else { t.text() };
+                        let mut row = vec![(format!("{lead}{part}"), label_style)];
+                        if n + 1 == n_parts {
+                            let used = 2 + width(&row[0].0) - 2;
+                            let gap = inner.saturating_sub(used + value_cols);
+                            let value_style = if focused {
+                                t.accent().bg(t.selected_bg)
+                            } else {
+                                t.text()
+                            };
+                            row.push((" ".repeat(gap), t.text()));
+                            row.push(("[".into(), t.dim()));
+                            row.push((value.into(), value_style));
+                            row.push(("]".into(), t.dim()));
+                        }
+                        out.push(row);
+                    }
+                    focus_index += 1;
+                }
+                SettingsItem::Reset { armed, .. } => {
+                    let focused = focus_index == self.focus;
+                    let text = if *armed {
+                        "[confirm reset]"
+                    } else {
+                        "[reset all]"
+                    };
+                    let style = if focused {
+                        t.accent().bg(t.selected_bg)
+                    } else {
+                        t.text()
+                    };
+                    let left = inner.saturating_sub(width(text)) / 2;
+                    out.push(vec![(" ".repeat(left), t.text()), (text.into(), style)]);
+                    focus_index += 1;
+                }
+            }
+        }
+        out.push(vec![]);
+        let mut description = self
+            .focused_description()
+            .map(|d| wrap(&format!(" {d}"), inner))
+            .unwrap_or_default();
+        description.resize(3, String::new());
+        out.extend(
+            description
+                .into_iter()
+                .take(3)
+                .map(|l| vec![(l, t.muted())]),
+        );
+        match &self.notice {
+            Some(SettingsNotice::Error(e)) => out.extend(
+                wrap(&format!(" {e}"), inner)
+                    .into_iter()
+                    .map(|l| vec![(l, t.error())]),
+            ),
+            Some(SettingsNotice::Info(i)) => out.extend(
+                wrap(&format!(" {i}"), inner)
+                    .into_iter()
+                    .map(|l| vec![(l, t.warning())]),
+            ),
+            None => {}
+        }
+        out.push(vec![]);
+        out.push(vec![(format!(" {}", self.footer), t.dim())]);
+        out
+    }
+
+    /// The rectangle the modal takes inside `screen` (centred, at most [`MODAL_WIDTH`] wide).
+    pub fn area(&self, screen: Rect) -> Rect {
+        let w = screen.width.min(MODAL_WIDTH).max(screen.width.min(26));
+        let inner = w.saturating_sub(2).max(1) as usize;
+        let h = (self.lines(inner).len() as u16 + 2).min(screen.height);
+        Rect::new(
+            screen.x + (screen.width - w) / 2,
+            screen.y + (screen.height - h) / 2,
+            w,
+            h,
+        )
+    }
+
+    pub fn render(&mut self, screen: Rect, buf: &mut Buffer) {
+        let area = self.area(screen);
+        if area.width < 4 || area.height < 3 {
+            return;
+        }
+        Clear.render(area, buf);
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_type(BorderType::Rounded)
+            .border_style(self.theme.muted());
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let lines = self.lines(inner.width as usize);
+        // Keep the focused row visible when the modal is taller than the screen.
+        let skip = lines
+            .len()
+            .saturating_sub(inner.height as usize)
+            .min(self.focus * 2);
+        for (i, row) in lines
+            .into_iter()
+            .skip(skip)
+            .take(inner.height as usize)
+            .enumerate()
+        {
+            let mut x = inner.x;
+            let right = inner.x + inner.width;
+            for (text, style) in row {
+                if x >= right {
+                    break;
+                }
+                let (nx, _) =
+                    buf.set_stringn(x, inner.y + i as u16, text, (right - x) as usize, style);
+                x = nx;
+            }
+        }
+    }
+
+    fn state_value(&self) -> State {
+        State::Single(StateValue::Usize(self.focus))
+    }
+
+    /// `Move(Up/Down)` moves focus (wrapping); `Toggle`/`Submit` report the focused row.
+    pub fn handle(&mut self, cmd: Cmd) -> Option<SettingsModalMsg> {
+        let n = self.focusable().max(1);
+        match cmd {
+            Cmd::Move(Direction::Down) => self.focus = (self.focus + 1) % n,
+            Cmd::Move(Direction::Up) => self.focus = (self.focus + n - 1) % n,
+            Cmd::Toggle | Cmd::Submit => return Some(SettingsModalMsg::Toggled(self.focus)),
+            _ => return None,
+        }
+        Some(SettingsModalMsg::Focused(self.focus))
+    }
+}
+
+realm_component!(SettingsModal);

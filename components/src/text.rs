@@ -1,0 +1,173 @@
+//! Display-width aware text helpers: wrapping and truncation by terminal columns, so CJK,
+//! emoji and combining characters line up.
+
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// Columns a string takes on screen.
+pub fn width(s: &str) -> usize {
+    UnicodeWidthStr::width(s)
+}
+
+/// Wraps text to `max` columns: paragraphs split on `\n`, each keeps its leading whitespace as a
+/// prefix on every wrapped line, words are joined greedily, and a word wider than the line is broken.
+pub fn wrap(text: &str, max: usize) -> Vec<String> {
+    let max = max.max(1);
+    let mut out = Vec::new();
+    for paragraph in text.split('\n') {
+        let trimmed = paragraph.trim_start();
+        let indent = &paragraph[..paragraph.len() - trimmed.len()];
+        let indent = if width(indent) >= max { "" } else { indent };
+        let room = max - width(indent);
+        let mut line = String::new();
+        let mut line_width = 0;
+        let mut pushed = false;
+        for word in trimmed.split_whitespace() {
+            let w = width(word);
+            if line_width > 0 && line_width + 1 + w <= room {
+                line.push(' ');
+                line.push_str(word);
+                line_width += 1 + w;
+                continue;
+            }
+            if line_width > 0 {
+                out.push(format!("{indent}{line}"));
+                pushed = true;
+                line.clear();
+                line_width = 0;
+            }
+            if w <= room {
+                line.push_str(word);
+                line_width = w;
+            } else {
+                for piece in break_word(word, room) {
+                    if !line.is_empty() {
+                        out.push(format!("{indent}{line}"));
+                        pushed = true;
+                    }
+                    line_width = width(&piece);
+                    line = piece;
+                }
+            }
+        }
+        if !line.is_empty() || !pushed {
+            out.push(format!("{indent}{line}"));
+        }
+    }
+    out
+}
+
+fn break_word(word: &str, room: usize) -> Vec<String> {
+    let mut pieces = Vec::new();
+    let mut piece = String::new();
+    let mut piece_width = 0;
+    for c in word.chars() {
+        let w = c.width().unwrap_or(0);
+        if piece_width + w > room && !piece.is_empty() {
+            pieces.push(std::mem::take(&mut piece));
+            piece_width = 0;
+        }
+        piece.push(c);
+        piece_width += w;
+    }
+    if !piece.is_empty() {
+        pieces.push(piece);
+    }
+    pieces
+}
+
+/// Breaks each line that is wider than `max` columns, keeping every space as written (for
+/// preformatted text such as previews and ASCII drawings).
+pub fn wrap_preformatted(text: &str, max: usize) -> Vec<String> {
+    let max = max.max(1);
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        if width(line) <= max {
+            out.push(line.trim_end().to_owned());
+        } else {
+            out.extend(
+                break_word(line, max)
+                    .into_iter()
+                    .map(|l| l.trim_end().to_owned()),
+            );
+        }
+    }
+    out
+}
+
+/// Cuts a string to `max` columns, ending with `…` when it was cut.
+pub fn truncate(s: &str, max: usize) -> String {
+    if width(s) <= max {
+        return s.to_owned();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > max - 1 {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push('…');
+    out
+}
+
+/// Pads with spaces to `cols` columns (no cutting).
+pub fn pad(s: &str, cols: usize) -> String {
+    let w = width(s);
+    if w >= cols {
+        s.to_owned()
+    } else {
+        format!("{s}{}", " ".repeat(cols - w))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wraps_prose() {
+        assert_eq!(
+            wrap("hello world from pi", 8),
+            ["hello", "world", "from pi"]
+        );
+    }
+
+    #[test]
+    fn keeps_blank_lines_and_indentation() {
+        assert_eq!(
+            wrap("Title\n\n  indented text", 12),
+            ["Title", "", "  indented", "  text"]
+        );
+    }
+
+    #[test]
+    fn breaks_long_words() {
+        assert_eq!(
+            wrap("supercalifragilistic", 5),
+            ["super", "calif", "ragil", "istic"]
+        );
+    }
+
+    #[test]
+    fn preformatted_text_keeps_its_spaces() {
+        assert_eq!(
+            wrap_preformatted("  Theme      dark\nabcdefgh", 6),
+            ["  Them", "e", " dark", "abcdef", "gh"]
+        );
+        assert_eq!(wrap_preformatted("a  b", 10), ["a  b"]);
+    }
+
+    #[test]
+    fn counts_wide_characters_as_two_columns() {
+        assert_eq!(wrap("日本語の文章", 4), ["日本", "語の", "文章"]);
+        assert_eq!(width("🎉 x"), 4);
+        assert_eq!(truncate("日本語", 5), "日本…");
+        assert_eq!(wrap("", 3), [""]);
+    }
+}

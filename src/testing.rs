@@ -1,0 +1,291 @@
+//! A harness to test forms without a terminal: drive a flow with key ids, text or raw terminal
+//! bytes at a chosen size, read the screen as text (or styled cells), and get the result.
+//!
+//! ```
+//! use pi_ask::testing::Harness;
+//!
+//! let payload = r#"{"questions":[{"id":"db","prompt":"Which database?","options":[
+//!     {"value":"pg","label":"Postgres"},{"value":"sqlite","label":"SQLite"}]}]}"#;
+//! let mut form = Harness::new(payload, 80, 20).unwrap();
+//! assert!(form.screen_text().contains("❯ 1. Postgres"));
+//! form.press("down").press("enter"); // choose SQLite, go to the review tab
+//! form.press("enter"); // Submit
+//! let result = form.result().unwrap();
+//! assert_eq!(result.details.answers["db"].values, ["sqlite"]);
+//! ```
+
+use std::cell::RefCell;
+use std::path::Path;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::{Buffer, Cell};
+
+use crate::config::{ConfigPaths, ConfigStore};
+use crate::input::{InvalidInput, parse_payload};
+use crate::keymap::BindingTable;
+use crate::keys::{Base, KeyId, Named};
+use crate::model::Notification;
+use crate::result::AskResult;
+use crate::settings::Settings;
+use crate::tui::{App, Screen, Session, SettingsApp, bytes};
+
+/// A form (or the settings modal) on an in-memory terminal.
+pub struct Harness {
+    session: Session,
+    terminal: Terminal<TestBackend>,
+    notifications: Rc<RefCell<Vec<Notification>>>,
+    now: Instant,
+}
+
+impl Harness {
+    /// A form with default settings and keymaps, nothing saved anywhere.
+    pub fn new(payload: &str, width: u16, height: u16) -> Result<Harness, InvalidInput> {
+        let form = parse_payload(payload)?;
+        let app = App::new(
+            form,
+            Settings::defaults(),
+            BindingTable::default(),
+            "(in memory)".into(),
+            None,
+        );
+        Ok(Harness::build(
+            Screen::Flow(Box::new(app)),
+            None,
+            width,
+            height,
+        ))
+    }
+
+    /// A form using the config file at `config` (TOML, or the original's JSON), saving toggles to it.
+    pub fn with_config(
+        payload: &str,
+        config: &Path,
+        width: u16,
+        height: u16,
+    ) -> Result<Harness, InvalidInput> {
+        let form = parse_payload(payload)?;
+        let store = ConfigStore::open(ConfigPaths::resolve(Some(config), |_| None));
+        let c = store.config();
+        let app = App::new(
+            form,
+            c.settings(),
+            BindingTable::new(c.keymaps.clone()),
+            store.display_path(),
+            store.notice(),
+        );
+        Ok(Harness::build(
+            Screen::Flow(Box::new(app)),
+            Some(store),
+            width,
+            height,
+        ))
+    }
+
+    /// The settings modal alone, on the config file at `config`.
+    pub fn settings(config: &Path, width: u16, height: u16) -> Harness {
+        let store = ConfigStore::open(ConfigPaths::resolve(Some(config), |_| None));
+        let c = store.config();
+        let app = SettingsApp::new(
+            c.settings(),
+            BindingTable::new(c.keymaps.clone()),
+            store.display_path(),
+            store.notice(),
+        );
+        Harness::build(Screen::Settings(app), Some(store), width, height)
+    }
+
+    fn build(screen: Screen, store: Option<ConfigStore>, width: u16, height: u16) -> Harness {
+        let notifications = Rc::new(RefCell::new(Vec::new()));
+        let sink = notifications.clone();
+        let notifier = Box::new(move |n: &Notification, _: &[crate::config::Channel]| {
+            sink.borrow_mut().push(n.clone())
+        });
+        let mut harness = Harness {
+            session: Session::new(screen, store, notifier),
+            terminal: Terminal::new(TestBackend::new(width, height)).expect("test backend"),
+            notifications,
+            now: Instant::now(),
+        };
+        harness.draw();
+        harness.session.opened(harness.now);
+        harness
+    }
+
+    fn draw(&mut self) {
+        let session = &mut self.session;
+        self.terminal
+            .draw(|f| session.draw(f))
+            .expect("drawing to a test backend");
+    }
+
+    fn event(&mut self, event: Event) -> &mut Self {
+        if !self.session.is_done() {
+            self.session.handle_event(&event, self.now);
+        }
+        self
+    }
+
+    /// Presses a key given as a key id (`down`, `shift+tab`, `ctrl+c`, `?`).
+    pub fn press(&mut self, key_id: &str) -> &mut Self {
+        let key = KeyId::parse(key_id).unwrap_or_else(|e| panic!("bad key id {key_id:?}: {e}"));
+        self.event(Event::Key(key_event(&key)))
+    }
+
+    /// Presses several keys in order.
+    pub fn keys(&mut self, key_ids: &[&str]) -> &mut Self {
+        for k in key_ids {
+            self.press(k);
+        }
+        self
+    }
+
+    /// Types text one character at a time (as keys, not a paste).
+    pub fn type_text(&mut self, text: &str) -> &mut Self {
+        for c in text.chars() {
+            let modifiers = if c.is_ascii_uppercase() {
+                KeyModifiers::SHIFT
+            } else {
+                KeyModifiers::NONE
+            };
+            self.event(Event::Key(KeyEvent::new(KeyCode::Char(c), modifiers)));
+        }
+        self
+    }
+
+    /// A bracketed paste.
+    pub fn paste(&mut self, text: &str) -> &mut Self {
+        self.event(Event::Paste(text.to_owned()))
+    }
+
+    /// Raw terminal input bytes (`b"\x1b[B"` is Down), decoded as a terminal would send them.
+    pub fn send_bytes(&mut self, input: &[u8]) -> &mut Self {
+        for event in bytes::decode(input) {
+            self.event(event);
+        }
+        self
+    }
+
+    /// Lets time pass (fires due timers, such as the reset confirmation window).
+    pub fn advance(&mut self, ms: u64) -> &mut Self {
+        self.now += Duration::from_millis(ms);
+        self.session.tick(self.now);
+        self
+    }
+
+    /// Changes the terminal size.
+    pub fn resize(&mut self, width: u16, height: u16) -> &mut Self {
+        self.terminal.backend_mut().resize(width, height);
+        self
+    }
+
+    /// The screen, one string per row, trailing spaces removed.
+    pub fn screen(&mut self) -> Vec<String> {
+        self.draw();
+        let buffer = self.terminal.backend().buffer();
+        rows(buffer)
+    }
+
+    /// The screen as one string.
+    pub fn screen_text(&mut self) -> String {
+        self.screen().join("\n")
+    }
+
+    /// The styled cell at a position.
+    pub fn cell(&mut self, x: u16, y: u16) -> Cell {
+        self.draw();
+        self.terminal.backend().buffer()[(x, y)].clone()
+    }
+
+    /// The whole drawn buffer (for snapshot tests of styles).
+    pub fn buffer(&mut self) -> Buffer {
+        self.draw();
+        self.terminal.backend().buffer().clone()
+    }
+
+    /// The result once the flow finished.
+    pub fn result(&self) -> Option<&AskResult> {
+        self.session.result()
+    }
+
+    /// Whether the form finished (or the settings modal closed).
+    pub fn is_done(&self) -> bool {
+        self.session.is_done()
+    }
+
+    /// Notifications the flow sent.
+    pub fn notifications(&self) -> Vec<Notification> {
+        self.notifications.borrow().clone()
+    }
+
+    /// The flow's model, for assertions beyond the screen.
+    pub fn model(&self) -> Option<&crate::model::Model> {
+        self.session.app().map(App::model)
+    }
+}
+
+/// Rows of a buffer as text (wide characters once, trailing spaces trimmed).
+pub fn rows(buffer: &Buffer) -> Vec<String> {
+    let area = buffer.area;
+    (0..area.height)
+        .map(|y| {
+            let mut line = String::new();
+            let mut skip = 0;
+            for x in 0..area.width {
+                if skip > 0 {
+                    skip -= 1;
+                    continue;
+                }
+                let symbol = buffer[(x, y)].symbol();
+                line.push_str(symbol);
+                skip = pi_ask_components::text::width(symbol).saturating_sub(1);
+            }
+            line.trim_end().to_owned()
+        })
+        .collect()
+}
+
+/// The terminal event a key id stands for.
+pub fn key_event(key: &KeyId) -> KeyEvent {
+    let mut m = KeyModifiers::NONE;
+    for (on, flag) in [
+        (key.mods.ctrl, KeyModifiers::CONTROL),
+        (key.mods.shift, KeyModifiers::SHIFT),
+        (key.mods.alt, KeyModifiers::ALT),
+        (key.mods.super_, KeyModifiers::SUPER),
+    ] {
+        if on {
+            m |= flag;
+        }
+    }
+    let code = match key.base {
+        Base::Char(c) if key.mods.shift && c.is_ascii_lowercase() => {
+            KeyCode::Char(c.to_ascii_uppercase())
+        }
+        Base::Char(c) => KeyCode::Char(c),
+        Base::F(n) => KeyCode::F(n),
+        Base::Named(n) => match n {
+            Named::Esc => KeyCode::Esc,
+            Named::Enter => KeyCode::Enter,
+            Named::Tab if key.mods.shift => KeyCode::BackTab,
+            Named::Tab => KeyCode::Tab,
+            Named::Space => KeyCode::Char(' '),
+            Named::Backspace => KeyCode::Backspace,
+            Named::Delete => KeyCode::Delete,
+            Named::Insert => KeyCode::Insert,
+            Named::Clear => KeyCode::KeypadBegin,
+            Named::Home => KeyCode::Home,
+            Named::End => KeyCode::End,
+            Named::PageUp => KeyCode::PageUp,
+            Named::PageDown => KeyCode::PageDown,
+            Named::Up => KeyCode::Up,
+            Named::Down => KeyCode::Down,
+            Named::Left => KeyCode::Left,
+            Named::Right => KeyCode::Right,
+        },
+    };
+    KeyEvent::new(code, m)
+}

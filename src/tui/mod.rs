@@ -1,0 +1,20 @@
+//! The interactive terminal UI: the flow's view and event handling ([`App`]), the effects of its
+//! commands ([`Session`]), and the runtime that owns the terminal.
+
+mod app;
+pub mod bytes;
+mod hints;
+pub mod notify;
+pub mod runtime;
+mod session;
+mod settings_app;
+pub mod terminal;
+pub mod view;
+
+pub use app::App;
+pub use hints::{flow_hints, settings_footer};
+pub use session::{Notifier, Screen, Session};
+pub use settings_app::SettingsApp;
+
+/// The built-in showcase form of `pi-ask demo`.
+pub const DEMO_PAYLOAD: &str = include_str!("../../fixtures/payloads/showcase.json");

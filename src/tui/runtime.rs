@@ -1,0 +1,131 @@
+//! The event loop on a real terminal: events → binding table → `Msg` → `update` → effects → view.
+
+use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{self, Event, KeyEventKind};
+use pi_ask_components::{OptionList, PreviewPane, text::wrap};
+
+use super::session::{Screen, Session};
+use super::terminal::{Placement, TerminalGuard, install_panic_hook};
+use super::view::MIN_HEIGHT;
+use crate::form::QuestionType;
+
+/// How often the loop wakes to check signals and timers when no input arrives.
+const IDLE_POLL: Duration = Duration::from_millis(100);
+
+/// Why the loop ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The session finished (result, or settings closed).
+    Done,
+    /// A termination signal arrived (SIGINT, SIGTERM, SIGHUP).
+    Signalled,
+}
+
+/// Termination signals, recorded by flag so the loop can restore the terminal and end cleanly.
+fn signal_flag() -> io::Result<Arc<AtomicBool>> {
+    let flag = Arc::new(AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        signal_hook::flag::register(signal, flag.clone())?;
+    }
+    Ok(flag)
+}
+
+/// The inline height the form wants at a terminal size: its tallest tab, within the screen.
+pub fn preferred_height(session: &Session, cols: u16, rows: u16) -> u16 {
+    let Screen::Flow(app) = &session.screen else {
+        return rows.min(30);
+    };
+    let model = app.model();
+    let chrome = 1 + if model.title().is_some() { 2 } else { 0 } + 2 + 4;
+    let mut tallest = 0u16;
+    for (q, question) in model.questions().iter().enumerate() {
+        let prompt =
+            wrap(&question.prompt, cols.saturating_sub(1).max(1) as usize).len() as u16 + 1;
+        let list = OptionList::new(Arc::new(app.lists[q].rows().to_vec())).content_height(cols);
+        let body = if question.presented_type == QuestionType::Preview
+            || question.requested_type == QuestionType::Preview
+        {
+            let tallest_preview = question
+                .options
+                .iter()
+                .map(|o| {
+                    PreviewPane::new(o.label.clone(), o.description.clone(), o.preview.clone())
+                        .content_height(cols.min(100))
+                })
+                .max()
+                .unwrap_or(0);
+            if cols >= 90 {
+                list.max(tallest_preview)
+            } else {
+                list + 1 + tallest_preview
+            }
+        } else {
+            list
+        };
+        tallest = tallest.max(prompt + body + 3);
+    }
+    let review = 3 * model.questions().len() as u16 + 4;
+    (chrome + tallest.max(review)).clamp(MIN_HEIGHT.max(12), rows.max(1))
+}
+
+/// Runs a session on the controlling terminal until it is done or a signal arrives.
+/// The terminal is restored before this returns, whatever happened.
+pub fn run(session: &mut Session, fullscreen: bool) -> io::Result<Ending> {
+    install_panic_hook();
+    let signals = signal_flag()?;
+    let (cols, rows) = crossterm::terminal::size()?;
+    let placement = if fullscreen {
+        Placement::Fullscreen
+    } else {
+        Placement::Inline {
+            height: preferred_height(session, cols, rows),
+        }
+    };
+    let (mut terminal, mut guard) = TerminalGuard::enter(placement)?;
+    terminal.draw(|f| session.draw(f))?;
+    session.opened(Instant::now());
+
+    let ending = loop {
+        if session.is_done() {
+            break Ending::Done;
+        }
+        if signals.load(Ordering::Relaxed) {
+            break Ending::Signalled;
+        }
+        let now = Instant::now();
+        let timeout = session.next_deadline().map_or(IDLE_POLL, |d| {
+            d.saturating_duration_since(now).min(IDLE_POLL)
+        });
+        if event::poll(timeout)? {
+            // Take everything that is already waiting, then draw once.
+            loop {
+                match event::read()? {
+                    Event::Key(k) if k.kind == KeyEventKind::Release => {}
+                    Event::Resize(c, r) => {
+                        let height = preferred_height(session, c, r);
+                        guard.resize(&mut terminal, height)?;
+                    }
+                    other => session.handle_event(&other, Instant::now()),
+                }
+                if session.is_done() || !event::poll(Duration::ZERO)? {
+                    break;
+                }
+            }
+        }
+        session.tick(Instant::now());
+        if !session.is_done() {
+            terminal.draw(|f| session.draw(f))?;
+        }
+    };
+    drop(terminal);
+    drop(guard);
+    Ok(ending)
+}

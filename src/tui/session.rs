@@ -1,0 +1,200 @@
+//! A session: the screen (a flow or the settings modal alone) plus the effects its commands ask
+//! for — saving settings through the config store, timers, notifications, the final result.
+//! Shared by the real terminal runtime and the test harness.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use crossterm::event::Event;
+use ratatui::Frame;
+
+use super::app::App;
+use super::settings_app::SettingsApp;
+use super::view;
+use crate::config::{Channel, Config, ConfigStore};
+use crate::keymap::BindingTable;
+use crate::model::{Cmd, Msg, Notification};
+use crate::result::AskResult;
+use crate::settings::RESET_CONFIRM_WINDOW_MS;
+
+/// What is on screen.
+pub enum Screen {
+    Flow(Box<App>),
+    Settings(SettingsApp),
+}
+
+/// Receives the flow's notification and the channels to send it through.
+pub type Notifier = Box<dyn FnMut(&Notification, &[Channel])>;
+
+/// A screen with its effects carried out.
+pub struct Session {
+    pub(crate) screen: Screen,
+    store: Option<ConfigStore>,
+    channels: Vec<Channel>,
+    changes: Rc<RefCell<Vec<Config>>>,
+    reset_deadline: Option<Instant>,
+    notifier: Notifier,
+    result: Option<AskResult>,
+}
+
+impl Session {
+    /// A session over `screen`. With a store, toggles are saved to the config file and config
+    /// changes reach the screen at once; without one they stay in memory.
+    pub fn new(screen: Screen, store: Option<ConfigStore>, notifier: Notifier) -> Session {
+        let changes = Rc::new(RefCell::new(Vec::new()));
+        let mut store = store;
+        let channels = store
+            .as_ref()
+            .map(|s| s.config().notifications.channels.clone())
+            .unwrap_or_else(|| vec![Channel::Bell]);
+        if let Some(store) = &mut store {
+            let sink = changes.clone();
+            store.subscribe(move |c: &Config| sink.borrow_mut().push(c.clone()));
+        }
+        Session {
+            screen,
+            store,
+            channels,
+            changes,
+            reset_deadline: None,
+            notifier,
+            result: None,
+        }
+    }
+
+    /// The flow's result once it finished.
+    pub fn result(&self) -> Option<&AskResult> {
+        self.result.as_ref()
+    }
+
+    /// Whether the session is over (a flow finished, or the settings modal closed).
+    pub fn is_done(&self) -> bool {
+        match &self.screen {
+            Screen::Flow(_) => self.result.is_some(),
+            Screen::Settings(s) => s.is_closed(),
+        }
+    }
+
+    pub fn app(&self) -> Option<&App> {
+        match &self.screen {
+            Screen::Flow(app) => Some(app),
+            Screen::Settings(_) => None,
+        }
+    }
+
+    /// The UI is drawn and waits for input.
+    pub fn opened(&mut self, now: Instant) {
+        self.dispatch(Msg::Opened, now);
+    }
+
+    /// A terminal event.
+    pub fn handle_event(&mut self, event: &Event, now: Instant) {
+        let cmds = match (&mut self.screen, event) {
+            (Screen::Flow(app), Event::Key(key)) => app.handle_key(*key),
+            (Screen::Flow(app), Event::Paste(text)) => app.handle_paste(text),
+            (Screen::Settings(s), Event::Key(key)) => s.handle_key(*key),
+            _ => Vec::new(),
+        };
+        self.run(cmds, now);
+    }
+
+    /// Sends a message to the screen and carries out what follows.
+    pub fn dispatch(&mut self, msg: Msg, now: Instant) {
+        let cmds = self.update_screen(msg);
+        self.run(cmds, now);
+    }
+
+    fn update_screen(&mut self, msg: Msg) -> Vec<Cmd> {
+        match &mut self.screen {
+            Screen::Flow(app) => app.update(msg),
+            Screen::Settings(s) => s.update(msg),
+        }
+    }
+
+    /// When the next timer fires, if any.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        self.reset_deadline
+    }
+
+    /// Fires timers that are due.
+    pub fn tick(&mut self, now: Instant) {
+        if self.reset_deadline.is_some_and(|d| d <= now) {
+            self.reset_deadline = None;
+            self.dispatch(Msg::ResetWindowExpired, now);
+        }
+    }
+
+    /// Carries out commands, and whatever the messages they lead to ask for.
+    fn run(&mut self, cmds: Vec<Cmd>, now: Instant) {
+        let mut queue: VecDeque<Cmd> = cmds.into();
+        while let Some(cmd) = queue.pop_front() {
+            let follow_up: Vec<Msg> = match cmd {
+                Cmd::Finish(result) => {
+                    self.result.get_or_insert(*result);
+                    Vec::new()
+                }
+                Cmd::Notify(n) => {
+                    (self.notifier)(&n, &self.channels);
+                    Vec::new()
+                }
+                Cmd::StartResetWindow => {
+                    self.reset_deadline =
+                        Some(now + Duration::from_millis(RESET_CONFIRM_WINDOW_MS));
+                    Vec::new()
+                }
+                Cmd::SaveSetting { setting, value } => {
+                    match self.store.as_mut().map(|s| s.set_setting(setting, value)) {
+                        Some(Err(message)) => vec![Msg::SettingSaveFailed {
+                            setting,
+                            value,
+                            message,
+                        }],
+                        _ => Vec::new(),
+                    }
+                }
+                Cmd::ResetConfig => {
+                    self.reset_deadline = None;
+                    match self.store.as_mut().map(ConfigStore::reset) {
+                        Some(Err(message)) => vec![Msg::ResetFailed { message }],
+                        Some(Ok(())) => Vec::new(),
+                        None => vec![Msg::SettingsChanged(Config::default().settings())],
+                    }
+                }
+            };
+            let mut msgs = follow_up;
+            msgs.extend(self.take_config_changes());
+            for msg in msgs {
+                queue.extend(self.update_screen(msg));
+            }
+        }
+    }
+
+    /// Applies saved or reloaded configuration to the screen: keymaps at once, settings as a message.
+    fn take_config_changes(&mut self) -> Vec<Msg> {
+        let changes: Vec<Config> = self.changes.borrow_mut().drain(..).collect();
+        let mut msgs = Vec::new();
+        for config in changes {
+            let table = BindingTable::new(config.keymaps.clone());
+            self.channels = config.notifications.channels.clone();
+            match &mut self.screen {
+                Screen::Flow(app) => app.set_table(table),
+                Screen::Settings(s) => s.table = table,
+            }
+            msgs.push(Msg::SettingsChanged(config.settings()));
+        }
+        msgs
+    }
+
+    /// Draws the screen.
+    pub fn draw(&mut self, frame: &mut Frame) {
+        match &mut self.screen {
+            Screen::Flow(app) => view::draw(app, frame),
+            Screen::Settings(s) => {
+                let v = view::settings_view(&s.modal, &s.settings, &s.config_path, &s.table);
+                view::draw_modal(v, frame.area(), frame.buffer_mut());
+            }
+        }
+    }
+}

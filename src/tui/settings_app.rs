@@ -1,0 +1,69 @@
+//! `pi-ask settings`: the settings modal on its own.
+
+use crossterm::event::KeyEvent;
+
+use crate::keymap::{BindingTable, Focus, Resolution};
+use crate::keys::KeyId;
+use crate::model::{Cmd, Msg, SettingsModal};
+use crate::settings::Settings;
+
+/// The settings modal without a flow behind it.
+pub struct SettingsApp {
+    pub(crate) modal: SettingsModal,
+    pub(crate) settings: Settings,
+    pub(crate) table: BindingTable,
+    pub(crate) config_path: String,
+    pub(crate) closed: bool,
+}
+
+impl SettingsApp {
+    pub fn new(
+        settings: Settings,
+        table: BindingTable,
+        config_path: String,
+        notice: Option<String>,
+    ) -> SettingsApp {
+        SettingsApp {
+            modal: SettingsModal::with_notice(notice),
+            settings,
+            table,
+            config_path,
+            closed: false,
+        }
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
+        match msg {
+            Msg::CloseSettings => {
+                self.closed = true;
+                Vec::new()
+            }
+            Msg::SettingsChanged(settings) => {
+                self.settings = settings;
+                Vec::new()
+            }
+            other => self
+                .modal
+                .update(&mut self.settings, &other)
+                .unwrap_or_default(),
+        }
+    }
+
+    pub fn handle_key(&mut self, event: KeyEvent) -> Vec<Cmd> {
+        let Some(key) = KeyId::from_event(&event) else {
+            return Vec::new();
+        };
+        match self.table.resolve(Focus::SettingsModal, &key) {
+            Resolution::Msg(msg) => self.update(msg),
+            _ => Vec::new(),
+        }
+    }
+}
