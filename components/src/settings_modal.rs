@@ -177,7 +177,11 @@ impl SettingsModal {
             None => {}
         }
         out.push(vec![]);
-        out.push(vec![(format!(" {}", self.footer), t.dim())]);
+        out.extend(
+            wrap(&format!(" {}", self.footer), inner)
+                .into_iter()
+                .map(|l| vec![(l, t.dim())]),
+        );
         out
     }
 

@@ -1,0 +1,375 @@
+//! The terminal UI through the public testing harness: what a person sees and the JSON they get.
+
+use pi_ask::testing::Harness;
+
+const TWO: &str = r#"{"title":"Demo","questions":[
+  {"id":"one","label":"One","prompt":"First question?","options":[{"value":"a","label":"Alpha","description":"The first"},{"value":"b","label":"Beta","recommended":true}]},
+  {"id":"two","label":"Two","prompt":"Second question?","type":"multi","options":[{"value":"x","label":"Ex"},{"value":"y","label":"Why"}]}
+]}"#;
+
+fn showcase() -> &'static str {
+    pi_ask::tui::DEMO_PAYLOAD
+}
+
+#[test]
+fn first_screen_shows_title_tabs_prompt_options_and_hints() {
+    let mut h = Harness::new(TWO, 80, 20).unwrap();
+    let screen = h.screen();
+    assert_eq!(screen[0], "─".repeat(80));
+    assert_eq!(screen[1], " Demo");
+    assert_eq!(screen[3], " ←  ☐ One   ☐ Two   ☰ Review  →");
+    assert_eq!(screen[5], " First question?");
+    assert_eq!(screen[7], "❯ 1. Alpha");
+    assert_eq!(screen[8], "     The first");
+    assert_eq!(screen[9], "  2. Beta");
+    assert_eq!(screen[10], "     (recommended)");
+    assert_eq!(screen[11], "  3. Type your own");
+    assert_eq!(
+        screen[18],
+        " t question type · Enter confirm · N/Shift+N note · Esc dismiss · ? settings"
+    );
+    assert_eq!(screen[19], "─".repeat(80));
+}
+
+#[test]
+fn recommended_marker_is_warning_coloured() {
+    let mut h = Harness::new(TWO, 80, 20).unwrap();
+    let cell = h.cell(5, 10);
+    assert_eq!(cell.symbol(), "(");
+    assert_eq!(cell.fg, pi_ask_components::Theme::default().warning);
+}
+
+#[test]
+fn a_full_flow_with_free_form_answer_notes_and_review_submit() {
+    let mut h = Harness::new(TWO, 80, 24).unwrap();
+    // Question note on the first question, then a free-form answer.
+    h.press("shift+n")
+        .type_text("Prefer small steps")
+        .press("enter");
+    assert!(h.screen_text().contains(" Note: Prefer small steps"));
+    h.press("3").type_text("Gamma").press("enter");
+    // Second question: toggle Why, add an option note, continue.
+    h.press("2")
+        .press("n")
+        .type_text("because")
+        .press("enter")
+        .press("enter");
+    let review = h.screen_text();
+    assert!(
+        review.contains("❯ 1. Submit      Review answers"),
+        "{review}"
+    );
+    assert!(review.contains("→ Gamma"), "{review}");
+    assert!(review.contains("Note: because"), "{review}");
+    h.press("enter");
+    let r = h.result().expect("submitted");
+    assert_eq!(
+        r.text(),
+        "One: Gamma\nOne note: Prefer small steps\nTwo: Why\nTwo / Why note: because"
+    );
+    assert!(!r.details.cancelled);
+}
+
+#[test]
+fn elaborate_from_the_review_tab() {
+    let mut h = Harness::new(TWO, 80, 24).unwrap();
+    h.press("n")
+        .type_text("why alpha?")
+        .press("enter")
+        .press("shift+tab")
+        .press("2");
+    let r = h.result().unwrap();
+    assert_eq!(
+        serde_json::to_value(r).unwrap()["details"]["mode"],
+        "elaborate"
+    );
+    assert_eq!(
+        r.text(),
+        "User asked to elaborate on question \"First question?\" option \"Alpha\" with note \"why alpha?\""
+    );
+}
+
+#[test]
+fn dirty_dismiss_needs_a_second_escape_and_shows_the_warning() {
+    let mut h = Harness::new(TWO, 80, 20).unwrap();
+    h.press("space").press("esc");
+    assert!(h.result().is_none());
+    assert!(
+        h.screen_text()
+            .contains("Unsaved ask answers or drafts. Press cancel/dismiss again to discard.")
+    );
+    h.press("esc");
+    assert!(h.result().unwrap().details.cancelled);
+}
+
+#[test]
+fn review_layout_matches_the_original_at_80_and_50_columns() {
+    let p = r#"{"questions":[{"id":"c","label":"Color","prompt":"P","options":[{"value":"r","label":"Red"}]}]}"#;
+    let mut h = Harness::new(p, 80, 16).unwrap();
+    h.press("tab");
+    let s = h.screen();
+    assert_eq!(
+        &s[3..7],
+        [
+            "❯ 1. Submit      Review answers",
+            "  2. Elaborate",
+            "  3. Cancel      Color",
+            "                   → unanswered"
+        ]
+    );
+    let mut h = Harness::new(p, 50, 20).unwrap();
+    h.press("tab");
+    let s = h.screen();
+    assert_eq!(
+        &s[3..11],
+        [
+            " Review answers",
+            "",
+            " Color",
+            "   → unanswered",
+            "",
+            "❯ 1. Submit",
+            "  2. Elaborate",
+            "  3. Cancel"
+        ]
+    );
+}
+
+#[test]
+fn double_press_hint_shows_on_the_review_tab() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pi-ask.toml");
+    std::fs::write(
+        &config,
+        "schemaVersion = 5\n[behaviour]\ndoublePressReviewShortcuts = true\n",
+    )
+    .unwrap();
+    let mut h = Harness::with_config(TWO, &config, 80, 20).unwrap();
+    h.press("shift+tab");
+    assert!(
+        h.screen_text()
+            .contains("Press 1, 2, or 3 twice to confirm a review action.")
+    );
+    h.press("1");
+    assert!(h.screen_text().contains("Press 1 again to Submit."));
+    assert!(h.result().is_none());
+    h.press("1");
+    assert!(h.result().is_some());
+}
+
+#[test]
+fn footer_hints_follow_remapped_keys_and_can_be_hidden() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pi-ask.toml");
+    std::fs::write(
+        &config,
+        "schemaVersion = 5\n[keymaps.main]\nconfirm = \"ctrl+k\"\ncancel = \"q\"\n",
+    )
+    .unwrap();
+    let mut h = Harness::with_config(TWO, &config, 100, 20).unwrap();
+    assert!(
+        h.screen_text().contains(
+            " t question type · Ctrl+K confirm · N/Shift+N note · Q dismiss · ? settings"
+        )
+    );
+    h.press("enter");
+    assert_eq!(
+        h.model().unwrap().answer(0).selected,
+        Vec::<usize>::new(),
+        "enter is no longer confirm"
+    );
+    h.press("ctrl+k");
+    assert_eq!(h.model().unwrap().answer(0).selected, vec![0]);
+    std::fs::write(
+        &config,
+        "schemaVersion = 5\n[behaviour]\nshowFooterHints = false\n",
+    )
+    .unwrap();
+    let mut h = Harness::with_config(TWO, &config, 100, 20).unwrap();
+    let s = h.screen();
+    assert!(!s.join("\n").contains("settings"));
+    assert_eq!(s[19], "─".repeat(100));
+}
+
+#[test]
+fn the_settings_modal_toggles_a_behaviour_and_saves_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pi-ask.toml");
+    std::fs::write(
+        &config,
+        "# mine\nschemaVersion = 5\n\n[behaviour]\nshowFooterHints = true # keep\n",
+    )
+    .unwrap();
+    let mut h = Harness::with_config(TWO, &config, 80, 30).unwrap();
+    h.press("?");
+    let s = h.screen_text();
+    assert!(
+        s.contains("Live settings") && s.contains("Defaults for future asks"),
+        "{s}"
+    );
+    assert!(
+        s.contains(&config.display().to_string()[..20]),
+        "the path is shown: {s}"
+    );
+    // Show footer hints is the fifth row.
+    h.keys(&["down", "down", "down", "down", "space"]);
+    assert_eq!(
+        std::fs::read_to_string(&config).unwrap(),
+        "# mine\nschemaVersion = 5\n\n[behaviour]\nshowFooterHints = false # keep\n"
+    );
+    h.press("esc");
+    assert!(
+        !h.screen_text().contains("Esc dismiss"),
+        "hints hidden at once"
+    );
+}
+
+#[test]
+fn a_read_only_config_reverts_the_toggle_with_the_manual_edit_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pi-ask.toml");
+    std::fs::write(&config, "schemaVersion = 5\n").unwrap();
+    let mut perms = std::fs::metadata(&config).unwrap().permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&config, perms).unwrap();
+    let mut h = Harness::with_config(TWO, &config, 100, 40).unwrap();
+    h.press("?").press("space");
+    let s = h.screen_text();
+    assert!(s.contains("Unable to save ask config"), "{s}");
+    assert!(
+        !h.model()
+            .unwrap()
+            .settings()
+            .behaviour
+            .auto_submit_when_answered_without_notes
+    );
+}
+
+#[test]
+fn reset_asks_twice_within_the_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pi-ask.toml");
+    std::fs::write(
+        &config,
+        "schemaVersion = 5\n[behaviour]\nshowFooterHints = false\n",
+    )
+    .unwrap();
+    let mut h = Harness::settings(&config, 80, 30);
+    h.press("up").press("enter");
+    assert!(h.screen_text().contains("[confirm reset]"));
+    h.advance(2500);
+    assert!(
+        h.screen_text().contains("[reset all]"),
+        "the window expired"
+    );
+    h.press("enter").advance(500).press("enter");
+    assert!(
+        std::fs::read_to_string(&config)
+            .unwrap()
+            .contains("showFooterHints = true")
+    );
+    h.press("esc");
+    assert!(h.is_done());
+}
+
+#[test]
+fn long_lists_scroll_to_keep_the_cursor_visible() {
+    let p = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/payloads/many-options.json"
+    ))
+    .unwrap();
+    let mut h = Harness::new(&p, 100, 24).unwrap();
+    for _ in 0..40 {
+        h.press("down");
+    }
+    let s = h.screen_text();
+    assert!(s.contains("❯ 41. Option 041"), "{s}");
+    assert!(s.contains("↑ ") && s.contains("↓ "), "{s}");
+    h.press("enter");
+    h.press("enter");
+    assert_eq!(h.result().unwrap().details.answers["pick"].indices, [41]);
+}
+
+#[test]
+fn preview_questions_show_the_pane_beside_or_below_the_list() {
+    let mut h = Harness::new(showcase(), 120, 30).unwrap();
+    h.keys(&["tab", "tab"]);
+    let s = h.screen();
+    let row = s.iter().find(|l| l.contains("❯ 1. Compact")).unwrap();
+    assert!(
+        row.contains("┌"),
+        "pane beside the list at 120 columns: {row}"
+    );
+    assert!(
+        s.iter().any(|l| l.contains("│ Theme   [dark ▾]")),
+        "preformatted preview kept: {s:#?}"
+    );
+    let mut h = Harness::new(showcase(), 60, 40).unwrap();
+    h.keys(&["tab", "tab"]);
+    let s = h.screen();
+    let list_row = s.iter().position(|l| l.contains("❯ 1. Compact")).unwrap();
+    let pane_row = s.iter().position(|l| l.starts_with("┌")).unwrap();
+    assert!(pane_row > list_row, "stacked below at 60 columns");
+}
+
+#[test]
+fn tiny_terminals_do_not_panic_and_say_so() {
+    let mut h = Harness::new(showcase(), 20, 6).unwrap();
+    assert!(h.screen_text().contains("Terminal too small"));
+    h.press("down").press("enter").resize(10, 3);
+    h.screen();
+    h.resize(100, 30);
+    assert!(
+        h.screen_text().contains("Multi-select demo"),
+        "keys still work while too small"
+    );
+}
+
+#[test]
+fn wide_and_combining_characters_and_emoji_render_without_panics() {
+    let p = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/payloads/unicode-long.json"
+    ))
+    .unwrap();
+    for width in [24, 40, 100, 200] {
+        let mut h = Harness::new(&p, width, 30).unwrap();
+        let s = h.screen_text();
+        assert!(s.contains("言語"), "{s}");
+        h.keys(&["down", "down", "tab"]);
+        let s = h.screen_text();
+        assert!(s.contains("🎉"), "{s}");
+    }
+}
+
+#[test]
+fn raw_terminal_bytes_drive_the_form() {
+    let mut h = Harness::new(TWO, 80, 20).unwrap();
+    // Down, Enter (Beta), then Kitty-encoded shift+n opens the question note.
+    h.send_bytes(b"\x1b[B\r\x1b[110;2u");
+    let m = h.model().unwrap();
+    assert_eq!(m.answer(0).selected, vec![1]);
+    assert!(m.editor().is_some_and(|e| e.target.is_note()));
+    h.send_bytes(b"\x1b[200~pasted\ntext\x1b[201~");
+    assert_eq!(h.model().unwrap().editor().unwrap().text, "pasted\ntext");
+}
+
+#[test]
+fn the_flow_notifies_once_when_opened() {
+    let h = Harness::new(TWO, 80, 20).unwrap();
+    let n = h.notifications();
+    assert_eq!(n.len(), 1);
+    assert_eq!(n[0].message, "Question waiting: One");
+}
+
+#[test]
+fn a_non_empty_editor_keeps_question_mark_and_arrows() {
+    let mut h = Harness::new(TWO, 80, 20).unwrap();
+    h.press("shift+n")
+        .type_text("a?")
+        .press("left")
+        .type_text("b");
+    assert_eq!(h.model().unwrap().editor().unwrap().text, "ab?");
+    assert!(h.model().unwrap().settings_modal().is_none());
+}
