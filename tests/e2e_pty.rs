@@ -1,0 +1,245 @@
+//! End to end: the real binary in a pseudo-terminal, keys typed as a person would, the screen read
+//! through a terminal emulator (vt100), and the JSON it prints checked.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+const COLS: u16 = 100;
+const ROWS: u16 = 30;
+const WAIT: Duration = Duration::from_secs(10);
+
+/// The binary running in a pty, with stdout redirected to a file (as a script would pipe it).
+struct Session {
+    master: Box<dyn MasterPty + Send>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    screen: Arc<Mutex<vt100::Parser>>,
+    out: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Session {
+    /// Starts `pi-ask <args>` with HOME in a temp dir; `setup` may write files there first.
+    fn start(args: &[&str], setup: impl FnOnce(&Path)) -> Session {
+        let dir = tempfile::tempdir().unwrap();
+        setup(dir.path());
+        let out = dir.path().join("out.json");
+        let pty = native_pty_system().openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 }).unwrap();
+        let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+        let script = format!("exec '{}' {} > '{}'", env!("CARGO_BIN_EXE_pi-ask"), quoted.join(" "), out.display());
+        let mut cmd = CommandBuilder::new("sh");
+        cmd.args(["-c", &script]);
+        cmd.env("HOME", dir.path());
+        cmd.env("TERM", "xterm-256color");
+        cmd.env_remove("PI_ASK_CONFIG");
+        cmd.env_remove("PI_CODING_AGENT_DIR");
+        cmd.cwd(dir.path());
+        let child = pty.slave.spawn_command(cmd).unwrap();
+        drop(pty.slave);
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(std::num::NonZeroU16::new(ROWS).unwrap(), std::num::NonZeroU16::new(COLS).unwrap(), 0)));
+        let mut reader = pty.master.try_clone_reader().unwrap();
+        let sink = screen.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().process(&buf[..n]);
+            }
+        });
+        let writer = pty.master.take_writer().unwrap();
+        Session { master: pty.master, writer, child, screen, out, _dir: dir }
+    }
+
+    fn contents(&self) -> String {
+        self.screen.lock().unwrap().screen().contents()
+    }
+
+    /// Waits until the screen shows `text`.
+    fn wait_for(&self, text: &str) {
+        let start = Instant::now();
+        while start.elapsed() < WAIT {
+            if self.contents().contains(text) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("screen never showed {text:?}:\n{}", self.contents());
+    }
+
+    /// Types raw bytes, then gives the program a moment to draw.
+    fn send(&mut self, bytes: &str) {
+        self.writer.write_all(bytes.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(60));
+    }
+
+    /// Waits for the process to end; returns its exit code and the JSON it printed.
+    fn finish(&mut self) -> (u32, serde_json::Value) {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                let text = std::fs::read_to_string(&self.out).unwrap_or_default();
+                let json = serde_json::from_str(&text).unwrap_or_else(|e| panic!("no JSON ({e}): {text:?}"));
+                return (status.exit_code(), json);
+            }
+            assert!(start.elapsed() < WAIT, "the program did not exit:\n{}", self.contents());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// `ICANON` and `ECHO` set: the terminal is back in cooked mode.
+    fn cooked(&self) -> bool {
+        let fd = self.master.as_raw_fd().unwrap();
+        let mut t: libc::termios = unsafe { std::mem::zeroed() };
+        assert_eq!(unsafe { libc::tcgetattr(fd, &mut t) }, 0);
+        t.c_lflag & libc::ICANON != 0 && t.c_lflag & libc::ECHO != 0
+    }
+}
+
+const DOWN: &str = "\x1b[B";
+const ESC: &str = "\x1b";
+const ENTER: &str = "\r";
+
+#[test]
+fn the_demo_flow_answers_all_three_questions_and_submits() {
+    let mut s = Session::start(&["demo"], |_| {});
+    s.wait_for("Single-select demo");
+    assert!(!s.cooked(), "raw mode while the form is open");
+    s.send("1");
+    s.wait_for("Multi-select demo");
+    s.send("2");
+    s.send("3");
+    s.wait_for("[x] Best practices");
+    s.send(ENTER);
+    s.wait_for("Preview demo");
+    s.send(DOWN);
+    s.wait_for("Appearance");
+    s.send("n");
+    s.send("why this one?");
+    s.send(ENTER);
+    s.send(ENTER);
+    s.wait_for("Review answers");
+    s.send(ENTER);
+    let (code, json) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        json["content"][0]["text"],
+        "Single: Move fast\nMulti: UX notes, Best practices\nPreview: Spacious\nPreview / Spacious note: why this one?"
+    );
+    assert_eq!(json["details"]["answers"]["layout"]["optionNotes"]["spacious"], "why this one?");
+    assert!(s.cooked(), "terminal modes restored");
+    assert!(!s.screen.lock().unwrap().screen().hide_cursor(), "cursor shown again");
+}
+
+#[test]
+fn free_form_answer_question_note_and_elaborate() {
+    let mut s = Session::start(&["demo"], |_| {});
+    s.wait_for("Single-select demo");
+    s.send("N");
+    s.send("What is fastest?");
+    s.send(ENTER);
+    s.wait_for("Note: What is fastest?");
+    s.send("4");
+    s.send("Something custom");
+    s.send(ENTER);
+    s.wait_for("Multi-select demo");
+    s.send("\x1b[Z"); // shift+tab back to check, then straight to review
+    s.send("\x1b[Z");
+    s.wait_for("Review answers");
+    s.send("2");
+    let (code, json) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(json["details"]["mode"], "elaborate");
+    assert_eq!(
+        json["content"][0]["text"],
+        "User asked to elaborate on question \"Single-select demo: pick exactly one primary goal.\" after current answer \"Something custom\" with note \"What is fastest?\""
+    );
+}
+
+#[test]
+fn dirty_dismiss_needs_a_second_escape() {
+    let mut s = Session::start(&["demo"], |_| {});
+    s.wait_for("Single-select demo");
+    s.send(" ");
+    s.send(ESC);
+    s.wait_for("Unsaved ask answers or drafts");
+    s.send(ESC);
+    let (code, json) = s.finish();
+    assert_eq!(code, 1);
+    assert_eq!(json["details"]["cancelled"], true);
+    assert_eq!(json["content"][0]["text"], "User cancelled the ask flow");
+}
+
+#[test]
+fn the_settings_modal_toggles_a_behaviour_and_updates_the_file() {
+    let mut s = Session::start(&["demo"], |_| {});
+    s.wait_for("Single-select demo");
+    s.send("?");
+    s.wait_for("Live settings");
+    s.send(DOWN);
+    s.send(" ");
+    s.send(ESC);
+    s.send(" ");
+    s.send(ESC);
+    let (code, json) = s.finish();
+    assert_eq!(code, 1, "confirm-dismiss was turned off, so one Esc discards");
+    assert_eq!(json["details"]["cancelled"], true);
+    let path = s._dir.path().join(".pi/agent/extensions/pi-ask.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains("confirmDismissWhenDirty = false"), "{text}");
+    assert!(text.contains("# Ask for a second cancel/dismiss"), "comments kept: {text}");
+}
+
+#[test]
+fn a_custom_keymap_from_a_config_file_is_used() {
+    let mut s = Session::start(&["demo", "--config", "keys.toml"], |dir| {
+        std::fs::write(dir.join("keys.toml"), "schemaVersion = 5\n[keymaps.main]\nnextOption = [\"j\"]\nconfirm = [\"l\"]\n").unwrap();
+    });
+    s.wait_for("L confirm");
+    s.send("j");
+    s.send("l");
+    s.wait_for("Multi-select demo");
+    s.send("\x03"); // ctrl+c
+    s.wait_for("Unsaved ask answers");
+    s.send("\x03");
+    let (_, json) = s.finish();
+    assert_eq!(json["details"]["answers"]["goal"]["values"], serde_json::json!(["quality"]));
+}
+
+#[test]
+fn a_process_killed_mid_flow_restores_the_terminal() {
+    let mut s = Session::start(&["demo", "--fullscreen"], |_| {});
+    s.wait_for("Single-select demo");
+    assert!(s.screen.lock().unwrap().screen().alternate_screen());
+    let pid = s.child.process_id().unwrap() as i32;
+    unsafe { libc::kill(pid, libc::SIGTERM) };
+    let (code, json) = s.finish();
+    assert_eq!(code, 1);
+    assert_eq!(json["details"]["cancelled"], true);
+    let screen = s.screen.lock().unwrap();
+    assert!(!screen.screen().alternate_screen(), "left the alternate screen");
+    assert!(!screen.screen().hide_cursor(), "cursor visible");
+    drop(screen);
+    assert!(s.cooked(), "raw mode off");
+}
+
+#[test]
+fn stdout_carries_only_the_json_while_the_form_draws_on_the_terminal() {
+    let mut s = Session::start(&["ask", "payload.json"], |dir| {
+        std::fs::write(dir.join("payload.json"), r#"{"questions":[{"id":"go","prompt":"Ship it?","options":[{"value":"yes"},{"value":"no"}]}]}"#).unwrap();
+    });
+    s.wait_for("Ship it?");
+    s.send("1");
+    s.wait_for("Review answers");
+    s.send("1");
+    let (code, json) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(json["details"]["answers"]["go"]["labels"], serde_json::json!(["Yes"]));
+    assert!(!s.contents().contains("Ship it?"), "the inline form is cleared away");
+}
