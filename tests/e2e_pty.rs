@@ -28,9 +28,21 @@ impl Session {
         let dir = tempfile::tempdir().unwrap();
         setup(dir.path());
         let out = dir.path().join("out.json");
-        let pty = native_pty_system().openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 }).unwrap();
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
         let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
-        let script = format!("exec '{}' {} > '{}'", env!("CARGO_BIN_EXE_pi-ask"), quoted.join(" "), out.display());
+        let script = format!(
+            "exec '{}' {} > '{}'",
+            env!("CARGO_BIN_EXE_pi-ask"),
+            quoted.join(" "),
+            out.display()
+        );
         let mut cmd = CommandBuilder::new("sh");
         cmd.args(["-c", &script]);
         cmd.env("HOME", dir.path());
@@ -40,7 +52,11 @@ impl Session {
         cmd.cwd(dir.path());
         let child = pty.slave.spawn_command(cmd).unwrap();
         drop(pty.slave);
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(std::num::NonZeroU16::new(ROWS).unwrap(), std::num::NonZeroU16::new(COLS).unwrap(), 0)));
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(
+            std::num::NonZeroU16::new(ROWS).unwrap(),
+            std::num::NonZeroU16::new(COLS).unwrap(),
+            0,
+        )));
         let mut reader = pty.master.try_clone_reader().unwrap();
         let sink = screen.clone();
         std::thread::spawn(move || {
@@ -53,7 +69,14 @@ impl Session {
             }
         });
         let writer = pty.master.take_writer().unwrap();
-        Session { master: pty.master, writer, child, screen, out, _dir: dir }
+        Session {
+            master: pty.master,
+            writer,
+            child,
+            screen,
+            out,
+            _dir: dir,
+        }
     }
 
     fn contents(&self) -> String {
@@ -85,10 +108,15 @@ impl Session {
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 let text = std::fs::read_to_string(&self.out).unwrap_or_default();
-                let json = serde_json::from_str(&text).unwrap_or_else(|e| panic!("no JSON ({e}): {text:?}"));
+                let json = serde_json::from_str(&text)
+                    .unwrap_or_else(|e| panic!("no JSON ({e}): {text:?}"));
                 return (status.exit_code(), json);
             }
-            assert!(start.elapsed() < WAIT, "the program did not exit:\n{}", self.contents());
+            assert!(
+                start.elapsed() < WAIT,
+                "the program did not exit:\n{}",
+                self.contents()
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -132,9 +160,15 @@ fn the_demo_flow_answers_all_three_questions_and_submits() {
         json["content"][0]["text"],
         "Single: Move fast\nMulti: UX notes, Best practices\nPreview: Spacious\nPreview / Spacious note: why this one?"
     );
-    assert_eq!(json["details"]["answers"]["layout"]["optionNotes"]["spacious"], "why this one?");
+    assert_eq!(
+        json["details"]["answers"]["layout"]["optionNotes"]["spacious"],
+        "why this one?"
+    );
     assert!(s.cooked(), "terminal modes restored");
-    assert!(!s.screen.lock().unwrap().screen().hide_cursor(), "cursor shown again");
+    assert!(
+        !s.screen.lock().unwrap().screen().hide_cursor(),
+        "cursor shown again"
+    );
 }
 
 #[test]
@@ -188,18 +222,28 @@ fn the_settings_modal_toggles_a_behaviour_and_updates_the_file() {
     s.send(" ");
     s.send(ESC);
     let (code, json) = s.finish();
-    assert_eq!(code, 1, "confirm-dismiss was turned off, so one Esc discards");
+    assert_eq!(
+        code, 1,
+        "confirm-dismiss was turned off, so one Esc discards"
+    );
     assert_eq!(json["details"]["cancelled"], true);
     let path = s._dir.path().join(".pi/agent/extensions/pi-ask.toml");
     let text = std::fs::read_to_string(path).unwrap();
     assert!(text.contains("confirmDismissWhenDirty = false"), "{text}");
-    assert!(text.contains("# Ask for a second cancel/dismiss"), "comments kept: {text}");
+    assert!(
+        text.contains("# Ask for a second cancel/dismiss"),
+        "comments kept: {text}"
+    );
 }
 
 #[test]
 fn a_custom_keymap_from_a_config_file_is_used() {
     let mut s = Session::start(&["demo", "--config", "keys.toml"], |dir| {
-        std::fs::write(dir.join("keys.toml"), "schemaVersion = 5\n[keymaps.main]\nnextOption = [\"j\"]\nconfirm = [\"l\"]\n").unwrap();
+        std::fs::write(
+            dir.join("keys.toml"),
+            "schemaVersion = 5\n[keymaps.main]\nnextOption = [\"j\"]\nconfirm = [\"l\"]\n",
+        )
+        .unwrap();
     });
     s.wait_for("L confirm");
     s.send("j");
@@ -209,7 +253,10 @@ fn a_custom_keymap_from_a_config_file_is_used() {
     s.wait_for("Unsaved ask answers");
     s.send("\x03");
     let (_, json) = s.finish();
-    assert_eq!(json["details"]["answers"]["goal"]["values"], serde_json::json!(["quality"]));
+    assert_eq!(
+        json["details"]["answers"]["goal"]["values"],
+        serde_json::json!(["quality"])
+    );
 }
 
 #[test]
@@ -223,7 +270,10 @@ fn a_process_killed_mid_flow_restores_the_terminal() {
     assert_eq!(code, 1);
     assert_eq!(json["details"]["cancelled"], true);
     let screen = s.screen.lock().unwrap();
-    assert!(!screen.screen().alternate_screen(), "left the alternate screen");
+    assert!(
+        !screen.screen().alternate_screen(),
+        "left the alternate screen"
+    );
     assert!(!screen.screen().hide_cursor(), "cursor visible");
     drop(screen);
     assert!(s.cooked(), "raw mode off");
@@ -240,6 +290,12 @@ fn stdout_carries_only_the_json_while_the_form_draws_on_the_terminal() {
     s.send("1");
     let (code, json) = s.finish();
     assert_eq!(code, 0);
-    assert_eq!(json["details"]["answers"]["go"]["labels"], serde_json::json!(["Yes"]));
-    assert!(!s.contents().contains("Ship it?"), "the inline form is cleared away");
+    assert_eq!(
+        json["details"]["answers"]["go"]["labels"],
+        serde_json::json!(["Yes"])
+    );
+    assert!(
+        !s.contents().contains("Ship it?"),
+        "the inline form is cleared away"
+    );
 }

@@ -17,7 +17,7 @@ fn first_screen_shows_title_tabs_prompt_options_and_hints() {
     let screen = h.screen();
     assert_eq!(screen[0], "─".repeat(80));
     assert_eq!(screen[1], " Demo");
-    assert_eq!(screen[3], " ←  ☐ One   ☐ Two   ☰ Review  →");
+    assert_eq!(screen[3], " ←  ☐ One   ☐ Two   ≡ Review  →");
     assert_eq!(screen[5], " First question?");
     assert_eq!(screen[7], "❯ 1. Alpha");
     assert_eq!(screen[8], "     The first");

@@ -6,7 +6,7 @@ use tuirealm::command::Cmd;
 use tuirealm::state::State;
 
 use crate::realm::realm_component;
-use crate::text::{width, wrap};
+use crate::text::{fill, put, width, wrap};
 use crate::theme::Theme;
 
 /// Separator between hints.
@@ -88,15 +88,9 @@ impl Footer {
         let skip = lines.len().saturating_sub(room);
         let first = area.y + area.height - 1 - (lines.len() - skip) as u16;
         for (y, (text, style)) in (first..).zip(lines.into_iter().skip(skip)) {
-            buf.set_stringn(area.x, y, text, cols, style);
+            put(buf, area.x, y, text, cols, style);
         }
-        buf.set_stringn(
-            area.x,
-            area.y + area.height - 1,
-            "─".repeat(cols),
-            cols,
-            t.accent(),
-        );
+        fill(buf, area.x, area.y + area.height - 1, cols, "─", t.accent());
     }
 
     fn state_value(&self) -> State {

@@ -7,12 +7,11 @@ use std::sync::Arc;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
 use tuirealm::command::{Cmd, Direction};
 use tuirealm::state::{State, StateValue};
 
 use crate::realm::realm_component;
-use crate::text::{width, wrap};
+use crate::text::{put, width, wrap};
 use crate::theme::Theme;
 
 /// The fixed content of one row.
@@ -46,18 +45,38 @@ pub enum OptionListMsg {
     CursorMoved(usize),
 }
 
-/// The option list. Rows are shared (`Arc`) so a frame never copies them.
+/// The wrapped text of a row at one width (without state-dependent extras).
+#[derive(Debug, Clone)]
+struct RowLayout {
+    /// The label's lines (the first follows `N. ` and the checkbox).
+    label: Vec<String>,
+    /// The description lines, or the `(recommended) | description` lines.
+    subtitle: Vec<String>,
+}
+
+/// Wrapped rows for one `(columns, checkboxes)` combination, filled in as rows are drawn.
+#[derive(Debug, Clone, Default)]
+struct LayoutCache {
+    key: (usize, bool),
+    rows: Vec<Option<RowLayout>>,
+}
+
+/// The option list. Rows are shared (`Arc`) so a frame never copies them, and their wrapped
+/// text is cached per width, so a frame only lays out what changed.
 #[derive(Debug, Clone)]
 pub struct OptionList {
     rows: Arc<Vec<OptionRow>>,
     pub state: OptionListState,
     /// First visible row (kept so the cursor stays visible with minimal scrolling).
     offset: usize,
+    cache: LayoutCache,
     pub theme: Theme,
 }
 
 /// Indent of descriptions, notes and editors under a row.
 pub const DETAIL_INDENT: u16 = 5;
+
+const RECOMMENDED: &str = "(recommended)";
 
 impl OptionList {
     pub fn new(rows: Arc<Vec<OptionRow>>) -> OptionList {
@@ -65,6 +84,7 @@ impl OptionList {
             rows,
             state: OptionListState::default(),
             offset: 0,
+            cache: LayoutCache::default(),
             theme: Theme::default(),
         }
     }
@@ -81,127 +101,76 @@ impl OptionList {
         self.state.selected.contains(&row)
     }
 
-    /// The lines of one row at a width (the editor slot as blank lines).
-    fn row_lines(&self, index: usize, cols: usize) -> Vec<Line<'static>> {
-        let t = &self.theme;
-        let row = &self.rows[index];
-        let active = index == self.state.cursor;
-        let style = if self.is_selected(index) {
-            t.success()
-        } else if active {
-            t.accent()
-        } else {
-            t.text()
+    /// `N. ` plus the checkbox, as drawn before the label.
+    fn head(&self, index: usize) -> String {
+        let checkbox = match (self.state.checkboxes, self.is_selected(index)) {
+            (false, _) => "",
+            (true, true) => "[x] ",
+            (true, false) => "[ ] ",
         };
-        let prefix = if self.state.checkboxes {
-            if self.is_selected(index) {
-                "[x] "
-            } else {
-                "[ ] "
-            }
-        } else {
-            ""
-        };
-        let head = format!("{}. {prefix}", index + 1);
-        let pointer = if active { "❯ " } else { "  " };
-        let hang = 2 + width(&head);
-        let mut lines = Vec::new();
-        for (n, part) in wrap(&row.label, cols.saturating_sub(hang).max(1))
-            .into_iter()
-            .enumerate()
-        {
-            let lead = if n == 0 {
-                format!("{pointer}{head}")
-            } else {
-                " ".repeat(hang)
+        format!("{}. {checkbox}", index + 1)
+    }
+
+    /// The cached layout of a row at `cols` columns.
+    fn layout(&mut self, index: usize, cols: usize) -> &RowLayout {
+        let key = (cols, self.state.checkboxes);
+        if self.cache.key != key || self.cache.rows.len() != self.rows.len() {
+            self.cache = LayoutCache {
+                key,
+                rows: vec![None; self.rows.len()],
             };
-            let pointer_style = if active { t.accent() } else { style };
-            if n == 0 {
-                lines.push(Line::from(vec![
-                    Span::styled(pointer.to_owned(), pointer_style),
-                    Span::styled(head.clone(), style),
-                    Span::styled(part, style),
-                ]));
-            } else {
-                lines.push(Line::from(vec![Span::raw(lead), Span::styled(part, style)]));
-            }
         }
-        let indent = " ".repeat(DETAIL_INDENT as usize);
-        let inner = cols.saturating_sub(DETAIL_INDENT as usize).max(1);
-        if row.recommended {
-            let text = match &row.description {
-                Some(d) => format!("(recommended) | {d}"),
-                None => "(recommended)".to_owned(),
+        if self.cache.rows[index].is_none() {
+            let row = &self.rows[index];
+            let hang =
+                2 + width(&format!("{}. ", index + 1)) + if self.state.checkboxes { 4 } else { 0 };
+            let inner = cols.saturating_sub(DETAIL_INDENT as usize).max(1);
+            let subtitle = match (&row.description, row.recommended) {
+                (Some(d), true) => wrap(&format!("{RECOMMENDED} | {d}"), inner),
+                (None, true) => vec![RECOMMENDED.to_owned()],
+                (Some(d), false) => wrap(d, inner),
+                (None, false) => Vec::new(),
             };
-            for (n, part) in wrap(&text, inner).into_iter().enumerate() {
-                let mut spans = vec![Span::raw(indent.clone())];
-                if n == 0 && part.starts_with("(recommended)") {
-                    let rest = part["(recommended)".len()..].to_owned();
-                    spans.push(Span::styled("(recommended)", t.warning()));
-                    spans.push(Span::styled(rest, t.muted()));
-                } else {
-                    spans.push(Span::styled(part, t.muted()));
-                }
-                lines.push(Line::from(spans));
-            }
-        } else if let Some(description) = &row.description {
-            for part in wrap(description, inner) {
-                lines.push(Line::from(vec![
-                    Span::raw(indent.clone()),
-                    Span::styled(part, t.muted()),
-                ]));
-            }
+            self.cache.rows[index] = Some(RowLayout {
+                label: wrap(&row.label, cols.saturating_sub(hang).max(1)),
+                subtitle,
+            });
         }
-        let editing_here = matches!(self.state.editor, Some((r, _)) if r == index);
-        if let Some((_, text)) = self.state.texts.iter().find(|(r, _)| *r == index)
-            && !editing_here
-        {
-            {
-                for part in wrap(text, inner) {
-                    lines.push(Line::from(vec![
-                        Span::raw(indent.clone()),
-                        Span::styled(part, t.muted()),
-                    ]));
-                }
-            }
-        }
-        if let Some((_, note)) = self.state.notes.iter().find(|(r, _)| *r == index)
-            && !editing_here
-        {
-            {
-                for (n, part) in wrap(&format!("Note: {note}"), inner)
-                    .into_iter()
-                    .enumerate()
-                {
-                    if n == 0 {
-                        lines.push(Line::from(vec![
-                            Span::raw(indent.clone()),
-                            Span::styled("Note:", t.accent()),
-                            Span::styled(part["Note:".len()..].to_owned(), t.muted()),
-                        ]));
-                    } else {
-                        lines.push(Line::from(vec![
-                            Span::raw(indent.clone()),
-                            Span::styled(part, t.muted()),
-                        ]));
-                    }
-                }
-            }
-        }
+        self.cache.rows[index].as_ref().expect("filled above")
+    }
+
+    /// State-dependent lines under a row: saved text, its note (`Note: …`), or the editor slot.
+    fn extras(&self, index: usize, cols: usize) -> (Vec<(String, bool)>, u16) {
         if let Some((r, h)) = self.state.editor
             && r == index
         {
-            lines.extend((0..h).map(|_| Line::raw("")));
+            return (Vec::new(), h);
         }
-        lines
+        let inner = cols.saturating_sub(DETAIL_INDENT as usize).max(1);
+        let mut lines = Vec::new();
+        if let Some((_, text)) = self.state.texts.iter().find(|(r, _)| *r == index) {
+            lines.extend(wrap(text, inner).into_iter().map(|l| (l, false)));
+        }
+        if let Some((_, note)) = self.state.notes.iter().find(|(r, _)| *r == index) {
+            lines.extend(
+                wrap(&format!("Note: {note}"), inner)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(n, l)| (l, n == 0)),
+            );
+        }
+        (lines, 0)
     }
 
-    fn row_height(&self, index: usize, cols: usize) -> usize {
-        self.row_lines(index, cols).len()
+    fn row_height(&mut self, index: usize, cols: usize) -> usize {
+        let layout = self.layout(index, cols);
+        let base = layout.label.len() + layout.subtitle.len();
+        let (extra, slot) = self.extras(index, cols);
+        base + extra.len() + slot as usize
     }
 
     /// Total height of every row (used for layouts that size the list to its content).
-    pub fn content_height(&self, cols: u16) -> u16 {
+    pub fn content_height(&mut self, cols: u16) -> u16 {
         (0..self.rows.len())
             .map(|i| self.row_height(i, cols as usize))
             .sum::<usize>()
@@ -224,6 +193,107 @@ impl OptionList {
         }
     }
 
+    /// Draws one row from line `skip` of it, at `y`, no lower than `bottom`.
+    /// Returns the next free line and where its editor slot starts, if it has one.
+    fn draw_row(
+        &mut self,
+        index: usize,
+        area: Rect,
+        mut y: u16,
+        bottom: u16,
+        buf: &mut Buffer,
+    ) -> (u16, Option<Rect>) {
+        let cols = area.width as usize;
+        let t = self.theme;
+        let active = index == self.state.cursor;
+        let style = if self.is_selected(index) {
+            t.success()
+        } else if active {
+            t.accent()
+        } else {
+            t.text()
+        };
+        let head = self.head(index);
+        let hang = 2 + width(&head);
+        let (extras, slot_height) = self.extras(index, cols);
+        self.layout(index, cols);
+        // Borrow the cached layout out of the cache while drawing (no copy), then put it back.
+        let layout = self.cache.rows[index].take().expect("filled by layout()");
+        let x = area.x;
+        let right = area.x + area.width;
+        let put = |buf: &mut Buffer, x: u16, y: u16, text: &str, style| {
+            if x < right {
+                put(buf, x, y, text, (right - x) as usize, style).0
+            } else {
+                x
+            }
+        };
+        for (n, part) in layout.label.iter().enumerate() {
+            if y >= bottom {
+                break;
+            }
+            if n == 0 {
+                let nx = put(
+                    buf,
+                    x,
+                    y,
+                    if active { "❯ " } else { "  " },
+                    if active { t.accent() } else { style },
+                );
+                let nx = put(buf, nx, y, &head, style);
+                put(buf, nx, y, part, style);
+            } else {
+                put(buf, x + hang as u16, y, part, style);
+            }
+            y += 1;
+        }
+        let indent = x + DETAIL_INDENT;
+        for (n, part) in layout.subtitle.iter().enumerate() {
+            if y >= bottom {
+                break;
+            }
+            match part.strip_prefix(RECOMMENDED) {
+                Some(rest) if n == 0 && self.rows[index].recommended => {
+                    let nx = put(buf, indent, y, RECOMMENDED, t.warning());
+                    put(buf, nx, y, rest, t.muted());
+                }
+                _ => {
+                    put(buf, indent, y, part, t.muted());
+                }
+            }
+            y += 1;
+        }
+        for (part, note_label) in &extras {
+            if y >= bottom {
+                break;
+            }
+            match part.strip_prefix("Note:") {
+                Some(rest) if *note_label => {
+                    let nx = put(buf, indent, y, "Note:", t.accent());
+                    put(buf, nx, y, rest, t.muted());
+                }
+                _ => {
+                    put(buf, indent, y, part, t.muted());
+                }
+            }
+            y += 1;
+        }
+        self.cache.rows[index] = Some(layout);
+        if slot_height > 0 && y < bottom {
+            let h = slot_height.min(bottom - y);
+            return (
+                y + h,
+                Some(Rect::new(
+                    indent,
+                    y,
+                    area.width.saturating_sub(DETAIL_INDENT),
+                    h,
+                )),
+            );
+        }
+        (y, None)
+    }
+
     /// Draws the visible rows, with `↑ N more` / `↓ N more` markers when rows are hidden.
     /// Returns where the editor slot landed, if it is visible.
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) -> Option<Rect> {
@@ -242,7 +312,8 @@ impl OptionList {
         let mut y = area.y;
         let bottom = area.y + area.height;
         if above_marker == 1 {
-            buf.set_stringn(
+            put(
+                buf,
                 area.x,
                 y,
                 format!("  ↑ {} more", self.offset),
@@ -253,13 +324,13 @@ impl OptionList {
         }
         let mut slot = None;
         for index in self.offset..self.rows.len() {
-            let lines = self.row_lines(index, cols);
             let room = (bottom - y) as usize;
             let needs_marker = usize::from(index < last);
-            if index > self.state.cursor && lines.len() + needs_marker > room {
+            if index > self.state.cursor && self.row_height(index, cols) + needs_marker > room {
                 if room > 0 {
                     let hidden = self.rows.len() - index;
-                    buf.set_stringn(
+                    put(
+                        buf,
                         area.x,
                         y,
                         format!("  ↓ {hidden} more"),
@@ -269,27 +340,11 @@ impl OptionList {
                 }
                 break;
             }
-            let editor_lines = self
-                .state
-                .editor
-                .filter(|(r, _)| *r == index)
-                .map_or(0, |(_, h)| h as usize);
-            let label_lines = lines.len() - editor_lines;
-            for (n, line) in lines.iter().enumerate() {
-                if y >= bottom {
-                    break;
-                }
-                if n == label_lines && editor_lines > 0 {
-                    let h = editor_lines.min((bottom - y) as usize) as u16;
-                    slot = Some(Rect::new(
-                        area.x + DETAIL_INDENT,
-                        y,
-                        area.width.saturating_sub(DETAIL_INDENT),
-                        h,
-                    ));
-                }
-                buf.set_line(area.x, y, line, area.width);
-                y += 1;
+            let (next, row_slot) = self.draw_row(index, area, y, bottom, buf);
+            slot = slot.or(row_slot);
+            y = next;
+            if y >= bottom {
+                break;
             }
         }
         slot

@@ -8,7 +8,7 @@ use tuirealm::command::{Cmd, Direction};
 use tuirealm::state::{State, StateValue};
 
 use crate::realm::realm_component;
-use crate::text::{pad, wrap};
+use crate::text::{pad, put, wrap};
 use crate::theme::Theme;
 
 /// One line under a question in the review.
@@ -175,8 +175,7 @@ impl ReviewTab {
                 if x >= right {
                     break;
                 }
-                let (nx, _) =
-                    buf.set_stringn(x, area.y + i as u16, text, (right - x) as usize, style);
+                let (nx, _) = put(buf, x, area.y + i as u16, text, (right - x) as usize, style);
                 x = nx;
             }
         }

@@ -9,7 +9,7 @@ use tuirealm::command::{Cmd, Direction};
 use tuirealm::state::{State, StateValue};
 
 use crate::realm::realm_component;
-use crate::text::{truncate, width, wrap};
+use crate::text::{put, truncate, width, wrap};
 use crate::theme::Theme;
 
 /// One row of the settings list.
@@ -228,8 +228,14 @@ impl SettingsModal {
                 if x >= right {
                     break;
                 }
-                let (nx, _) =
-                    buf.set_stringn(x, inner.y + i as u16, text, (right - x) as usize, style);
+                let (nx, _) = put(
+                    buf,
+                    x,
+                    inner.y + i as u16,
+                    text,
+                    (right - x) as usize,
+                    style,
+                );
                 x = nx;
             }
         }

@@ -8,7 +8,7 @@ use tuirealm::command::{Cmd, Direction};
 use tuirealm::state::{State, StateValue};
 
 use crate::realm::realm_component;
-use crate::text::width;
+use crate::text::{put, width};
 use crate::theme::Theme;
 
 /// One question tab.
@@ -68,7 +68,7 @@ impl TabBar {
         } else {
             t.success()
         };
-        out.push((format!(" ☰ {} ", self.review_label), review_style));
+        out.push((format!(" ≡ {} ", self.review_label), review_style));
         out
     }
 
@@ -115,7 +115,7 @@ impl TabBar {
         let mut x = area.x;
         let mut put = |x: &mut u16, s: &str, style: Style| {
             if *x < right_edge {
-                let (nx, _) = buf.set_stringn(*x, area.y, s, (right_edge - *x) as usize, style);
+                let (nx, _) = put(buf, *x, area.y, s, (right_edge - *x) as usize, style);
                 *x = nx;
             }
         };

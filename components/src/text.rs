@@ -171,3 +171,58 @@ mod tests {
         assert_eq!(wrap("", 3), [""]);
     }
 }
+
+/// Writes `s` at `(x, y)`, at most `max` columns, like `Buffer::set_stringn`, returning the
+/// position after the last column written. Plain ASCII (the bulk of a form) takes a fast path that
+/// writes cells directly instead of segmenting graphemes; anything else goes through ratatui.
+pub fn put(
+    buf: &mut ratatui::buffer::Buffer,
+    x: u16,
+    y: u16,
+    s: impl AsRef<str>,
+    max: usize,
+    style: ratatui::style::Style,
+) -> (u16, u16) {
+    let s = s.as_ref();
+    let area = buf.area;
+    if y < area.top() || y >= area.bottom() || x >= area.right() {
+        return (x, y);
+    }
+    if !s.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return buf.set_stringn(x, y, s, max, style);
+    }
+    let room = (area.right() - x) as usize;
+    let n = s.len().min(max).min(room);
+    let plain_space = style.bg.is_none() && style.add_modifier.is_empty();
+    for (i, b) in s.bytes().take(n).enumerate() {
+        let cell = &mut buf[(x + i as u16, y)];
+        // A space without background or modifiers on an untouched cell changes nothing visible.
+        if b == b' ' && plain_space && *cell == ratatui::buffer::Cell::EMPTY {
+            continue;
+        }
+        cell.set_char(b as char);
+        cell.set_style(style);
+    }
+    (x + n as u16, y)
+}
+
+/// Fills `n` cells from `(x, y)` with one single-width symbol (rules, padding).
+pub fn fill(
+    buf: &mut ratatui::buffer::Buffer,
+    x: u16,
+    y: u16,
+    n: usize,
+    symbol: &str,
+    style: ratatui::style::Style,
+) {
+    let area = buf.area;
+    if y < area.top() || y >= area.bottom() {
+        return;
+    }
+    let end = (x as usize + n).min(area.right() as usize) as u16;
+    for cx in x.max(area.left())..end {
+        let cell = &mut buf[(cx, y)];
+        cell.set_symbol(symbol);
+        cell.set_style(style);
+    }
+}

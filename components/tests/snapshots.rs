@@ -344,5 +344,6 @@ fn tab_strip_keeps_the_active_tab_visible_at_narrow_widths() {
     assert_eq!(line(28, 2), " ←  ☐ Three   ☐ Four  →");
     assert_eq!(line(30, 2), " ←  ☐ Three   ☐ Four  →");
     assert_eq!(line(31, 2), " ←  ☐ Two   ☐ Three   ☐ Four  →");
-    assert_eq!(line(24, 5), " ←  ☰ Review  →");
+    assert_eq!(line(24, 5), " ←  ☐ Five   ≡ Review  →");
+    assert_eq!(line(22, 5), " ←  ≡ Review  →");
 }

@@ -1,6 +1,6 @@
 //! Drawing a flow: the frame (rule, title, tabs, body, footer) and the settings modal on top.
 
-use pi_ask_components::text::{width, wrap};
+use pi_ask_components::text::{fill, put, width, wrap};
 use pi_ask_components::{
     Footer, PreviewPane, ReviewEntry, ReviewLine, ReviewTab, SettingsItem,
     SettingsModal as ModalView, SettingsNotice, TabBar, TabItem, Theme,
@@ -43,10 +43,17 @@ pub fn draw_into(app: &mut App, area: Rect, buf: &mut Buffer) -> Option<Position
     let cols = area.width as usize;
     let mut y = area.y;
     let bottom = area.y + area.height;
-    buf.set_stringn(area.x, y, "─".repeat(cols), cols, theme.accent());
+    fill(buf, area.x, y, cols, "─", theme.accent());
     y += 1;
     if let Some(title) = app.model.title() {
-        buf.set_stringn(area.x, y, format!(" {title}"), cols, theme.bold_accent());
+        put(
+            buf,
+            area.x,
+            y,
+            format!(" {title}"),
+            cols,
+            theme.bold_accent(),
+        );
         y += 2;
     }
     let mut tabs = TabBar::new(
@@ -107,7 +114,8 @@ fn draw_too_small(area: Rect, buf: &mut Buffer, theme: &Theme) {
         .take(area.height as usize)
         .enumerate()
     {
-        buf.set_stringn(
+        put(
+            buf,
             area.x,
             area.y + i as u16,
             line,
@@ -133,7 +141,7 @@ fn draw_question(app: &mut App, q: usize, body: Rect, buf: &mut Buffer) -> Optio
     let prompt = wrap(&question.prompt, cols.saturating_sub(1).max(1));
     let prompt_room = (body.height as usize / 2).max(1);
     for line in prompt.iter().take(prompt_room) {
-        buf.set_stringn(body.x, y, format!(" {line}"), cols, theme.text());
+        put(buf, body.x, y, format!(" {line}"), cols, theme.text());
         y += 1;
     }
 
@@ -157,8 +165,9 @@ fn draw_question(app: &mut App, q: usize, body: Rect, buf: &mut Buffer) -> Optio
                 break;
             }
             if n == 0 {
-                buf.set_stringn(body.x + 1, y, "Note:", cols, theme.accent());
-                buf.set_stringn(
+                put(buf, body.x + 1, y, "Note:", cols, theme.accent());
+                put(
+                    buf,
                     body.x + 6,
                     y,
                     &line["Note:".len()..],
@@ -166,7 +175,7 @@ fn draw_question(app: &mut App, q: usize, body: Rect, buf: &mut Buffer) -> Optio
                     theme.muted(),
                 );
             } else {
-                buf.set_stringn(body.x + 1, y, line, cols, theme.muted());
+                put(buf, body.x + 1, y, line, cols, theme.muted());
             }
             y += 1;
         }
