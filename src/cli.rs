@@ -3,6 +3,7 @@
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
@@ -53,6 +54,8 @@ struct FormOptions {
 enum Mode {
     /// The interactive form on the terminal.
     Tui,
+    /// pi's extension UI dialogs as JSON lines on stdout/stdin (payload from a file).
+    Rpc,
     /// No UI: return the pending questions at once (cancelled result, exit 1).
     Print,
     /// Same as print.
@@ -68,6 +71,12 @@ enum Command {
         /// tui (default), or print/json to return the pending questions without a UI.
         #[arg(long, value_enum, default_value = "tui")]
         mode: Mode,
+        /// Payload file (for rpc mode, whose standard input carries the host's responses).
+        #[arg(long = "payload", value_name = "FILE")]
+        payload_file: Option<PathBuf>,
+        /// rpc mode: a dialog unanswered for this many seconds counts as dismissed.
+        #[arg(long, value_name = "SECONDS")]
+        dialog_timeout: Option<f64>,
         /// Payload file, or `-` (the default) for standard input.
         #[arg(default_value = "-")]
         payload: PathBuf,
@@ -104,19 +113,25 @@ pub fn main() -> ExitCode {
             options,
             mode,
             payload,
-        } => match read_payload(&payload).and_then(|t| input::parse_payload(&t)) {
-            Ok(form) if mode == Mode::Tui => crate::run::ask(form, &options.into()),
-            Ok(form) => crate::run::emit(
-                &result::needs_input_result(&form),
-                options.output.as_deref(),
-                EXIT_CANCELLED,
-            ),
-            Err(invalid) => crate::run::emit(
-                &result::invalid_input_result(&invalid),
-                options.output.as_deref(),
-                EXIT_ERROR,
-            ),
-        },
+            payload_file,
+            dialog_timeout,
+        } => {
+            let payload = payload_file.unwrap_or(payload);
+            if mode == Mode::Rpc && payload.as_os_str() == "-" {
+                eprintln!(
+                    "pi-ask: in rpc mode standard input carries the host's responses; give the payload as a file (--payload FILE)"
+                );
+                return ExitCode::from(EXIT_ERROR);
+            }
+            let timeout = match dialog_timeout {
+                Some(s) if !(s.is_finite() && s > 0.0) => {
+                    eprintln!("pi-ask: --dialog-timeout must be a positive number of seconds");
+                    return ExitCode::from(EXIT_ERROR);
+                }
+                other => other.map(Duration::from_secs_f64),
+            };
+            ask(options, mode, &payload, timeout)
+        }
         Command::Demo { options } => match input::parse_payload(crate::tui::DEMO_PAYLOAD) {
             Ok(form) => crate::run::ask(form, &options.into()),
             Err(invalid) => crate::run::emit(
@@ -133,6 +148,29 @@ pub fn main() -> ExitCode {
             print_json(&crate::schema::input_schema());
             ExitCode::from(EXIT_OK)
         }
+    }
+}
+
+fn ask(options: FormOptions, mode: Mode, payload: &PathBuf, timeout: Option<Duration>) -> ExitCode {
+    let output = options.output.clone();
+    match read_payload(payload).and_then(|t| input::parse_payload(&t)) {
+        Ok(form) => match mode {
+            Mode::Tui => crate::run::ask(form, &options.into()),
+            Mode::Rpc => crate::run::rpc(form, options.config.as_deref(), timeout),
+            Mode::Print | Mode::Json => crate::run::emit(
+                &result::needs_input_result(&form),
+                output.as_deref(),
+                EXIT_CANCELLED,
+            ),
+        },
+        Err(invalid) if mode == Mode::Rpc => {
+            crate::run::emit_rpc(&result::invalid_input_result(&invalid), EXIT_ERROR)
+        }
+        Err(invalid) => crate::run::emit(
+            &result::invalid_input_result(&invalid),
+            output.as_deref(),
+            EXIT_ERROR,
+        ),
     }
 }
 

@@ -13,6 +13,7 @@ pub mod keymap;
 pub mod keys;
 pub mod model;
 pub mod result;
+pub mod rpc;
 pub mod run;
 pub mod schema;
 pub mod settings;

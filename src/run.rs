@@ -127,3 +127,36 @@ pub fn settings(config: Option<&Path>, fullscreen: bool) -> ExitCode {
         }
     }
 }
+
+/// Writes the final RPC line (`{"type":"ask_result","result":…}`) and returns `code`.
+pub fn emit_rpc(result: &AskResult, code: u8) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{}", crate::rpc::result_line(result)).and_then(|_| out.flush()) {
+        Ok(()) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("pi-ask: cannot write the result: {e}");
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+/// Asks a form as pi's portable dialogs over JSON lines (stdout requests, stdin responses).
+pub fn rpc(form: Form, config: Option<&Path>, timeout: Option<std::time::Duration>) -> ExitCode {
+    let store = ConfigStore::open(ConfigPaths::from_env(config));
+    // present-single-as-multi applies to every new flow, the RPC one included.
+    let form = if store.config().behaviour.present_single_as_multi {
+        form.with_single_presented_as_multi()
+    } else {
+        form
+    };
+    let lines = crate::rpc::spawn_line_reader(std::io::BufReader::new(std::io::stdin()));
+    let errors = Box::new(|message: &str| eprintln!("pi-ask: {message}"));
+    let mut channel = crate::rpc::Channel::new(std::io::stdout(), lines, timeout, errors);
+    match crate::rpc::run(&form, &mut channel) {
+        Ok(result) => emit_rpc(&result, exit_code(&result)),
+        Err(e) => {
+            eprintln!("pi-ask: cannot talk to the host: {e}");
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}

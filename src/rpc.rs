@@ -1,0 +1,276 @@
+//! RPC mode: the form as pi's portable extension dialogs, over JSON lines.
+//!
+//! Each question becomes one `select` request (its real options, flattened, then
+//! `Type something…`), answered by one `extension_ui_response` line; `Type something…` asks one
+//! `input`. Answers go through the same [`AnswerState`] and result builder as the terminal UI.
+
+use std::io::{BufRead, Write};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::form::{Form, Question, QuestionType};
+use crate::model::AnswerState;
+use crate::result::{AskResult, Outcome, build_from_state};
+
+/// The last entry of every select card.
+pub const TYPE_SOMETHING: &str = "Type something…";
+
+/// The kind of the final line: `{"type":"ask_result","result":{content, details}}`.
+pub const RESULT_LINE_TYPE: &str = "ask_result";
+
+/// Collapses whitespace runs to one space and trims.
+fn compact(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `[i/n] ` + optional `<title> — ` + `<label>: <prompt>`.
+pub fn select_title(
+    title: Option<&str>,
+    question: &Question,
+    index: usize,
+    total: usize,
+) -> String {
+    let title = title
+        .map(|t| format!("{} — ", compact(t)))
+        .unwrap_or_default();
+    format!(
+        "[{}/{}] {title}{}: {}",
+        index + 1,
+        total,
+        compact(&question.label),
+        compact(&question.prompt)
+    )
+}
+
+/// The option strings of a question's select card, `Type something…` last.
+pub fn option_strings(question: &Question) -> Vec<String> {
+    let mut out: Vec<String> = question
+        .options
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let mut s = format!("{}. {}", i + 1, compact(&o.label));
+            if o.is_recommended() {
+                s.push_str(" (recommended)");
+            }
+            if let Some(d) = &o.description {
+                s.push_str(&format!(" — {}", compact(d)));
+            }
+            if let Some(p) = &o.preview {
+                s.push_str(&format!(" — Preview: {}", compact(p)));
+            }
+            s
+        })
+        .collect();
+    out.push(TYPE_SOMETHING.to_owned());
+    out
+}
+
+/// What the host answered to one dialog.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Reply {
+    Value(String),
+    /// Dismissed, timed out, or a reply of the wrong form.
+    Dismissed,
+    /// The host aborted, or its input ended.
+    Abort,
+}
+
+/// Where requests go and replies come from.
+pub struct Channel<W: Write> {
+    out: W,
+    lines: Receiver<String>,
+    timeout: Option<Duration>,
+    /// Ids already answered (a second answer is reported, not applied).
+    answered: Vec<String>,
+    errors: Box<dyn FnMut(&str)>,
+}
+
+impl<W: Write> Channel<W> {
+    /// `lines` delivers the host's input lines; `errors` receives one message per ignored line.
+    pub fn new(
+        out: W,
+        lines: Receiver<String>,
+        timeout: Option<Duration>,
+        errors: Box<dyn FnMut(&str)>,
+    ) -> Channel<W> {
+        Channel {
+            out,
+            lines,
+            timeout,
+            answered: Vec::new(),
+            errors,
+        }
+    }
+
+    fn send(&mut self, value: &Value) -> std::io::Result<()> {
+        writeln!(self.out, "{value}")?;
+        self.out.flush()
+    }
+
+    /// Sends a dialog request and waits for its reply.
+    fn ask(&mut self, method: &str, mut fields: Value) -> std::io::Result<Reply> {
+        let id = uuid::Uuid::new_v4().to_string();
+        fields["type"] = json!("extension_ui_request");
+        fields["id"] = json!(id);
+        fields["method"] = json!(method);
+        if let Some(t) = self.timeout {
+            fields["timeout"] = json!(t.as_millis() as u64);
+        }
+        // Key order as pi writes it: type, id, method, then the dialog's fields.
+        let mut ordered = serde_json::Map::new();
+        for key in ["type", "id", "method"] {
+            ordered.insert(key.into(), fields[key].take());
+        }
+        for (k, v) in fields.as_object().cloned().unwrap_or_default() {
+            if !ordered.contains_key(&k) {
+                ordered.insert(k, v);
+            }
+        }
+        self.send(&Value::Object(ordered))?;
+        let deadline = self.timeout.map(|t| Instant::now() + t);
+        loop {
+            let line = match deadline {
+                None => match self.lines.recv() {
+                    Ok(line) => line,
+                    Err(_) => return Ok(Reply::Abort),
+                },
+                Some(d) => match self
+                    .lines
+                    .recv_timeout(d.saturating_duration_since(Instant::now()))
+                {
+                    Ok(line) => line,
+                    Err(RecvTimeoutError::Timeout) => {
+                        self.answered.push(id);
+                        return Ok(Reply::Dismissed);
+                    }
+                    Err(RecvTimeoutError::Disconnected) => return Ok(Reply::Abort),
+                },
+            };
+            if let Some(reply) = self.read_reply(&id, &line) {
+                self.answered.push(id);
+                return Ok(reply);
+            }
+        }
+    }
+
+    /// Reads one host line: the reply to `id`, an abort, or `None` (reported and ignored).
+    fn read_reply(&mut self, id: &str, line: &str) -> Option<Reply> {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() {
+            return None;
+        }
+        let value: Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) => {
+                (self.errors)(&format!("ignored a line that is not JSON ({e}): {line}"));
+                return None;
+            }
+        };
+        match value.get("type").and_then(Value::as_str) {
+            Some("extension_ui_response") => {}
+            Some("abort") => return Some(Reply::Abort),
+            other => {
+                (self.errors)(&format!(
+                    "ignored a line of unknown type {}: {line}",
+                    other.unwrap_or("(none)")
+                ));
+                return None;
+            }
+        }
+        let reply_id = value.get("id").and_then(Value::as_str).unwrap_or("");
+        if reply_id != id {
+            let why = if self.answered.iter().any(|a| a == reply_id) {
+                "an already answered"
+            } else {
+                "an unknown"
+            };
+            (self.errors)(&format!(
+                "ignored a response to {why} request id {reply_id:?}"
+            ));
+            return None;
+        }
+        if value.get("cancelled").and_then(Value::as_bool) == Some(true) {
+            return Some(Reply::Dismissed);
+        }
+        Some(match value.get("value").and_then(Value::as_str) {
+            Some(text) => Reply::Value(text.to_owned()),
+            None => Reply::Dismissed,
+        })
+    }
+}
+
+/// Runs the whole form as sequential dialogs. Returns the result (submit, or cancelled on abort,
+/// end of input, or a select reply that names no offered option).
+pub fn run<W: Write>(form: &Form, channel: &mut Channel<W>) -> std::io::Result<AskResult> {
+    let total = form.questions.len();
+    let mut states = vec![AnswerState::default(); total];
+    for (i, question) in form.questions.iter().enumerate() {
+        let title = select_title(form.title.as_deref(), question, i, total);
+        let options = option_strings(question);
+        let reply = channel.ask("select", json!({ "title": title, "options": options }))?;
+        let chosen = match reply {
+            Reply::Abort => return Ok(finish(form, &states, Outcome::Cancelled)),
+            Reply::Dismissed => continue,
+            Reply::Value(v) => v,
+        };
+        match options.iter().position(|o| *o == chosen) {
+            None => return Ok(finish(form, &states, Outcome::Cancelled)),
+            Some(index) if index < question.options.len() => states[i].selected = vec![index],
+            Some(_) => {
+                let placeholder = if question.presented_type == QuestionType::Multi {
+                    "Enter one or more answers"
+                } else {
+                    "Enter your answer"
+                };
+                let input_title = format!("{title} — {TYPE_SOMETHING}");
+                match channel.ask(
+                    "input",
+                    json!({ "title": input_title, "placeholder": placeholder }),
+                )? {
+                    Reply::Abort => return Ok(finish(form, &states, Outcome::Cancelled)),
+                    Reply::Dismissed => {}
+                    Reply::Value(text) => {
+                        states[i].set_custom_text(&text);
+                        states[i].custom_selected = states[i].custom_text.is_some();
+                    }
+                }
+            }
+        }
+    }
+    Ok(finish(form, &states, Outcome::Submit))
+}
+
+fn finish(form: &Form, states: &[AnswerState], outcome: Outcome) -> AskResult {
+    build_from_state(form.title.as_deref(), &form.questions, states, outcome)
+}
+
+/// The final line: `{"type":"ask_result","result":{...}}`.
+pub fn result_line(result: &AskResult) -> String {
+    json!({ "type": RESULT_LINE_TYPE, "result": result }).to_string()
+}
+
+/// Starts a thread that forwards lines of `input` (split on `\n` only) to a channel.
+pub fn spawn_line_reader<R: BufRead + Send + 'static>(mut input: R) -> Receiver<String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    if buf.last() == Some(&b'\n') {
+                        buf.pop();
+                    }
+                    if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    rx
+}

@@ -1,0 +1,410 @@
+//! RPC mode with a scripted host, and the print/json fallback.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+const WAIT: Duration = Duration::from_secs(10);
+
+fn fixture(name: &str) -> String {
+    format!("{}/fixtures/payloads/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The program in rpc mode, seen from the host's side.
+struct Host {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Value>,
+    _home: tempfile::TempDir,
+}
+
+impl Host {
+    fn start(payload: &str, extra: &[&str]) -> Host {
+        Host::start_with_home(payload, extra, tempfile::tempdir().unwrap())
+    }
+
+    fn start_with_home(payload: &str, extra: &[&str], home: tempfile::TempDir) -> Host {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+            .args(["ask", "--mode", "rpc", "--payload", payload])
+            .args(extra)
+            .env("HOME", home.path())
+            .env_remove("PI_ASK_CONFIG")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let line = line.unwrap();
+                let value: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
+                if tx.send(value).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Host {
+            child,
+            stdin,
+            lines: rx,
+            _home: home,
+        }
+    }
+
+    fn next(&self) -> Value {
+        self.lines.recv_timeout(WAIT).expect("a line from pi-ask")
+    }
+
+    fn write(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn reply(&mut self, request: &Value, body: Value) {
+        let mut response = json!({ "type": "extension_ui_response", "id": request["id"] });
+        for (k, v) in body.as_object().unwrap() {
+            response[k] = v.clone();
+        }
+        self.write(&response.to_string());
+    }
+
+    fn choose(&mut self, request: &Value, option: &str) {
+        self.reply(request, json!({ "value": option }));
+    }
+
+    /// Reads the final result line and the exit code.
+    fn result(&mut self) -> (Value, i32, String) {
+        let line = self.next();
+        assert_eq!(line["type"], "ask_result", "{line}");
+        let out = std::mem::replace(&mut self.child, Command::new("true").spawn().unwrap())
+            .wait_with_output()
+            .unwrap();
+        (
+            line["result"].clone(),
+            out.status.code().unwrap(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+}
+
+#[test]
+fn a_three_question_flow_has_progress_titles_and_the_originals_flattened_strings() {
+    let mut host = Host::start(&fixture("planning.json"), &[]);
+    let first = host.next();
+    assert_eq!(first["type"], "extension_ui_request");
+    assert_eq!(first["method"], "select");
+    assert_eq!(first["id"].as_str().unwrap().len(), 36);
+    assert_eq!(
+        first["title"],
+        "[1/3] Development planning demo (ask_user) — Goal: What should this change optimize for first?"
+    );
+    assert_eq!(
+        first["options"],
+        json!([
+            "1. Speed — Ship the smallest working slice this week.",
+            "2. Quality (recommended) — Take the time to harden edge cases and tests.",
+            "3. Learning — Prototype to learn what users need.",
+            "Type something…"
+        ])
+    );
+    host.choose(
+        &first,
+        "2. Quality (recommended) — Take the time to harden edge cases and tests.",
+    );
+    let second = host.next();
+    assert!(second["title"].as_str().unwrap().starts_with("[2/3] "));
+    host.choose(&second, "Type something…");
+    let input = host.next();
+    assert_eq!(input["method"], "input");
+    assert_eq!(
+        input["title"],
+        format!("{} — Type something…", second["title"].as_str().unwrap())
+    );
+    assert_eq!(input["placeholder"], "Enter one or more answers");
+    host.reply(
+        &input,
+        json!({ "value": "No new dependencies, behind a feature flag" }),
+    );
+    let third = host.next();
+    assert!(third["title"].as_str().unwrap().starts_with("[3/3] "));
+    assert!(third["options"][0].as_str().unwrap().starts_with(
+        "1. Quick adapter in existing service — Lowest initial effort. — Preview: Approach: Add a thin adapter layer directly in the current service. Pros: - Fastest"
+    ));
+    host.choose(&third, third["options"][1].as_str().unwrap());
+    let (result, code, _) = host.result();
+    assert_eq!(code, 0);
+    assert_eq!(result["details"]["mode"], "submit");
+    assert_eq!(
+        result["details"]["answers"]["goal"],
+        json!({ "values": ["quality"], "labels": ["Quality"], "indices": [2] })
+    );
+    assert_eq!(
+        result["details"]["answers"]["constraints"],
+        json!({
+            "values": ["No new dependencies, behind a feature flag"],
+            "labels": ["No new dependencies, behind a feature flag"],
+            "indices": [],
+            "customText": "No new dependencies, behind a feature flag"
+        })
+    );
+    assert_eq!(
+        result["details"]["answers"]["direction"]["values"],
+        json!(["plugin"])
+    );
+}
+
+#[test]
+fn the_rpc_result_matches_the_terminal_ui_for_the_same_choices() {
+    let payload = std::fs::read_to_string(fixture("planning.json")).unwrap();
+    let mut host = Host::start(&fixture("planning.json"), &[]);
+    let first = host.next();
+    host.choose(&first, first["options"][1].as_str().unwrap());
+    let second = host.next();
+    host.choose(&second, "Type something…");
+    let input = host.next();
+    host.reply(&input, json!({ "value": "Only metrics" }));
+    let third = host.next();
+    host.reply(&third, json!({ "cancelled": true }));
+    let (rpc, _, _) = host.result();
+
+    let mut tui = pi_ask::testing::Harness::new(&payload, 100, 30).unwrap();
+    tui.press("2"); // Quality, advance
+    tui.press("5").type_text("Only metrics").press("enter"); // custom text on multi (stays on the tab)
+    tui.press("tab").press("tab"); // on past the preview question to the review tab
+    tui.press("1"); // submit
+    let tui = serde_json::to_value(tui.result().unwrap()).unwrap();
+    assert_eq!(rpc, tui);
+}
+
+#[test]
+fn a_real_option_on_a_multi_question_records_one_choice() {
+    let mut host = Host::start(&fixture("planning.json"), &[]);
+    let first = host.next();
+    host.reply(&first, json!({ "cancelled": true }));
+    let second = host.next();
+    host.choose(&second, "3. Behind a feature flag");
+    let third = host.next();
+    host.reply(&third, json!({ "cancelled": true }));
+    let (result, code, _) = host.result();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result["details"]["answers"],
+        json!({ "constraints": { "values": ["feature-flag"], "labels": ["Behind a feature flag"], "indices": [3] } })
+    );
+    assert_eq!(
+        result["content"][0]["text"],
+        "Goal: (no answer)\nConstraints: Behind a feature flag\nDirection: (no answer)"
+    );
+}
+
+#[test]
+fn dismissing_a_select_or_its_input_skips_the_question_and_blank_input_is_unanswered() {
+    let mut host = Host::start(&fixture("planning.json"), &[]);
+    let first = host.next();
+    host.choose(&first, "Type something…");
+    let input = host.next();
+    host.reply(&input, json!({ "cancelled": true }));
+    let second = host.next();
+    host.choose(&second, "Type something…");
+    let input = host.next();
+    host.reply(&input, json!({ "value": "   " }));
+    let third = host.next();
+    host.reply(&third, json!({ "cancelled": true }));
+    let (result, code, _) = host.result();
+    assert_eq!(code, 0);
+    assert_eq!(result["details"]["cancelled"], false);
+    assert_eq!(result["details"]["answers"], json!({}));
+}
+
+#[test]
+fn an_abort_mid_flow_cancels() {
+    let mut host = Host::start(&fixture("planning.json"), &[]);
+    let first = host.next();
+    host.choose(&first, first["options"][0].as_str().unwrap());
+    let _second = host.next();
+    host.write(r#"{"type":"abort"}"#);
+    let (result, code, _) = host.result();
+    assert_eq!(code, 1);
+    assert_eq!(result["details"]["cancelled"], true);
+    assert_eq!(result["content"][0]["text"], "User cancelled the ask flow");
+    assert_eq!(
+        result["details"]["answers"]["goal"]["values"],
+        json!(["speed"]),
+        "answers so far are kept in details"
+    );
+}
+
+#[test]
+fn end_of_input_cancels() {
+    let mut host = Host::start(&fixture("preview.json"), &[]);
+    let _first = host.next();
+    host.stdin.take();
+    let (result, code, _) = host.result();
+    assert_eq!(code, 1);
+    assert_eq!(result["details"]["cancelled"], true);
+}
+
+#[test]
+fn malformed_unknown_and_repeated_lines_are_reported_and_ignored() {
+    let mut host = Host::start(&fixture("planning.json"), &[]);
+    let first = host.next();
+    host.write("this is not json");
+    host.write(r#"{"type":"extension_ui_response","id":"00000000-0000-4000-8000-000000000000","value":"x"}"#);
+    host.write(r#"{"type":"get_state"}"#);
+    host.write("");
+    host.choose(&first, first["options"][0].as_str().unwrap());
+    let second = host.next();
+    host.choose(&first, first["options"][1].as_str().unwrap()); // a second answer to the first card
+    host.reply(&second, json!({ "cancelled": true }));
+    let third = host.next();
+    host.reply(&third, json!({ "cancelled": true }));
+    let (result, code, stderr) = host.result();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result["details"]["answers"]["goal"]["values"],
+        json!(["speed"])
+    );
+    assert!(
+        stderr.contains("ignored a line that is not JSON"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("an unknown request id"), "{stderr}");
+    assert!(stderr.contains("unknown type get_state"), "{stderr}");
+    assert!(
+        stderr.contains("an already answered request id"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_select_reply_naming_no_offered_option_cancels_the_flow_as_the_original_does() {
+    let mut host = Host::start(&fixture("preview.json"), &[]);
+    let first = host.next();
+    host.choose(&first, "Compact");
+    let (result, code, _) = host.result();
+    assert_eq!(code, 1);
+    assert_eq!(result["details"]["cancelled"], true);
+}
+
+#[test]
+fn a_dialog_timeout_counts_as_a_dismissal() {
+    let mut host = Host::start(&fixture("preview.json"), &["--dialog-timeout", "0.2"]);
+    let first = host.next();
+    assert_eq!(first["timeout"], 200);
+    let (result, code, _) = host.result();
+    assert_eq!(code, 0);
+    assert_eq!(result["details"]["answers"], json!({}));
+    assert_eq!(result["details"]["cancelled"], false);
+}
+
+#[test]
+fn present_single_as_multi_keeps_requested_and_presented_types() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join(".pi/agent/extensions");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("pi-ask.toml"),
+        "schemaVersion = 5\n[behaviour]\npresentSingleAsMulti = true\n",
+    )
+    .unwrap();
+    let mut host = Host::start_with_home(&fixture("preview.json"), &[], home);
+    let first = host.next();
+    host.choose(&first, "Type something…");
+    let input = host.next();
+    assert_eq!(
+        input["placeholder"], "Enter your answer",
+        "preview questions are not single ones"
+    );
+    host.reply(&input, json!({ "value": "Both" }));
+    let (result, _, _) = host.result();
+    assert_eq!(result["details"]["questions"][0]["type"], "preview");
+    assert!(
+        result["details"]["questions"][0]
+            .get("presentedType")
+            .is_none()
+    );
+}
+
+#[test]
+fn a_payload_on_stdin_is_refused_in_rpc_mode() {
+    let out = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .args(["ask", "--mode", "rpc", "-"])
+        .env("HOME", std::env::temp_dir())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--payload FILE"));
+}
+
+#[test]
+fn print_and_json_modes_return_the_pending_questions_at_once() {
+    for (name, first_line) in [
+        (
+            "showcase.json",
+            "1. Single: Single-select demo: pick exactly one primary goal.",
+        ),
+        (
+            "planning.json",
+            "1. Goal: What should this change optimize for first?",
+        ),
+        (
+            "preview.json",
+            "1. Q1: Which dashboard layout should we build?",
+        ),
+    ] {
+        for mode in ["print", "json"] {
+            let home = tempfile::tempdir().unwrap();
+            let out = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+                .args(["ask", "--mode", mode, &fixture(name)])
+                .env("HOME", home.path())
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(1), "{name} {mode}");
+            let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+            let text = v["content"][0]["text"].as_str().unwrap();
+            assert!(
+                text.starts_with("Needs user input: ask_user requires interactive TUI mode.\n"),
+                "{text}"
+            );
+            assert!(text.contains(first_line), "{text}");
+            assert!(text.contains("   - Type your own [custom]"), "{text}");
+            assert_eq!(v["details"]["cancelled"], true);
+            assert_eq!(v["details"]["answers"], json!({}));
+            assert!(!v["details"]["questions"].as_array().unwrap().is_empty());
+        }
+    }
+}
+
+#[test]
+fn ask_without_a_terminal_falls_back_to_the_pending_questions() {
+    // setsid detaches from any controlling terminal, so /dev/tty cannot be opened.
+    let out = Command::new("setsid")
+        .args([
+            "-w",
+            env!("CARGO_BIN_EXE_pi-ask"),
+            "ask",
+            &fixture("preview.json"),
+        ])
+        .env("HOME", std::env::temp_dir())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Needs user input")
+    );
+}
