@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod files;
 pub mod form;
 pub mod input;
 pub mod keymap;

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 use crate::config::{ConfigPaths, ConfigStore};
+use crate::files::{FileIndex, IndexOptions};
 use crate::form::Form;
 use crate::keymap::BindingTable;
 use crate::model::{Msg, ReviewAction};
@@ -67,21 +68,42 @@ pub fn ask(form: Form, options: &RunOptions) -> ExitCode {
             EXIT_CANCELLED,
         );
     }
-    if let Some(dir) = &options.cwd
-        && let Err(e) = std::env::set_current_dir(dir)
-    {
-        eprintln!("pi-ask: cannot use --cwd {}: {e}", dir.display());
-        return ExitCode::from(EXIT_ERROR);
-    }
+    // `@` suggestions list files under --cwd (default: the current directory).
+    let root = match &options.cwd {
+        Some(dir) if dir.is_dir() => dir.clone(),
+        Some(dir) => {
+            eprintln!("pi-ask: --cwd {} is not a directory", dir.display());
+            return ExitCode::from(EXIT_ERROR);
+        }
+        None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+    };
     let store = ConfigStore::open(ConfigPaths::from_env(options.config.as_deref()));
     let config = store.config().clone();
+    // The file index starts walking now, in the background; the UI never waits for it.
+    let exclude = IndexOptions {
+        exclude: config.files.exclude.clone(),
+        ..IndexOptions::default()
+    };
+    let (index, glob_notice) = match FileIndex::build(&root, exclude) {
+        Ok(index) => (index, None),
+        Err(e) => (
+            FileIndex::build(&root, IndexOptions::default()).expect("no globs, no glob errors"),
+            Some(format!("Ignored files.exclude in the config: {e}")),
+        ),
+    };
+    let notice: Vec<String> = [store.notice(), glob_notice]
+        .into_iter()
+        .flatten()
+        .collect();
+    let notice = (!notice.is_empty()).then(|| notice.join(" "));
     let app = App::new(
         form,
         config.settings(),
         BindingTable::new(config.keymaps),
         store.display_path(),
-        store.notice(),
-    );
+        notice,
+    )
+    .with_files(index);
     let mut session = Session::new(Screen::Flow(Box::new(app)), Some(store), notifier());
     match runtime::run(&mut session, options.fullscreen) {
         Ok(Ending::Done) => {}

@@ -25,6 +25,7 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::{Buffer, Cell};
 
 use crate::config::{ConfigPaths, ConfigStore};
+use crate::files::{FileIndex, IndexOptions};
 use crate::input::{InvalidInput, parse_payload};
 use crate::keymap::BindingTable;
 use crate::keys::{Base, KeyId, Named};
@@ -52,6 +53,40 @@ impl Harness {
             "(in memory)".into(),
             None,
         );
+        Ok(Harness::build(
+            Screen::Flow(Box::new(app)),
+            None,
+            width,
+            height,
+        ))
+    }
+
+    /// A form offering `@` file suggestions from `cwd` (indexed completely before the first key,
+    /// without the user's global git excludes, so tests are deterministic).
+    pub fn with_files(
+        payload: &str,
+        cwd: &Path,
+        width: u16,
+        height: u16,
+    ) -> Result<Harness, InvalidInput> {
+        let form = parse_payload(payload)?;
+        let index = FileIndex::build(
+            cwd,
+            IndexOptions {
+                git_global: false,
+                ..IndexOptions::default()
+            },
+        )
+        .expect("no exclude globs");
+        index.wait();
+        let app = App::new(
+            form,
+            Settings::defaults(),
+            BindingTable::default(),
+            "(in memory)".into(),
+            None,
+        )
+        .with_files(index);
         Ok(Harness::build(
             Screen::Flow(Box::new(app)),
             None,
@@ -219,6 +254,11 @@ impl Harness {
     /// Notifications the flow sent.
     pub fn notifications(&self) -> Vec<Notification> {
         self.notifications.borrow().clone()
+    }
+
+    /// The open `@` suggestion popup, if any.
+    pub fn popup(&self) -> Option<&crate::tui::Popup> {
+        self.session.app().and_then(App::popup)
     }
 
     /// The flow's model, for assertions beyond the screen.

@@ -299,3 +299,26 @@ fn stdout_carries_only_the_json_while_the_form_draws_on_the_terminal() {
         "the inline form is cleared away"
     );
 }
+
+#[test]
+fn an_at_reference_is_suggested_accepted_and_printed() {
+    let tree = format!("{}/fixtures/tree", env!("CARGO_MANIFEST_DIR"));
+    let mut s = Session::start(&["ask", "--cwd", &tree, "payload.json"], |dir| {
+        std::fs::write(dir.join("payload.json"), r#"{"questions":[{"id":"file","prompt":"Which file?","options":[{"value":"none","label":"None"}]}]}"#).unwrap();
+    });
+    s.wait_for("Which file?");
+    s.send("2");
+    s.send("@src/ma");
+    s.wait_for("main.rs");
+    s.send(ENTER); // accept the suggestion
+    s.wait_for("@src/main.rs");
+    s.send(ENTER); // submit the answer
+    s.wait_for("Review answers");
+    s.send("1");
+    let (code, json) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        json["details"]["answers"]["file"]["customText"],
+        "@src/main.rs "
+    );
+}

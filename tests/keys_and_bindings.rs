@@ -245,6 +245,20 @@ fn non_empty_editors_keep_arrows_tab_and_question_mark() {
 }
 
 #[test]
+fn tab_in_a_non_empty_editor_completes_the_path_word() {
+    let t = BindingTable::default();
+    assert_eq!(
+        t.resolve(editor(false), &key("tab")),
+        Resolution::Popup(PopupAction::Complete)
+    );
+    assert_eq!(
+        t.resolve(editor(true), &key("tab")),
+        Resolution::Msg(Msg::NextTab),
+        "an empty editor navigates"
+    );
+}
+
+#[test]
 fn ctrl_c_dismisses_from_every_mode_and_question_mark_opens_settings_outside_non_empty_editors() {
     let t = BindingTable::default();
     for focus in [main_focus(), editor(true), editor(false), note(false)] {

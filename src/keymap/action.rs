@@ -106,7 +106,8 @@ actions! {
     SettingsModalToggle => (SettingsModal, "toggle", ["enter", "space"]),
     AutocompleteNext => (Autocomplete, "next", ["down"]),
     AutocompletePrevious => (Autocomplete, "previous", ["up"]),
-    AutocompleteAccept => (Autocomplete, "accept", ["tab", "enter"]),
+    AutocompleteAccept => (Autocomplete, "accept", ["enter"]),
+    AutocompleteComplete => (Autocomplete, "complete", ["tab"]),
     AutocompleteClose => (Autocomplete, "close", ["esc"]),
 }
 

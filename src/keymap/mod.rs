@@ -84,6 +84,8 @@ pub enum PopupAction {
     Next,
     Previous,
     Accept,
+    /// Tab: accepts the highlighted suggestion, or (popup closed) completes the path word.
+    Complete,
     Close,
 }
 
@@ -175,6 +177,7 @@ impl BindingTable {
                 Some(AutocompleteNext) => return Resolution::Popup(PopupAction::Next),
                 Some(AutocompletePrevious) => return Resolution::Popup(PopupAction::Previous),
                 Some(AutocompleteAccept) => return Resolution::Popup(PopupAction::Accept),
+                Some(AutocompleteComplete) => return Resolution::Popup(PopupAction::Complete),
                 Some(AutocompleteClose) => return Resolution::Popup(PopupAction::Close),
                 _ => {}
             }
@@ -215,7 +218,14 @@ impl BindingTable {
                     }
                     _ => None,
                 };
-                msg.map_or(Resolution::EditorInput, Resolution::Msg)
+                match msg {
+                    Some(msg) => Resolution::Msg(msg),
+                    // A non-empty editor completes the path word under the cursor.
+                    None if !empty && self.is(Context::Autocomplete, key, AutocompleteComplete) => {
+                        Resolution::Popup(PopupAction::Complete)
+                    }
+                    None => Resolution::EditorInput,
+                }
             }
             Focus::Main => {
                 let msg = match self.action(Context::Main, key) {

@@ -6,11 +6,33 @@ use std::sync::Arc;
 use crossterm::event::KeyEvent;
 use pi_ask_components::{Editor, OptionList, OptionRow};
 
+use crate::files::{self, FileIndex, Searcher, Suggestion};
 use crate::form::{CUSTOM_ROW_LABEL, Form};
-use crate::keymap::{BindingTable, EditorKind, Focus, Resolution};
+use crate::keymap::{BindingTable, EditorKind, Focus, PopupAction, Resolution};
 use crate::keys::KeyId;
 use crate::model::{Cmd, EditorTarget, Model, Msg, update};
 use crate::settings::Settings;
+
+/// What an open suggestion popup completes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PopupKind {
+    /// An `@` reference (`quoted` when typed as `@"…`).
+    At { quoted: bool },
+    /// A path word completed with Tab (`had_at` keeps its `@`).
+    Word { had_at: bool },
+}
+
+/// The suggestion popup under an editor.
+#[derive(Debug, Clone)]
+pub struct Popup {
+    pub items: Vec<Suggestion>,
+    /// How many matched in all (`items` are the best of them).
+    pub total: usize,
+    pub selected: usize,
+    /// Characters before the cursor that an accepted suggestion replaces.
+    pub replace_chars: usize,
+    pub kind: PopupKind,
+}
 
 /// A running ask flow with its view state.
 pub struct App {
@@ -19,6 +41,13 @@ pub struct App {
     pub(crate) editor: Option<(EditorTarget, Editor)>,
     pub(crate) lists: Vec<OptionList>,
     pub(crate) config_path: String,
+    files: Option<FileIndex>,
+    searcher: Searcher,
+    pub(crate) popup: Option<Popup>,
+    /// The text before the cursor when the popup was closed with Esc; it stays closed until that changes.
+    popup_dismissed: Option<String>,
+    /// Index size at the last search, to refresh while the walk streams in.
+    searched_len: usize,
 }
 
 impl App {
@@ -58,12 +87,28 @@ impl App {
             editor: None,
             lists,
             config_path,
+            files: None,
+            searcher: Searcher::default(),
+            popup: None,
+            popup_dismissed: None,
+            searched_len: 0,
         };
         if let Some(notice) = config_notice {
             app.update(Msg::ConfigNotice(notice));
         }
         app.sync_editor();
         app
+    }
+
+    /// Offers `@` file suggestions from this index in every editor of the flow.
+    pub fn with_files(mut self, index: FileIndex) -> App {
+        self.files = Some(index);
+        self
+    }
+
+    /// The open suggestion popup.
+    pub fn popup(&self) -> Option<&Popup> {
+        self.popup.as_ref()
     }
 
     pub fn model(&self) -> &Model {
@@ -92,7 +137,7 @@ impl App {
                     EditorKind::Answer
                 },
                 empty: editor.is_empty(),
-                popup: false,
+                popup: self.popup.as_ref().is_some_and(|p| !p.items.is_empty()),
             },
             None => Focus::Main,
         }
@@ -112,12 +157,18 @@ impl App {
         };
         match self.table.resolve(self.focus(), &key) {
             Resolution::Msg(msg) => self.update(msg),
-            Resolution::EditorInput => match self.editor.as_mut().and_then(|(_, e)| e.input(event))
-            {
-                Some(text) => self.update(Msg::EditorChanged(text)),
-                None => Vec::new(),
-            },
-            Resolution::Popup(_) | Resolution::Ignored => Vec::new(),
+            Resolution::EditorInput => {
+                let changed = self.editor.as_mut().and_then(|(_, e)| e.input(event));
+                let cmds = match changed {
+                    Some(text) => self.update(Msg::EditorChanged(text)),
+                    None => Vec::new(),
+                };
+                // Cursor moves matter too: the popup follows the token under the cursor.
+                self.refresh_popup();
+                cmds
+            }
+            Resolution::Popup(action) => self.popup_action(action),
+            Resolution::Ignored => Vec::new(),
         }
     }
 
@@ -125,15 +176,147 @@ impl App {
     pub fn handle_paste(&mut self, text: &str) -> Vec<Cmd> {
         match self.editor.as_mut() {
             Some((_, editor)) => {
+                // A paste never opens the popup (as in pi); it ends any token being typed.
                 let text = editor.paste(text);
+                self.popup = None;
                 self.update(Msg::EditorChanged(text))
             }
             None => Vec::new(),
         }
     }
 
+    /// Follows the index while its walk streams in (called between frames).
+    pub fn tick(&mut self) {
+        if self
+            .popup
+            .as_ref()
+            .is_some_and(|p| matches!(p.kind, PopupKind::At { .. }))
+            && self
+                .files
+                .as_ref()
+                .is_some_and(|f| f.len() != self.searched_len)
+        {
+            self.refresh_popup();
+        }
+    }
+
+    /// Opens, refreshes or closes the `@` popup for the text before the cursor.
+    fn refresh_popup(&mut self) {
+        let Some((_, editor)) = &self.editor else {
+            self.popup = None;
+            return;
+        };
+        let before = editor.text_before_cursor();
+        let token = files::at_token(&before);
+        match (&self.files, token) {
+            (Some(index), Some(token))
+                if self.popup_dismissed.as_deref() != Some(before.as_str()) =>
+            {
+                self.popup_dismissed = None;
+                self.searched_len = index.len();
+                let matches = self.searcher.search(index, &token.query, files::SHOWN);
+                let selected = self
+                    .popup
+                    .as_ref()
+                    .map_or(0, |p| p.selected)
+                    .min(matches.items.len().saturating_sub(1));
+                self.popup = Some(Popup {
+                    items: matches.items,
+                    total: matches.total,
+                    selected,
+                    replace_chars: token.len_chars,
+                    kind: PopupKind::At {
+                        quoted: token.quoted,
+                    },
+                });
+            }
+            _ => self.popup = None,
+        }
+    }
+
+    /// Replaces `chars` characters before the cursor and tells the model.
+    fn replace_before_cursor(&mut self, chars: usize, text: &str) -> Vec<Cmd> {
+        let Some((_, editor)) = self.editor.as_mut() else {
+            return Vec::new();
+        };
+        let all = editor.replace_before_cursor(chars, text);
+        self.update(Msg::EditorChanged(all))
+    }
+
+    fn popup_action(&mut self, action: PopupAction) -> Vec<Cmd> {
+        match (action, self.popup.take()) {
+            (PopupAction::Next, Some(mut p)) => {
+                p.selected = (p.selected + 1) % p.items.len().max(1);
+                self.popup = Some(p);
+                Vec::new()
+            }
+            (PopupAction::Previous, Some(mut p)) => {
+                let n = p.items.len().max(1);
+                p.selected = (p.selected + n - 1) % n;
+                self.popup = Some(p);
+                Vec::new()
+            }
+            (PopupAction::Close, Some(_)) => {
+                self.popup_dismissed = self.editor.as_ref().map(|(_, e)| e.text_before_cursor());
+                Vec::new()
+            }
+            (PopupAction::Accept | PopupAction::Complete, Some(p)) => {
+                let Some(choice) = p.items.get(p.selected) else {
+                    return Vec::new();
+                };
+                let text = match p.kind {
+                    PopupKind::At { quoted } => files::insertion(choice, quoted),
+                    PopupKind::Word { had_at } => files::word_insertion(choice, had_at),
+                };
+                let cmds = self.replace_before_cursor(p.replace_chars, &text);
+                self.refresh_popup();
+                cmds
+            }
+            (PopupAction::Complete, None) => self.complete_word(),
+            (_, None) => Vec::new(),
+        }
+    }
+
+    /// Tab with no popup: completes the path word before the cursor from its folder.
+    fn complete_word(&mut self) -> Vec<Cmd> {
+        let Some((_, editor)) = &self.editor else {
+            return Vec::new();
+        };
+        let before = editor.text_before_cursor();
+        let (len, word) = files::path_word(&before);
+        let had_at = before.ends_with(&format!("@{word}")) && len > word.chars().count();
+        let root = self
+            .files
+            .as_ref()
+            .map_or_else(|| std::path::PathBuf::from("."), |f| f.root().to_path_buf());
+        let mut candidates = files::complete_word(&root, &word);
+        match candidates.len() {
+            0 => Vec::new(),
+            1 => {
+                let only = candidates.remove(0);
+                let cmds = self.replace_before_cursor(len, &files::word_insertion(&only, had_at));
+                self.refresh_popup();
+                cmds
+            }
+            n => {
+                candidates.truncate(files::SHOWN);
+                self.popup = Some(Popup {
+                    items: candidates,
+                    total: n,
+                    selected: 0,
+                    replace_chars: len,
+                    kind: PopupKind::Word { had_at },
+                });
+                Vec::new()
+            }
+        }
+    }
+
     /// Opens, replaces or drops the text editor to match the model's open editor.
     fn sync_editor(&mut self) {
+        if self.model.editor().is_none() {
+            self.popup = None;
+        }
         match self.model.editor() {
             None => self.editor = None,
             Some(e) if self.editor.as_ref().is_some_and(|(t, _)| *t == e.target) => {}

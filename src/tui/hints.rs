@@ -10,8 +10,18 @@ fn hint(table: &BindingTable, action: Action, verb: &str) -> Option<String> {
 }
 
 /// The hints for the current state of a flow, in display order.
-pub fn flow_hints(table: &BindingTable, model: &Model) -> Vec<String> {
+pub fn flow_hints(table: &BindingTable, model: &Model, popup_open: bool) -> Vec<String> {
     use Action::*;
+    if popup_open {
+        return [
+            hint(table, AutocompleteAccept, "accept"),
+            hint(table, AutocompleteComplete, "complete"),
+            hint(table, AutocompleteClose, "close list"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+    }
     let settings = hint(table, GlobalSettings, "settings");
     let mut hints: Vec<Option<String>> = match (model.editor(), model.tab()) {
         (Some(editor), _) if editor.target.is_note() => {

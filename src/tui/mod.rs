@@ -11,7 +11,7 @@ mod settings_app;
 pub mod terminal;
 pub mod view;
 
-pub use app::App;
+pub use app::{App, Popup, PopupKind};
 pub use hints::{flow_hints, settings_footer};
 pub use session::{Notifier, Screen, Session};
 pub use settings_app::SettingsApp;

@@ -120,6 +120,9 @@ impl Session {
 
     /// Fires timers that are due.
     pub fn tick(&mut self, now: Instant) {
+        if let Screen::Flow(app) = &mut self.screen {
+            app.tick();
+        }
         if self.reset_deadline.is_some_and(|d| d <= now) {
             self.reset_deadline = None;
             self.dispatch(Msg::ResetWindowExpired, now);

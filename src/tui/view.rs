@@ -9,7 +9,7 @@ use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 
-use super::app::App;
+use super::app::{App, Popup};
 use super::hints::{flow_hints, settings_footer};
 use crate::form::QuestionType;
 use crate::model::{
@@ -74,7 +74,11 @@ pub fn draw_into(app: &mut App, area: Rect, buf: &mut Buffer) -> Option<Position
     let mut footer = Footer {
         notice: app.model.notice().map(str::to_owned),
         hints: if app.model.settings().behaviour.show_footer_hints {
-            flow_hints(&app.table, &app.model)
+            flow_hints(
+                &app.table,
+                &app.model,
+                app.popup.as_ref().is_some_and(|p| !p.items.is_empty()),
+            )
         } else {
             Vec::new()
         },
@@ -284,7 +288,11 @@ fn draw_question(app: &mut App, q: usize, body: Rect, buf: &mut Buffer) -> Optio
         Rect::new(slot.x, slot.y, slot.width.saturating_sub(2), slot.height),
         buf,
     );
-    editor.cursor_position()
+    let cursor = editor.cursor_position();
+    if let Some(popup) = &app.popup {
+        draw_popup(popup, slot, body, buf);
+    }
+    cursor
 }
 
 /// The review entries for the highlighted action: Submit and Cancel show notes only for answered
@@ -413,4 +421,85 @@ pub fn settings_view(
 /// Draws the modal centred over `area`.
 pub fn draw_modal(mut view: ModalView, area: Rect, buf: &mut Buffer) {
     view.render(area, buf);
+}
+
+/// Rows of suggestions shown at once in the popup.
+const POPUP_ROWS: usize = 8;
+
+/// The suggestion popup: below the editor when there is room, else above it.
+fn draw_popup(popup: &Popup, editor: Rect, body: Rect, buf: &mut Buffer) {
+    let theme = Theme::default();
+    let rows = popup.items.len().clamp(1, POPUP_ROWS) as u16;
+    let height = rows + 1;
+    let width = editor
+        .width
+        .max(20)
+        .min(body.width.saturating_sub(editor.x.saturating_sub(body.x)));
+    let below = editor.y + editor.height;
+    let y = if below + height <= body.y + body.height {
+        below
+    } else if editor.y >= body.y + height {
+        editor.y - height
+    } else {
+        below.min((body.y + body.height).saturating_sub(height))
+    };
+    let area = Rect::new(editor.x, y, width, height.min(body.height));
+    ratatui::widgets::Widget::render(ratatui::widgets::Clear, area, buf);
+    let cols = area.width as usize;
+    if popup.items.is_empty() {
+        put(
+            buf,
+            area.x,
+            area.y,
+            " no matching files",
+            cols,
+            theme.muted(),
+        );
+        return;
+    }
+    // Keep the highlighted row in view.
+    let first = popup.selected.saturating_sub(POPUP_ROWS - 1);
+    for (row, item) in popup.items.iter().enumerate().skip(first).take(POPUP_ROWS) {
+        let y = area.y + (row - first) as u16;
+        let selected = row == popup.selected;
+        let style = if selected {
+            theme.accent().bg(theme.selected_bg)
+        } else {
+            theme.text()
+        };
+        if selected {
+            ratatui::widgets::Widget::render(
+                ratatui::widgets::Clear,
+                Rect::new(area.x, y, area.width, 1),
+                buf,
+            );
+            buf.set_style(Rect::new(area.x, y, area.width, 1), theme.selected());
+        }
+        let (x, _) = put(buf, area.x, y, format!(" {}", item.label()), cols, style);
+        let dir = item.path.strip_suffix(item.label()).unwrap_or("");
+        if !dir.is_empty() {
+            let used = (x - area.x) as usize;
+            put(
+                buf,
+                x,
+                y,
+                format!("  {dir}"),
+                cols.saturating_sub(used),
+                theme.muted().bg(if selected {
+                    theme.selected_bg
+                } else {
+                    ratatui::style::Color::Reset
+                }),
+            );
+        }
+    }
+    let count = format!(" ({}/{})", popup.items.len(), popup.total);
+    put(
+        buf,
+        area.x,
+        area.y + area.height - 1,
+        count,
+        cols,
+        theme.dim(),
+    );
 }

@@ -1,0 +1,294 @@
+//! `@` file references: the index's ignore rules, ranking, insertion, the popup in editors, and
+//! Tab path completion.
+
+use std::path::{Path, PathBuf};
+
+use pi_ask::files::{FileIndex, IndexOptions, Searcher, Suggestion, insertion};
+use pi_ask::testing::Harness;
+
+fn tree() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/tree")
+}
+
+fn index_with(exclude: &[&str]) -> FileIndex {
+    let options = IndexOptions {
+        exclude: exclude.iter().map(|s| s.to_string()).collect(),
+        git_global: false,
+        threads: 2,
+    };
+    let index = FileIndex::build(&tree(), options).unwrap();
+    index.wait();
+    index
+}
+
+fn paths(index: &FileIndex) -> Vec<String> {
+    let mut p: Vec<String> = index
+        .entries()
+        .iter()
+        .map(|e| {
+            if e.is_dir {
+                format!("{}/", e.path)
+            } else {
+                e.path.to_string()
+            }
+        })
+        .collect();
+    p.sort();
+    p
+}
+
+#[test]
+fn the_index_honours_gitignore_and_ignore_files_and_keeps_hidden_entries() {
+    let all = paths(&index_with(&[]));
+    for present in [
+        ".env",
+        ".hidden/",
+        ".hidden/config.toml",
+        ".gitignore",
+        "src/lib/deep/nested/file.rs",
+        "docs/my notes.md",
+        "docs/café.md",
+        "docs/日本語.txt",
+    ] {
+        assert!(
+            all.iter().any(|p| p == present),
+            "{present} missing from {all:?}"
+        );
+    }
+    for absent in ["debug.log", "build/", "build/output.bin", "secret.txt"] {
+        assert!(
+            !all.iter().any(|p| p == absent),
+            "{absent} should be ignored: {all:?}"
+        );
+    }
+    assert!(!all.iter().any(|p| p.starts_with(".git/") || p == ".git/"));
+}
+
+#[test]
+fn extra_exclude_globs_from_the_config_apply() {
+    let all = paths(&index_with(&["docs", "*.toml"]));
+    assert!(!all.iter().any(|p| p.starts_with("docs")), "{all:?}");
+    assert!(!all.iter().any(|p| p.ends_with(".toml")), "{all:?}");
+    assert!(all.iter().any(|p| p == "src/main.rs"));
+    assert!(
+        FileIndex::build(
+            &tree(),
+            IndexOptions {
+                exclude: vec!["[".into()],
+                ..IndexOptions::default()
+            }
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn unreadable_roots_and_symlink_loops_do_not_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("a")).unwrap();
+    std::os::unix::fs::symlink(dir.path(), dir.path().join("a/loop")).unwrap();
+    std::fs::write(dir.path().join("a/file.txt"), "x").unwrap();
+    let index = FileIndex::build(
+        dir.path(),
+        IndexOptions {
+            git_global: false,
+            ..IndexOptions::default()
+        },
+    )
+    .unwrap();
+    index.wait();
+    assert!(paths(&index).contains(&"a/file.txt".to_owned()));
+    let missing = FileIndex::build(&dir.path().join("nope"), IndexOptions::default()).unwrap();
+    missing.wait();
+    assert!(missing.is_empty());
+}
+
+fn search(query: &str) -> Vec<String> {
+    let index = index_with(&[]);
+    Searcher::default()
+        .search(&index, query, 20)
+        .items
+        .into_iter()
+        .map(|s| s.path)
+        .collect()
+}
+
+#[test]
+fn basename_and_prefix_matches_rank_first_and_shorter_paths_win_ties() {
+    let main = search("main");
+    assert_eq!(main[0], "src/main.rs", "{main:?}");
+    assert!(
+        main.iter().position(|p| p == "src/lib/domain.rs") > Some(0),
+        "{main:?}"
+    );
+    let ma = search("ma");
+    assert_eq!(&ma[..2], ["src/main.rs", "src/mapping.rs"], "{ma:?}");
+    let fuzzy = search("snf");
+    assert!(
+        fuzzy.contains(&"src/lib/deep/nested/file.rs".to_owned()),
+        "fuzzy subsequence: {fuzzy:?}"
+    );
+}
+
+#[test]
+fn smart_case_matches_case_insensitively_until_an_uppercase_letter() {
+    assert!(search("readme").contains(&"README.md".to_owned()));
+    assert!(search("README").contains(&"README.md".to_owned()));
+    assert!(!search("ReadMe").contains(&"README.md".to_owned()));
+}
+
+#[test]
+fn a_query_ending_in_a_slash_lists_that_folder_folders_first() {
+    assert_eq!(
+        search("src/"),
+        ["src/lib/", "src/main.rs", "src/mapping.rs"]
+    );
+    assert_eq!(search("src/ma")[0], "src/main.rs");
+    assert_eq!(search("src/lib/de")[0], "src/lib/deep/");
+}
+
+#[test]
+fn results_are_capped_with_the_total_kept() {
+    let index = index_with(&[]);
+    let m = Searcher::default().search(&index, "s", 3);
+    assert_eq!(m.items.len(), 3);
+    assert!(m.total > 3, "{}", m.total);
+}
+
+#[test]
+fn typing_more_refines_the_previous_matches_to_the_same_answer_as_a_fresh_search() {
+    let index = index_with(&[]);
+    let mut incremental = Searcher::default();
+    for q in ["s", "sr", "src", "src/l", "src/li", "src/lib/d"] {
+        let a = incremental.search(&index, q, 20);
+        let b = Searcher::default().search(&index, q, 20);
+        assert_eq!(a, b, "{q}");
+    }
+}
+
+#[test]
+fn insertion_follows_pis_format() {
+    let file = Suggestion {
+        path: "docs/my notes.md".into(),
+        is_dir: false,
+    };
+    assert_eq!(insertion(&file, false), "@\"docs/my notes.md\" ");
+    assert_eq!(
+        insertion(
+            &Suggestion {
+                path: "src/".into(),
+                is_dir: true
+            },
+            false
+        ),
+        "@src/"
+    );
+}
+
+const ONE: &str =
+    r#"{"questions":[{"id":"q","prompt":"Which file?","options":[{"value":"a","label":"A"}]}]}"#;
+
+#[test]
+fn typing_at_in_an_editor_opens_suggestions_and_accepting_inserts_the_reference() {
+    let mut h = Harness::with_files(ONE, &tree(), 100, 30).unwrap();
+    h.press("2"); // the custom answer editor
+    h.type_text("see @src/ma");
+    let popup = h.popup().expect("popup open");
+    assert_eq!(popup.items[0].path, "src/main.rs");
+    let screen = h.screen_text();
+    assert!(
+        screen.contains("main.rs") && screen.contains("(3/3)"),
+        "{screen}"
+    );
+    h.press("enter"); // accepts, does not submit
+    assert_eq!(
+        h.model().unwrap().editor().unwrap().text,
+        "see @src/main.rs "
+    );
+    assert!(h.popup().is_none());
+    h.press("enter");
+    h.press("1");
+    assert_eq!(
+        h.result().unwrap().details.answers["q"]
+            .custom_text
+            .as_deref(),
+        Some("see @src/main.rs ")
+    );
+}
+
+#[test]
+fn folders_keep_completing_and_escape_closes_only_the_popup() {
+    let mut h = Harness::with_files(ONE, &tree(), 100, 30).unwrap();
+    h.press("2").type_text("@sr");
+    h.press("tab");
+    assert_eq!(h.model().unwrap().editor().unwrap().text, "@src/");
+    assert_eq!(
+        h.popup().unwrap().items[0].path,
+        "src/lib/",
+        "the folder's contents follow"
+    );
+    h.press("down").press("down");
+    assert_eq!(h.popup().unwrap().selected, 2);
+    h.press("esc");
+    assert!(h.popup().is_none());
+    assert!(
+        h.model().unwrap().editor().is_some(),
+        "the editor stays open"
+    );
+    h.type_text(" ");
+    assert!(h.popup().is_none(), "a space ends the reference");
+}
+
+#[test]
+fn note_editors_offer_suggestions_too_and_paths_with_spaces_are_quoted() {
+    let mut h = Harness::with_files(ONE, &tree(), 100, 30).unwrap();
+    h.press("shift+n").type_text("@notes");
+    assert_eq!(h.popup().unwrap().items[0].path, "docs/my notes.md");
+    h.press("tab");
+    assert_eq!(
+        h.model().unwrap().editor().unwrap().text,
+        "@\"docs/my notes.md\" "
+    );
+}
+
+#[test]
+fn tab_completes_a_path_word_without_at() {
+    let mut h = Harness::with_files(ONE, &tree(), 100, 30).unwrap();
+    h.press("2").type_text("see sr").press("tab");
+    assert_eq!(h.model().unwrap().editor().unwrap().text, "see src/");
+    h.type_text("m").press("tab");
+    assert_eq!(
+        h.popup()
+            .unwrap()
+            .items
+            .iter()
+            .map(|s| s.path.as_str())
+            .collect::<Vec<_>>(),
+        ["src/main.rs", "src/mapping.rs"]
+    );
+    h.press("tab");
+    assert_eq!(
+        h.model().unwrap().editor().unwrap().text,
+        "see src/main.rs "
+    );
+}
+
+#[test]
+fn suggestion_keys_come_from_the_binding_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pi-ask.toml");
+    std::fs::write(
+        &config,
+        "schemaVersion = 5\n[keymaps.autocomplete]\nnext = \"ctrl+n\"\n",
+    )
+    .unwrap();
+    let payload = ONE;
+    let mut h = Harness::with_config(payload, &config, 100, 30).unwrap();
+    // Without an index there is no popup; the binding still parses and validates.
+    h.press("2").type_text("@x");
+    assert!(h.popup().is_none());
+    let mut h = Harness::with_files(payload, &tree(), 100, 30).unwrap();
+    h.press("2").type_text("@s");
+    h.press("down");
+    assert_eq!(h.popup().unwrap().selected, 1);
+}
