@@ -118,14 +118,14 @@ pub fn main() -> ExitCode {
         } => {
             let payload = payload_file.unwrap_or(payload);
             if mode == Mode::Rpc && payload.as_os_str() == "-" {
-                eprintln!(
-                    "pi-ask: in rpc mode standard input carries the host's responses; give the payload as a file (--payload FILE)"
+                crate::cli::report(
+                    "in rpc mode standard input carries the host's responses; give the payload as a file (--payload FILE)",
                 );
                 return ExitCode::from(EXIT_ERROR);
             }
             let timeout = match dialog_timeout {
                 Some(s) if !(s.is_finite() && s > 0.0) => {
-                    eprintln!("pi-ask: --dialog-timeout must be a positive number of seconds");
+                    crate::cli::report("--dialog-timeout must be a positive number of seconds");
                     return ExitCode::from(EXIT_ERROR);
                 }
                 other => other.map(Duration::from_secs_f64),
@@ -226,4 +226,15 @@ fn print_json<T: serde::Serialize>(value: &T) {
     let mut stdout = std::io::stdout().lock();
     // A closed pipe (e.g. `| head`) is not an error worth a panic.
     let _ = writeln!(stdout, "{text}");
+}
+
+/// Writes `pi-ask: <message>` to standard error. A closed or hung-up stderr is ignored: reporting
+/// must never be the thing that fails.
+pub fn report(message: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(
+        err,
+        "pi-ask: {}",
+        message.strip_prefix("pi-ask: ").unwrap_or(message)
+    );
 }

@@ -37,7 +37,7 @@ pub fn emit(result: &AskResult, output: Option<&Path>, code: u8) -> ExitCode {
     match written {
         Ok(()) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("pi-ask: cannot write the result: {e}");
+            crate::cli::report(&format!("cannot write the result: {e}"));
             ExitCode::from(EXIT_ERROR)
         }
     }
@@ -72,7 +72,7 @@ pub fn ask(form: Form, options: &RunOptions) -> ExitCode {
     let root = match &options.cwd {
         Some(dir) if dir.is_dir() => dir.clone(),
         Some(dir) => {
-            eprintln!("pi-ask: --cwd {} is not a directory", dir.display());
+            crate::cli::report(&format!("--cwd {} is not a directory", dir.display()));
             return ExitCode::from(EXIT_ERROR);
         }
         None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
@@ -113,14 +113,14 @@ pub fn ask(form: Form, options: &RunOptions) -> ExitCode {
             session.dispatch(Msg::Review(ReviewAction::Cancel), Instant::now());
         }
         Err(e) => {
-            eprintln!("pi-ask: terminal error: {e}");
+            crate::cli::report(&format!("terminal error: {e}"));
             return ExitCode::from(EXIT_ERROR);
         }
     }
     match session.result() {
         Some(result) => emit(result, options.output.as_deref(), exit_code(result)),
         None => {
-            eprintln!("pi-ask: the form ended without a result");
+            crate::cli::report("the form ended without a result");
             ExitCode::from(EXIT_ERROR)
         }
     }
@@ -129,7 +129,7 @@ pub fn ask(form: Form, options: &RunOptions) -> ExitCode {
 /// Opens the settings modal alone.
 pub fn settings(config: Option<&Path>, fullscreen: bool) -> ExitCode {
     if terminal::open_tty().is_err() {
-        eprintln!("pi-ask: settings need an interactive terminal");
+        crate::cli::report("settings need an interactive terminal");
         return ExitCode::from(EXIT_ERROR);
     }
     let store = ConfigStore::open(ConfigPaths::from_env(config));
@@ -144,7 +144,7 @@ pub fn settings(config: Option<&Path>, fullscreen: bool) -> ExitCode {
     match runtime::run(&mut session, fullscreen) {
         Ok(_) => ExitCode::from(EXIT_OK),
         Err(e) => {
-            eprintln!("pi-ask: terminal error: {e}");
+            crate::cli::report(&format!("terminal error: {e}"));
             ExitCode::from(EXIT_ERROR)
         }
     }
@@ -156,7 +156,7 @@ pub fn emit_rpc(result: &AskResult, code: u8) -> ExitCode {
     match writeln!(out, "{}", crate::rpc::result_line(result)).and_then(|_| out.flush()) {
         Ok(()) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("pi-ask: cannot write the result: {e}");
+            crate::cli::report(&format!("cannot write the result: {e}"));
             ExitCode::from(EXIT_ERROR)
         }
     }
@@ -172,12 +172,12 @@ pub fn rpc(form: Form, config: Option<&Path>, timeout: Option<std::time::Duratio
         form
     };
     let lines = crate::rpc::spawn_line_reader(std::io::BufReader::new(std::io::stdin()));
-    let errors = Box::new(|message: &str| eprintln!("pi-ask: {message}"));
+    let errors = Box::new(crate::cli::report);
     let mut channel = crate::rpc::Channel::new(std::io::stdout(), lines, timeout, errors);
     match crate::rpc::run(&form, &mut channel) {
         Ok(result) => emit_rpc(&result, exit_code(&result)),
         Err(e) => {
-            eprintln!("pi-ask: cannot talk to the host: {e}");
+            crate::cli::report(&format!("cannot talk to the host: {e}"));
             ExitCode::from(EXIT_ERROR)
         }
     }

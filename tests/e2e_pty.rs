@@ -3,6 +3,7 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -127,6 +128,13 @@ impl Session {
         let mut t: libc::termios = unsafe { std::mem::zeroed() };
         assert_eq!(unsafe { libc::tcgetattr(fd, &mut t) }, 0);
         t.c_lflag & libc::ICANON != 0 && t.c_lflag & libc::ECHO != 0
+    }
+}
+
+impl Drop for Session {
+    /// A failed test must not leave the program running.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
     }
 }
 
@@ -321,4 +329,86 @@ fn an_at_reference_is_suggested_accepted_and_printed() {
         json["details"]["answers"]["file"]["customText"],
         "@src/main.rs "
     );
+}
+
+#[test]
+fn closing_the_terminal_mid_flow_ends_the_process_with_a_cancelled_result() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty fills two descriptors; no name/termios/winsize requested.
+    assert_eq!(
+        unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        },
+        0
+    );
+    // Neither end may leak into the child: only its own duplicates of the slave.
+    unsafe {
+        libc::fcntl(master, libc::F_SETFD, libc::FD_CLOEXEC);
+        libc::fcntl(slave, libc::F_SETFD, libc::FD_CLOEXEC);
+    }
+    let ws = libc::winsize {
+        ws_row: ROWS,
+        ws_col: COLS,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    unsafe { libc::ioctl(master, libc::TIOCSWINSZ, &ws) };
+    let out = dir.path().join("out.json");
+    let stdio = || {
+        use std::os::fd::FromRawFd;
+        // SAFETY: a fresh duplicate of the open slave descriptor, owned by the Stdio.
+        unsafe { std::process::Stdio::from_raw_fd(libc::dup(slave)) }
+    };
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+    cmd.arg("demo")
+        .env("HOME", dir.path())
+        .env("TERM", "xterm-256color");
+    cmd.stdin(stdio())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(dir.path().join("err.txt")).unwrap());
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::setsid();
+            libc::ioctl(0, libc::TIOCSCTTY, 0);
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    unsafe { libc::close(slave) };
+    // Wait for the first frame, then close the terminal.
+    let mut seen = Vec::new();
+    let start = Instant::now();
+    while !String::from_utf8_lossy(&seen).contains("Single-select") && start.elapsed() < WAIT {
+        let mut buf = [0u8; 4096];
+        let n = unsafe { libc::read(master, buf.as_mut_ptr().cast(), buf.len()) };
+        if n > 0 {
+            seen.extend_from_slice(&buf[..n as usize]);
+        }
+    }
+    unsafe { libc::close(master) };
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "still running after the terminal closed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stderr = std::fs::read_to_string(dir.path().join("err.txt")).unwrap();
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(json["details"]["cancelled"], true);
 }

@@ -228,17 +228,7 @@ fn empty_editors_use_arrows_and_tab_for_navigation() {
 fn non_empty_editors_keep_arrows_tab_and_question_mark() {
     let t = BindingTable::default();
     for focus in [editor(false), note(false)] {
-        for k in [
-            "up",
-            "down",
-            "left",
-            "right",
-            "tab",
-            "shift+tab",
-            "?",
-            "x",
-            "1",
-        ] {
+        for k in ["up", "down", "left", "right", "shift+tab", "?", "x", "1"] {
             assert_eq!(t.resolve(focus, &key(k)), Resolution::EditorInput, "{k}");
         }
     }
@@ -352,7 +342,7 @@ fn the_popup_sees_keys_first_when_open() {
     );
     assert_eq!(
         t.resolve(popup, &key("tab")),
-        Resolution::Popup(PopupAction::Accept)
+        Resolution::Popup(PopupAction::Complete)
     );
     assert_eq!(
         t.resolve(popup, &key("esc")),

@@ -146,7 +146,7 @@ mod tests {
         assert_eq!(
             at_token("see @src/ma"),
             Some(AtToken {
-                len_chars: 8,
+                len_chars: 7,
                 query: "src/ma".into(),
                 quoted: false
             })
@@ -212,7 +212,7 @@ mod tests {
     #[test]
     fn path_words_stop_at_boundaries() {
         assert_eq!(path_word("see sr"), (2, "sr".into()));
-        assert_eq!(path_word("see @src/ma"), (8, "src/ma".into()));
+        assert_eq!(path_word("see @src/ma"), (7, "src/ma".into()));
         assert_eq!(path_word("x=\"fo"), (2, "fo".into()));
     }
 }

@@ -16,12 +16,46 @@ pub struct Entry {
     /// Relative to the root, `/`-separated, without a trailing `/`.
     pub path: Box<str>,
     pub is_dir: bool,
+    /// Which characters occur in the path (see [`char_bag`]): a one-instruction prefilter.
+    pub bag: u64,
+    /// Byte offset of the basename in `path`.
+    name_start: u32,
+}
+
+/// A bit per ASCII letter (case folded), digit and common path punctuation; one bit for anything
+/// else. A query can only match a path whose bag contains the query's bag.
+pub fn char_bag(text: &str) -> u64 {
+    text.bytes().fold(0u64, |bag, b| {
+        let bit = match b.to_ascii_lowercase() {
+            c @ b'a'..=b'z' => c - b'a',
+            c @ b'0'..=b'9' => 26 + c - b'0',
+            b'.' => 36,
+            b'_' => 37,
+            b'-' => 38,
+            b'/' => 39,
+            b' ' => 40,
+            _ => 63,
+        };
+        bag | (1 << bit)
+    })
 }
 
 impl Entry {
+    pub fn new(path: impl Into<Box<str>>, is_dir: bool) -> Entry {
+        let path = path.into();
+        let bag = char_bag(&path);
+        let name_start = path.rfind('/').map_or(0, |i| i + 1) as u32;
+        Entry {
+            path,
+            is_dir,
+            bag,
+            name_start,
+        }
+    }
+
     /// The last path component.
     pub fn name(&self) -> &str {
-        self.path.rsplit('/').next().unwrap_or(&self.path)
+        &self.path[self.name_start as usize..]
     }
 
     /// How many folders deep the entry is (0 at the root).
@@ -122,6 +156,13 @@ impl FileIndex {
             .unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Bytes the index holds on the heap (entries and their paths).
+    pub fn heap_bytes(&self) -> usize {
+        let entries = self.entries();
+        entries.capacity() * std::mem::size_of::<Entry>()
+            + entries.iter().map(|e| e.path.len()).sum::<usize>()
+    }
+
     /// Blocks until the walk is complete (benchmarks and tests).
     pub fn wait(&self) {
         while !self.is_complete() {
@@ -195,10 +236,7 @@ fn walk(root: &Path, options: &IndexOptions, exclude: &GlobSet, shared: &Arc<Sha
                     WalkState::Continue
                 };
             }
-            flush.batch.push(Entry {
-                path: path.into_boxed_str(),
-                is_dir,
-            });
+            flush.batch.push(Entry::new(path, is_dir));
             if flush.batch.len() >= BATCH {
                 flush
                     .shared

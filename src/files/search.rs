@@ -6,7 +6,7 @@
 use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 
-use super::index::{Entry, FileIndex};
+use super::index::{Entry, FileIndex, char_bag};
 
 /// One suggestion.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,13 +70,24 @@ impl Default for Searcher {
     }
 }
 
-/// Ranking bonuses on top of nucleo's score.
-const NAME_EQUALS: u32 = 400;
-const NAME_PREFIX: u32 = 250;
-const NAME_CONTAINS: u32 = 120;
+/// Most candidates per tier that nucleo scores (the shortest paths of the tier).
+const SHORTLIST: usize = 256;
+
+/// How well a candidate's basename matches, best first: equal, prefix, contains, fuzzy only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Tier {
+    Fuzzy,
+    Contains,
+    Prefix,
+    Equal,
+}
 
 impl Searcher {
     /// The best `limit` suggestions for `query` (the text after `@`).
+    ///
+    /// Every candidate is checked cheaply (a character-bag prefilter, a basename tier, a
+    /// subsequence test) and counted; nucleo scores only the best tiers needed to fill `limit`,
+    /// which is what keeps a keystroke fast at 100k files.
     pub fn search(&mut self, index: &FileIndex, query: &str, limit: usize) -> Matches {
         let entries = index.entries();
         let (dir, rest) = match query.rfind('/') {
@@ -88,12 +99,12 @@ impl Searcher {
             if dir.is_empty() {
                 return true;
             }
-            let p: &str = &e.path;
+            let p = e.path.as_bytes();
             p.len() > dir.len()
                 && if smart_lower {
-                    p[..dir.len().min(p.len())].eq_ignore_ascii_case(dir)
+                    p[..dir.len()].eq_ignore_ascii_case(dir.as_bytes())
                 } else {
-                    p.starts_with(dir)
+                    &p[..dir.len()] == dir.as_bytes()
                 }
         };
         if rest.is_empty() {
@@ -116,94 +127,145 @@ impl Searcher {
         }
 
         // Refine the previous matches when the query only grew.
-        let candidates: Vec<u32> = match &self.last {
-            Some(last)
-                if query.starts_with(&last.query) && query.rfind('/') == last.query.rfind('/') =>
-            {
-                let mut c = last.matched.clone();
-                c.extend(last.scanned as u32..entries.len() as u32);
-                c
-            }
-            _ => (0..entries.len() as u32).collect(),
+        let refine = self.last.as_ref().filter(|last| {
+            query.starts_with(&last.query) && query.rfind('/') == last.query.rfind('/')
+        });
+        let candidates: Box<dyn Iterator<Item = u32>> = match refine {
+            Some(last) => Box::new(
+                last.matched
+                    .clone()
+                    .into_iter()
+                    .chain(last.scanned as u32..entries.len() as u32),
+            ),
+            None => Box::new(0..entries.len() as u32),
         };
+        let needle: Vec<u8> = if smart_lower {
+            rest.to_ascii_lowercase().into_bytes()
+        } else {
+            rest.as_bytes().to_vec()
+        };
+        let query_bag = char_bag(rest);
+        let mut tiers: [Vec<u32>; 4] = Default::default();
+        let mut matched = Vec::new();
+        for i in candidates {
+            let e = &entries[i as usize];
+            if e.bag & query_bag != query_bag || !in_dir(e) {
+                continue;
+            }
+            let relative = &e.path.as_bytes()[dir.len()..];
+            let tier = tier(e.name().as_bytes(), &needle, smart_lower);
+            if tier == Tier::Fuzzy && !is_subsequence(&needle, relative, smart_lower) {
+                continue;
+            }
+            matched.push(i);
+            tiers[tier as usize].push(i);
+        }
+        let total = matched.len();
+        self.last = Some(Last {
+            query: query.to_owned(),
+            scanned: entries.len(),
+            matched,
+        });
+
+        // Score the best tiers until there are enough suggestions.
         let pattern = Pattern::new(
             rest,
             CaseMatching::Smart,
             Normalization::Smart,
             AtomKind::Fuzzy,
         );
-        let rest_lower = rest.to_lowercase();
-        let mut scored: Vec<(u32, u32)> = Vec::new();
-        let mut matched = Vec::new();
-        for i in candidates {
-            let e = &entries[i as usize];
-            if !in_dir(e) {
-                continue;
+        let mut ranked: Vec<(Tier, u32, u32)> = Vec::new();
+        for t in [Tier::Equal, Tier::Prefix, Tier::Contains, Tier::Fuzzy] {
+            if ranked.len() >= limit {
+                break;
             }
-            let relative = &e.path[dir.len()..];
-            let Some(score) =
-                pattern.score(Utf32Str::new(relative, &mut self.buf), &mut self.matcher)
-            else {
-                continue;
-            };
-            matched.push(i);
-            scored.push((
-                score + name_bonus(e.name(), &rest_lower, smart_lower, rest),
-                i,
-            ));
+            // A large tier is first cut to its shortest paths (shorter paths win ties anyway),
+            // so nucleo scores a bounded number of candidates per keystroke.
+            let members = &mut tiers[t as usize];
+            let shortlist = SHORTLIST.max(limit);
+            if members.len() > shortlist {
+                let by_length = |a: &u32, b: &u32| {
+                    let (pa, pb) = (&entries[*a as usize].path, &entries[*b as usize].path);
+                    pa.len().cmp(&pb.len()).then_with(|| pa.cmp(pb))
+                };
+                members.select_nth_unstable_by(shortlist - 1, by_length);
+                members.truncate(shortlist);
+            }
+            for &i in members.iter() {
+                let e = &entries[i as usize];
+                // A basename match is scored on the basename; a fuzzy one on the whole relative path.
+                let haystack = if t == Tier::Fuzzy {
+                    &e.path[dir.len()..]
+                } else {
+                    e.name()
+                };
+                if let Some(score) =
+                    pattern.score(Utf32Str::new(haystack, &mut self.buf), &mut self.matcher)
+                {
+                    ranked.push((t, score, i));
+                }
+            }
         }
-        self.last = Some(Last {
-            query: query.to_owned(),
-            scanned: entries.len(),
-            matched,
-        });
-        let total = scored.len();
-        let better = |a: &(u32, u32), b: &(u32, u32)| {
-            let (ea, eb) = (&entries[a.1 as usize], &entries[b.1 as usize]);
+        let better = |a: &(Tier, u32, u32), b: &(Tier, u32, u32)| {
+            let (ea, eb) = (&entries[a.2 as usize], &entries[b.2 as usize]);
             b.0.cmp(&a.0)
+                .then_with(|| b.1.cmp(&a.1))
                 .then_with(|| ea.path.len().cmp(&eb.path.len()))
                 .then_with(|| ea.path.cmp(&eb.path))
         };
-        if scored.len() > limit && limit > 0 {
-            scored.select_nth_unstable_by(limit - 1, better);
-            scored.truncate(limit);
+        if ranked.len() > limit && limit > 0 {
+            ranked.select_nth_unstable_by(limit - 1, better);
+            ranked.truncate(limit);
         }
-        scored.sort_by(better);
+        ranked.sort_by(better);
         Matches {
-            items: scored
+            items: ranked
                 .iter()
-                .take(limit)
-                .map(|&(_, i)| Suggestion::from_entry(&entries[i as usize]))
+                .map(|&(_, _, i)| Suggestion::from_entry(&entries[i as usize]))
                 .collect(),
             total,
         }
     }
 }
 
-fn name_bonus(name: &str, rest_lower: &str, smart_lower: bool, rest: &str) -> u32 {
-    // Byte-wise, ASCII case-insensitive under smart case: no allocation per candidate.
-    let (name, needle) = (
-        name.as_bytes(),
-        if smart_lower {
-            rest_lower.as_bytes()
-        } else {
-            rest.as_bytes()
-        },
-    );
-    let eq = |a: &[u8], b: &[u8]| {
-        if smart_lower {
-            a.eq_ignore_ascii_case(b)
-        } else {
-            a == b
-        }
-    };
-    if eq(name, needle) {
-        NAME_EQUALS
-    } else if name.len() >= needle.len() && eq(&name[..needle.len()], needle) {
-        NAME_PREFIX
-    } else if name.len() > needle.len() && name.windows(needle.len()).any(|w| eq(w, needle)) {
-        NAME_CONTAINS
+fn eq_bytes(a: &[u8], b: &[u8], fold: bool) -> bool {
+    if fold {
+        a.eq_ignore_ascii_case(b)
     } else {
-        0
+        a == b
     }
+}
+
+/// The basename tier, byte-wise and without allocating (ASCII case folded under smart case).
+fn tier(name: &[u8], needle: &[u8], fold: bool) -> Tier {
+    if eq_bytes(name, needle, fold) {
+        Tier::Equal
+    } else if name.len() >= needle.len() && eq_bytes(&name[..needle.len()], needle, fold) {
+        Tier::Prefix
+    } else if name.len() > needle.len()
+        && name
+            .windows(needle.len())
+            .any(|w| eq_bytes(w, needle, fold))
+    {
+        Tier::Contains
+    } else {
+        Tier::Fuzzy
+    }
+}
+
+/// Whether `needle` occurs in `haystack` in order (not necessarily together).
+fn is_subsequence(needle: &[u8], haystack: &[u8], fold: bool) -> bool {
+    let mut rest = haystack;
+    for &n in needle {
+        let found = if fold {
+            rest.iter().position(|&h| h.to_ascii_lowercase() == n)
+        } else {
+            rest.iter().position(|&h| h == n)
+        };
+        match found {
+            Some(p) => rest = &rest[p + 1..],
+            None => return false,
+        }
+    }
+    true
 }

@@ -38,6 +38,19 @@ fn signal_flag() -> io::Result<Arc<AtomicBool>> {
     Ok(flag)
 }
 
+/// Whether the terminal hung up (its window or pty closed).
+fn hung_up(tty: &std::fs::File) -> bool {
+    use std::os::fd::AsRawFd;
+    let mut fd = libc::pollfd {
+        fd: tty.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd for an open descriptor, zero timeout.
+    let ready = unsafe { libc::poll(&mut fd, 1, 0) };
+    ready > 0 && fd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
+}
+
 /// The inline height the form wants at a terminal size: its tallest tab, within the screen.
 pub fn preferred_height(session: &Session, cols: u16, rows: u16) -> u16 {
     let Screen::Flow(app) = &session.screen else {
@@ -89,16 +102,37 @@ pub fn run(session: &mut Session, fullscreen: bool) -> io::Result<Ending> {
             height: preferred_height(session, cols, rows),
         }
     };
-    let (mut terminal, mut guard) = TerminalGuard::enter(placement)?;
+    let (terminal, mut guard) = TerminalGuard::enter(placement)?;
+    // ratatui's Terminal prints to stderr from its destructor when it cannot show the cursor
+    // (a closed terminal); the guard restores the cursor itself, so the Terminal is never dropped.
+    let mut terminal = std::mem::ManuallyDrop::new(terminal);
+    // Watched for a hangup (the terminal closed): then the flow ends as if aborted.
+    let tty = super::terminal::open_tty()?;
+    let result = event_loop(session, &mut terminal, &mut guard, &signals, &tty);
+    drop(guard);
+    match result {
+        Ok(ending) => Ok(ending),
+        // I/O on a terminal that went away is a hangup, not an error.
+        Err(_) if hung_up(&tty) => Ok(Ending::Signalled),
+        Err(e) => Err(e),
+    }
+}
+
+fn event_loop(
+    session: &mut Session,
+    terminal: &mut super::terminal::Tty,
+    guard: &mut TerminalGuard,
+    signals: &AtomicBool,
+    tty: &std::fs::File,
+) -> io::Result<Ending> {
     terminal.draw(|f| session.draw(f))?;
     session.opened(Instant::now());
-
-    let ending = loop {
+    loop {
         if session.is_done() {
-            break Ending::Done;
+            return Ok(Ending::Done);
         }
-        if signals.load(Ordering::Relaxed) {
-            break Ending::Signalled;
+        if signals.load(Ordering::Relaxed) || hung_up(tty) {
+            return Ok(Ending::Signalled);
         }
         let now = Instant::now();
         let timeout = session.next_deadline().map_or(IDLE_POLL, |d| {
@@ -111,7 +145,7 @@ pub fn run(session: &mut Session, fullscreen: bool) -> io::Result<Ending> {
                     Event::Key(k) if k.kind == KeyEventKind::Release => {}
                     Event::Resize(c, r) => {
                         let height = preferred_height(session, c, r);
-                        guard.resize(&mut terminal, height)?;
+                        guard.resize(terminal, height)?;
                     }
                     other => session.handle_event(&other, Instant::now()),
                 }
@@ -124,8 +158,5 @@ pub fn run(session: &mut Session, fullscreen: bool) -> io::Result<Ending> {
         if !session.is_done() {
             terminal.draw(|f| session.draw(f))?;
         }
-    };
-    drop(terminal);
-    drop(guard);
-    Ok(ending)
+    }
 }
