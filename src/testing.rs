@@ -45,20 +45,7 @@ pub struct Harness {
 impl Harness {
     /// A form with default settings and keymaps, nothing saved anywhere.
     pub fn new(payload: &str, width: u16, height: u16) -> Result<Harness, InvalidInput> {
-        let form = parse_payload(payload)?;
-        let app = App::new(
-            form,
-            Settings::defaults(),
-            BindingTable::default(),
-            "(in memory)".into(),
-            None,
-        );
-        Ok(Harness::build(
-            Screen::Flow(Box::new(app)),
-            None,
-            width,
-            height,
-        ))
+        Ok(Harness::flow(in_memory_app(payload)?, width, height))
     }
 
     /// A form offering `@` file suggestions from `cwd` (indexed completely before the first key,
@@ -69,7 +56,6 @@ impl Harness {
         width: u16,
         height: u16,
     ) -> Result<Harness, InvalidInput> {
-        let form = parse_payload(payload)?;
         let index = FileIndex::build(
             cwd,
             IndexOptions {
@@ -79,17 +65,8 @@ impl Harness {
         )
         .expect("no exclude globs");
         index.wait();
-        let app = App::new(
-            form,
-            Settings::defaults(),
-            BindingTable::default(),
-            "(in memory)".into(),
-            None,
-        )
-        .with_files(index);
-        Ok(Harness::build(
-            Screen::Flow(Box::new(app)),
-            None,
+        Ok(Harness::flow(
+            in_memory_app(payload)?.with_files(index),
             width,
             height,
         ))
@@ -131,6 +108,10 @@ impl Harness {
             store.notice(),
         );
         Harness::build(Screen::Settings(app), Some(store), width, height)
+    }
+
+    fn flow(app: App, width: u16, height: u16) -> Harness {
+        Harness::build(Screen::Flow(Box::new(app)), None, width, height)
     }
 
     fn build(screen: Screen, store: Option<ConfigStore>, width: u16, height: u16) -> Harness {
@@ -267,25 +248,21 @@ impl Harness {
     }
 }
 
+/// A flow with default settings and keymaps that saves nothing.
+fn in_memory_app(payload: &str) -> Result<App, InvalidInput> {
+    let form = parse_payload(payload)?;
+    Ok(App::new(
+        form,
+        Settings::defaults(),
+        BindingTable::default(),
+        "(in memory)".into(),
+        None,
+    ))
+}
+
 /// Rows of a buffer as text (wide characters once, trailing spaces trimmed).
 pub fn rows(buffer: &Buffer) -> Vec<String> {
-    let area = buffer.area;
-    (0..area.height)
-        .map(|y| {
-            let mut line = String::new();
-            let mut skip = 0;
-            for x in 0..area.width {
-                if skip > 0 {
-                    skip -= 1;
-                    continue;
-                }
-                let symbol = buffer[(x, y)].symbol();
-                line.push_str(symbol);
-                skip = pi_ask_components::text::width(symbol).saturating_sub(1);
-            }
-            line.trim_end().to_owned()
-        })
-        .collect()
+    pi_ask_components::text::buffer_rows(buffer)
 }
 
 /// The terminal event a key id stands for.

@@ -8,7 +8,7 @@ use tuirealm::command::{Cmd, Direction};
 use tuirealm::state::{State, StateValue};
 
 use crate::realm::realm_component;
-use crate::text::{pad, put, wrap};
+use crate::text::{pad, put_segments, wrap};
 use crate::theme::Theme;
 
 /// One line under a question in the review.
@@ -163,21 +163,14 @@ impl ReviewTab {
 
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
         let cols = area.width as usize;
+        let right = area.x + area.width;
         for (i, row) in self
             .lines(cols)
             .into_iter()
             .take(area.height as usize)
             .enumerate()
         {
-            let mut x = area.x;
-            let right = area.x + area.width;
-            for (text, style) in row {
-                if x >= right {
-                    break;
-                }
-                let (nx, _) = put(buf, x, area.y + i as u16, text, (right - x) as usize, style);
-                x = nx;
-            }
+            put_segments(buf, area.x, area.y + i as u16, right, row);
         }
     }
 

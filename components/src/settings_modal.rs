@@ -9,7 +9,7 @@ use tuirealm::command::{Cmd, Direction};
 use tuirealm::state::{State, StateValue};
 
 use crate::realm::realm_component;
-use crate::text::{put, truncate, width, wrap};
+use crate::text::{put_segments, truncate, width, wrap};
 use crate::theme::Theme;
 
 /// One row of the settings list.
@@ -216,28 +216,14 @@ impl SettingsModal {
             .len()
             .saturating_sub(inner.height as usize)
             .min(self.focus * 2);
+        let right = inner.x + inner.width;
         for (i, row) in lines
             .into_iter()
             .skip(skip)
             .take(inner.height as usize)
             .enumerate()
         {
-            let mut x = inner.x;
-            let right = inner.x + inner.width;
-            for (text, style) in row {
-                if x >= right {
-                    break;
-                }
-                let (nx, _) = put(
-                    buf,
-                    x,
-                    inner.y + i as u16,
-                    text,
-                    (right - x) as usize,
-                    style,
-                );
-                x = nx;
-            }
+            put_segments(buf, inner.x, inner.y + i as u16, right, row);
         }
     }
 

@@ -226,3 +226,41 @@ pub fn fill(
         cell.set_style(style);
     }
 }
+
+/// Writes styled segments one after another from `(x, y)`, stopping at column `right`.
+pub fn put_segments<S: AsRef<str>>(
+    buf: &mut ratatui::buffer::Buffer,
+    x: u16,
+    y: u16,
+    right: u16,
+    segments: impl IntoIterator<Item = (S, ratatui::style::Style)>,
+) {
+    let mut x = x;
+    for (text, style) in segments {
+        if x >= right {
+            break;
+        }
+        x = put(buf, x, y, text, (right - x) as usize, style).0;
+    }
+}
+
+/// A buffer's rows as text: wide characters once, trailing spaces trimmed (for tests and captures).
+pub fn buffer_rows(buf: &ratatui::buffer::Buffer) -> Vec<String> {
+    let area = buf.area;
+    (area.top()..area.bottom())
+        .map(|y| {
+            let mut line = String::new();
+            let mut skip = 0;
+            for x in area.left()..area.right() {
+                if skip > 0 {
+                    skip -= 1;
+                    continue;
+                }
+                let symbol = buf[(x, y)].symbol();
+                line.push_str(symbol);
+                skip = width(symbol).saturating_sub(1);
+            }
+            line.trim_end().to_owned()
+        })
+        .collect()
+}

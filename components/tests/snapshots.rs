@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use pi_ask_components::text::width;
+use pi_ask_components::text::buffer_rows;
 use pi_ask_components::{
     Editor, Footer, OptionList, OptionListState, OptionRow, PreviewPane, ReviewEntry, ReviewLine,
     ReviewTab, SettingsItem, SettingsModal, SettingsNotice, TabBar, TabItem,
@@ -13,24 +13,9 @@ use ratatui::layout::Rect;
 
 const WIDTHS: [u16; 3] = [40, 100, 200];
 
-/// The buffer as text, wide characters once, trailing spaces trimmed.
+/// The buffer as text, trailing blank rows dropped.
 fn text(buf: &Buffer) -> String {
-    let area = buf.area;
-    let mut rows = Vec::new();
-    for y in 0..area.height {
-        let mut line = String::new();
-        let mut skip = 0;
-        for x in 0..area.width {
-            if skip > 0 {
-                skip -= 1;
-                continue;
-            }
-            let s = buf[(x, y)].symbol();
-            line.push_str(s);
-            skip = width(s).saturating_sub(1);
-        }
-        rows.push(line.trim_end().to_owned());
-    }
+    let mut rows = buffer_rows(buf);
     while rows.last().is_some_and(String::is_empty) {
         rows.pop();
     }
