@@ -185,17 +185,22 @@ pub fn put(
 ) -> (u16, u16) {
     let s = s.as_ref();
     let area = buf.area;
-    if y < area.top() || y >= area.bottom() || x >= area.right() {
+    if y < area.top() || y >= area.bottom() || x < area.left() || x >= area.right() {
         return (x, y);
     }
-    if !s.bytes().all(|b| (0x20..0x7f).contains(&b)) {
-        return buf.set_stringn(x, y, s, max, style);
-    }
+    // Printable ASCII is one column a byte: write the row's cells directly. The first other
+    // byte hands the rest to ratatui, which segments graphemes and measures widths.
     let room = (area.right() - x) as usize;
-    let n = s.len().min(max).min(room);
+    let limit = s.len().min(max).min(room);
     let plain_space = style.bg.is_none() && style.add_modifier.is_empty();
-    for (i, b) in s.bytes().take(n).enumerate() {
-        let cell = &mut buf[(x + i as u16, y)];
+    let start = buf.index_of(x, y);
+    let bytes = s.as_bytes();
+    let mut written = 0;
+    for (cell, &b) in buf.content[start..start + limit].iter_mut().zip(bytes) {
+        if !(0x20..0x7f).contains(&b) {
+            break;
+        }
+        written += 1;
         // A space without background or modifiers on an untouched cell changes nothing visible.
         if b == b' ' && plain_space && *cell == ratatui::buffer::Cell::EMPTY {
             continue;
@@ -203,7 +208,11 @@ pub fn put(
         cell.set_char(b as char);
         cell.set_style(style);
     }
-    (x + n as u16, y)
+    let x = x + written as u16;
+    if written < bytes.len() && written < max && x < area.right() {
+        return buf.set_stringn(x, y, &s[written..], max - written, style);
+    }
+    (x, y)
 }
 
 /// Fills `n` cells from `(x, y)` with one single-width symbol (rules, padding).
@@ -219,11 +228,16 @@ pub fn fill(
     if y < area.top() || y >= area.bottom() {
         return;
     }
+    let x = x.max(area.left());
     let end = (x as usize + n).min(area.right() as usize) as u16;
-    for cx in x.max(area.left())..end {
-        let cell = &mut buf[(cx, y)];
-        cell.set_symbol(symbol);
-        cell.set_style(style);
+    if end <= x {
+        return;
+    }
+    let mut template = ratatui::buffer::Cell::EMPTY;
+    template.set_symbol(symbol).set_style(style);
+    let start = buf.index_of(x, y);
+    for cell in &mut buf.content[start..start + (end - x) as usize] {
+        cell.clone_from(&template);
     }
 }
 
