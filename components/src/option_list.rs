@@ -93,6 +93,11 @@ impl OptionList {
         &self.rows
     }
 
+    /// The shared rows, for another list over the same options (no copy).
+    pub fn shared_rows(&self) -> Arc<Vec<OptionRow>> {
+        Arc::clone(&self.rows)
+    }
+
     pub fn offset(&self) -> usize {
         self.offset
     }

@@ -126,52 +126,6 @@ pub fn pad(s: &str, cols: usize) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wraps_prose() {
-        assert_eq!(
-            wrap("hello world from pi", 8),
-            ["hello", "world", "from pi"]
-        );
-    }
-
-    #[test]
-    fn keeps_blank_lines_and_indentation() {
-        assert_eq!(
-            wrap("Title\n\n  indented text", 12),
-            ["Title", "", "  indented", "  text"]
-        );
-    }
-
-    #[test]
-    fn breaks_long_words() {
-        assert_eq!(
-            wrap("supercalifragilistic", 5),
-            ["super", "calif", "ragil", "istic"]
-        );
-    }
-
-    #[test]
-    fn preformatted_text_keeps_its_spaces() {
-        assert_eq!(
-            wrap_preformatted("  Theme      dark\nabcdefgh", 6),
-            ["  Them", "e", " dark", "abcdef", "gh"]
-        );
-        assert_eq!(wrap_preformatted("a  b", 10), ["a  b"]);
-    }
-
-    #[test]
-    fn counts_wide_characters_as_two_columns() {
-        assert_eq!(wrap("日本語の文章", 4), ["日本", "語の", "文章"]);
-        assert_eq!(width("🎉 x"), 4);
-        assert_eq!(truncate("日本語", 5), "日本…");
-        assert_eq!(wrap("", 3), [""]);
-    }
-}
-
 /// Writes `s` at `(x, y)`, at most `max` columns, like `Buffer::set_stringn`, returning the
 /// position after the last column written. Plain ASCII (the bulk of a form) takes a fast path that
 /// writes cells directly instead of segmenting graphemes; anything else goes through ratatui.
@@ -277,4 +231,50 @@ pub fn buffer_rows(buf: &ratatui::buffer::Buffer) -> Vec<String> {
             line.trim_end().to_owned()
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wraps_prose() {
+        assert_eq!(
+            wrap("hello world from pi", 8),
+            ["hello", "world", "from pi"]
+        );
+    }
+
+    #[test]
+    fn keeps_blank_lines_and_indentation() {
+        assert_eq!(
+            wrap("Title\n\n  indented text", 12),
+            ["Title", "", "  indented", "  text"]
+        );
+    }
+
+    #[test]
+    fn breaks_long_words() {
+        assert_eq!(
+            wrap("supercalifragilistic", 5),
+            ["super", "calif", "ragil", "istic"]
+        );
+    }
+
+    #[test]
+    fn preformatted_text_keeps_its_spaces() {
+        assert_eq!(
+            wrap_preformatted("  Theme      dark\nabcdefgh", 6),
+            ["  Them", "e", " dark", "abcdef", "gh"]
+        );
+        assert_eq!(wrap_preformatted("a  b", 10), ["a  b"]);
+    }
+
+    #[test]
+    fn counts_wide_characters_as_two_columns() {
+        assert_eq!(wrap("日本語の文章", 4), ["日本", "語の", "文章"]);
+        assert_eq!(width("🎉 x"), 4);
+        assert_eq!(truncate("日本語", 5), "日本…");
+        assert_eq!(wrap("", 3), [""]);
+    }
 }

@@ -62,7 +62,7 @@ pub fn preferred_height(session: &Session, cols: u16, rows: u16) -> u16 {
     for (q, question) in model.questions().iter().enumerate() {
         let prompt =
             wrap(&question.prompt, cols.saturating_sub(1).max(1) as usize).len() as u16 + 1;
-        let list = OptionList::new(Arc::new(app.lists[q].rows().to_vec())).content_height(cols);
+        let list = OptionList::new(app.lists[q].shared_rows()).content_height(cols);
         let body = if question.presented_type == QuestionType::Preview
             || question.requested_type == QuestionType::Preview
         {
