@@ -205,6 +205,32 @@ fn free_form_answer_question_note_and_elaborate() {
 }
 
 #[test]
+fn a_resized_terminal_is_redrawn_at_the_new_size() {
+    let mut s = Session::start(&["demo", "--fullscreen"], |_| {});
+    s.wait_for("Single-select demo");
+    // Growing the terminal: a 120-column rule can only come from a redraw at the new size.
+    s.screen.lock().unwrap().screen_mut().set_size(
+        std::num::NonZeroU16::new(30).unwrap(),
+        std::num::NonZeroU16::new(120).unwrap(),
+    );
+    s.master
+        .resize(PtySize {
+            rows: 30,
+            cols: 120,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    s.wait_for(&"─".repeat(120));
+    s.send(DOWN);
+    s.wait_for("❯ 2. Higher quality");
+    s.send("\x03");
+    s.send("\x03");
+    let (code, _) = s.finish();
+    assert_eq!(code, 1);
+}
+
+#[test]
 fn dirty_dismiss_needs_a_second_escape() {
     let mut s = Session::start(&["demo"], |_| {});
     s.wait_for("Single-select demo");

@@ -275,19 +275,41 @@ fn tab_completes_a_path_word_without_at() {
 
 #[test]
 fn suggestion_keys_come_from_the_binding_table() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("pi-ask.toml");
-    std::fs::write(
-        &config,
-        "schemaVersion = 5\n[keymaps.autocomplete]\nnext = \"ctrl+n\"\n",
+    use pi_ask::keymap::{
+        BindingTable, EditorKind, Focus, KeymapSource, PopupAction, Resolution, keymaps_from_value,
+    };
+    use pi_ask::keys::KeyId;
+    let keymaps = keymaps_from_value(
+        Some(&serde_json::json!({ "autocomplete": { "next": "ctrl+n", "accept": ["ctrl+y"] } })),
+        KeymapSource::Toml,
     )
     .unwrap();
-    let payload = ONE;
-    let mut h = Harness::with_config(payload, &config, 100, 30).unwrap();
-    // Without an index there is no popup; the binding still parses and validates.
-    h.press("2").type_text("@x");
-    assert!(h.popup().is_none());
-    let mut h = Harness::with_files(payload, &tree(), 100, 30).unwrap();
+    let table = BindingTable::new(keymaps);
+    let popup = Focus::Editor {
+        kind: EditorKind::Answer,
+        empty: false,
+        popup: true,
+    };
+    let key = |id: &str| KeyId::parse(id).unwrap();
+    assert_eq!(
+        table.resolve(popup, &key("ctrl+n")),
+        Resolution::Popup(PopupAction::Next)
+    );
+    assert_eq!(
+        table.resolve(popup, &key("ctrl+y")),
+        Resolution::Popup(PopupAction::Accept)
+    );
+    assert_eq!(
+        table.resolve(popup, &key("down")),
+        Resolution::EditorInput,
+        "down is no longer bound in the popup"
+    );
+    assert_eq!(
+        table.resolve(popup, &key("enter")),
+        Resolution::Msg(pi_ask::model::Msg::EditorSubmit)
+    );
+    // With the default table, the popup follows `down` on screen.
+    let mut h = Harness::with_files(ONE, &tree(), 100, 30).unwrap();
     h.press("2").type_text("@s");
     h.press("down");
     assert_eq!(h.popup().unwrap().selected, 1);
