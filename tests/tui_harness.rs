@@ -373,3 +373,35 @@ fn a_non_empty_editor_keeps_question_mark_and_arrows() {
     assert_eq!(h.model().unwrap().editor().unwrap().text, "ab?");
     assert!(h.model().unwrap().settings_modal().is_none());
 }
+
+#[test]
+fn a_config_reset_applies_default_keymaps_to_the_open_flow_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pi-ask.toml");
+    std::fs::write(
+        &config,
+        "schemaVersion = 5\n[keymaps.main]\nnextOption = \"j\"\n",
+    )
+    .unwrap();
+    let mut h = Harness::with_config(TWO, &config, 100, 40).unwrap();
+    h.press("down");
+    assert_eq!(
+        h.model().unwrap().cursor(0),
+        0,
+        "down is not bound while the file remaps it"
+    );
+    h.press("j");
+    assert_eq!(h.model().unwrap().cursor(0), 1);
+    // Settings: up wraps to the reset action; press it twice, then close.
+    h.press("?")
+        .press("up")
+        .press("enter")
+        .press("enter")
+        .press("esc");
+    h.press("down");
+    assert_eq!(
+        h.model().unwrap().cursor(0),
+        2,
+        "the default key works without restarting"
+    );
+}

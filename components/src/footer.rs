@@ -2,6 +2,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use tuirealm::command::Cmd;
 use tuirealm::state::State;
 
@@ -63,34 +64,52 @@ impl Footer {
             .unwrap_or_default()
     }
 
-    /// Lines the footer needs at a width.
+    /// The lines above the rule at a width: a blank line, the notice, the hints (none when both
+    /// are empty). Lay out once per frame and hand the result to [`Footer::render_lines`].
+    pub fn lines(&self, cols: u16) -> Vec<(String, Style)> {
+        let t = self.theme;
+        let notice = self.notice_lines(cols as usize);
+        let hints = self.hint_lines(cols as usize);
+        if notice.is_empty() && hints.is_empty() {
+            return Vec::new();
+        }
+        let mut lines = vec![(String::new(), t.text())];
+        lines.extend(notice.into_iter().map(|l| (l, t.warning())));
+        lines.extend(hints.into_iter().map(|l| (l, t.dim())));
+        lines
+    }
+
+    /// Lines the footer needs at a width (its lines and the rule).
     pub fn height(&self, cols: u16) -> u16 {
-        let body = self.notice_lines(cols as usize).len() + self.hint_lines(cols as usize).len();
-        (if body > 0 { body + 2 } else { 1 }) as u16
+        self.lines(cols).len() as u16 + 1
     }
 
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
+        let lines = self.lines(area.width);
+        self.render_lines(lines, area, buf);
+    }
+
+    /// Draws lines from [`Footer::lines`] with the rule at the bottom of `area`, dropping leading
+    /// lines when space is short.
+    pub fn render_lines(&self, lines: Vec<(String, Style)>, area: Rect, buf: &mut Buffer) {
         if area.height == 0 {
             return;
         }
         let cols = area.width as usize;
-        let t = self.theme;
-        let mut lines: Vec<(String, ratatui::style::Style)> = Vec::new();
-        let notice = self.notice_lines(cols);
-        let hints = self.hint_lines(cols);
-        if !notice.is_empty() || !hints.is_empty() {
-            lines.push((String::new(), t.text()));
-        }
-        lines.extend(notice.into_iter().map(|l| (l, t.warning())));
-        lines.extend(hints.into_iter().map(|l| (l, t.dim())));
-        // Keep the rule at the bottom; drop leading lines if space is short.
         let room = area.height as usize - 1;
         let skip = lines.len().saturating_sub(room);
         let first = area.y + area.height - 1 - (lines.len() - skip) as u16;
         for (y, (text, style)) in (first..).zip(lines.into_iter().skip(skip)) {
             put(buf, area.x, y, text, cols, style);
         }
-        fill(buf, area.x, area.y + area.height - 1, cols, "─", t.accent());
+        fill(
+            buf,
+            area.x,
+            area.y + area.height - 1,
+            cols,
+            "─",
+            self.theme.accent(),
+        );
     }
 
     fn state_value(&self) -> State {

@@ -243,6 +243,20 @@ fn settings_modal() {
     }
 }
 
+/// The original's footer hints for a multi question.
+fn multi_hints() -> Vec<String> {
+    [
+        "Space toggle",
+        "t question type",
+        "Enter continue",
+        "N/Shift+N note",
+        "Esc dismiss",
+        "? settings",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 #[test]
 fn footer() {
     for w in WIDTHS {
@@ -250,16 +264,7 @@ fn footer() {
             notice: Some(
                 "Unsaved ask answers or drafts. Press cancel/dismiss again to discard.".into(),
             ),
-            hints: [
-                "Space toggle",
-                "t question type",
-                "Enter continue",
-                "N/Shift+N note",
-                "Esc dismiss",
-                "? settings",
-            ]
-            .map(String::from)
-            .to_vec(),
+            hints: multi_hints(),
             ..Footer::default()
         };
         let h = footer.height(w);
@@ -271,16 +276,7 @@ fn footer() {
 #[test]
 fn footer_wraps_hints_like_the_original() {
     let footer = Footer {
-        hints: [
-            "Space toggle",
-            "t question type",
-            "Enter continue",
-            "N/Shift+N note",
-            "Esc dismiss",
-            "? settings",
-        ]
-        .map(String::from)
-        .to_vec(),
+        hints: multi_hints(),
         ..Footer::default()
     };
     assert_eq!(

@@ -69,13 +69,6 @@ pub struct Editor {
     pub text: String,
 }
 
-/// A footer notice about the flow itself.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FlowNotice {
-    /// A type change happened or waits for confirmation.
-    TypeChange(String),
-}
-
 /// The state of one ask flow.
 #[derive(Debug, Clone)]
 pub struct Model {
@@ -92,7 +85,8 @@ pub struct Model {
     dismiss_pending: bool,
     pending_type_change: Option<usize>,
     pending_review_shortcut: Option<ReviewAction>,
-    notice: Option<FlowNotice>,
+    /// A type change that happened or waits for its confirming press.
+    type_notice: Option<String>,
     config_notice: Option<String>,
     settings_modal: Option<SettingsModal>,
     notified: bool,
@@ -121,7 +115,7 @@ impl Model {
             dismiss_pending: false,
             pending_type_change: None,
             pending_review_shortcut: None,
-            notice: None,
+            type_notice: None,
             config_notice: None,
             settings_modal: None,
             notified: false,
@@ -210,10 +204,9 @@ impl Model {
         if self.dismiss_pending {
             return Some(DISMISS_NOTICE);
         }
-        match &self.notice {
-            Some(FlowNotice::TypeChange(text)) => Some(text),
-            None => self.config_notice.as_deref(),
-        }
+        self.type_notice
+            .as_deref()
+            .or(self.config_notice.as_deref())
     }
 
     pub fn is_finished(&self) -> bool {

@@ -1,8 +1,7 @@
 //! `update`: the one place the flow's state changes.
 
 use super::{
-    Cmd, Editor, EditorTarget, FlowNotice, Model, Msg, Notification, ReviewAction, SettingsModal,
-    Tab,
+    Cmd, Editor, EditorTarget, Model, Msg, Notification, ReviewAction, SettingsModal, Tab,
 };
 use crate::form::QuestionType;
 use crate::result::{self, Outcome};
@@ -155,7 +154,7 @@ fn go_to_tab(model: &mut Model, tab: usize) -> Vec<Cmd> {
     model.review_cursor = 0;
     model.pending_review_shortcut = None;
     model.dismiss_pending = false;
-    model.notice = None;
+    model.type_notice = None;
     model.config_notice = None;
     model.suppress_auto_open = false;
     model.sync_editor_to_cursor();
@@ -406,10 +405,10 @@ fn change_question_type(model: &mut Model) -> Vec<Cmd> {
     let destructive = !to.is_multi() && model.answers[q].committed_count() > 1;
     if destructive && model.pending_type_change != Some(q) {
         model.pending_type_change = Some(q);
-        model.notice = Some(FlowNotice::TypeChange(format!(
+        model.type_notice = Some(format!(
             "Switching to {} will clear selected options for this question. Press the type key again to confirm.",
             to.display_name()
-        )));
+        ));
         return Vec::new();
     }
     if destructive {
@@ -417,17 +416,17 @@ fn change_question_type(model: &mut Model) -> Vec<Cmd> {
     }
     model.pending_type_change = None;
     model.questions[q].presented_type = to;
-    model.notice = Some(FlowNotice::TypeChange(format!(
+    model.type_notice = Some(format!(
         "Question type changed from {} to {}.",
         from.display_name(),
         to.display_name()
-    )));
+    ));
     Vec::new()
 }
 
 fn clear_pending_type_change(model: &mut Model) {
     if model.pending_type_change.take().is_some() {
-        model.notice = None;
+        model.type_notice = None;
     }
 }
 

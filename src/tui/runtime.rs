@@ -75,7 +75,7 @@ pub fn preferred_height(session: &Session, cols: u16, rows: u16) -> u16 {
                 })
                 .max()
                 .unwrap_or(0);
-            if cols >= 90 {
+            if cols >= super::view::PREVIEW_WIDE_MIN {
                 list.max(tallest_preview)
             } else {
                 list + 1 + tallest_preview

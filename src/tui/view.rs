@@ -22,7 +22,7 @@ pub const MIN_WIDTH: u16 = 24;
 pub const MIN_HEIGHT: u16 = 7;
 
 /// Columns the preview layout needs to put the pane beside the list.
-const PREVIEW_WIDE_MIN: u16 = 90;
+pub const PREVIEW_WIDE_MIN: u16 = 90;
 
 /// Draws the whole flow into the frame and places the hardware cursor in an open editor.
 pub fn draw(app: &mut App, frame: &mut Frame) {
@@ -71,7 +71,7 @@ pub fn draw_into(app: &mut App, area: Rect, buf: &mut Buffer) -> Option<Position
     tabs.render(Rect::new(area.x, y, area.width, 1), buf);
     y += 2;
 
-    let mut footer = Footer {
+    let footer = Footer {
         notice: app.model.notice().map(str::to_owned),
         hints: if app.model.settings().behaviour.show_footer_hints {
             flow_hints(
@@ -84,7 +84,8 @@ pub fn draw_into(app: &mut App, area: Rect, buf: &mut Buffer) -> Option<Position
         },
         theme,
     };
-    let footer_height = footer.height(area.width).min(bottom.saturating_sub(y));
+    let footer_lines = footer.lines(area.width);
+    let footer_height = (footer_lines.len() as u16 + 1).min(bottom.saturating_sub(y));
     let body = Rect::new(
         area.x,
         y,
@@ -98,7 +99,8 @@ pub fn draw_into(app: &mut App, area: Rect, buf: &mut Buffer) -> Option<Position
             None
         }
     };
-    footer.render(
+    footer.render_lines(
+        footer_lines,
         Rect::new(area.x, bottom - footer_height, area.width, footer_height),
         buf,
     );
