@@ -1,6 +1,6 @@
 //! Command-line interface: `ask`, `demo`, `settings`, `validate`, `schema`.
 
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -68,7 +68,8 @@ enum Command {
     Ask {
         #[command(flatten)]
         options: FormOptions,
-        /// tui (default), or print/json to return the pending questions without a UI.
+        /// tui (default, the form on the terminal), rpc (pi's dialogs as JSON lines on
+        /// stdout/stdin, payload from --payload FILE), or print/json (no UI: the pending questions).
         #[arg(long, value_enum, default_value = "tui")]
         mode: Mode,
         /// Payload file (for rpc mode, whose standard input carries the host's responses).
@@ -123,22 +124,27 @@ pub fn main() -> ExitCode {
                 );
                 return ExitCode::from(EXIT_ERROR);
             }
-            let timeout = match dialog_timeout {
-                Some(s) if !(s.is_finite() && s > 0.0) => {
-                    crate::cli::report("--dialog-timeout must be a positive number of seconds");
+            let timeout = match dialog_timeout.map(dialog_timeout_from_secs).transpose() {
+                Ok(timeout) => timeout,
+                Err(message) => {
+                    crate::cli::report(&message);
                     return ExitCode::from(EXIT_ERROR);
                 }
-                other => other.map(Duration::from_secs_f64),
             };
+            if payload.as_os_str() == "-" && std::io::stdin().is_terminal() {
+                crate::cli::report(
+                    "no payload: pipe one in (`pi-ask ask < payload.json`) or name a file (`pi-ask ask payload.json`); `pi-ask schema` shows its shape",
+                );
+                return ExitCode::from(EXIT_ERROR);
+            }
+            if let Err(code) = check_delivery(options.output.as_deref()) {
+                return code;
+            }
             ask(options, mode, &payload, timeout)
         }
-        Command::Demo { options } => match input::parse_payload(crate::tui::DEMO_PAYLOAD) {
-            Ok(form) => crate::run::ask(form, &options.into()),
-            Err(invalid) => crate::run::emit(
-                &result::invalid_input_result(&invalid),
-                options.output.as_deref(),
-                EXIT_ERROR,
-            ),
+        Command::Demo { options } => match check_delivery(options.output.as_deref()) {
+            Err(code) => code,
+            Ok(()) => demo(options),
         },
         Command::Settings { config, fullscreen } => {
             crate::run::settings(config.as_deref(), fullscreen)
@@ -151,21 +157,70 @@ pub fn main() -> ExitCode {
     }
 }
 
+fn demo(options: FormOptions) -> ExitCode {
+    match input::parse_payload(crate::tui::DEMO_PAYLOAD) {
+        Ok(form) => crate::run::ask(form, &options.into()),
+        Err(invalid) => crate::run::emit(
+            &result::invalid_input_result(&invalid),
+            options.output.as_deref(),
+            EXIT_ERROR,
+        ),
+    }
+}
+
+/// Shortest and longest `--dialog-timeout` accepted: a millisecond (the wire unit) and a day.
+const DIALOG_TIMEOUT_RANGE: (f64, f64) = (0.001, 86_400.0);
+
+/// `--dialog-timeout` seconds as a duration, or the message refusing it.
+fn dialog_timeout_from_secs(seconds: f64) -> Result<Duration, String> {
+    let (min, max) = DIALOG_TIMEOUT_RANGE;
+    if seconds.is_finite() && (min..=max).contains(&seconds) {
+        Ok(Duration::from_secs_f64(seconds))
+    } else {
+        Err(format!(
+            "--dialog-timeout must be between {min} and {max} seconds (got {seconds})"
+        ))
+    }
+}
+
+/// Refuses, before any form opens, a result that could not be delivered: a closed standard
+/// output, or an `--output` file that cannot be created.
+fn check_delivery(output: Option<&std::path::Path>) -> Result<(), ExitCode> {
+    let problem = match output {
+        Some(path) => crate::run::check_output_file(path).err(),
+        None => crate::run::stdout_is_closed().then(|| {
+            "standard output is closed, so the result could not be delivered; give --output FILE"
+                .to_owned()
+        }),
+    };
+    match problem {
+        Some(message) => {
+            report(&message);
+            Err(ExitCode::from(EXIT_ERROR))
+        }
+        None => Ok(()),
+    }
+}
+
 fn ask(options: FormOptions, mode: Mode, payload: &PathBuf, timeout: Option<Duration>) -> ExitCode {
     let output = options.output.clone();
     match read_payload(payload).and_then(|t| input::parse_payload(&t)) {
         Ok(form) => match mode {
             Mode::Tui => crate::run::ask(form, &options.into()),
-            Mode::Rpc => crate::run::rpc(form, options.config.as_deref(), timeout),
+            Mode::Rpc => {
+                crate::run::rpc(form, options.config.as_deref(), timeout, output.as_deref())
+            }
             Mode::Print | Mode::Json => crate::run::emit(
                 &result::needs_input_result(&form),
                 output.as_deref(),
                 EXIT_CANCELLED,
             ),
         },
-        Err(invalid) if mode == Mode::Rpc => {
-            crate::run::emit_rpc(&result::invalid_input_result(&invalid), EXIT_ERROR)
-        }
+        Err(invalid) if mode == Mode::Rpc => crate::run::emit_rpc(
+            &result::invalid_input_result(&invalid),
+            output.as_deref(),
+            EXIT_ERROR,
+        ),
         Err(invalid) => crate::run::emit(
             &result::invalid_input_result(&invalid),
             output.as_deref(),

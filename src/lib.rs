@@ -13,6 +13,7 @@ pub mod input;
 pub mod keymap;
 pub mod keys;
 pub mod model;
+pub mod paths;
 pub mod result;
 pub mod rpc;
 pub mod run;

@@ -5,6 +5,8 @@
 //! `input`. Answers go through the same [`AnswerState`] and result builder as the terminal UI.
 
 use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -86,7 +88,12 @@ pub struct Channel<W: Write> {
     /// Ids already answered (a second answer is reported, not applied).
     answered: Vec<String>,
     errors: Box<dyn FnMut(&str)>,
+    /// Set by a termination signal: the flow ends as if the host aborted.
+    interrupted: Arc<AtomicBool>,
 }
+
+/// How often a wait for the host wakes to check for a termination signal.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
 impl<W: Write> Channel<W> {
     /// `lines` delivers the host's input lines; `errors` receives one message per ignored line.
@@ -102,7 +109,14 @@ impl<W: Write> Channel<W> {
             timeout,
             answered: Vec::new(),
             errors,
+            interrupted: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// Ends the flow (cancelled, with the answers so far) once `flag` is set.
+    pub fn interrupted_by(mut self, flag: Arc<AtomicBool>) -> Channel<W> {
+        self.interrupted = flag;
+        self
     }
 
     fn send(&mut self, value: &Value) -> std::io::Result<()> {
@@ -132,22 +146,22 @@ impl<W: Write> Channel<W> {
         self.send(&Value::Object(ordered))?;
         let deadline = self.timeout.map(|t| Instant::now() + t);
         loop {
-            let line = match deadline {
-                None => match self.lines.recv() {
-                    Ok(line) => line,
-                    Err(_) => return Ok(Reply::Abort),
-                },
-                Some(d) => match self
-                    .lines
-                    .recv_timeout(d.saturating_duration_since(Instant::now()))
-                {
-                    Ok(line) => line,
-                    Err(RecvTimeoutError::Timeout) => {
+            if self.interrupted.load(Ordering::Relaxed) {
+                return Ok(Reply::Abort);
+            }
+            let wait = deadline.map_or(SIGNAL_POLL, |d| {
+                d.saturating_duration_since(Instant::now()).min(SIGNAL_POLL)
+            });
+            let line = match self.lines.recv_timeout(wait) {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) => {
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
                         self.answered.push(id);
                         return Ok(Reply::Dismissed);
                     }
-                    Err(RecvTimeoutError::Disconnected) => return Ok(Reply::Abort),
-                },
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => return Ok(Reply::Abort),
             };
             if let Some(reply) = self.read_reply(&id, &line) {
                 self.answered.push(id);
@@ -195,10 +209,37 @@ impl<W: Write> Channel<W> {
         if value.get("cancelled").and_then(Value::as_bool) == Some(true) {
             return Some(Reply::Dismissed);
         }
-        Some(match value.get("value").and_then(Value::as_str) {
-            Some(text) => Reply::Value(text.to_owned()),
-            None => Reply::Dismissed,
+        Some(match value.get("value") {
+            Some(Value::String(text)) => Reply::Value(text.clone()),
+            // pi reads a response of the wrong form as a dismissal; say so rather than skip quietly.
+            Some(other) => {
+                (self.errors)(&format!(
+                    "invalid response to request {id:?}: \"value\" must be a string, got {}; the question is left unanswered",
+                    json_kind(other)
+                ));
+                Reply::Dismissed
+            }
+            None => {
+                if value.get("confirmed").is_some() {
+                    (self.errors)(&format!(
+                        "invalid response to request {id:?}: \"confirmed\" answers a confirm dialog, not this one; the question is left unanswered"
+                    ));
+                }
+                Reply::Dismissed
+            }
         })
+    }
+}
+
+/// The JSON type of a value, for messages.
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 

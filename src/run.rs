@@ -26,21 +26,83 @@ pub struct RunOptions {
 
 /// Writes the result JSON (stdout or a file) and returns `code`; a failed write is exit 2.
 pub fn emit(result: &AskResult, output: Option<&Path>, code: u8) -> ExitCode {
-    let json = result.to_json_pretty();
-    let written = match output {
-        Some(path) => std::fs::write(path, format!("{json}\n")),
-        None => {
-            let mut out = std::io::stdout().lock();
-            writeln!(out, "{json}").and_then(|_| out.flush())
-        }
+    deliver(
+        &result.to_json_pretty(),
+        output,
+        &mut std::io::stdout().lock(),
+        code,
+    )
+}
+
+/// Writes `text` and a newline to `output`, or to `stdout` without one. When the file cannot be
+/// written (it was checked before the form opened, so this is rare), the result goes to `stdout`
+/// instead, so the answers are not lost, and the exit status is 2 because the file is missing.
+pub fn deliver(text: &str, output: Option<&Path>, stdout: &mut dyn Write, code: u8) -> ExitCode {
+    let to_stdout =
+        |stdout: &mut dyn Write| writeln!(stdout, "{text}").and_then(|_| stdout.flush());
+    let Some(path) = output else {
+        return match to_stdout(stdout) {
+            Ok(()) => ExitCode::from(code),
+            Err(e) => {
+                crate::cli::report(&format!("cannot write the result to standard output: {e}"));
+                ExitCode::from(EXIT_ERROR)
+            }
+        };
     };
-    match written {
-        Ok(()) => ExitCode::from(code),
-        Err(e) => {
-            crate::cli::report(&format!("cannot write the result: {e}"));
-            ExitCode::from(EXIT_ERROR)
-        }
+    let Err(e) = std::fs::write(path, format!("{text}\n")) else {
+        return ExitCode::from(code);
+    };
+    let shown = crate::paths::display(path);
+    match to_stdout(stdout) {
+        Ok(()) => crate::cli::report(&format!(
+            "cannot write the result to {shown}: {e}; printed it on standard output instead"
+        )),
+        Err(out) => crate::cli::report(&format!(
+            "cannot write the result to {shown}: {e}, nor to standard output: {out}"
+        )),
     }
+    ExitCode::from(EXIT_ERROR)
+}
+
+/// Whether `path` can take the result: an existing writable file, or a new file in an existing
+/// writable folder. Nothing is left behind by the check. The error names the path.
+pub fn check_output_file(path: &Path) -> Result<(), String> {
+    let shown = crate::paths::display(path);
+    let fail = |e: std::io::Error| format!("cannot write the result to {shown}: {e}");
+    if path.is_dir() {
+        return Err(format!(
+            "cannot write the result to {shown}: it is a directory"
+        ));
+    }
+    if path.exists() {
+        return std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map(drop)
+            .map_err(fail);
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(fail)?;
+    std::fs::remove_file(path).map_err(fail)
+}
+
+/// Whether standard output was closed at start (recorded by the binary before Rust's runtime
+/// reopens it on /dev/null, where the result would vanish without an error).
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Records whether standard output was closed when the process started.
+pub fn set_stdout_closed(closed: bool) {
+    STDOUT_CLOSED.store(closed, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether standard output is closed (`>&-`), so a result written there would be lost.
+pub fn stdout_is_closed() -> bool {
+    // SAFETY: F_GETFD only queries the descriptor's flags.
+    STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
+        || unsafe { libc::fcntl(1, libc::F_GETFD) == -1 }
 }
 
 fn exit_code(result: &AskResult) -> u8 {
@@ -150,20 +212,28 @@ pub fn settings(config: Option<&Path>, fullscreen: bool) -> ExitCode {
     }
 }
 
-/// Writes the final RPC line (`{"type":"ask_result","result":…}`) and returns `code`.
-pub fn emit_rpc(result: &AskResult, code: u8) -> ExitCode {
-    let mut out = std::io::stdout().lock();
-    match writeln!(out, "{}", crate::rpc::result_line(result)).and_then(|_| out.flush()) {
-        Ok(()) => ExitCode::from(code),
-        Err(e) => {
-            crate::cli::report(&format!("cannot write the result: {e}"));
-            ExitCode::from(EXIT_ERROR)
-        }
+/// Writes the final RPC line (`{"type":"ask_result","result":…}`), or with `--output` the result
+/// JSON to that file, and returns `code`.
+pub fn emit_rpc(result: &AskResult, output: Option<&Path>, code: u8) -> ExitCode {
+    match output {
+        Some(_) => emit(result, output, code),
+        None => deliver(
+            &crate::rpc::result_line(result),
+            None,
+            &mut std::io::stdout().lock(),
+            code,
+        ),
     }
 }
 
 /// Asks a form as pi's portable dialogs over JSON lines (stdout requests, stdin responses).
-pub fn rpc(form: Form, config: Option<&Path>, timeout: Option<std::time::Duration>) -> ExitCode {
+/// SIGINT, SIGTERM and SIGHUP end it with the cancelled result of the answers so far.
+pub fn rpc(
+    form: Form,
+    config: Option<&Path>,
+    timeout: Option<std::time::Duration>,
+    output: Option<&Path>,
+) -> ExitCode {
     let store = ConfigStore::open(ConfigPaths::from_env(config));
     // present-single-as-multi applies to every new flow, the RPC one included.
     let form = if store.config().behaviour.present_single_as_multi {
@@ -171,14 +241,61 @@ pub fn rpc(form: Form, config: Option<&Path>, timeout: Option<std::time::Duratio
     } else {
         form
     };
+    let interrupted = match runtime::signal_flag() {
+        Ok(flag) => flag,
+        Err(e) => {
+            crate::cli::report(&format!("cannot watch for signals: {e}"));
+            return ExitCode::from(EXIT_ERROR);
+        }
+    };
     let lines = crate::rpc::spawn_line_reader(std::io::BufReader::new(std::io::stdin()));
     let errors = Box::new(crate::cli::report);
-    let mut channel = crate::rpc::Channel::new(std::io::stdout(), lines, timeout, errors);
+    let mut channel = crate::rpc::Channel::new(std::io::stdout(), lines, timeout, errors)
+        .interrupted_by(interrupted);
     match crate::rpc::run(&form, &mut channel) {
-        Ok(result) => emit_rpc(&result, exit_code(&result)),
+        Ok(result) => emit_rpc(&result, output, exit_code(&result)),
         Err(e) => {
             crate::cli::report(&format!("cannot talk to the host: {e}"));
             ExitCode::from(EXIT_ERROR)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_that_cannot_reach_its_file_goes_to_stdout_with_exit_2() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut stdout = Vec::new();
+        // A directory cannot be written as a file.
+        let code = deliver("{\"ok\":1}", Some(dir.path()), &mut stdout, EXIT_OK);
+        assert_eq!(code, ExitCode::from(EXIT_ERROR));
+        assert_eq!(String::from_utf8(stdout).unwrap(), "{\"ok\":1}\n");
+    }
+
+    #[test]
+    fn a_written_file_gets_the_result_and_stdout_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.json");
+        let mut stdout = Vec::new();
+        let code = deliver("{}", Some(&path), &mut stdout, EXIT_CANCELLED);
+        assert_eq!(code, ExitCode::from(EXIT_CANCELLED));
+        assert!(stdout.is_empty());
+        assert_eq!(std::fs::read_to_string(path).unwrap(), "{}\n");
+    }
+
+    #[test]
+    fn the_output_check_names_the_path_and_leaves_nothing_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let fresh = dir.path().join("new.json");
+        assert_eq!(check_output_file(&fresh), Ok(()));
+        assert!(!fresh.exists(), "the check must not leave an empty file");
+        let missing = dir.path().join("no/such/dir/x.json");
+        let err = check_output_file(&missing).unwrap_err();
+        assert!(err.contains(&missing.display().to_string()), "{err}");
+        let err = check_output_file(dir.path()).unwrap_err();
+        assert!(err.contains("is a directory"), "{err}");
     }
 }

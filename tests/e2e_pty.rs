@@ -438,3 +438,22 @@ fn closing_the_terminal_mid_flow_ends_the_process_with_a_cancelled_result() {
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(json["details"]["cancelled"], true);
 }
+
+#[test]
+fn ask_with_a_terminal_on_stdin_and_no_payload_says_how_to_pass_one() {
+    let mut s = Session::start(&["ask"], |_| {});
+    s.wait_for("no payload: pipe one in");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = s.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            start.elapsed() < WAIT,
+            "ask kept waiting:\n{}",
+            s.contents()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.exit_code(), 2);
+}

@@ -408,3 +408,68 @@ fn ask_without_a_terminal_falls_back_to_the_pending_questions() {
             .starts_with("Needs user input")
     );
 }
+
+#[test]
+fn a_termination_signal_ends_rpc_mode_with_the_answers_so_far() {
+    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        let mut host = Host::start(&fixture("planning.json"), &[]);
+        let first = host.next();
+        host.choose(&first, first["options"][0].as_str().unwrap());
+        let _second = host.next();
+        // SAFETY: signalling our own child.
+        assert_eq!(unsafe { libc::kill(host.child.id() as i32, signal) }, 0);
+        let (result, code, _) = host.result();
+        assert_eq!(code, 1, "signal {signal}");
+        assert_eq!(result["details"]["cancelled"], true);
+        assert_eq!(
+            result["details"]["answers"]["goal"]["values"],
+            json!(["speed"]),
+            "signal {signal}: the given answer is kept"
+        );
+    }
+}
+
+#[test]
+fn rpc_mode_honours_output_and_keeps_stdout_for_the_dialogs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("result.json");
+    let mut host = Host::start(
+        &fixture("preview.json"),
+        &["--output", out.to_str().unwrap()],
+    );
+    let first = host.next();
+    host.choose(&first, first["options"][0].as_str().unwrap());
+    let status = std::mem::replace(&mut host.child, Command::new("true").spawn().unwrap())
+        .wait_with_output()
+        .unwrap();
+    assert_eq!(status.status.code(), Some(0));
+    assert!(
+        host.lines.recv_timeout(Duration::from_millis(200)).is_err(),
+        "no ask_result line on stdout when the result goes to the file"
+    );
+    let result: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(result["details"]["cancelled"], false);
+}
+
+#[test]
+fn a_non_string_value_is_reported_as_invalid_never_skipped_silently() {
+    let mut host = Host::start(&fixture("planning.json"), &[]);
+    let first = host.next();
+    host.reply(&first, json!({ "value": 3 }));
+    let second = host.next();
+    host.reply(&second, json!({ "confirmed": true }));
+    let third = host.next();
+    host.reply(&third, json!({ "cancelled": true }));
+    let (result, code, stderr) = host.result();
+    assert_eq!(code, 0);
+    assert_eq!(result["details"]["answers"], json!({}));
+    assert!(
+        stderr
+            .contains("\"value\" must be a string, got a number; the question is left unanswered"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("\"confirmed\" answers a confirm dialog"),
+        "{stderr}"
+    );
+}

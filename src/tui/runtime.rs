@@ -26,7 +26,7 @@ pub enum Ending {
 }
 
 /// Termination signals, recorded by flag so the loop can restore the terminal and end cleanly.
-fn signal_flag() -> io::Result<Arc<AtomicBool>> {
+pub fn signal_flag() -> io::Result<Arc<AtomicBool>> {
     let flag = Arc::new(AtomicBool::new(false));
     for signal in [
         signal_hook::consts::SIGINT,
