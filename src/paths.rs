@@ -21,12 +21,14 @@ pub fn normalize(path: &Path) -> PathBuf {
     for part in path.components() {
         match part {
             Component::CurDir => {}
+            // `..` at the root stays at the root; a relative path keeps leading `..`s.
             Component::ParentDir => {
-                if !out.pop() {
+                let at_root = out.parent().is_none() && out.has_root();
+                let climbable = out.file_name().is_some();
+                if climbable {
+                    out.pop();
+                } else if !at_root {
                     out.push("..");
-                }
-                if out.as_os_str().is_empty() && path.has_root() {
-                    out.push("/");
                 }
             }
             other => out.push(other),

@@ -18,7 +18,7 @@ impl Default for Behaviour {
         Behaviour {
             auto_submit_when_answered_without_notes: false,
             confirm_dismiss_when_dirty: true,
-            double_press_review_shortcuts: false,
+            double_press_review_shortcuts: true,
             show_footer_hints: true,
             present_single_as_multi: false,
         }

@@ -415,10 +415,14 @@ fn store_subscribers_see_every_saved_change_and_reset() {
             .push(c.behaviour.double_press_review_shortcuts)
     });
     store
-        .set_setting(Setting::DoublePressReviewShortcuts, true)
+        .set_setting(Setting::DoublePressReviewShortcuts, false)
         .unwrap();
     store.reset().unwrap();
-    assert_eq!(*seen.borrow(), [true, false]);
+    assert_eq!(
+        *seen.borrow(),
+        [false, true],
+        "the default is on, as in the original"
+    );
     let text = std::fs::read_to_string(toml_path(home.path())).unwrap();
     assert!(
         text.contains("# I like it fast"),

@@ -194,6 +194,7 @@ fn free_form_answer_question_note_and_elaborate() {
     s.send("\x1b[Z"); // shift+tab back to check, then straight to review
     s.send("\x1b[Z");
     s.wait_for("Review answers");
+    s.send("2"); // review shortcuts need a double press by default, as in the original
     s.send("2");
     let (code, json) = s.finish();
     assert_eq!(code, 0);
@@ -322,6 +323,7 @@ fn stdout_carries_only_the_json_while_the_form_draws_on_the_terminal() {
     s.send("1");
     s.wait_for("Review answers");
     s.send("1");
+    s.send("1");
     let (code, json) = s.finish();
     assert_eq!(code, 0);
     assert_eq!(
@@ -349,11 +351,12 @@ fn an_at_reference_is_suggested_accepted_and_printed() {
     s.send(ENTER); // submit the answer
     s.wait_for("Review answers");
     s.send("1");
+    s.send("1");
     let (code, json) = s.finish();
     assert_eq!(code, 0);
     assert_eq!(
-        json["details"]["answers"]["file"]["customText"],
-        "@src/main.rs "
+        json["details"]["answers"]["file"]["customText"], "@src/main.rs",
+        "saved answers are trimmed"
     );
 }
 

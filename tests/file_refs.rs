@@ -207,12 +207,13 @@ fn typing_at_in_an_editor_opens_suggestions_and_accepting_inserts_the_reference(
     );
     assert!(h.popup().is_none());
     h.press("enter");
-    h.press("1");
+    h.press("1").press("1");
     assert_eq!(
         h.result().unwrap().details.answers["q"]
             .custom_text
             .as_deref(),
-        Some("see @src/main.rs ")
+        Some("see @src/main.rs"),
+        "the saved answer is trimmed"
     );
 }
 
@@ -313,4 +314,36 @@ fn suggestion_keys_come_from_the_binding_table() {
     h.press("2").type_text("@s");
     h.press("down");
     assert_eq!(h.popup().unwrap().selected, 1);
+}
+
+#[test]
+fn tab_completion_quotes_paths_with_spaces_and_keeps_completing_inside_quotes() {
+    let mut h = Harness::with_files(ONE, &tree(), 100, 30).unwrap();
+    h.press("2").type_text("read docs/my").press("tab");
+    assert_eq!(
+        h.model().unwrap().editor().unwrap().text,
+        "read \"docs/my notes.md\" "
+    );
+    // A quoted word that is still open keeps completing, and stays quoted.
+    let mut h = Harness::with_files(ONE, &tree(), 100, 30).unwrap();
+    h.press("2").type_text("read \"docs/my").press("tab");
+    assert_eq!(
+        h.model().unwrap().editor().unwrap().text,
+        "read \"docs/my notes.md\" "
+    );
+}
+
+#[test]
+fn escape_on_an_empty_popup_closes_only_the_popup() {
+    let mut h = Harness::with_files(ONE, &tree(), 100, 30).unwrap();
+    h.press("2").type_text("x @zzzzqqq");
+    assert!(h.screen_text().contains("no matching files"));
+    h.press("esc");
+    assert!(!h.screen_text().contains("no matching files"));
+    assert!(
+        h.model().unwrap().editor().is_some(),
+        "the editor stays open"
+    );
+    h.type_text(" 1t");
+    assert_eq!(h.model().unwrap().editor().unwrap().text, "x @zzzzqqq 1t");
 }

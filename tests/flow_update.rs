@@ -35,14 +35,44 @@ fn single_question_flow_has_two_tabs() {
 }
 
 #[test]
-fn option_cursor_clamps_and_each_question_keeps_its_own() {
+fn option_cursor_clamps_and_entering_a_tab_forgets_a_hovered_row() {
     let mut m = flow(tabs3());
     send(&mut m, [Msg::PreviousOption]);
     assert_eq!(m.cursor(0), 0);
     send(&mut m, [Msg::NextOption, Msg::NextOption]);
     assert_eq!(m.cursor(0), 2);
     send(&mut m, [Msg::NextTab, Msg::NextOption, Msg::PreviousTab]);
-    assert_eq!((m.cursor(0), m.cursor(1)), (2, 1));
+    assert_eq!(m.cursor(0), 0, "only hovered: back on the first option");
+    send(&mut m, [Msg::LastOption]);
+    assert_eq!(m.cursor(0), m.questions()[0].row_count() - 1);
+    send(&mut m, [Msg::FirstOption]);
+    assert_eq!(m.cursor(0), 0);
+}
+
+#[test]
+fn entering_a_single_question_lands_on_its_committed_answer() {
+    let mut m = flow(tabs3());
+    send(&mut m, [Msg::NextOption, Msg::Confirm]); // choose the second option, advance
+    send(&mut m, [Msg::PreviousTab]);
+    assert_eq!(m.cursor(0), 1);
+    send(
+        &mut m,
+        [
+            Msg::Number(4),
+            typed("mine"),
+            Msg::EditorSubmit,
+            Msg::PreviousTab,
+        ],
+    );
+    assert_eq!(
+        m.cursor(0),
+        m.questions()[0].custom_row(),
+        "a free-form answer: its row"
+    );
+    assert!(
+        m.editor().is_none(),
+        "saved text does not reopen the editor"
+    );
 }
 
 #[test]
@@ -137,7 +167,7 @@ fn free_form_text_on_single_clears_selected_options_and_advances() {
 }
 
 #[test]
-fn submitted_answer_syncs_into_the_next_empty_custom_row() {
+fn a_submitted_answer_advances_to_the_next_question_on_its_first_option() {
     let p = payload(vec![
         json!({"id":"a","prompt":"A","options":[{"value":"x","label":"X"}]}),
         json!({"id":"b","prompt":"B","options":[{"value":"y","label":"Y"}]}),
@@ -146,10 +176,8 @@ fn submitted_answer_syncs_into_the_next_empty_custom_row() {
     send(&mut m, [Msg::NextTab, Msg::NextOption, Msg::PreviousTab]);
     send(&mut m, [Msg::Number(2), typed("first"), Msg::EditorSubmit]);
     assert_eq!(m.tab(), Tab::Question(1));
-    assert_eq!(
-        m.editor().map(|e| e.target),
-        Some(EditorTarget::Answer { question: 1 })
-    );
+    assert_eq!(m.cursor(1), 0, "the hovered custom row is forgotten");
+    assert_eq!(m.editor(), None);
 }
 
 #[test]
@@ -430,7 +458,9 @@ fn review_digits_trigger_submit_elaborate_and_cancel() {
         (2, "elaborate", false),
         (3, "submit", true),
     ] {
-        let mut m = flow(tabs3());
+        let mut m = flow_with(tabs3(), |s| {
+            s.behaviour.double_press_review_shortcuts = false
+        });
         send(&mut m, [Msg::PreviousTab]);
         let r = finished(&send(&mut m, [Msg::Number(digit)])).expect("finishes");
         assert_eq!(json(&r)["details"]["mode"], mode);

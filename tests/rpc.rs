@@ -179,7 +179,7 @@ fn the_rpc_result_matches_the_terminal_ui_for_the_same_choices() {
     tui.press("2"); // Quality, advance
     tui.press("5").type_text("Only metrics").press("enter"); // custom text on multi (stays on the tab)
     tui.press("tab").press("tab"); // on past the preview question to the review tab
-    tui.press("1"); // submit
+    tui.press("1").press("1"); // submit (a double press by default)
     let tui = serde_json::to_value(tui.result().unwrap()).unwrap();
     assert_eq!(rpc, tui);
 }

@@ -77,6 +77,7 @@ fn elaborate_from_the_review_tab() {
         .type_text("why alpha?")
         .press("enter")
         .press("shift+tab")
+        .press("2")
         .press("2");
     let r = h.result().unwrap();
     assert_eq!(
@@ -404,4 +405,139 @@ fn a_config_reset_applies_default_keymaps_to_the_open_flow_at_once() {
         2,
         "the default key works without restarting"
     );
+}
+
+const ONE_Q: &str = r#"{"questions":[{"id":"q","prompt":"Pick","options":[{"value":"a","label":"Alpha"},{"value":"b","label":"Beta"}]}]}"#;
+
+#[test]
+fn turning_on_auto_submit_in_the_modal_on_a_complete_review_finishes_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pi-ask.toml");
+    let mut h = Harness::with_config(ONE_Q, &config, 80, 24).unwrap();
+    h.press("enter"); // Alpha, then the review tab
+    assert!(!h.is_done());
+    h.press("?"); // the settings modal, cursor on auto-submit
+    h.press("enter");
+    assert!(h.is_done(), "auto-submit applies with the modal still open");
+    let result = h.result().unwrap();
+    assert!(!result.details.cancelled);
+    assert_eq!(result.details.answers["q"].values, ["a"]);
+    let saved = std::fs::read_to_string(&config).unwrap();
+    assert!(
+        saved.contains("autoSubmitWhenAnsweredWithoutNotes = true"),
+        "the toggle is saved first:\n{saved}"
+    );
+}
+
+#[test]
+fn custom_answers_and_notes_are_trimmed_when_saved_and_the_draft_keeps_its_spaces() {
+    let mut h = Harness::new(ONE_Q, 80, 24).unwrap();
+    h.press("shift+n").type_text("  a note  ").press("enter");
+    h.press("3").type_text(" padded ").press("esc");
+    assert_eq!(
+        h.model().unwrap().answer(0).custom_text.as_deref(),
+        Some("padded")
+    );
+    h.press("3");
+    assert_eq!(h.model().unwrap().editor().unwrap().text, "padded");
+    h.type_text(" ").paste("more\n").press("enter");
+    h.press("enter");
+    let result = h.result().unwrap();
+    assert_eq!(result.details.answers["q"].values, ["padded more"]);
+    assert_eq!(result.details.answers["q"].note.as_deref(), Some("a note"));
+}
+
+#[test]
+fn up_and_down_in_a_single_line_editor_go_to_its_start_and_end() {
+    let mut h = Harness::new(ONE_Q, 80, 24).unwrap();
+    h.press("3").type_text("abc").press("up").type_text("X");
+    h.press("down").type_text("Y");
+    assert_eq!(h.model().unwrap().editor().unwrap().text, "XabcY");
+}
+
+#[test]
+fn up_and_down_in_a_multi_line_note_move_between_lines_then_to_the_ends() {
+    let mut h = Harness::new(ONE_Q, 80, 24).unwrap();
+    h.press("shift+n").paste("one\ntwo");
+    h.press("up").type_text("<"); // from the end of `two` to the first line
+    h.press("up").type_text("^"); // already on the first line: to its start
+    h.press("down").press("down").type_text("$"); // to the last line, then its end
+    assert_eq!(h.model().unwrap().editor().unwrap().text, "^one<\ntwo$");
+}
+
+#[test]
+fn readline_keys_edit_the_line_as_readline_does() {
+    let text = |keys: &[&str]| {
+        let mut h = Harness::new(ONE_Q, 80, 24).unwrap();
+        h.press("3").type_text("alpha beta gamma");
+        h.keys(keys);
+        h.model().unwrap().editor().unwrap().text.clone()
+    };
+    assert_eq!(text(&["left", "left", "ctrl+u"]), "ma");
+    assert_eq!(text(&["ctrl+a", "ctrl+k"]), "");
+    assert_eq!(text(&["ctrl+a", "right", "ctrl+k"]), "a");
+    assert_eq!(text(&["ctrl+w"]), "alpha beta ");
+    assert_eq!(text(&["ctrl+a", "ctrl+e", "ctrl+w"]), "alpha beta ");
+    assert_eq!(text(&["alt+b", "ctrl+k"]), "alpha beta ");
+    assert_eq!(text(&["ctrl+a", "alt+f", "ctrl+k"]), "alpha");
+    assert_eq!(text(&["ctrl+left", "ctrl+left", "ctrl+k"]), "alpha ");
+    assert_eq!(text(&["ctrl+a", "ctrl+right", "ctrl+u"]), " beta gamma");
+    // Keys readline leaves alone change nothing here either.
+    assert_eq!(text(&["ctrl+j"]), "alpha beta gamma");
+    assert_eq!(text(&["ctrl+h"]), "alpha beta gamm");
+}
+
+#[test]
+fn coming_back_to_a_question_lands_on_its_committed_answer_or_the_first_option() {
+    let mut h = Harness::new(TWO, 80, 24).unwrap();
+    h.press("down").press("enter"); // One = Beta, now on Two
+    h.press("down"); // hover Why without choosing it
+    h.press("shift+tab"); // back to One
+    assert_eq!(h.model().unwrap().cursor(0), 1, "on the chosen Beta");
+    h.press("tab");
+    assert_eq!(
+        h.model().unwrap().cursor(1),
+        0,
+        "a multi question starts at its first option"
+    );
+    h.press("n").type_text("why not").press("enter");
+    h.press("shift+tab").press("tab");
+    assert_eq!(h.model().unwrap().cursor(1), 0);
+}
+
+#[test]
+fn home_end_page_down_and_page_up_move_through_a_long_list() {
+    let payload = include_str!("../fixtures/payloads/many-options.json");
+    let mut h = Harness::new(payload, 80, 24).unwrap();
+    let rows = h.model().unwrap().questions()[0].row_count();
+    h.press("end");
+    assert_eq!(h.model().unwrap().cursor(0), rows - 1);
+    assert!(h.screen_text().contains("Type your own"));
+    h.press("home");
+    assert_eq!(h.model().unwrap().cursor(0), 0);
+    h.press("pageDown");
+    let page = h.model().unwrap().cursor(0);
+    assert!(page > 1, "a page is more than one row: {page}");
+    h.press("pageDown").press("pageUp");
+    assert_eq!(h.model().unwrap().cursor(0), page);
+    h.press("pageUp");
+    assert_eq!(h.model().unwrap().cursor(0), 0);
+}
+
+#[test]
+fn descriptions_align_with_their_label_at_every_number_width() {
+    let payload = include_str!("../fixtures/payloads/many-options.json");
+    let mut h = Harness::new(payload, 80, 50).unwrap();
+    let screen = h.screen();
+    let col = |line: &str, needle: &str| line[..line.find(needle).unwrap()].chars().count();
+    for label in ["1. Option 001", "10. Option 010"] {
+        let row = screen.iter().position(|l| l.contains(label)).unwrap();
+        assert_eq!(
+            col(&screen[row], "Option"),
+            col(&screen[row + 1], "Description"),
+            "{}\n{}",
+            screen[row],
+            screen[row + 1]
+        );
+    }
 }

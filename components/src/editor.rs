@@ -32,6 +32,54 @@ pub struct Editor {
     pub theme: Theme,
     /// Where the hardware cursor belongs after the last render (for IME placement).
     cursor: Option<Position>,
+    /// A one-line editor (free-form answers): no newlines, Up/Down go to the start/end.
+    single_line: bool,
+}
+
+/// Readline's forward-word (Alt+F): to the end of this or the next word (letters and digits).
+fn word_forward(area: &mut TextArea<'static>) {
+    let ratatui_textarea::DataCursor(row, col) = area.cursor();
+    let line: Vec<char> = area.lines()[row].chars().collect();
+    let mut to = col.min(line.len());
+    while to < line.len() && !line[to].is_alphanumeric() {
+        to += 1;
+    }
+    while to < line.len() && line[to].is_alphanumeric() {
+        to += 1;
+    }
+    area.move_cursor(CursorMove::Jump(row as u16, to as u16));
+}
+
+/// Readline's backward-word (Alt+B): to the start of this or the previous word.
+fn word_back(area: &mut TextArea<'static>) {
+    let ratatui_textarea::DataCursor(row, col) = area.cursor();
+    let line: Vec<char> = area.lines()[row].chars().collect();
+    let mut to = col.min(line.len());
+    while to > 0 && !line[to - 1].is_alphanumeric() {
+        to -= 1;
+    }
+    while to > 0 && line[to - 1].is_alphanumeric() {
+        to -= 1;
+    }
+    area.move_cursor(CursorMove::Jump(row as u16, to as u16));
+}
+
+/// Readline's Ctrl+W: deletes the whitespace-delimited word before the cursor.
+fn delete_word_before(area: &mut TextArea<'static>) {
+    let ratatui_textarea::DataCursor(row, col) = area.cursor();
+    let line: Vec<char> = area.lines()[row].chars().collect();
+    let mut start = col.min(line.len());
+    while start > 0 && line[start - 1].is_whitespace() {
+        start -= 1;
+    }
+    while start > 0 && !line[start - 1].is_whitespace() {
+        start -= 1;
+    }
+    if start < col {
+        for _ in start..col {
+            area.delete_char();
+        }
+    }
 }
 
 impl Editor {
@@ -57,7 +105,15 @@ impl Editor {
             area,
             theme,
             cursor: None,
+            single_line: false,
         }
+    }
+
+    /// A one-line editor (free-form answers): pasted line breaks become spaces, Up/Down go to the
+    /// start/end of the line, and no key inserts a newline.
+    pub fn single_line(mut self) -> Editor {
+        self.single_line = true;
+        self
     }
 
     /// The whole text, lines joined with `\n`.
@@ -76,19 +132,102 @@ impl Editor {
         line.chars().take(cursor.1).collect()
     }
 
-    /// Feeds a terminal key to the text area (cursor movement, deletion, typing).
+    /// Feeds a terminal key to the text area: typing, deletion and cursor movement with readline's
+    /// keys (Ctrl+A/E/B/F, Ctrl+U/K/W/H/D, Alt+B/F/D, Ctrl+Left/Right). Keys readline gives no
+    /// editing meaning do nothing, rather than ratatui-textarea's own shortcuts (undo on Ctrl+U...).
     /// Returns the new text when it changed.
     pub fn input(&mut self, event: crossterm::event::KeyEvent) -> Option<String> {
+        use crossterm::event::{KeyCode, KeyModifiers};
         let before = self.area.lines().to_vec();
-        self.area.input(event);
+        let ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
+        let alt = event.modifiers.contains(KeyModifiers::ALT);
+        let plain = !ctrl && !alt;
+        let area = &mut self.area;
+        match event.code {
+            KeyCode::Char(c) if plain => area.insert_char(c),
+            KeyCode::Char(c) if ctrl && !alt => match c.to_ascii_lowercase() {
+                'a' => area.move_cursor(CursorMove::Head),
+                'e' => area.move_cursor(CursorMove::End),
+                'b' => area.move_cursor(CursorMove::Back),
+                'f' => area.move_cursor(CursorMove::Forward),
+                'u' => {
+                    area.delete_line_by_head();
+                }
+                'k' => {
+                    area.delete_line_by_end();
+                }
+                'w' => delete_word_before(area),
+                'h' => {
+                    area.delete_char();
+                }
+                'd' => {
+                    area.delete_next_char();
+                }
+                'j' if !self.single_line => area.insert_newline(),
+                _ => {}
+            },
+            KeyCode::Char(c) if alt && !ctrl => match c.to_ascii_lowercase() {
+                'b' => word_back(area),
+                'f' => word_forward(area),
+                'd' => {
+                    area.delete_next_word();
+                }
+                _ => {}
+            },
+            KeyCode::Backspace if alt || ctrl => delete_word_before(area),
+            KeyCode::Backspace => {
+                area.delete_char();
+            }
+            KeyCode::Delete if alt || ctrl => {
+                area.delete_next_word();
+            }
+            KeyCode::Delete => {
+                area.delete_next_char();
+            }
+            KeyCode::Left if alt || ctrl => word_back(area),
+            KeyCode::Right if alt || ctrl => word_forward(area),
+            KeyCode::Left => area.move_cursor(CursorMove::Back),
+            KeyCode::Right => area.move_cursor(CursorMove::Forward),
+            KeyCode::Home => area.move_cursor(CursorMove::Head),
+            KeyCode::End => area.move_cursor(CursorMove::End),
+            KeyCode::Up => self.vertical(CursorMove::Up, CursorMove::Head),
+            KeyCode::Down => self.vertical(CursorMove::Down, CursorMove::End),
+            KeyCode::Enter
+                if !self.single_line && (alt || event.modifiers.contains(KeyModifiers::SHIFT)) =>
+            {
+                area.insert_newline()
+            }
+            KeyCode::Tab if plain => {
+                area.insert_tab();
+            }
+            _ => {}
+        }
         (self.area.lines() != before.as_slice()).then(|| self.text())
+    }
+
+    /// Up/Down: between lines where there is one to go to, else to the start/end of the line
+    /// (a single-line editor always goes to its start/end), as pi's editor does.
+    fn vertical(&mut self, step: CursorMove, edge: CursorMove) {
+        if self.single_line {
+            self.area.move_cursor(edge);
+            return;
+        }
+        let before = self.area.cursor();
+        self.area.move_cursor(step);
+        if self.area.cursor() == before {
+            self.area.move_cursor(edge);
+        }
     }
 
     /// Inserts pasted text (line endings normalized, other control characters dropped).
     pub fn paste(&mut self, text: &str) -> String {
-        let clean: String = text
-            .replace("\r\n", "\n")
-            .replace('\r', "\n")
+        let normalized = text.replace("\r\n", "\n").replace('\r', "\n");
+        let normalized = if self.single_line {
+            normalized.replace('\n', " ")
+        } else {
+            normalized
+        };
+        let clean: String = normalized
             .chars()
             .filter(|c| *c == '\n' || *c == '\t' || !c.is_control())
             .collect();

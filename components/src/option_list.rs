@@ -73,8 +73,14 @@ pub struct OptionList {
     pub theme: Theme,
 }
 
-/// Indent of descriptions, notes and editors under a row.
+/// Indent of descriptions, notes and editors under a one-digit row (`❯ 1. `); rows with longer
+/// numbers indent further, so details always start under their label.
 pub const DETAIL_INDENT: u16 = 5;
+
+/// The indent of details under row `index`: the width of `❯ N. `.
+pub fn detail_indent(index: usize) -> u16 {
+    (2 + width(&format!("{}. ", index + 1))) as u16
+}
 
 const RECOMMENDED: &str = "(recommended)";
 
@@ -129,7 +135,7 @@ impl OptionList {
             let row = &self.rows[index];
             let hang =
                 2 + width(&format!("{}. ", index + 1)) + if self.state.checkboxes { 4 } else { 0 };
-            let inner = cols.saturating_sub(DETAIL_INDENT as usize).max(1);
+            let inner = cols.saturating_sub(detail_indent(index) as usize).max(1);
             let subtitle = match (&row.description, row.recommended) {
                 (Some(d), true) => wrap(&format!("{RECOMMENDED} | {d}"), inner),
                 (None, true) => vec![RECOMMENDED.to_owned()],
@@ -151,7 +157,7 @@ impl OptionList {
         {
             return (Vec::new(), h);
         }
-        let inner = cols.saturating_sub(DETAIL_INDENT as usize).max(1);
+        let inner = cols.saturating_sub(detail_indent(index) as usize).max(1);
         let mut lines = Vec::new();
         if let Some((_, text)) = self.state.texts.iter().find(|(r, _)| *r == index) {
             lines.extend(wrap(text, inner).into_iter().map(|l| (l, false)));
@@ -252,7 +258,7 @@ impl OptionList {
             }
             y += 1;
         }
-        let indent = x + DETAIL_INDENT;
+        let indent = x + detail_indent(index);
         for (n, part) in layout.subtitle.iter().enumerate() {
             if y >= bottom {
                 break;
@@ -291,7 +297,7 @@ impl OptionList {
                 Some(Rect::new(
                     indent,
                     y,
-                    area.width.saturating_sub(DETAIL_INDENT),
+                    area.width.saturating_sub(detail_indent(index)),
                     h,
                 )),
             );

@@ -121,8 +121,8 @@ fn option_list_scrolls_a_long_list_and_reserves_an_editor_slot() {
         let out = render(w, 12, |a, b| slot = list.render(a, b));
         assert_eq!(
             slot,
-            Some(Rect::new(5, 9, w - 5, 2)),
-            "the slot sits under the cursor row, above the more marker"
+            Some(Rect::new(6, 9, w - 6, 2)),
+            "the slot sits under the cursor row's label (`❯ 42. `), above the more marker"
         );
         insta::assert_snapshot!(format!("option_list_scrolled_{w}"), out);
     }

@@ -68,19 +68,53 @@ pub fn insertion(suggestion: &Suggestion, quoted: bool) -> String {
     }
 }
 
-/// The path word before the cursor for Tab completion (after the last space, quote or `=`),
-/// without a leading `@`.
-pub fn path_word(before_cursor: &str) -> (usize, String) {
-    let word: String = before_cursor
-        .chars()
+/// The path word before the cursor for Tab completion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathWord {
+    /// Characters it takes before the cursor (with its `@` and opening quote).
+    pub len_chars: usize,
+    /// The path typed so far, without `@` or quote.
+    pub word: String,
+    /// Written as an `@` reference.
+    pub had_at: bool,
+    /// Inside a quote that is still open (`"docs/my`), so spaces belong to the path.
+    pub quoted: bool,
+}
+
+/// The path word before the cursor: inside an open quote, everything after it; otherwise the
+/// text after the last space, quote or `=`.
+pub fn path_word(before_cursor: &str) -> PathWord {
+    let chars: Vec<char> = before_cursor.chars().collect();
+    let quotes = chars.iter().filter(|c| **c == '"').count();
+    if quotes % 2 == 1 {
+        let q = chars
+            .iter()
+            .rposition(|c| *c == '"')
+            .expect("an odd count is not zero");
+        let had_at = q > 0 && chars[q - 1] == '@';
+        return PathWord {
+            len_chars: chars.len() - q + usize::from(had_at),
+            word: chars[q + 1..].iter().collect(),
+            had_at,
+            quoted: true,
+        };
+    }
+    let word: String = chars
+        .iter()
         .rev()
-        .take_while(|c| !is_boundary(*c))
+        .take_while(|c| !is_boundary(**c))
         .collect::<Vec<_>>()
         .into_iter()
         .rev()
         .collect();
-    let len = word.chars().count();
-    (len, word.trim_start_matches('@').to_owned())
+    let len_chars = word.chars().count();
+    let bare = word.trim_start_matches('@');
+    PathWord {
+        len_chars,
+        had_at: bare.len() < word.len(),
+        word: bare.to_owned(),
+        quoted: false,
+    }
 }
 
 /// Entries of the word's folder whose names start with its last part (case-insensitive),
@@ -128,12 +162,15 @@ pub fn complete_word(root: &Path, word: &str) -> Vec<Suggestion> {
 }
 
 /// The text that replaces a Tab-completed word: the path, a space after files.
-pub fn word_insertion(suggestion: &Suggestion, had_at: bool) -> String {
+pub fn word_insertion(suggestion: &Suggestion, had_at: bool, quoted: bool) -> String {
     let at = if had_at { "@" } else { "" };
-    if suggestion.is_dir {
-        format!("{at}{}", suggestion.path)
-    } else {
-        format!("{at}{} ", suggestion.path)
+    let path = &suggestion.path;
+    match (quoted || path.contains(' '), suggestion.is_dir) {
+        (false, true) => format!("{at}{path}"),
+        (false, false) => format!("{at}{path} "),
+        // An open quote keeps completing inside the folder.
+        (true, true) => format!("{at}\"{path}"),
+        (true, false) => format!("{at}\"{path}\" "),
     }
 }
 
@@ -211,8 +248,17 @@ mod tests {
 
     #[test]
     fn path_words_stop_at_boundaries() {
-        assert_eq!(path_word("see sr"), (2, "sr".into()));
-        assert_eq!(path_word("see @src/ma"), (7, "src/ma".into()));
-        assert_eq!(path_word("x=\"fo"), (2, "fo".into()));
+        let word = |text: &str| {
+            let w = path_word(text);
+            (w.len_chars, w.word, w.had_at, w.quoted)
+        };
+        assert_eq!(word("see sr"), (2, "sr".into(), false, false));
+        assert_eq!(word("see @src/ma"), (7, "src/ma".into(), true, false));
+        assert_eq!(word("x=\"fo"), (3, "fo".into(), false, true));
+        assert_eq!(
+            word("read @\"docs/my no"),
+            (12, "docs/my no".into(), true, true)
+        );
+        assert_eq!(word("\"done\" sr"), (2, "sr".into(), false, false));
     }
 }

@@ -5,7 +5,9 @@ pub mod complete;
 pub mod index;
 pub mod search;
 
-pub use complete::{AtToken, at_token, complete_word, insertion, path_word, word_insertion};
+pub use complete::{
+    AtToken, PathWord, at_token, complete_word, insertion, path_word, word_insertion,
+};
 pub use index::{Entry, FileIndex, IndexOptions};
 pub use search::{Matches, Searcher, Suggestion};
 

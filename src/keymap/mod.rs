@@ -78,6 +78,20 @@ pub enum Focus {
     SettingsModal,
 }
 
+impl Focus {
+    /// The same focus with the suggestion popup closed.
+    pub fn without_popup(self) -> Focus {
+        match self {
+            Focus::Editor { kind, empty, .. } => Focus::Editor {
+                kind,
+                empty,
+                popup: false,
+            },
+            other => other,
+        }
+    }
+}
+
 /// An action of the `@` suggestion popup.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PopupAction {
@@ -218,6 +232,18 @@ impl BindingTable {
                     }
                     _ => None,
                 };
+                // An empty editor has nothing to jump through: the list's jump keys still move.
+                let msg = msg.or_else(|| {
+                    empty
+                        .then(|| match self.action(Context::Main, key) {
+                            Some(MainFirstOption) => Some(Msg::FirstOption),
+                            Some(MainLastOption) => Some(Msg::LastOption),
+                            Some(MainPageDown) => Some(Msg::PageDown),
+                            Some(MainPageUp) => Some(Msg::PageUp),
+                            _ => None,
+                        })
+                        .flatten()
+                });
                 match msg {
                     Some(msg) => Resolution::Msg(msg),
                     // A non-empty editor completes the path word under the cursor.
@@ -233,6 +259,12 @@ impl BindingTable {
                     Some(MainPreviousTab) => Msg::PreviousTab,
                     Some(MainPreviousOption) => Msg::PreviousOption,
                     Some(MainNextOption) => Msg::NextOption,
+                    Some(MainFirstOption) => Msg::FirstOption,
+                    Some(MainLastOption) => Msg::LastOption,
+                    Some(MainPageDown) => Msg::PageDown,
+                    Some(MainPageUp) => Msg::PageUp,
+                    Some(MainPreviewDown) => Msg::PreviewDown,
+                    Some(MainPreviewUp) => Msg::PreviewUp,
                     Some(MainToggle) => Msg::Toggle,
                     Some(MainChangeQuestionType) => Msg::ChangeQuestionType,
                     Some(MainConfirm) => Msg::Confirm,

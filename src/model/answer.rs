@@ -11,7 +11,7 @@ use crate::result::Answer;
 pub struct AnswerState {
     /// Selected real options (indices into `question.options`), in selection order.
     pub selected: Vec<usize>,
-    /// Saved free-form text, raw (never blank).
+    /// Saved free-form text, trimmed (never blank).
     pub custom_text: Option<String>,
     /// Whether the free-form text is part of the answer.
     pub custom_selected: bool,
@@ -64,13 +64,15 @@ impl AnswerState {
         }
     }
 
-    /// Saves free-form text; whitespace-only text clears it (and its selection).
+    /// Saves free-form text, trimmed as the original does; whitespace-only text clears it (and its
+    /// selection).
     pub fn set_custom_text(&mut self, text: &str) {
-        if text.trim().is_empty() {
-            self.custom_text = None;
-            self.custom_selected = false;
-        } else {
-            self.custom_text = Some(text.to_owned());
+        match non_blank(text) {
+            None => {
+                self.custom_text = None;
+                self.custom_selected = false;
+            }
+            some => self.custom_text = some,
         }
     }
 
@@ -121,7 +123,8 @@ impl AnswerState {
     }
 }
 
-/// Notes keep their text as typed, but a note of only whitespace is no note.
+/// Saved text is trimmed at both ends (inner line breaks of a note stay); only whitespace is none.
 fn non_blank(text: &str) -> Option<String> {
-    (!text.trim().is_empty()).then(|| text.to_owned())
+    let trimmed = text.trim();
+    (!trimmed.is_empty()).then(|| trimmed.to_owned())
 }

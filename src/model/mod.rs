@@ -69,6 +69,9 @@ pub struct Editor {
     pub text: String,
 }
 
+/// The page size before the view has measured one.
+const DEFAULT_PAGE_ROWS: usize = 10;
+
 /// The state of one ask flow.
 #[derive(Debug, Clone)]
 pub struct Model {
@@ -91,6 +94,11 @@ pub struct Model {
     settings_modal: Option<SettingsModal>,
     notified: bool,
     finished: bool,
+    /// Option rows the view showed last (the size of a page for PageDown/PageUp).
+    page_rows: usize,
+    /// First preview line shown, and the most the view can scroll it.
+    preview_scroll: u16,
+    preview_max_scroll: u16,
 }
 
 impl Model {
@@ -120,6 +128,9 @@ impl Model {
             settings_modal: None,
             notified: false,
             finished: false,
+            page_rows: DEFAULT_PAGE_ROWS,
+            preview_scroll: 0,
+            preview_max_scroll: u16::MAX,
         };
         model.sync_editor_to_cursor();
         model
@@ -159,6 +170,11 @@ impl Model {
     }
 
     /// The highlighted row of a question (its last row is `Type your own`).
+    /// First line shown of the highlighted option's preview.
+    pub fn preview_scroll(&self) -> u16 {
+        self.preview_scroll
+    }
+
     pub fn cursor(&self, question: usize) -> usize {
         self.cursors[question]
     }

@@ -48,6 +48,20 @@ pub enum Msg {
     PreviousTab,
     NextOption,
     PreviousOption,
+    /// Home/End: the first or last row of the list (the review tab's first or last action).
+    FirstOption,
+    LastOption,
+    /// PageDown/PageUp: a page of rows (as many as the view last showed) down or up.
+    PageDown,
+    PageUp,
+    /// Scroll the preview pane of a preview question one line down or up.
+    PreviewDown,
+    PreviewUp,
+    /// The view reports what it drew: option rows visible, and how far the preview can scroll.
+    ViewMeasured {
+        page_rows: usize,
+        preview_max_scroll: u16,
+    },
     /// Enter: choose the highlighted option and advance, or run the highlighted review action.
     Confirm,
     /// Esc outside editors: cancel the flow (with dirty confirmation).

@@ -27,6 +27,21 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Cmd> {
         Msg::PreviousTab => move_tab(model, -1),
         Msg::NextOption => move_option(model, 1),
         Msg::PreviousOption => move_option(model, -1),
+        Msg::FirstOption => move_option(model, isize::MIN),
+        Msg::LastOption => move_option(model, isize::MAX),
+        Msg::PageDown => move_option(model, model.page_rows.max(1) as isize),
+        Msg::PageUp => move_option(model, -(model.page_rows.max(1) as isize)),
+        Msg::PreviewDown => scroll_preview(model, 1),
+        Msg::PreviewUp => scroll_preview(model, -1),
+        Msg::ViewMeasured {
+            page_rows,
+            preview_max_scroll,
+        } => {
+            model.page_rows = page_rows.max(1);
+            model.preview_max_scroll = preview_max_scroll;
+            model.preview_scroll = model.preview_scroll.min(preview_max_scroll);
+            Vec::new()
+        }
         Msg::Confirm => confirm(model),
         Msg::Toggle => toggle(model),
         Msg::Number(n) => number(model, n),
@@ -53,6 +68,7 @@ fn is_user_action(msg: &Msg) -> bool {
     !matches!(
         msg,
         Msg::Opened
+            | Msg::ViewMeasured { .. }
             | Msg::EditorChanged(_)
             | Msg::SettingsChanged(_)
             | Msg::ConfigNotice(_)
@@ -157,8 +173,29 @@ fn go_to_tab(model: &mut Model, tab: usize) -> Vec<Cmd> {
     model.type_notice = None;
     model.config_notice = None;
     model.suppress_auto_open = false;
+    model.preview_scroll = 0;
+    land_cursor(model);
     model.sync_editor_to_cursor();
     maybe_auto_submit(model)
+}
+
+/// Entering a question tab puts the cursor on its committed answer (single and preview questions,
+/// so `n` annotates what was chosen), otherwise on the first option; hovering is forgotten.
+fn land_cursor(model: &mut Model) {
+    let Tab::Question(q) = model.tab() else {
+        return;
+    };
+    let question = &model.questions[q];
+    let answer = &model.answers[q];
+    model.cursors[q] = if question.presented_type.is_multi() {
+        0
+    } else if let Some(&chosen) = answer.selected.first() {
+        chosen
+    } else if answer.custom_answer().is_some() {
+        question.custom_row()
+    } else {
+        0
+    };
 }
 
 fn advance(model: &mut Model) -> Vec<Cmd> {
@@ -166,6 +203,8 @@ fn advance(model: &mut Model) -> Vec<Cmd> {
     go_to_tab(model, next)
 }
 
+/// Auto-submit on a complete review tab, also while the settings modal is open (turning the
+/// toggle on there finishes at once, after the toggle's save, as in the original).
 fn maybe_auto_submit(model: &mut Model) -> Vec<Cmd> {
     let auto = model
         .settings
@@ -173,7 +212,6 @@ fn maybe_auto_submit(model: &mut Model) -> Vec<Cmd> {
         .auto_submit_when_answered_without_notes;
     if auto
         && model.tab() == Tab::Review
-        && model.settings_modal.is_none()
         && model.editor.is_none()
         && model.is_complete_without_notes()
     {
@@ -183,23 +221,36 @@ fn maybe_auto_submit(model: &mut Model) -> Vec<Cmd> {
     }
 }
 
+/// Moves the cursor by `delta` rows, clamped to the list (`isize::MIN`/`MAX` reach its ends).
 fn move_option(model: &mut Model, delta: isize) -> Vec<Cmd> {
     commit_open_editor(model);
+    let step = |from: usize, last: usize| from.saturating_add_signed(delta).min(last);
     match model.tab() {
         Tab::Question(q) => {
             let last = model.questions[q].row_count() - 1;
-            let next = (model.cursors[q] as isize + delta).clamp(0, last as isize) as usize;
+            let next = step(model.cursors[q], last);
             if next != model.cursors[q] {
                 model.cursors[q] = next;
                 model.suppress_auto_open = false;
+                model.preview_scroll = 0;
             }
             model.sync_editor_to_cursor();
         }
         Tab::Review => {
-            let next = (model.review_cursor as isize + delta).clamp(0, 2) as usize;
-            model.review_cursor = next;
+            model.review_cursor = step(model.review_cursor, 2);
             model.pending_review_shortcut = None;
         }
+    }
+    Vec::new()
+}
+
+/// Scrolls the preview pane of a preview question (the view bounds it to the text).
+fn scroll_preview(model: &mut Model, delta: i32) -> Vec<Cmd> {
+    if let Tab::Question(q) = model.tab()
+        && model.questions[q].presented_type == QuestionType::Preview
+    {
+        model.preview_scroll = (i32::from(model.preview_scroll) + delta)
+            .clamp(0, i32::from(model.preview_max_scroll)) as u16;
     }
     Vec::new()
 }
@@ -287,6 +338,7 @@ fn number(model: &mut Model, n: u8) -> Vec<Cmd> {
             }
             if model.cursors[q] != index {
                 model.cursors[q] = index;
+                model.preview_scroll = 0;
                 model.suppress_auto_open = false;
             }
             let custom = index == model.questions[q].custom_row();

@@ -18,8 +18,8 @@ use crate::settings::Settings;
 pub enum PopupKind {
     /// An `@` reference (`quoted` when typed as `@"…`).
     At { quoted: bool },
-    /// A path word completed with Tab (`had_at` keeps its `@`).
-    Word { had_at: bool },
+    /// A path word completed with Tab (`had_at` keeps its `@`, `quoted` its open quote).
+    Word { had_at: bool, quoted: bool },
 }
 
 /// The suggestion popup under an editor.
@@ -137,7 +137,7 @@ impl App {
                     EditorKind::Answer
                 },
                 empty: editor.is_empty(),
-                popup: self.popup.as_ref().is_some_and(|p| !p.items.is_empty()),
+                popup: self.popup.is_some(),
             },
             None => Focus::Main,
         }
@@ -155,7 +155,19 @@ impl App {
         let Some(key) = KeyId::from_event(&event) else {
             return Vec::new();
         };
-        match self.table.resolve(self.focus(), &key) {
+        let focus = self.focus();
+        let resolution = match self.table.resolve(focus, &key) {
+            // A popup with no suggestions (`no matching files`) only takes its close key; every
+            // other key does what it does with the popup closed.
+            Resolution::Popup(action)
+                if action != PopupAction::Close
+                    && self.popup.as_ref().is_some_and(|p| p.items.is_empty()) =>
+            {
+                self.table.resolve(focus.without_popup(), &key)
+            }
+            other => other,
+        };
+        match resolution {
             Resolution::Msg(msg) => self.update(msg),
             Resolution::EditorInput => {
                 let changed = self.editor.as_mut().and_then(|(_, e)| e.input(event));
@@ -266,7 +278,9 @@ impl App {
                 };
                 let text = match p.kind {
                     PopupKind::At { quoted } => files::insertion(choice, quoted),
-                    PopupKind::Word { had_at } => files::word_insertion(choice, had_at),
+                    PopupKind::Word { had_at, quoted } => {
+                        files::word_insertion(choice, had_at, quoted)
+                    }
                 };
                 let cmds = self.replace_before_cursor(p.replace_chars, &text);
                 self.refresh_popup();
@@ -283,8 +297,12 @@ impl App {
             return Vec::new();
         };
         let before = editor.text_before_cursor();
-        let (len, word) = files::path_word(&before);
-        let had_at = before.ends_with(&format!("@{word}")) && len > word.chars().count();
+        let files::PathWord {
+            len_chars: len,
+            word,
+            had_at,
+            quoted,
+        } = files::path_word(&before);
         let root = self
             .files
             .as_ref()
@@ -294,7 +312,8 @@ impl App {
             0 => Vec::new(),
             1 => {
                 let only = candidates.remove(0);
-                let cmds = self.replace_before_cursor(len, &files::word_insertion(&only, had_at));
+                let cmds =
+                    self.replace_before_cursor(len, &files::word_insertion(&only, had_at, quoted));
                 self.refresh_popup();
                 cmds
             }
@@ -305,7 +324,7 @@ impl App {
                     total: n,
                     selected: 0,
                     replace_chars: len,
-                    kind: PopupKind::Word { had_at },
+                    kind: PopupKind::Word { had_at, quoted },
                 });
                 Vec::new()
             }
@@ -320,7 +339,14 @@ impl App {
         match self.model.editor() {
             None => self.editor = None,
             Some(e) if self.editor.as_ref().is_some_and(|(t, _)| *t == e.target) => {}
-            Some(e) => self.editor = Some((e.target, Editor::new(&e.text, e.target.placeholder()))),
+            Some(e) => {
+                let editor = Editor::new(&e.text, e.target.placeholder());
+                let editor = match e.target {
+                    EditorTarget::Answer { .. } => editor.single_line(),
+                    _ => editor,
+                };
+                self.editor = Some((e.target, editor));
+            }
         }
     }
 }
