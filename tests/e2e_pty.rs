@@ -16,7 +16,7 @@ const WAIT: Duration = Duration::from_secs(10);
 /// The binary running in a pty, with stdout redirected to a file (as a script would pipe it).
 struct Session {
     master: Box<dyn MasterPty + Send>,
-    writer: Box<dyn Write + Send>,
+    writer: Arc<Mutex<Box<dyn Write + Send>>>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
     screen: Arc<Mutex<vt100::Parser>>,
     out: PathBuf,
@@ -59,17 +59,29 @@ impl Session {
             0,
         )));
         let mut reader = pty.master.try_clone_reader().unwrap();
+        let writer = Arc::new(Mutex::new(pty.master.take_writer().unwrap()));
         let sink = screen.clone();
+        let answer = writer.clone();
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             while let Ok(n) = reader.read(&mut buf) {
                 if n == 0 {
                     break;
                 }
-                sink.lock().unwrap().process(&buf[..n]);
+                let mut parser = sink.lock().unwrap();
+                // Answer cursor-position queries as a terminal does (vt100 only parses output).
+                let mut rest = &buf[..n];
+                while let Some(at) = rest.windows(4).position(|w| w == b"\x1b[6n") {
+                    parser.process(&rest[..at + 4]);
+                    let (row, col) = parser.screen().cursor_position();
+                    let mut w = answer.lock().unwrap();
+                    let _ = write!(w, "\x1b[{};{}R", row + 1, col + 1);
+                    let _ = w.flush();
+                    rest = &rest[at + 4..];
+                }
+                parser.process(rest);
             }
         });
-        let writer = pty.master.take_writer().unwrap();
         Session {
             master: pty.master,
             writer,
@@ -98,8 +110,10 @@ impl Session {
 
     /// Types raw bytes, then gives the program a moment to draw.
     fn send(&mut self, bytes: &str) {
-        self.writer.write_all(bytes.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
+        let mut writer = self.writer.lock().unwrap();
+        writer.write_all(bytes.as_bytes()).unwrap();
+        writer.flush().unwrap();
+        drop(writer);
         std::thread::sleep(Duration::from_millis(60));
     }
 
@@ -459,4 +473,66 @@ fn ask_with_a_terminal_on_stdin_and_no_payload_says_how_to_pass_one() {
         std::thread::sleep(Duration::from_millis(20));
     };
     assert_eq!(status.exit_code(), 2);
+}
+
+#[test]
+fn a_form_shrunk_to_five_rows_mid_flow_and_grown_back_keeps_its_answers() {
+    let mut s = Session::start(&["demo"], |_| {});
+    s.wait_for("Single-select demo");
+    s.send("2"); // Higher quality, on to the multi question
+    s.wait_for("Multi-select demo");
+    for (rows, cols) in [(5u16, 80u16), (ROWS, COLS)] {
+        s.screen.lock().unwrap().screen_mut().set_size(
+            std::num::NonZeroU16::new(rows).unwrap(),
+            std::num::NonZeroU16::new(cols).unwrap(),
+        );
+        s.master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        s.wait_for("❯ 1. [ ] Returned JSON shape");
+    }
+    s.send(" "); // toggle the first output
+    s.send("\t");
+    s.send("\t"); // past the preview question to the review
+    s.wait_for("Review answers");
+    s.send("1");
+    s.send("1");
+    let (code, json) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        json["details"]["answers"]["goal"]["values"],
+        serde_json::json!(["quality"])
+    );
+    assert_eq!(
+        json["details"]["answers"]["outputs"]["values"],
+        serde_json::json!(["json"])
+    );
+}
+
+#[test]
+fn the_inline_form_starts_on_the_cursor_row_and_is_tight_to_its_content() {
+    let mut s = Session::start(&["demo"], |_| {});
+    s.wait_for("Single-select demo");
+    let screen = s.contents();
+    let lines: Vec<&str> = screen.lines().collect();
+    assert!(
+        lines[0].starts_with("────"),
+        "starts at the top row:\n{screen}"
+    );
+    let footer = lines
+        .iter()
+        .position(|l| l.contains("Esc dismiss"))
+        .unwrap();
+    assert!(
+        !lines[footer - 2].trim().is_empty(),
+        "no blank rows above the footer's gap:\n{screen}"
+    );
+    s.send("\x03");
+    let (code, _) = s.finish();
+    assert_eq!(code, 1);
 }

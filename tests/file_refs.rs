@@ -197,7 +197,7 @@ fn typing_at_in_an_editor_opens_suggestions_and_accepting_inserts_the_reference(
     assert_eq!(popup.items[0].path, "src/main.rs");
     let screen = h.screen_text();
     assert!(
-        screen.contains("main.rs") && screen.contains("(3/3)"),
+        screen.contains("main.rs") && screen.contains("1-3 of 3"),
         "{screen}"
     );
     h.press("enter"); // accepts, does not submit

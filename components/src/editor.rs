@@ -244,16 +244,18 @@ impl Editor {
         self.text()
     }
 
-    /// Lines the editor wants at a width (at least one, at most [`MAX_EDITOR_LINES`]).
-    pub fn height(&self, cols: u16) -> u16 {
-        let inner = cols.saturating_sub(2).max(4) as usize;
-        let wrapped: usize = self
-            .area
-            .lines()
-            .iter()
-            .map(|l| crate::text::wrap(l, inner).len().max(1))
-            .sum();
-        (wrapped.max(1) as u16).min(MAX_EDITOR_LINES)
+    /// Lines the editor wants when drawn into an area `width` columns wide (at least one, at most
+    /// [`MAX_EDITOR_LINES`]). Measured with ratatui-textarea's own wrapping, on a copy drawn off
+    /// screen, so the height always matches what [`Editor::render`] shows.
+    pub fn height(&self, width: u16) -> u16 {
+        let inner = width.saturating_sub(2).max(1);
+        let mut probe = self.area.clone();
+        probe.move_cursor(CursorMove::Bottom);
+        probe.move_cursor(CursorMove::End);
+        let tall = Rect::new(0, 0, inner, 256);
+        (&probe).render(tall, &mut Buffer::empty(tall));
+        let lines = probe.screen_cursor().row as u16 + 1;
+        lines.clamp(1, MAX_EDITOR_LINES)
     }
 
     /// Where the caret is on screen after the last render.
@@ -269,11 +271,14 @@ impl Editor {
         buf.set_style(area, self.theme.selected());
         let inner = Rect::new(area.x + 1, area.y, area.width - 2, area.height);
         (&self.area).render(inner, buf);
+        // The screen cursor counts display lines from the top of the text; the viewport may have
+        // scrolled past the first ones.
         let screen = self.area.screen_cursor();
-        self.cursor = Some(Position::new(
-            inner.x + screen.col as u16,
-            inner.y + screen.row as u16,
-        ));
+        let (top, left) = self.area.scroll_offset();
+        let row = (screen.row as u16).saturating_sub(top);
+        let col = (screen.col as u16).saturating_sub(left);
+        self.cursor = (row < inner.height && col <= inner.width)
+            .then(|| Position::new(inner.x + col.min(inner.width - 1), inner.y + row));
     }
 
     fn state_value(&self) -> State {

@@ -70,6 +70,9 @@ pub struct OptionList {
     /// First visible row (kept so the cursor stays visible with minimal scrolling).
     offset: usize,
     cache: LayoutCache,
+    /// Rows drawn whole in the last render (a page for PageUp/PageDown), and lines used.
+    visible: usize,
+    used: u16,
     pub theme: Theme,
 }
 
@@ -91,6 +94,8 @@ impl OptionList {
             state: OptionListState::default(),
             offset: 0,
             cache: LayoutCache::default(),
+            visible: 0,
+            used: 0,
             theme: Theme::default(),
         }
     }
@@ -106,6 +111,11 @@ impl OptionList {
 
     pub fn offset(&self) -> usize {
         self.offset
+    }
+
+    /// Rows drawn in the last render.
+    pub fn visible_rows(&self) -> usize {
+        self.visible
     }
 
     fn is_selected(&self, row: usize) -> bool {
@@ -280,7 +290,7 @@ impl OptionList {
             }
             match part.strip_prefix("Note:") {
                 Some(rest) if *note_label => {
-                    let nx = put(buf, indent, y, "Note:", t.accent());
+                    let nx = put(buf, indent, y, "Note:", t.warning());
                     put(buf, nx, y, rest, t.muted());
                 }
                 _ => {
@@ -334,6 +344,7 @@ impl OptionList {
             y += 1;
         }
         let mut slot = None;
+        self.visible = 0;
         for index in self.offset..self.rows.len() {
             let room = (bottom - y) as usize;
             let needs_marker = usize::from(index < last);
@@ -348,17 +359,25 @@ impl OptionList {
                         cols,
                         self.theme.dim(),
                     );
+                    y += 1;
                 }
                 break;
             }
             let (next, row_slot) = self.draw_row(index, area, y, bottom, buf);
             slot = slot.or(row_slot);
             y = next;
+            self.visible += 1;
             if y >= bottom {
                 break;
             }
         }
+        self.used = y - area.y;
         slot
+    }
+
+    /// Lines the last render used (rows and markers), for placing what follows the list.
+    pub fn used_height(&self) -> u16 {
+        self.used
     }
 
     fn state_value(&self) -> State {

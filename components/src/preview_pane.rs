@@ -73,29 +73,68 @@ impl PreviewPane {
         lines
     }
 
-    /// Height the box needs to show everything at a width.
+    /// Height the box needs to show everything at a width (border and padding included).
     pub fn content_height(&self, cols: u16) -> u16 {
         (self.lines(cols.saturating_sub(4).max(4) as usize).len() + 2) as u16
     }
 
+    /// The inner text area of the box at `area` (inside the border, one column of padding).
+    fn inner(area: Rect) -> Rect {
+        Rect::new(
+            area.x + 2,
+            area.y + 1,
+            area.width.saturating_sub(4),
+            area.height.saturating_sub(2),
+        )
+    }
+
+    /// Whether the box at `area` is too short for everything: then the label moves into the top
+    /// border and the description is dropped, so the preview text itself gets the room.
+    fn compact(&self, area: Rect) -> bool {
+        let inner = Self::inner(area);
+        self.lines(inner.width.max(1) as usize).len() > inner.height as usize
+            && self.preview.is_some()
+    }
+
+    /// The lines shown inside the box at `area`.
+    fn shown_lines(&self, area: Rect) -> Vec<Line<'static>> {
+        let inner = Self::inner(area).width.max(1) as usize;
+        if self.compact(area) {
+            let text = self.preview.as_deref().unwrap_or_default();
+            wrap_preformatted(text, inner)
+                .into_iter()
+                .map(|l| Line::from(Span::styled(l, self.theme.text())))
+                .collect()
+        } else {
+            self.lines(inner)
+        }
+    }
+
+    /// How far the content can scroll in a box at `area`.
+    pub fn max_scroll(&self, area: Rect) -> u16 {
+        let height = Self::inner(area).height as usize;
+        self.shown_lines(area).len().saturating_sub(height) as u16
+    }
+
+    /// Draws the box; hidden lines are counted on its borders (`↑ N more`, `↓ N more`).
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
-        if area.width < 3 || area.height < 3 {
+        if area.width < 5 || area.height < 3 {
             return;
         }
-        let block = Block::default()
+        let compact = self.compact(area);
+        let mut block = Block::default()
             .borders(Borders::ALL)
             .border_type(BorderType::Plain)
             .border_style(self.theme.accent());
-        let inner = block.inner(area);
+        if compact {
+            block = block.title(Span::styled(
+                format!(" {} ", self.title),
+                self.theme.accent(),
+            ));
+        }
         block.render(area, buf);
-        // One column of padding on each side inside the border.
-        let inner = Rect::new(
-            inner.x + 1,
-            inner.y,
-            inner.width.saturating_sub(2),
-            inner.height,
-        );
-        let lines = self.lines(inner.width as usize);
+        let inner = Self::inner(area);
+        let lines = self.shown_lines(area);
         let max_scroll = lines.len().saturating_sub(inner.height as usize) as u16;
         self.scroll = self.scroll.min(max_scroll);
         for (i, line) in lines
@@ -105,6 +144,19 @@ impl PreviewPane {
             .enumerate()
         {
             buf.set_line(inner.x, inner.y + i as u16, line, inner.width);
+        }
+        let below = max_scroll - self.scroll;
+        let marker = |text: String, y: u16, buf: &mut Buffer| {
+            let w = crate::text::width(&text) as u16;
+            if w + 4 <= area.width {
+                buf.set_string(area.x + area.width - w - 2, y, text, self.theme.dim());
+            }
+        };
+        if self.scroll > 0 {
+            marker(format!(" ↑ {} more ", self.scroll), area.y, buf);
+        }
+        if below > 0 {
+            marker(format!(" ↓ {below} more "), area.y + area.height - 1, buf);
         }
     }
 

@@ -1,5 +1,5 @@
 //! ReviewTab: every question with its answer and notes, and the Submit / Elaborate / Cancel
-//! actions with their numbers, side by side on wide screens and stacked on narrow ones.
+//! actions with their numbers below, as the original stacks them.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -8,7 +8,7 @@ use tuirealm::command::{Cmd, Direction};
 use tuirealm::state::{State, StateValue};
 
 use crate::realm::realm_component;
-use crate::text::{pad, put_segments, wrap};
+use crate::text::{put_segments, wrap};
 use crate::theme::Theme;
 
 /// One line under a question in the review.
@@ -64,59 +64,62 @@ impl Default for ReviewTab {
     }
 }
 
-const ACTION_COLUMN: usize = 14;
-const WIDE_MIN: usize = 64;
-const REVIEW_MIN: usize = 24;
+/// One drawn line: styled segments.
+type Row = Vec<(String, Style)>;
 
 impl ReviewTab {
-    fn review_lines(&self, cols: usize) -> Vec<(String, Style)> {
+    /// `Review answers`, then each question with its answers and notes (`Note:` labels in the
+    /// warning colour, as the original draws them).
+    fn review_lines(&self, cols: usize) -> Vec<Row> {
         let t = &self.theme;
-        let mut out = vec![
-            (" Review answers".to_owned(), t.accent()),
-            (String::new(), t.text()),
-        ];
+        let mut out: Vec<Row> = vec![vec![(" Review answers".to_owned(), t.accent())], Vec::new()];
         for (i, entry) in self.entries.iter().enumerate() {
             if i > 0 {
-                out.push((String::new(), t.text()));
+                out.push(Vec::new());
             }
             for l in wrap(&format!(" {}", entry.label), cols) {
-                out.push((l, t.text()));
+                out.push(vec![(l, t.text())]);
             }
             for line in &entry.lines {
-                let (first, rest, text, style) = match line {
-                    ReviewLine::Unanswered => ("   → ", "     ", "unanswered".to_owned(), t.dim()),
+                let (first, label, text, style) = match line {
+                    ReviewLine::Unanswered => ("   → ", None, "unanswered".to_owned(), t.dim()),
                     ReviewLine::Answer { text, custom } => (
                         "   → ",
-                        "     ",
+                        None,
                         text.clone(),
                         if *custom { t.text() } else { t.success() },
                     ),
                     ReviewLine::Note(note) => {
-                        ("     ", "     ", format!("Note: {note}"), t.muted())
+                        ("     ", Some("Note:"), format!("Note: {note}"), t.muted())
                     }
-                    ReviewLine::OptionNote { option, note } => (
-                        "     ",
-                        "     ",
-                        format!("{option} Note: {note}"),
-                        t.muted(),
-                    ),
+                    ReviewLine::OptionNote { option, note } => {
+                        ("     ", None, format!("{option} Note: {note}"), t.muted())
+                    }
                 };
                 for (n, part) in wrap(&text, cols.saturating_sub(5).max(1))
                     .into_iter()
                     .enumerate()
                 {
-                    out.push((
-                        format!("{}{part}", if n == 0 { first } else { rest }),
-                        style,
-                    ));
+                    let indent = if n == 0 { first } else { "     " };
+                    let row = match label.and_then(|l| part.strip_prefix(l).map(|rest| (l, rest))) {
+                        Some((l, rest)) if n == 0 => vec![
+                            (indent.to_owned(), style),
+                            (l.to_owned(), t.warning()),
+                            (rest.to_owned(), style),
+                        ],
+                        _ => vec![(format!("{indent}{part}"), style)],
+                    };
+                    out.push(row);
                 }
             }
         }
         out
     }
 
-    fn action_lines(&self) -> Vec<(String, Style)> {
-        self.actions
+    /// The actions, then the pending-shortcut hint.
+    fn action_lines(&self, cols: usize) -> Vec<Row> {
+        let mut out: Vec<Row> = self
+            .actions
             .iter()
             .enumerate()
             .map(|(i, a)| {
@@ -126,32 +129,11 @@ impl ReviewTab {
                 } else {
                     self.theme.text()
                 };
-                (format!("{pointer} {}. {a}", i + 1), style)
+                vec![(format!("{pointer} {}. {a}", i + 1), style)]
             })
-            .collect()
-    }
-
-    /// Every line of the tab at a width, before clipping.
-    pub fn lines(&self, cols: usize) -> Vec<Vec<(String, Style)>> {
-        let actions = self.action_lines();
-        let mut out: Vec<Vec<(String, Style)>> = Vec::new();
-        if cols >= WIDE_MIN && cols - (ACTION_COLUMN + 2) >= REVIEW_MIN {
-            let review = self.review_lines(cols - (ACTION_COLUMN + 2));
-            for i in 0..review.len().max(actions.len()) {
-                let (a, a_style) = actions.get(i).cloned().unwrap_or_default();
-                let mut row = vec![(pad(&a, ACTION_COLUMN + 2), a_style)];
-                if let Some(r) = review.get(i) {
-                    row.push(r.clone());
-                }
-                out.push(row);
-            }
-        } else {
-            out.extend(self.review_lines(cols).into_iter().map(|l| vec![l]));
-            out.push(vec![]);
-            out.extend(actions.into_iter().map(|a| vec![a]));
-        }
+            .collect();
         if let Some(hint) = &self.hint {
-            out.push(vec![]);
+            out.push(Vec::new());
             out.extend(
                 wrap(&format!(" {hint}"), cols)
                     .into_iter()
@@ -161,15 +143,40 @@ impl ReviewTab {
         out
     }
 
+    /// Every line of the tab at a width, stacked as the original: the review, then the actions.
+    pub fn lines(&self, cols: usize) -> Vec<Vec<(String, Style)>> {
+        let mut out = self.review_lines(cols);
+        out.push(Vec::new());
+        out.extend(self.action_lines(cols));
+        out
+    }
+
+    /// Draws the tab. When it is taller than the area, the actions stay in view and the review is
+    /// cut with a `↓ N more lines` marker.
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
         let cols = area.width as usize;
         let right = area.x + area.width;
-        for (i, row) in self
-            .lines(cols)
-            .into_iter()
-            .take(area.height as usize)
-            .enumerate()
-        {
+        let height = area.height as usize;
+        let mut lines = self.lines(cols);
+        if lines.len() > height {
+            let actions = self.action_lines(cols);
+            let keep = height.saturating_sub(actions.len() + 1);
+            let review = self.review_lines(cols);
+            let mut head: Vec<Row> = review.into_iter().take(keep).collect();
+            if keep > 0 {
+                let hidden = lines.len() - actions.len() - 1 - (keep - 1);
+                head[keep - 1] = vec![(format!("   ↓ {hidden} more lines"), self.theme.dim())];
+                head.push(Vec::new());
+            }
+            head.extend(actions);
+            lines = head;
+            // Too short even for the actions: keep the highlighted one.
+            if lines.len() > height {
+                let skip = (self.selected + 1).saturating_sub(height);
+                lines = lines.into_iter().skip(skip).collect();
+            }
+        }
+        for (i, row) in lines.into_iter().take(height).enumerate() {
             put_segments(buf, area.x, area.y + i as u16, right, row);
         }
     }

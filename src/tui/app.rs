@@ -44,6 +44,8 @@ pub struct App {
     files: Option<FileIndex>,
     searcher: Searcher,
     pub(crate) popup: Option<Popup>,
+    /// What the last frame measured (page size, preview scroll), reported to the model.
+    pub(crate) measured: super::view::Measured,
     /// The text before the cursor when the popup was closed with Esc; it stays closed until that changes.
     popup_dismissed: Option<String>,
     /// Index size at the last search, to refresh while the walk streams in.
@@ -90,6 +92,7 @@ impl App {
             files: None,
             searcher: Searcher::default(),
             popup: None,
+            measured: super::view::Measured::default(),
             popup_dismissed: None,
             searched_len: 0,
         };
@@ -198,18 +201,20 @@ impl App {
     }
 
     /// Follows the index while its walk streams in (called between frames).
-    pub fn tick(&mut self) {
-        if self
+    /// Returns whether anything visible changed.
+    pub fn tick(&mut self) -> bool {
+        let refresh = self
             .popup
             .as_ref()
             .is_some_and(|p| matches!(p.kind, PopupKind::At { .. }))
             && self
                 .files
                 .as_ref()
-                .is_some_and(|f| f.len() != self.searched_len)
-        {
+                .is_some_and(|f| f.len() != self.searched_len);
+        if refresh {
             self.refresh_popup();
         }
+        refresh
     }
 
     /// Opens, refreshes or closes the `@` popup for the text before the cursor.

@@ -6,12 +6,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{self, Event, KeyEventKind};
-use pi_ask_components::{OptionList, PreviewPane, text::wrap};
 
 use super::session::{Screen, Session};
 use super::terminal::{Placement, TerminalGuard, install_panic_hook};
-use super::view::MIN_HEIGHT;
-use crate::form::QuestionType;
 
 /// How often the loop wakes to check signals and timers when no input arrives.
 const IDLE_POLL: Duration = Duration::from_millis(100);
@@ -51,42 +48,14 @@ fn hung_up(tty: &std::fs::File) -> bool {
     ready > 0 && fd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
 }
 
-/// The inline height the form wants at a terminal size: its tallest tab, within the screen.
-pub fn preferred_height(session: &Session, cols: u16, rows: u16) -> u16 {
-    let Screen::Flow(app) = &session.screen else {
-        return rows.min(30);
-    };
-    let model = app.model();
-    let chrome = 1 + if model.title().is_some() { 2 } else { 0 } + 2 + 4;
-    let mut tallest = 0u16;
-    for (q, question) in model.questions().iter().enumerate() {
-        let prompt =
-            wrap(&question.prompt, cols.saturating_sub(1).max(1) as usize).len() as u16 + 1;
-        let list = OptionList::new(app.lists[q].shared_rows()).content_height(cols);
-        let body = if question.presented_type == QuestionType::Preview
-            || question.requested_type == QuestionType::Preview
-        {
-            let tallest_preview = question
-                .options
-                .iter()
-                .map(|o| {
-                    PreviewPane::new(o.label.clone(), o.description.clone(), o.preview.clone())
-                        .content_height(cols.min(100))
-                })
-                .max()
-                .unwrap_or(0);
-            if cols >= super::view::PREVIEW_WIDE_MIN {
-                list.max(tallest_preview)
-            } else {
-                list + 1 + tallest_preview
-            }
-        } else {
-            list
-        };
-        tallest = tallest.max(prompt + body + 3);
+/// The inline height the form wants at a terminal size: tight to the current tab's content,
+/// never taller than the screen.
+pub fn preferred_height(session: &mut Session, cols: u16, rows: u16) -> u16 {
+    let rows = rows.max(1);
+    match &mut session.screen {
+        Screen::Flow(app) => super::view::natural_height(app, cols).clamp(1, rows),
+        Screen::Settings(_) => rows.min(30),
     }
-    let review = 3 * model.questions().len() as u16 + 4;
-    (chrome + tallest.max(review)).clamp(MIN_HEIGHT.max(12), rows.max(1))
 }
 
 /// Runs a session on the controlling terminal until it is done or a signal arrives.
@@ -125,7 +94,7 @@ fn event_loop(
     signals: &AtomicBool,
     tty: &std::fs::File,
 ) -> io::Result<Ending> {
-    terminal.draw(|f| session.draw(f))?;
+    draw(session, terminal, guard)?;
     session.opened(Instant::now());
     loop {
         if session.is_done() {
@@ -138,7 +107,10 @@ fn event_loop(
         let timeout = session.next_deadline().map_or(IDLE_POLL, |d| {
             d.saturating_duration_since(now).min(IDLE_POLL)
         });
+        // Quiet frames: draw only after input or a timer, not on every idle wake-up.
+        let mut changed = false;
         if event::poll(timeout)? {
+            changed = true;
             // Take everything that is already waiting, then draw once.
             loop {
                 match event::read()? {
@@ -154,9 +126,28 @@ fn event_loop(
                 }
             }
         }
-        session.tick(Instant::now());
-        if !session.is_done() {
-            terminal.draw(|f| session.draw(f))?;
+        changed |= session.tick(Instant::now());
+        if changed && !session.is_done() {
+            draw(session, terminal, guard)?;
         }
     }
+}
+
+/// Fits the inline area to the form's content, then draws, as one synchronized update so a
+/// terminal that supports it never shows a half-changed frame.
+fn draw(
+    session: &mut Session,
+    terminal: &mut super::terminal::Tty,
+    guard: &mut TerminalGuard,
+) -> io::Result<()> {
+    use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
+    let (cols, rows) = crossterm::terminal::size()?;
+    let mut tty = super::terminal::open_tty()?;
+    crossterm::execute!(tty, BeginSynchronizedUpdate)?;
+    let height = preferred_height(session, cols, rows);
+    let drawn = guard
+        .set_height(terminal, height)
+        .and_then(|()| terminal.draw(|f| session.draw(f)).map(drop));
+    crossterm::execute!(tty, EndSynchronizedUpdate)?;
+    drawn
 }

@@ -118,15 +118,18 @@ impl Session {
         self.reset_deadline
     }
 
-    /// Fires timers that are due.
-    pub fn tick(&mut self, now: Instant) {
-        if let Screen::Flow(app) = &mut self.screen {
-            app.tick();
-        }
+    /// Fires timers that are due. Returns whether anything visible may have changed.
+    pub fn tick(&mut self, now: Instant) -> bool {
+        let mut changed = match &mut self.screen {
+            Screen::Flow(app) => app.tick(),
+            Screen::Settings(_) => false,
+        };
         if self.reset_deadline.is_some_and(|d| d <= now) {
             self.reset_deadline = None;
             self.dispatch(Msg::ResetWindowExpired, now);
+            changed = true;
         }
+        changed
     }
 
     /// Carries out commands, and whatever the messages they lead to ask for.
@@ -193,7 +196,18 @@ impl Session {
     /// Draws the screen.
     pub fn draw(&mut self, frame: &mut Frame) {
         match &mut self.screen {
-            Screen::Flow(app) => view::draw(app, frame),
+            Screen::Flow(app) => {
+                let before = app.measured;
+                view::draw(app, frame);
+                // The page size and preview scroll range follow what was drawn.
+                if app.measured != before {
+                    let m = app.measured;
+                    app.update(Msg::ViewMeasured {
+                        page_rows: m.page_rows,
+                        preview_max_scroll: m.preview_max_scroll,
+                    });
+                }
+            }
             Screen::Settings(s) => {
                 let v = view::settings_view(&s.modal, &s.settings, &s.config_path, &s.table);
                 view::draw_modal(v, frame.area(), frame.buffer_mut());

@@ -1,6 +1,10 @@
 //! Taking over the controlling terminal (/dev/tty) and always giving it back: raw mode, bracketed
-//! paste, the Kitty keyboard protocol, the alternate screen or an inline area at the bottom.
+//! paste, the Kitty keyboard protocol, the alternate screen or an inline area.
 //! Restoration runs on drop, from the panic hook, and after termination signals.
+//!
+//! The inline area starts on the cursor's row (asked of the terminal with a short timeout; a
+//! terminal that does not answer gets the area at the bottom) and is as tall as the form's content:
+//! growing scrolls the screen up only as far as needed, shrinking clears the rows given back.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -20,7 +24,7 @@ use ratatui::{TerminalOptions, Viewport};
 /// How the form takes the screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement {
-    /// The bottom `height` rows of the normal screen, scrolled up to make room.
+    /// `height` rows of the normal screen from the cursor's row, scrolled up to make room.
     Inline { height: u16 },
     /// The alternate screen.
     Fullscreen,
@@ -99,6 +103,12 @@ impl TerminalGuard {
         let flags = KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES;
         // Pushing the Kitty flags needs no reply; terminals without the protocol ignore it.
         let mut top = 0;
+        let placement = match placement {
+            Placement::Inline { height } => Placement::Inline {
+                height: height.clamp(1, rows.max(1)),
+            },
+            other => other,
+        };
         let setup = (|| -> io::Result<Tty> {
             execute!(
                 tty,
@@ -111,10 +121,11 @@ impl TerminalGuard {
                     Viewport::Fullscreen
                 }
                 Placement::Inline { height } => {
-                    let height = height.clamp(1, rows.max(1));
-                    // Scroll the screen up so the bottom rows are free, without asking where the cursor is.
-                    write!(tty, "{}", "\n".repeat(height as usize))?;
-                    top = rows - height;
+                    top = match cursor_row(&mut tty, CURSOR_QUERY_TIMEOUT) {
+                        Some(row) => make_room(&mut tty, row.min(rows - 1), height, rows)?,
+                        // No answer: scroll the screen up so the bottom rows are free.
+                        None => make_room(&mut tty, rows - 1, height, rows)?,
+                    };
                     Viewport::Fixed(Rect::new(0, top, cols, height))
                 }
             };
@@ -131,27 +142,136 @@ impl TerminalGuard {
         }
     }
 
-    /// Re-fits the drawing area after the terminal was resized (a fresh terminal over a cleared screen).
+    /// Re-fits the drawing area after the terminal was resized: the terminal may have reflowed
+    /// its lines, so the screen is cleared and the inline area starts again at the top.
     pub fn resize(&mut self, terminal: &mut Tty, inline_height: u16) -> io::Result<()> {
         let (cols, rows) = terminal::size()?;
         let viewport = match self.placement {
             Placement::Fullscreen => Viewport::Fullscreen,
             Placement::Inline { .. } => {
                 let height = inline_height.clamp(1, rows.max(1));
-                let top = rows - height;
-                if let Ok(mut active) = ACTIVE.lock()
-                    && let Some(a) = active.as_mut()
-                {
-                    a.top = top;
-                }
-                self.placement = Placement::Inline { height };
-                Viewport::Fixed(Rect::new(0, top, cols, height))
+                self.set_inline(0, height);
+                Viewport::Fixed(Rect::new(0, 0, cols, height))
             }
         };
         execute!(open_tty()?, terminal::Clear(terminal::ClearType::All))?;
         *terminal = new_terminal(viewport, cols, rows)?;
         Ok(())
     }
+
+    /// Makes the inline area `height` rows tall (within the screen), keeping its top row unless
+    /// the screen must scroll to make room. Rows given back are cleared. Nothing happens in
+    /// full-screen mode or when the height is unchanged.
+    pub fn set_height(&mut self, terminal: &mut Tty, height: u16) -> io::Result<()> {
+        let Placement::Inline { height: current } = self.placement else {
+            return Ok(());
+        };
+        let (cols, rows) = terminal::size()?;
+        let height = height.clamp(1, rows.max(1));
+        if height == current {
+            return Ok(());
+        }
+        let mut tty = open_tty()?;
+        let top = self.top();
+        let top = if height > current {
+            make_room(&mut tty, top, height, rows)?
+        } else {
+            for y in top + height..(top + current).min(rows) {
+                execute!(
+                    tty,
+                    cursor::MoveTo(0, y),
+                    terminal::Clear(terminal::ClearType::CurrentLine)
+                )?;
+            }
+            top
+        };
+        self.set_inline(top, height);
+        *terminal = new_terminal(Viewport::Fixed(Rect::new(0, top, cols, height)), cols, rows)?;
+        Ok(())
+    }
+
+    fn top(&self) -> u16 {
+        ACTIVE
+            .lock()
+            .ok()
+            .and_then(|a| a.map(|a| a.top))
+            .unwrap_or(0)
+    }
+
+    fn set_inline(&mut self, top: u16, height: u16) {
+        self.placement = Placement::Inline { height };
+        if let Ok(mut active) = ACTIVE.lock()
+            && let Some(a) = active.as_mut()
+        {
+            a.top = top;
+            a.placement = self.placement;
+        }
+    }
+}
+
+/// How long the terminal gets to say where the cursor is before the form opens at the bottom.
+const CURSOR_QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(150);
+
+/// Asks the terminal for the cursor's row (`CSI 6n`, answered `CSI row ; col R`), waiting at most
+/// `timeout`. Written and read on /dev/tty: standard output carries the result. Input typed
+/// before the answer arrives is lost; input after it stays for the event reader.
+fn cursor_row(tty: &mut File, timeout: std::time::Duration) -> Option<u16> {
+    use std::io::Read;
+    use std::os::fd::AsRawFd;
+    write!(tty, "\x1b[6n").ok()?;
+    tty.flush().ok()?;
+    let deadline = std::time::Instant::now() + timeout;
+    let mut reply = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return None;
+        }
+        let mut fd = libc::pollfd {
+            fd: tty.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd for an open descriptor.
+        let ready = unsafe { libc::poll(&mut fd, 1, left.as_millis().max(1) as libc::c_int) };
+        if ready <= 0 || fd.revents & libc::POLLIN == 0 {
+            return None;
+        }
+        // One byte at a time, so nothing after the answer is taken from the event reader.
+        let mut byte = [0u8; 1];
+        if tty.read(&mut byte).ok()? == 0 {
+            return None;
+        }
+        reply.push(byte[0]);
+        if byte[0] == b'R'
+            && let Some(row) = parse_cursor_reply(&reply)
+        {
+            return Some(row);
+        }
+        if reply.len() > 64 {
+            reply.drain(..32);
+        }
+    }
+}
+
+/// The 0-based row of the last `ESC [ row ; col R` in `bytes`.
+fn parse_cursor_reply(bytes: &[u8]) -> Option<u16> {
+    let start = bytes.windows(2).rposition(|w| w == b"\x1b[")?;
+    let body = std::str::from_utf8(&bytes[start + 2..]).ok()?;
+    let (row, rest) = body.strip_suffix('R')?.split_once(';')?;
+    rest.parse::<u16>().ok()?;
+    row.parse::<u16>().ok()?.checked_sub(1)
+}
+
+/// Scrolls the screen up just enough for `height` rows from row `top`; returns the new top row.
+fn make_room(tty: &mut File, top: u16, height: u16, rows: u16) -> io::Result<u16> {
+    let overflow = (top + height).saturating_sub(rows);
+    if overflow > 0 {
+        execute!(tty, cursor::MoveTo(0, rows.saturating_sub(1)))?;
+        write!(tty, "{}", "\n".repeat(overflow as usize))?;
+        tty.flush()?;
+    }
+    Ok(top - overflow)
 }
 
 /// A terminal over a viewport whose rows are cleared first. ratatui's own `clear` asks the terminal
@@ -175,5 +295,20 @@ fn new_terminal(viewport: Viewport, cols: u16, rows: u16) -> io::Result<Tty> {
 impl Drop for TerminalGuard {
     fn drop(&mut self) {
         restore();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_cursor_reply;
+
+    #[test]
+    fn cursor_replies_are_read_after_any_typeahead() {
+        assert_eq!(parse_cursor_reply(b"\x1b[12;1R"), Some(11));
+        assert_eq!(parse_cursor_reply(b"ab\x1b[1;80R"), Some(0));
+        assert_eq!(parse_cursor_reply(b"\x1b[A\x1b[3;4R"), Some(2));
+        assert_eq!(parse_cursor_reply(b"\x1b[0;4R"), None);
+        assert_eq!(parse_cursor_reply(b"\x1b[x;4R"), None);
+        assert_eq!(parse_cursor_reply(b"\x1b[5R"), None);
     }
 }

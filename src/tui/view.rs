@@ -17,12 +17,17 @@ use crate::model::{
 };
 use crate::settings::{RESET_DESCRIPTION, Setting, Settings};
 
-/// Smallest size the form is drawn at; below it a notice asks for a bigger terminal.
-pub const MIN_WIDTH: u16 = 24;
-pub const MIN_HEIGHT: u16 = 7;
+/// Narrowest the form is drawn at; below it a one-line notice asks for a bigger terminal.
+pub const MIN_WIDTH: u16 = 20;
 
 /// Columns the preview layout needs to put the pane beside the list.
 pub const PREVIEW_WIDE_MIN: u16 = 90;
+
+/// Body lines a question gets before the footer and title are added back on a short terminal.
+const COMFORT_LIST_LINES: u16 = 9;
+
+/// Most suggestion rows shown at once in the popup.
+const POPUP_ROWS: u16 = 8;
 
 /// Draws the whole flow into the frame and places the hardware cursor in an open editor.
 pub fn draw(app: &mut App, frame: &mut Frame) {
@@ -33,45 +38,75 @@ pub fn draw(app: &mut App, frame: &mut Frame) {
     }
 }
 
-/// Draws into a buffer; returns where the caret of an open editor is.
-pub fn draw_into(app: &mut App, area: Rect, buf: &mut Buffer) -> Option<Position> {
-    let theme = Theme::default();
-    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        draw_too_small(area, buf, &theme);
-        return None;
-    }
-    let cols = area.width as usize;
-    let mut y = area.y;
-    let bottom = area.y + area.height;
-    fill(buf, area.x, y, cols, "─", theme.accent());
-    y += 1;
-    if let Some(title) = app.model.title() {
-        put(
-            buf,
-            area.x,
-            y,
-            format!(" {title}"),
-            cols,
-            theme.bold_accent(),
-        );
-        y += 2;
-    }
-    let mut tabs = TabBar::new(
-        app.model
-            .questions()
-            .iter()
-            .zip(app.model.answers())
-            .map(|(q, a)| TabItem {
-                label: q.label.clone(),
-                answered: a.is_committed(),
-            })
-            .collect(),
-        app.model.tab_index(),
-    );
-    tabs.render(Rect::new(area.x, y, area.width, 1), buf);
-    y += 2;
+/// How tall the body of the current tab wants to be: the least that still shows its point (a
+/// prompt line and the cursor row, or the review actions), a comfortable height, and everything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct BodyHeights {
+    min: u16,
+    comfort: u16,
+    natural: u16,
+}
 
-    let footer = Footer {
+/// Which parts of the frame fit a height, and the body's share.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Plan {
+    rule: bool,
+    title: bool,
+    title_gap: bool,
+    tabs: bool,
+    tabs_gap: bool,
+    footer: bool,
+    body: u16,
+}
+
+/// Fits the frame into `height` rows, or `None` when not even the body's minimum fits. On a short
+/// terminal the title goes first, then the footer, then the blank lines; the body keeps at least
+/// its minimum.
+fn plan(height: u16, title: bool, footer: u16, body: BodyHeights) -> Option<Plan> {
+    fn take(left: &mut u16, h: u16) -> bool {
+        let fits = h <= *left;
+        if fits {
+            *left -= h;
+        }
+        fits
+    }
+    let mut left = height.checked_sub(body.min)?;
+    let mut p = Plan {
+        body: body.min,
+        ..Plan::default()
+    };
+    p.tabs = take(&mut left, 1);
+    p.rule = take(&mut left, 1);
+    let comfort = body.comfort.saturating_sub(body.min);
+    p.body += if take(&mut left, comfort) {
+        comfort
+    } else {
+        std::mem::take(&mut left)
+    };
+    p.tabs_gap = take(&mut left, 1);
+    p.footer = take(&mut left, footer);
+    p.title = title && take(&mut left, 1);
+    p.title_gap = p.title && take(&mut left, 1);
+    // The rest goes to the body: up to its natural height, and beyond it on a taller screen
+    // (full-screen mode) so the footer stays at the bottom.
+    p.body += left;
+    Some(p)
+}
+
+/// The height the flow wants at a width in its current state (tight to its content), for sizing
+/// the inline area.
+pub fn natural_height(app: &mut App, cols: u16) -> u16 {
+    let cols = cols.max(1);
+    let body = body_heights(app, cols);
+    let footer = flow_footer(app).lines(cols).len() as u16 + 1;
+    let title = if app.model.title().is_some() { 2 } else { 0 };
+    (1u16 + title + 2)
+        .saturating_add(body.natural)
+        .saturating_add(footer)
+}
+
+fn flow_footer(app: &App) -> Footer {
+    Footer {
         notice: app.model.notice().map(str::to_owned),
         hints: if app.model.settings().behaviour.show_footer_hints {
             flow_hints(
@@ -82,28 +117,93 @@ pub fn draw_into(app: &mut App, area: Rect, buf: &mut Buffer) -> Option<Position
         } else {
             Vec::new()
         },
-        theme,
-    };
-    let footer_lines = footer.lines(area.width);
-    let footer_height = (footer_lines.len() as u16 + 1).min(bottom.saturating_sub(y));
-    let body = Rect::new(
-        area.x,
-        y,
-        area.width,
-        bottom.saturating_sub(y + footer_height),
-    );
-    let cursor = match app.model.tab() {
-        Tab::Question(q) => draw_question(app, q, body, buf),
+        theme: Theme::default(),
+    }
+}
+
+fn body_heights(app: &mut App, cols: u16) -> BodyHeights {
+    match app.model.tab() {
+        Tab::Question(q) => QuestionLayout::new(app, q, cols).heights(),
         Tab::Review => {
-            draw_review(&app.model, body, buf);
+            let natural = review_view(&app.model).lines(cols as usize).len() as u16;
+            BodyHeights {
+                min: 3.min(natural),
+                comfort: natural,
+                natural,
+            }
+        }
+    }
+}
+
+/// Draws into a buffer; returns where the caret of an open editor is.
+pub fn draw_into(app: &mut App, area: Rect, buf: &mut Buffer) -> Option<Position> {
+    let theme = Theme::default();
+    let footer = flow_footer(app);
+    let footer_lines = footer.lines(area.width);
+    let body = body_heights(app, area.width.max(1));
+    let plan = (area.width >= MIN_WIDTH)
+        .then(|| {
+            plan(
+                area.height,
+                app.model.title().is_some(),
+                footer_lines.len() as u16 + 1,
+                body,
+            )
+        })
+        .flatten();
+    let Some(plan) = plan else {
+        draw_too_small(area, buf, &theme, body.min + 1);
+        return None;
+    };
+    let cols = area.width as usize;
+    let mut y = area.y;
+    if plan.rule {
+        fill(buf, area.x, y, cols, "─", theme.accent());
+        y += 1;
+    }
+    if let (true, Some(title)) = (plan.title, app.model.title()) {
+        put(
+            buf,
+            area.x,
+            y,
+            format!(" {title}"),
+            cols,
+            theme.bold_accent(),
+        );
+        y += 1 + u16::from(plan.title_gap);
+    }
+    if plan.tabs {
+        let mut tabs = TabBar::new(
+            app.model
+                .questions()
+                .iter()
+                .zip(app.model.answers())
+                .map(|(q, a)| TabItem {
+                    label: q.label.clone(),
+                    answered: a.is_committed(),
+                })
+                .collect(),
+            app.model.tab_index(),
+        );
+        tabs.render(Rect::new(area.x, y, area.width, 1), buf);
+        y += 1 + u16::from(plan.tabs_gap);
+    }
+    let body_area = Rect::new(area.x, y, area.width, plan.body);
+    let cursor = match app.model.tab() {
+        Tab::Question(q) => draw_question(app, q, body_area, buf),
+        Tab::Review => {
+            review_view(&app.model).render(body_area, buf);
             None
         }
     };
-    footer.render_lines(
-        footer_lines,
-        Rect::new(area.x, bottom - footer_height, area.width, footer_height),
-        buf,
-    );
+    if plan.footer {
+        let height = footer_lines.len() as u16 + 1;
+        footer.render_lines(
+            footer_lines,
+            Rect::new(area.x, area.y + area.height - height, area.width, height),
+            buf,
+        );
+    }
 
     if let Some(modal) = app.model.settings_modal() {
         let view = settings_view(modal, app.model.settings(), &app.config_path, &app.table);
@@ -113,188 +213,363 @@ pub fn draw_into(app: &mut App, area: Rect, buf: &mut Buffer) -> Option<Position
     cursor
 }
 
-fn draw_too_small(area: Rect, buf: &mut Buffer, theme: &Theme) {
-    let text = format!("Terminal too small: need at least {MIN_WIDTH}x{MIN_HEIGHT}.");
-    for (i, line) in wrap(&text, area.width.max(1) as usize)
-        .into_iter()
-        .take(area.height as usize)
-        .enumerate()
-    {
-        put(
-            buf,
-            area.x,
-            area.y + i as u16,
-            line,
-            area.width as usize,
-            theme.warning(),
-        );
+/// One line asking for a bigger terminal; the flow's state is untouched, so growing the terminal
+/// brings the form back as it was.
+fn draw_too_small(area: Rect, buf: &mut Buffer, theme: &Theme, min_height: u16) {
+    if area.height == 0 || area.width == 0 {
+        return;
     }
+    let text = format!("terminal too small (need {MIN_WIDTH} x {min_height})");
+    put(
+        buf,
+        area.x,
+        area.y,
+        text,
+        area.width as usize,
+        theme.warning(),
+    );
+}
+
+/// A question tab laid out at one width: what it draws and how tall each part is.
+struct QuestionLayout {
+    prompt: Vec<String>,
+    /// The question note: its open editor's height, or the saved note's lines.
+    note_editor: Option<u16>,
+    note_lines: Vec<String>,
+    /// The list's width, and the pane beside it (wide preview layout) or below it.
+    list_width: u16,
+    pane: Option<(PreviewPane, PanePlace)>,
+    list_natural: u16,
+    /// The option list's editor slot is open (the free-form answer or an option note).
+    slot_in_list: bool,
+    popup: u16,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PanePlace {
+    /// Beside the list: the pane's x offset and width.
+    Beside {
+        x: u16,
+        width: u16,
+    },
+    Below,
+}
+
+impl QuestionLayout {
+    /// Lays question `q` out at `cols` columns and puts its state into its option list.
+    fn new(app: &mut App, q: usize, cols: u16) -> QuestionLayout {
+        let question = &app.model.questions()[q];
+        let answer = app.model.answer(q);
+        let prompt = wrap(&question.prompt, cols.saturating_sub(1).max(1) as usize);
+        let editing = app.editor.as_ref().map(|(t, _)| *t);
+        let note_editor = match (editing, &app.editor) {
+            (Some(EditorTarget::QuestionNote { .. }), Some((_, e))) => {
+                Some(e.height(note_editor_width(cols)))
+            }
+            _ => None,
+        };
+        let note_lines = match (&note_editor, &answer.note) {
+            (None, Some(note)) => wrap(
+                &format!("Note: {note}"),
+                cols.saturating_sub(1).max(1) as usize,
+            ),
+            _ => Vec::new(),
+        };
+        let custom_row = question.custom_row();
+        let slot_row = match editing {
+            Some(EditorTarget::Answer { .. }) => Some(custom_row),
+            Some(EditorTarget::OptionNote { option, .. }) => Some(option),
+            _ => None,
+        };
+        let preview =
+            question.presented_type == QuestionType::Preview && slot_row != Some(custom_row);
+        let highlighted = app.model.cursor(q);
+        let pane = preview.then(|| {
+            let option = question.options.get(highlighted);
+            let mut pane = PreviewPane::new(
+                option.map_or(String::new(), |o| o.label.clone()),
+                option.and_then(|o| o.description.clone()),
+                option.and_then(|o| o.preview.clone()),
+            );
+            pane.scroll = app.model.preview_scroll();
+            pane
+        });
+        let list = &app.lists[q];
+        let (list_width, pane) = match pane {
+            Some(pane) if cols >= PREVIEW_WIDE_MIN => {
+                let widest = list
+                    .rows()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| width(&format!("{}. {}", i + 1, r.label)))
+                    .max()
+                    .unwrap_or(0);
+                let max_left = 22.max(34.min((cols as f32 * 0.34) as u16));
+                let left = ((widest + 4) as u16).clamp(22, max_left);
+                let right = cols.saturating_sub(left + 2);
+                (
+                    left,
+                    Some((
+                        pane,
+                        PanePlace::Beside {
+                            x: left + 2,
+                            width: right,
+                        },
+                    )),
+                )
+            }
+            Some(pane) => (cols, Some((pane, PanePlace::Below))),
+            None => (cols, None),
+        };
+        let mut selected = answer.selected.clone();
+        if answer.custom_answer().is_some() {
+            selected.push(custom_row);
+        }
+        let editor_lines = slot_row.and_then(|row| {
+            let (_, e) = app.editor.as_ref()?;
+            Some((row, e.height(list_editor_width(list_width, row))))
+        });
+        let state = pi_ask_components::OptionListState {
+            cursor: highlighted,
+            checkboxes: question.presented_type.is_multi(),
+            selected,
+            texts: answer
+                .custom_text
+                .clone()
+                .map(|t| vec![(custom_row, t)])
+                .unwrap_or_default(),
+            notes: answer
+                .option_notes
+                .iter()
+                .filter_map(|(value, note)| question.option_index(value).map(|i| (i, note.clone())))
+                .collect(),
+            editor: editor_lines,
+        };
+        let popup = app.popup.as_ref().map_or(0, popup_height);
+        let list = &mut app.lists[q];
+        list.state = state;
+        let list_natural = list.content_height(list_width);
+        QuestionLayout {
+            prompt,
+            note_editor,
+            note_lines,
+            list_width,
+            pane,
+            list_natural,
+            slot_in_list: slot_row.is_some(),
+            popup,
+        }
+    }
+
+    fn pane_natural(&self) -> u16 {
+        self.pane.as_ref().map_or(0, |(pane, place)| match place {
+            PanePlace::Beside { width, .. } => pane.content_height(*width),
+            PanePlace::Below => pane.content_height(self.list_width),
+        })
+    }
+
+    /// Lines above the list: the prompt, the note (or its editor) and a blank line.
+    fn head(&self) -> u16 {
+        self.prompt.len() as u16 + self.note_height() + 1
+    }
+
+    fn note_height(&self) -> u16 {
+        self.note_editor.unwrap_or(self.note_lines.len() as u16)
+    }
+
+    fn rows_natural(&self) -> u16 {
+        let pane = self.pane_natural();
+        match self.pane.as_ref().map(|(_, place)| *place) {
+            Some(PanePlace::Beside { .. }) => self.list_natural.max(pane),
+            Some(PanePlace::Below) => self.list_natural + 1 + pane,
+            None => self.list_natural,
+        }
+    }
+
+    fn heights(&self) -> BodyHeights {
+        let natural = self.head() + self.rows_natural() + self.popup;
+        // A prompt line and the cursor row, plus a line of the open editor.
+        let min = 2 + u16::from(self.slot_in_list || self.note_editor.is_some());
+        let comfort = self.prompt.len().min(3) as u16
+            + self.note_height()
+            + 1
+            + self.rows_natural().min(COMFORT_LIST_LINES)
+            + self.popup.min(4);
+        BodyHeights {
+            min,
+            comfort: comfort.clamp(min, natural.max(min)),
+            natural: natural.max(min),
+        }
+    }
+}
+
+/// Width of the area the question note's editor is drawn into.
+fn note_editor_width(cols: u16) -> u16 {
+    cols.saturating_sub(2)
+}
+
+/// Width of the area an editor under option row `row` is drawn into (its slot, less a margin).
+fn list_editor_width(list_width: u16, row: usize) -> u16 {
+    list_width
+        .saturating_sub(pi_ask_components::option_list::detail_indent(row))
+        .saturating_sub(2)
 }
 
 /// The question tab. Returns the editor caret position.
 fn draw_question(app: &mut App, q: usize, body: Rect, buf: &mut Buffer) -> Option<Position> {
     let theme = Theme::default();
-    if body.height == 0 {
+    if body.height == 0 || body.width == 0 {
         return None;
     }
-    let question = &app.model.questions()[q];
-    let answer = app.model.answer(q);
-    let cols = body.width as usize;
+    let layout = QuestionLayout::new(app, q, body.width);
     let bottom = body.y + body.height;
     let mut y = body.y;
 
-    // The prompt takes at most half the body so options stay reachable.
-    let prompt = wrap(&question.prompt, cols.saturating_sub(1).max(1));
-    let prompt_room = (body.height as usize / 2).max(1);
-    for line in prompt.iter().take(prompt_room) {
-        put(buf, body.x, y, format!(" {line}"), cols, theme.text());
+    // The list keeps at least the cursor row (and an open editor's first line); the prompt takes
+    // at most half of the rest so options stay reachable.
+    let list_min = 1 + u16::from(layout.slot_in_list);
+    let spare = body.height.saturating_sub(list_min);
+    let prompt_room = (layout.prompt.len() as u16)
+        .min((body.height / 2).max(1))
+        .min(spare);
+    for line in layout.prompt.iter().take(prompt_room as usize) {
+        put(
+            buf,
+            body.x,
+            y,
+            format!(" {line}"),
+            body.width as usize,
+            theme.text(),
+        );
         y += 1;
     }
 
-    // The question note: its editor, the saved note, or a blank line.
-    let mut editor_slot = None;
-    let editing_question_note = matches!(app.editor, Some((EditorTarget::QuestionNote { .. }, _)));
-    if editing_question_note {
-        let h = app
-            .editor
-            .as_ref()
-            .map_or(1, |(_, e)| e.height(body.width.saturating_sub(2)))
-            .min(bottom.saturating_sub(y));
-        editor_slot = Some(Rect::new(body.x + 1, y, body.width.saturating_sub(2), h));
+    // The question note: its editor, or the saved note (warning-coloured label, as the original).
+    let mut note_slot = None;
+    if let Some(h) = layout.note_editor {
+        let h = h.min(bottom.saturating_sub(y + 1)).max(1).min(bottom - y);
+        note_slot = Some(Rect::new(body.x + 1, y, note_editor_width(body.width), h));
         y += h;
-    } else if let Some(note) = &answer.note {
-        for (n, line) in wrap(&format!("Note: {note}"), cols.saturating_sub(1).max(1))
-            .into_iter()
-            .enumerate()
-        {
-            if y >= bottom {
-                break;
-            }
-            if n == 0 {
-                put(buf, body.x + 1, y, "Note:", cols, theme.accent());
-                put(
-                    buf,
-                    body.x + 6,
-                    y,
-                    &line["Note:".len()..],
-                    cols.saturating_sub(6),
-                    theme.muted(),
-                );
-            } else {
-                put(buf, body.x + 1, y, line, cols, theme.muted());
+    } else {
+        let room = bottom.saturating_sub(y).saturating_sub(list_min) as usize;
+        for (n, line) in layout.note_lines.iter().take(room).enumerate() {
+            match line.strip_prefix("Note:") {
+                Some(rest) if n == 0 => {
+                    let (x, _) = put(
+                        buf,
+                        body.x + 1,
+                        y,
+                        "Note:",
+                        body.width as usize,
+                        theme.warning(),
+                    );
+                    put(
+                        buf,
+                        x,
+                        y,
+                        rest,
+                        body.width.saturating_sub(x - body.x) as usize,
+                        theme.muted(),
+                    );
+                }
+                _ => {
+                    put(buf, body.x + 1, y, line, body.width as usize, theme.muted());
+                }
             }
             y += 1;
         }
     }
-    y = (y + 1).min(bottom);
-
-    // The option list state from the model.
-    let custom_row = question.custom_row();
-    let mut selected = answer.selected.clone();
-    if answer.custom_answer().is_some() {
-        selected.push(custom_row);
+    if bottom.saturating_sub(y) > list_min + 1 {
+        y += 1;
     }
-    let editor_height = |app: &App| {
-        app.editor.as_ref().map_or(1, |(_, e)| {
-            e.height(
-                body.width
-                    .saturating_sub(pi_ask_components::option_list::DETAIL_INDENT + 2),
-            )
-        })
-    };
-    let slot_row = match app.editor.as_ref().map(|(t, _)| *t) {
-        Some(EditorTarget::Answer { .. }) => Some(custom_row),
-        Some(EditorTarget::OptionNote { option, .. }) => Some(option),
-        _ => None,
-    };
-    let state = pi_ask_components::OptionListState {
-        cursor: app.model.cursor(q),
-        checkboxes: question.presented_type.is_multi(),
-        selected,
-        texts: answer
-            .custom_text
-            .clone()
-            .map(|t| vec![(custom_row, t)])
-            .unwrap_or_default(),
-        notes: answer
-            .option_notes
-            .iter()
-            .filter_map(|(value, note)| question.option_index(value).map(|i| (i, note.clone())))
-            .collect(),
-        editor: slot_row.map(|row| (row, editor_height(app))),
-    };
-    let preview = question.presented_type == QuestionType::Preview && slot_row != Some(custom_row);
-    let highlighted = app.model.cursor(q);
-    let preview_pane = preview.then(|| {
-        let option = question.options.get(highlighted);
-        PreviewPane::new(
-            option.map_or(String::new(), |o| o.label.clone()),
-            option.and_then(|o| o.description.clone()),
-            option.and_then(|o| o.preview.clone()),
-        )
-    });
-    let list = &mut app.lists[q];
-    list.state = state;
-    let rows_area = Rect::new(body.x, y, body.width, bottom.saturating_sub(y));
 
-    let slot = match preview_pane {
-        Some(mut pane) if body.width >= PREVIEW_WIDE_MIN => {
-            let widest = list
-                .rows()
-                .iter()
-                .enumerate()
-                .map(|(i, r)| width(&format!("{}. {}", i + 1, r.label)))
-                .max()
-                .unwrap_or(0);
-            let max_left = 22.max(34.min((body.width as f32 * 0.34) as u16));
-            let left = ((widest + 4) as u16).clamp(22, max_left);
+    // Room for the popup under an editor in the list: the list is drawn above it.
+    let rows_bottom = if layout.slot_in_list && layout.popup > 0 {
+        bottom
+            .saturating_sub(layout.popup)
+            .max((y + list_min).min(bottom))
+    } else {
+        bottom
+    };
+    let rows_area = Rect::new(body.x, y, body.width, rows_bottom.saturating_sub(y));
+    let list = &mut app.lists[q];
+    let mut preview_max_scroll = 0;
+    let slot = match layout.pane {
+        Some((mut pane, PanePlace::Beside { x, width })) => {
             let slot = list.render(
-                Rect::new(rows_area.x, rows_area.y, left, rows_area.height),
+                Rect::new(
+                    rows_area.x,
+                    rows_area.y,
+                    layout.list_width,
+                    rows_area.height,
+                ),
                 buf,
             );
-            let right = body
-                .width
-                .saturating_sub(left + 2)
-                .max(24)
-                .min(body.width.saturating_sub(left));
-            let pane_height = pane.content_height(right).min(rows_area.height);
-            pane.render(
-                Rect::new(rows_area.x + left + 2, rows_area.y, right, pane_height),
-                buf,
+            let pane_area = Rect::new(
+                rows_area.x + x,
+                rows_area.y,
+                width,
+                pane.content_height(width).min(rows_area.height),
             );
+            pane.render(pane_area, buf);
+            preview_max_scroll = pane.max_scroll(pane_area);
             slot
         }
-        Some(mut pane) => {
-            let natural = list.content_height(body.width);
-            let list_height =
-                natural.min(rows_area.height.saturating_sub(6).max(rows_area.height / 2));
+        Some((mut pane, PanePlace::Below)) => {
+            let pane_natural = pane.content_height(body.width);
+            let h = rows_area.height;
+            // Both get a share when both cannot show whole: the list keeps the cursor row and a
+            // little context, the pane enough for some preview text.
+            let list_height = if layout.list_natural + 1 + pane_natural <= h {
+                layout.list_natural
+            } else if h < 6 {
+                h
+            } else {
+                let pane_share = pane_natural.min(h / 2).max(5.min(pane_natural));
+                layout
+                    .list_natural
+                    .min(h.saturating_sub(pane_share + 1))
+                    .max(1)
+            };
             let slot = list.render(
                 Rect::new(rows_area.x, rows_area.y, rows_area.width, list_height),
                 buf,
             );
-            let pane_y = rows_area.y + list_height + 1;
-            if pane_y < bottom {
-                let pane_height = pane.content_height(body.width).min(bottom - pane_y);
-                pane.render(
-                    Rect::new(rows_area.x, pane_y, rows_area.width, pane_height),
-                    buf,
+            let pane_y = rows_area.y + list.used_height() + 1;
+            if pane_y + 3 <= rows_area.y + h {
+                let pane_area = Rect::new(
+                    rows_area.x,
+                    pane_y,
+                    rows_area.width,
+                    pane_natural.min(rows_area.y + h - pane_y),
                 );
+                pane.render(pane_area, buf);
+                preview_max_scroll = pane.max_scroll(pane_area);
             }
             slot
         }
         None => list.render(rows_area, buf),
     };
-    let slot = editor_slot.or(slot)?;
+    app.measured = Measured {
+        page_rows: app.lists[q].visible_rows().max(1),
+        preview_max_scroll,
+    };
+    let slot = note_slot.or(slot)?;
     let (_, editor) = app.editor.as_mut()?;
-    editor.render(
-        Rect::new(slot.x, slot.y, slot.width.saturating_sub(2), slot.height),
-        buf,
-    );
+    let editor_area = Rect::new(slot.x, slot.y, slot.width.saturating_sub(2), slot.height);
+    editor.render(editor_area, buf);
     let cursor = editor.cursor_position();
     if let Some(popup) = &app.popup {
-        draw_popup(popup, slot, body, buf);
+        draw_popup(popup, editor_area, body, buf);
     }
     cursor
+}
+
+/// What the view measured in the last frame, reported to the model (page size, preview scroll).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Measured {
+    pub page_rows: usize,
+    pub preview_max_scroll: u16,
 }
 
 /// The review entries for the highlighted action: Submit and Cancel show notes only for answered
@@ -374,14 +649,13 @@ pub fn review_entries(model: &Model) -> Vec<ReviewEntry> {
         .collect()
 }
 
-fn draw_review(model: &Model, body: Rect, buf: &mut Buffer) {
-    let mut review = ReviewTab {
+fn review_view(model: &Model) -> ReviewTab {
+    ReviewTab {
         entries: review_entries(model),
         selected: model.review_cursor().index(),
         hint: model.review_shortcut_hint(),
         ..ReviewTab::default()
-    };
-    review.render(body, buf);
+    }
 }
 
 /// The settings modal's view from its state.
@@ -425,83 +699,114 @@ pub fn draw_modal(mut view: ModalView, area: Rect, buf: &mut Buffer) {
     view.render(area, buf);
 }
 
-/// Rows of suggestions shown at once in the popup.
-const POPUP_ROWS: usize = 8;
+/// Lines the popup wants: its suggestion rows and the count line (one line when empty).
+fn popup_height(popup: &Popup) -> u16 {
+    if popup.items.is_empty() {
+        1
+    } else {
+        (popup.items.len() as u16).min(POPUP_ROWS) + 1
+    }
+}
 
-/// The suggestion popup: below the editor when there is room, else above it.
+/// The suggestion popup, always right below the editor line it completes so the typed text stays
+/// visible; with little room it shows fewer suggestions. Names and paths in two columns, and a
+/// count of the rows in view (`1-8 of 14`).
 fn draw_popup(popup: &Popup, editor: Rect, body: Rect, buf: &mut Buffer) {
     let theme = Theme::default();
-    let rows = popup.items.len().clamp(1, POPUP_ROWS) as u16;
-    let height = rows + 1;
-    let width = editor
-        .width
-        .max(20)
-        .min(body.width.saturating_sub(editor.x.saturating_sub(body.x)));
-    let below = editor.y + editor.height;
-    let y = if below + height <= body.y + body.height {
-        below
-    } else if editor.y >= body.y + height {
-        editor.y - height
-    } else {
-        below.min((body.y + body.height).saturating_sub(height))
-    };
-    let area = Rect::new(editor.x, y, width, height.min(body.height));
-    ratatui::widgets::Widget::render(ratatui::widgets::Clear, area, buf);
-    let cols = area.width as usize;
+    let y = editor.y + editor.height;
+    let room = (body.y + body.height).saturating_sub(y);
+    if room == 0 {
+        return;
+    }
+    let x = editor.x;
+    let popup_width = body.x + body.width - x;
+    let cols = popup_width as usize;
     if popup.items.is_empty() {
+        let area = Rect::new(x, y, popup_width, 1);
+        ratatui::widgets::Widget::render(ratatui::widgets::Clear, area, buf);
+        buf.set_style(area, theme.selected());
         put(
             buf,
-            area.x,
-            area.y,
-            " no matching files",
+            x,
+            y,
+            "   no matching files",
             cols,
-            theme.muted(),
+            theme.muted().bg(theme.selected_bg),
         );
         return;
     }
-    // Keep the highlighted row in view.
-    let first = popup.selected.saturating_sub(POPUP_ROWS - 1);
-    for (row, item) in popup.items.iter().enumerate().skip(first).take(POPUP_ROWS) {
-        let y = area.y + (row - first) as u16;
-        let selected = row == popup.selected;
-        let style = if selected {
-            theme.accent().bg(theme.selected_bg)
+    // The count line only when there is room for a suggestion too.
+    let rows = (popup.items.len() as u16)
+        .min(POPUP_ROWS)
+        .min(if room >= 2 { room - 1 } else { 1 });
+    let with_count = room > rows;
+    let area = Rect::new(x, y, popup_width, rows + u16::from(with_count));
+    ratatui::widgets::Widget::render(ratatui::widgets::Clear, area, buf);
+    buf.set_style(area, theme.selected());
+    let rows = rows as usize;
+    let first = popup.selected.saturating_sub(rows - 1);
+    let shown = &popup.items[first..(first + rows).min(popup.items.len())];
+    let name_width = shown
+        .iter()
+        .map(|i| width(i.label()))
+        .max()
+        .unwrap_or(0)
+        .min(cols / 2);
+    for (n, item) in shown.iter().enumerate() {
+        let row_y = y + n as u16;
+        let selected = first + n == popup.selected;
+        let (marker, name_style, path_style) = if selected {
+            (
+                "  → ",
+                theme.accent().bg(theme.selected_bg),
+                theme.accent().bg(theme.selected_bg),
+            )
         } else {
-            theme.text()
+            (
+                "    ",
+                theme.text().bg(theme.selected_bg),
+                theme.muted().bg(theme.selected_bg),
+            )
         };
-        if selected {
-            ratatui::widgets::Widget::render(
-                ratatui::widgets::Clear,
-                Rect::new(area.x, y, area.width, 1),
-                buf,
-            );
-            buf.set_style(Rect::new(area.x, y, area.width, 1), theme.selected());
-        }
-        let (x, _) = put(buf, area.x, y, format!(" {}", item.label()), cols, style);
-        let dir = item.path.strip_suffix(item.label()).unwrap_or("");
-        if !dir.is_empty() {
-            let used = (x - area.x) as usize;
+        let (nx, _) = put(buf, x, row_y, marker, cols, name_style);
+        let used = (nx - x) as usize;
+        put(
+            buf,
+            nx,
+            row_y,
+            pi_ask_components::text::pad(
+                &pi_ask_components::text::truncate(item.label(), name_width),
+                name_width + 2,
+            ),
+            cols.saturating_sub(used),
+            name_style,
+        );
+        let px = nx + (name_width + 2) as u16;
+        if px < x + popup_width {
             put(
                 buf,
-                x,
-                y,
-                format!("  {dir}"),
-                cols.saturating_sub(used),
-                theme.muted().bg(if selected {
-                    theme.selected_bg
-                } else {
-                    ratatui::style::Color::Reset
-                }),
+                px,
+                row_y,
+                &item.path,
+                (x + popup_width - px) as usize,
+                path_style,
             );
         }
     }
-    let count = format!(" ({}/{})", popup.items.len(), popup.total);
-    put(
-        buf,
-        area.x,
-        area.y + area.height - 1,
-        count,
-        cols,
-        theme.dim(),
-    );
+    if with_count {
+        let last = first + shown.len();
+        let count = format!(
+            "    {}-{last} of {}",
+            first + 1,
+            popup.total.max(popup.items.len())
+        );
+        put(
+            buf,
+            x,
+            y + rows as u16,
+            count,
+            cols,
+            theme.dim().bg(theme.selected_bg),
+        );
+    }
 }

@@ -1,0 +1,112 @@
+//! Nothing panics at any terminal size, in any tab, and the form comes back when the terminal grows.
+
+use pi_ask::testing::Harness;
+use proptest::prelude::*;
+
+const PAYLOADS: [&str; 5] = [
+    include_str!("../fixtures/payloads/showcase.json"),
+    include_str!("../fixtures/payloads/many-options.json"),
+    include_str!("../fixtures/payloads/preview.json"),
+    include_str!("../fixtures/payloads/unicode-long.json"),
+    include_str!("../fixtures/payloads/planning.json"),
+];
+
+/// States worth drawing on every tab: as opened, an option note open, a question note with text,
+/// the settings modal.
+const STATES: [&[&str]; 4] = [&[], &["n"], &["shift+n", "x", "y"], &["?"]];
+
+fn tab_count(h: &Harness) -> usize {
+    h.model().unwrap().questions().len() + 1
+}
+
+#[test]
+fn every_tab_of_every_fixture_draws_at_every_small_size() {
+    for payload in PAYLOADS {
+        for state in STATES {
+            let mut h = Harness::new(payload, 80, 24).unwrap();
+            for tab in 0..tab_count(&h) {
+                if tab > 0 {
+                    h.press("esc").press("esc").press("tab");
+                }
+                h.keys(state);
+                for width in 1..=40 {
+                    for height in 1..=20 {
+                        h.resize(width, height);
+                        let screen = h.screen();
+                        assert_eq!(screen.len(), height as usize);
+                    }
+                }
+                if h.is_done() {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_tiny_terminal_shows_one_notice_and_keeps_the_answers() {
+    let mut h = Harness::new(PAYLOADS[0], 80, 24).unwrap();
+    h.press("2"); // answer the first question
+    h.resize(10, 1);
+    assert_eq!(h.screen()[0], "terminal t");
+    h.resize(80, 1);
+    assert!(
+        h.screen()[0].starts_with("terminal too small (need 20 x "),
+        "{:?}",
+        h.screen()
+    );
+    h.resize(80, 2);
+    assert!(
+        h.screen()[1].starts_with("❯ 1."),
+        "a prompt line and the cursor row fit"
+    );
+    h.resize(80, 24);
+    let screen = h.screen_text();
+    assert!(
+        screen.contains("☒ Single"),
+        "the answered tab shows again:\n{screen}"
+    );
+    assert_eq!(h.model().unwrap().answer(0).selected, [1]);
+}
+
+#[test]
+fn short_terminals_drop_the_footer_and_title_before_options() {
+    let mut h = Harness::new(PAYLOADS[0], 40, 12).unwrap();
+    let screen = h.screen_text();
+    assert!(
+        screen.contains("❯ 1."),
+        "an option shows at 40x12:\n{screen}"
+    );
+    let mut h = Harness::new(PAYLOADS[0], 60, 13).unwrap();
+    let screen = h.screen_text();
+    assert!(screen.contains("❯ 1."), "{screen}");
+    assert!(
+        screen.contains("4. Type your own") || screen.contains("more"),
+        "every option, or hidden ones counted, at 60x13:\n{screen}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn random_larger_sizes_draw_every_tab(
+        payload in 0..PAYLOADS.len(),
+        width in 41u16..300,
+        height in 21u16..120,
+        keys in proptest::collection::vec(
+            prop_oneof![
+                Just("down"), Just("up"), Just("tab"), Just("shift+tab"), Just("enter"),
+                Just("space"), Just("n"), Just("shift+n"), Just("esc"), Just("?"), Just("t"),
+                Just("a"), Just("end"), Just("pageDown"), Just("shift+down"), Just("@"),
+            ],
+            0..24,
+        ),
+    ) {
+        let mut h = Harness::new(PAYLOADS[payload], width, height).unwrap();
+        for key in keys {
+            h.press(key);
+            prop_assert_eq!(h.screen().len(), height as usize);
+        }
+    }
+}
