@@ -347,3 +347,39 @@ fn escape_on_an_empty_popup_closes_only_the_popup() {
     h.type_text(" 1t");
     assert_eq!(h.model().unwrap().editor().unwrap().text, "x @zzzzqqq 1t");
 }
+
+#[test]
+fn the_popup_sits_below_the_typed_text_at_every_size_and_counts_the_visible_rows() {
+    for height in [6u16, 8, 10, 14, 30] {
+        let mut h = Harness::with_files(ONE, &tree(), 80, height).unwrap();
+        h.press("2").type_text("see @");
+        let screen = h.screen();
+        let typed = screen
+            .iter()
+            .position(|l| l.contains("see @"))
+            .unwrap_or_else(|| panic!("typed text hidden at 80x{height}:\n{}", screen.join("\n")));
+        let first_suggestion = screen.iter().position(|l| l.contains("→ "));
+        if let Some(row) = first_suggestion {
+            assert!(row > typed, "the popup is below the editor at 80x{height}");
+        }
+    }
+    let many = tempfile::tempdir().unwrap();
+    for i in 1..=14 {
+        std::fs::write(many.path().join(format!("note{i:02}.md")), "").unwrap();
+    }
+    let mut h = Harness::with_files(ONE, many.path(), 80, 30).unwrap();
+    h.press("2").type_text("@note");
+    let total = h.popup().unwrap().total;
+    assert_eq!(total, 14);
+    let shown = h.popup().unwrap().items.len().min(8);
+    assert!(
+        h.screen_text().contains(&format!("1-{shown} of {total}")),
+        "{}",
+        h.screen_text()
+    );
+    for _ in 0..9 {
+        h.press("down");
+    }
+    let screen = h.screen_text();
+    assert!(screen.contains(&format!("3-10 of {total}")), "{screen}");
+}

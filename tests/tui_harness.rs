@@ -25,8 +25,13 @@ fn first_screen_shows_title_tabs_prompt_options_and_hints() {
     assert_eq!(screen[10], "     (recommended)");
     assert_eq!(screen[11], "  3. Type your own");
     assert_eq!(
-        screen[18],
-        " t question type · Enter confirm · N/Shift+N note · Esc dismiss · ? settings"
+        &screen[16..19],
+        [
+            "",
+            " ⇆ tab · ↑↓ select · T question type · Enter confirm · N/Shift+N note",
+            " Esc dismiss · ? settings"
+        ],
+        "hints as the original's screens show them, wrapped lines indented"
     );
     assert_eq!(screen[19], "─".repeat(80));
 }
@@ -169,11 +174,13 @@ fn footer_hints_follow_remapped_keys_and_can_be_hidden() {
         "schemaVersion = 5\n[keymaps.main]\nconfirm = \"ctrl+k\"\ncancel = \"q\"\n",
     )
     .unwrap();
-    let mut h = Harness::with_config(TWO, &config, 100, 20).unwrap();
+    let mut h = Harness::with_config(TWO, &config, 120, 20).unwrap();
     assert!(
         h.screen_text().contains(
-            " t question type · Ctrl+K confirm · N/Shift+N note · Q dismiss · ? settings"
-        )
+            " ⇆ tab · ↑↓ select · T question type · Ctrl+K confirm · N/Shift+N note · Q dismiss · ? settings"
+        ),
+        "{}",
+        h.screen_text()
     );
     h.press("enter");
     assert_eq!(
@@ -542,4 +549,94 @@ fn descriptions_align_with_their_label_at_every_number_width() {
             screen[row + 1]
         );
     }
+}
+
+#[test]
+fn wrapped_note_editors_show_all_their_text_at_80_and_120_columns() {
+    let note = "a note that is long enough to wrap past the edge of the editor at eighty col";
+    assert_eq!(note.chars().count(), 76);
+    let mut h = Harness::new(TWO, 80, 24).unwrap();
+    h.press("shift+n").type_text(note);
+    let screen = h.screen_text();
+    for word in note.split(' ') {
+        assert!(screen.contains(word), "{word:?} hidden:\n{screen}");
+    }
+
+    let preview = include_str!("../fixtures/payloads/preview.json");
+    let mut h = Harness::new(preview, 120, 30).unwrap();
+    let text = "an option note in the wide preview layout wraps in its column";
+    h.press("n").type_text(text);
+    let screen = h.screen_text();
+    for word in text.split(' ') {
+        assert!(screen.contains(word), "{word:?} hidden:\n{screen}");
+    }
+}
+
+#[test]
+fn preview_text_shows_at_small_sizes_and_a_long_preview_scrolls_with_a_marker() {
+    let preview = include_str!("../fixtures/payloads/preview.json");
+    for (w, hh) in [(40u16, 24u16), (60, 20), (40, 14)] {
+        let mut h = Harness::new(preview, w, hh).unwrap();
+        let screen = h.screen_text();
+        assert!(
+            screen.contains("Line one"),
+            "no preview text at {w}x{hh}:\n{screen}"
+        );
+    }
+    let long: String = (1..=60_000)
+        .map(|i| format!("preview line {i}\\n"))
+        .collect();
+    assert!(long.len() > 1_000_000);
+    let payload = format!(
+        r#"{{"questions":[{{"id":"p","prompt":"Pick","type":"preview","options":[
+            {{"value":"a","label":"A","preview":"{long}"}},{{"value":"b","label":"B","preview":"short"}}]}}]}}"#
+    );
+    let mut h = Harness::new(&payload, 100, 30).unwrap();
+    let screen = h.screen_text();
+    assert!(
+        screen.contains("preview line 1\n") || screen.contains("preview line 1 "),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("more ─"),
+        "a marker counts the hidden lines:\n{screen}"
+    );
+    h.press("shift+down").press("shift+down");
+    let screen = h.screen_text();
+    assert!(!screen.contains("preview line 2 "), "{screen}");
+    assert!(screen.contains("preview line 3"), "{screen}");
+    assert!(screen.contains("↑ 2 more"), "{screen}");
+    h.press("down"); // another option: its preview starts at the top
+    assert_eq!(h.model().unwrap().preview_scroll(), 0);
+}
+
+#[test]
+fn the_settings_hint_shows_only_while_question_mark_opens_the_settings() {
+    let mut h = Harness::new(TWO, 100, 24).unwrap();
+    h.press("3");
+    assert!(
+        h.screen_text()
+            .contains("Enter submit · Esc close · ? settings")
+    );
+    h.type_text("why?");
+    let screen = h.screen_text();
+    assert!(screen.contains(" Enter submit · Esc close\n"), "{screen}");
+    assert!(!screen.contains("? settings"), "{screen}");
+}
+
+#[test]
+fn remapped_navigation_keys_are_hinted_with_their_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pi-ask.toml");
+    std::fs::write(
+        &config,
+        "schemaVersion = 5\n[keymaps.main]\nnextOption = \"ctrl+n\"\npreviousOption = \"ctrl+p\"\nchangeQuestionType = \"ctrl+t\"\n",
+    )
+    .unwrap();
+    let mut h = Harness::with_config(TWO, &config, 120, 20).unwrap();
+    let screen = h.screen_text();
+    assert!(
+        screen.contains(" ⇆ tab · Ctrl+N/Ctrl+P select · Ctrl+T question type ·"),
+        "{screen}"
+    );
 }

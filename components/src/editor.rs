@@ -306,3 +306,22 @@ impl Editor {
 }
 
 realm_component!(Editor);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn height_counts_wrapped_lines_as_drawn() {
+        let mut e = Editor::new("", "");
+        for c in "a note that is long enough to wrap past the edge".chars() {
+            e.area.insert_char(c);
+        }
+        assert_eq!(e.height(22), 3);
+        assert_eq!(e.height(100), 1);
+        // After being drawn one line high (the viewport scrolled), the measure is the same.
+        let area = Rect::new(0, 0, 22, 1);
+        e.render(area, &mut Buffer::empty(area));
+        assert_eq!(e.height(22), 3);
+    }
+}

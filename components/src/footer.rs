@@ -27,26 +27,25 @@ pub struct Footer {
 }
 
 impl Footer {
-    /// Hint lines: chunks joined with ` · ` while they fit, the first line with a leading space.
+    /// Hint lines: chunks joined with ` · ` while they fit, every line indented one column.
     pub fn hint_lines(&self, cols: usize) -> Vec<String> {
         let mut lines: Vec<String> = Vec::new();
         let mut line = String::new();
-        for (i, hint) in self.hints.iter().enumerate() {
-            let chunk = if i == 0 {
-                format!(" {hint}")
-            } else {
-                hint.clone()
-            };
+        for hint in &self.hints {
+            let chunk = format!(" {hint}");
             if line.is_empty() {
                 line = chunk;
-            } else if width(&line) + width(HINT_SEPARATOR) + width(&chunk) <= cols {
-                line = format!("{line}{HINT_SEPARATOR}{chunk}");
+            } else if width(&line) + width(HINT_SEPARATOR) + width(hint) <= cols {
+                line = format!("{line}{HINT_SEPARATOR}{hint}");
             } else {
                 lines.push(std::mem::take(&mut line));
                 line = chunk;
             }
             if width(&line) > cols {
-                let mut parts = wrap(&line, cols);
+                let mut parts: Vec<String> = wrap(line.trim_start(), cols.saturating_sub(1).max(1))
+                    .into_iter()
+                    .map(|part| format!(" {part}"))
+                    .collect();
                 line = parts.pop().unwrap_or_default();
                 lines.extend(parts);
             }

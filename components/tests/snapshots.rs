@@ -274,7 +274,7 @@ fn footer() {
 }
 
 #[test]
-fn footer_wraps_hints_like_the_original() {
+fn footer_wraps_hints_at_chunk_boundaries_with_every_line_indented() {
     let footer = Footer {
         hints: multi_hints(),
         ..Footer::default()
@@ -283,10 +283,10 @@ fn footer_wraps_hints_like_the_original() {
         footer.hint_lines(26),
         [
             " Space toggle",
-            "t question type",
-            "Enter continue",
-            "N/Shift+N note",
-            "Esc dismiss · ? settings"
+            " t question type",
+            " Enter continue",
+            " N/Shift+N note",
+            " Esc dismiss · ? settings"
         ]
     );
     let footer = Footer {
@@ -304,9 +304,9 @@ fn footer_wraps_hints_like_the_original() {
         footer.hint_lines(22),
         [
             " Enter confirm",
-            "N/Shift+N note",
-            "Esc dismiss",
-            "? settings"
+            " N/Shift+N note",
+            " Esc dismiss",
+            " ? settings"
         ]
     );
 }

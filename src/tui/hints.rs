@@ -1,7 +1,6 @@
 //! Footer hints, generated from the live binding table so a remap shows everywhere.
 
 use crate::keymap::{Action, BindingTable};
-use crate::keys::KeyId;
 use crate::model::{Model, Tab};
 
 fn hint(table: &BindingTable, action: Action, verb: &str) -> Option<String> {
@@ -9,11 +8,37 @@ fn hint(table: &BindingTable, action: Action, verb: &str) -> Option<String> {
     (!label.is_empty()).then(|| format!("{label} {verb}"))
 }
 
-/// The hints for the current state of a flow, in display order.
+/// A pair of actions shown as one hint: `⇆`/`↑↓` for the default keys (as the original draws
+/// them), otherwise both first keys' labels (`Ctrl+N/Ctrl+P select`).
+fn pair_hint(
+    table: &BindingTable,
+    (forward, back): (Action, Action),
+    default_glyph: (&str, &str, &str),
+    verb: &str,
+) -> Option<String> {
+    let (f_key, b_key, glyph) = default_glyph;
+    let first = |a: Action| table.keys(a).first().cloned();
+    let label = match (first(forward), first(back)) {
+        (Some(f), Some(b)) if f.to_string() == f_key && b.to_string() == b_key => glyph.to_owned(),
+        (Some(f), Some(b)) => format!("{}/{}", f.label(), b.label()),
+        (Some(k), None) | (None, Some(k)) => k.label(),
+        (None, None) => return None,
+    };
+    Some(format!("{label} {verb}"))
+}
+
+/// The hints for the current state of a flow, in display order. Every key is written the same
+/// way (its label, from the live table); `? settings` shows only where `?` opens the settings.
 pub fn flow_hints(table: &BindingTable, model: &Model, popup_open: bool) -> Vec<String> {
     use Action::*;
     if popup_open {
         return [
+            pair_hint(
+                table,
+                (AutocompleteNext, AutocompletePrevious),
+                ("down", "up", "↑↓"),
+                "select",
+            ),
             hint(table, AutocompleteAccept, "accept"),
             hint(table, AutocompleteComplete, "complete"),
             hint(table, AutocompleteClose, "close list"),
@@ -22,7 +47,22 @@ pub fn flow_hints(table: &BindingTable, model: &Model, popup_open: bool) -> Vec<
         .flatten()
         .collect();
     }
-    let settings = hint(table, GlobalSettings, "settings");
+    let tabs = pair_hint(
+        table,
+        (MainNextTab, MainPreviousTab),
+        ("tab", "shift+tab", "⇆"),
+        "tab",
+    );
+    let select = pair_hint(
+        table,
+        (MainNextOption, MainPreviousOption),
+        ("down", "up", "↑↓"),
+        "select",
+    );
+    let editor_has_text = model.editor().is_some_and(|e| !e.text.is_empty());
+    let settings = (!editor_has_text)
+        .then(|| hint(table, GlobalSettings, "settings"))
+        .flatten();
     let mut hints: Vec<Option<String>> = match (model.editor(), model.tab()) {
         (Some(editor), _) if editor.target.is_note() => {
             vec![
@@ -35,20 +75,14 @@ pub fn flow_hints(table: &BindingTable, model: &Model, popup_open: bool) -> Vec<
             hint(table, EditorClose, "close"),
         ],
         (None, Tab::Review) => vec![
+            tabs,
+            select,
             Some("1/2/3 choose".to_owned()),
             hint(table, MainConfirm, "confirm"),
             hint(table, MainCancel, "cancel"),
         ],
         (None, Tab::Question(q)) => {
             let multi = model.questions()[q].presented_type.is_multi();
-            // The type hint shows raw key ids (`t`), as the original does.
-            let type_keys: Vec<String> = table
-                .keys(MainChangeQuestionType)
-                .iter()
-                .map(KeyId::to_string)
-                .collect();
-            let type_hint =
-                (!type_keys.is_empty()).then(|| format!("{} question type", type_keys.join(" / ")));
             let notes = match (
                 table.first_label(MainOptionNote),
                 table.first_label(MainQuestionNote),
@@ -58,11 +92,11 @@ pub fn flow_hints(table: &BindingTable, model: &Model, popup_open: bool) -> Vec<
                 (None, Some(q)) => Some(format!("{q} note")),
                 (None, None) => None,
             };
-            let mut hints = Vec::new();
+            let mut hints = vec![tabs, select];
             if multi {
                 hints.push(hint(table, MainToggle, "toggle"));
             }
-            hints.push(type_hint);
+            hints.push(hint(table, MainChangeQuestionType, "question type"));
             hints.push(hint(
                 table,
                 MainConfirm,

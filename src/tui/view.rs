@@ -264,7 +264,7 @@ impl QuestionLayout {
         let editing = app.editor.as_ref().map(|(t, _)| *t);
         let note_editor = match (editing, &app.editor) {
             (Some(EditorTarget::QuestionNote { .. }), Some((_, e))) => {
-                Some(e.height(note_editor_width(cols)))
+                Some(e.height(editor_draw_width(note_editor_width(cols))))
             }
             _ => None,
         };
@@ -327,7 +327,10 @@ impl QuestionLayout {
         }
         let editor_lines = slot_row.and_then(|row| {
             let (_, e) = app.editor.as_ref()?;
-            Some((row, e.height(list_editor_width(list_width, row))))
+            Some((
+                row,
+                e.height(editor_draw_width(list_slot_width(list_width, row))),
+            ))
         });
         let state = pi_ask_components::OptionListState {
             cursor: highlighted,
@@ -408,11 +411,15 @@ fn note_editor_width(cols: u16) -> u16 {
     cols.saturating_sub(2)
 }
 
-/// Width of the area an editor under option row `row` is drawn into (its slot, less a margin).
-fn list_editor_width(list_width: u16, row: usize) -> u16 {
-    list_width
-        .saturating_sub(pi_ask_components::option_list::detail_indent(row))
-        .saturating_sub(2)
+/// Width of the editor slot under option row `row`.
+fn list_slot_width(list_width: u16, row: usize) -> u16 {
+    list_width.saturating_sub(pi_ask_components::option_list::detail_indent(row))
+}
+
+/// Width an editor is drawn at in a slot (a margin is kept on the right). Measuring and drawing
+/// both go through here, so an editor is always as tall as its wrapped text.
+fn editor_draw_width(slot_width: u16) -> u16 {
+    slot_width.saturating_sub(2)
 }
 
 /// The question tab. Returns the editor caret position.
@@ -556,7 +563,7 @@ fn draw_question(app: &mut App, q: usize, body: Rect, buf: &mut Buffer) -> Optio
     };
     let slot = note_slot.or(slot)?;
     let (_, editor) = app.editor.as_mut()?;
-    let editor_area = Rect::new(slot.x, slot.y, slot.width.saturating_sub(2), slot.height);
+    let editor_area = Rect::new(slot.x, slot.y, editor_draw_width(slot.width), slot.height);
     editor.render(editor_area, buf);
     let cursor = editor.cursor_position();
     if let Some(popup) = &app.popup {
