@@ -506,3 +506,62 @@ fn both_keymap_examples_in_the_docs_pass_validation() {
         }
     }
 }
+
+#[test]
+fn without_home_the_passwd_home_is_used_and_without_either_nothing_is_written() {
+    fn fake_home() -> Option<PathBuf> {
+        Some(PathBuf::from("/nonexistent-home/user/./x/.."))
+    }
+    let paths = ConfigPaths::resolve_with(None, |_| None, fake_home);
+    assert_eq!(
+        paths.toml,
+        PathBuf::from("/nonexistent-home/user/.pi/agent/extensions/pi-ask.toml"),
+        "normalized and absolute"
+    );
+    assert!(!paths.no_home);
+
+    let cwd_before: Vec<_> = std::fs::read_dir(".")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let paths = ConfigPaths::resolve_with(None, |_| None, || None);
+    assert!(paths.no_home);
+    let loaded = pi_ask::config::load(&paths);
+    assert_eq!(loaded.config, pi_ask::config::Config::default());
+    assert_eq!(loaded.notices.len(), 1, "one notice");
+    assert!(
+        loaded.notices[0].contains("No home directory"),
+        "{:?}",
+        loaded.notices
+    );
+    let cwd_after: Vec<_> = std::fs::read_dir(".")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(cwd_before, cwd_after, "no ./.pi was created");
+    let mut store = ConfigStore::open(paths);
+    let err = store.set_setting(Setting::AutoSubmit, true).unwrap_err();
+    assert!(err.contains("No home directory"), "{err}");
+}
+
+#[test]
+fn a_regular_file_in_place_of_the_config_folder_gets_the_could_not_create_notice() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join(".pi"), "not a folder").unwrap();
+    let loaded = pi_ask::config::load(&paths_in(home.path()));
+    assert_eq!(loaded.notices.len(), 1);
+    let expected = format!(
+        "Could not create the default config at {}: ",
+        toml_path(home.path()).display()
+    );
+    assert!(
+        loaded.notices[0].starts_with(&expected),
+        "{:?}",
+        loaded.notices
+    );
+    assert_eq!(
+        std::fs::read_to_string(home.path().join(".pi")).unwrap(),
+        "not a folder",
+        "the file is untouched"
+    );
+}

@@ -640,3 +640,31 @@ fn remapped_navigation_keys_are_hinted_with_their_labels() {
         "{screen}"
     );
 }
+
+#[test]
+fn the_free_form_row_of_a_multi_question_gets_a_checkbox_only_once_it_has_text() {
+    let mut h = Harness::new(TWO, 80, 24).unwrap();
+    h.press("tab");
+    let screen = h.screen_text();
+    assert!(screen.contains("  3. Type your own"), "{screen}");
+    assert!(!screen.contains("[ ] Type your own"), "{screen}");
+    h.press("3").type_text("mine").press("enter");
+    let screen = h.screen_text();
+    assert!(screen.contains("3. [x] Type your own"), "{screen}");
+}
+
+#[test]
+fn note_labels_are_warning_coloured_as_in_the_original() {
+    let theme = pi_ask_components::Theme::default();
+    let mut h = Harness::new(TWO, 80, 24).unwrap();
+    h.press("shift+n").type_text("q note").press("enter");
+    h.press("n").type_text("o note").press("enter");
+    let screen = h.screen();
+    for (y, line) in screen.iter().enumerate() {
+        if let Some(x) = line.find("Note:") {
+            let col = line[..x].chars().count() as u16;
+            assert_eq!(h.cell(col, y as u16).fg, theme.warning, "{line}");
+        }
+    }
+    assert!(screen.iter().filter(|l| l.contains("Note:")).count() >= 2);
+}

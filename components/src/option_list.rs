@@ -37,6 +37,8 @@ pub struct OptionListState {
     pub notes: Vec<(usize, String)>,
     /// An editor slot of this many lines under a row.
     pub editor: Option<(usize, u16)>,
+    /// The free-form row: it shows no checkbox until it has saved text, as in the original.
+    pub custom_row: Option<usize>,
 }
 
 /// What the option list reports.
@@ -124,7 +126,12 @@ impl OptionList {
 
     /// `N. ` plus the checkbox, as drawn before the label.
     fn head(&self, index: usize) -> String {
-        let checkbox = match (self.state.checkboxes, self.is_selected(index)) {
+        let bare_custom = self.state.custom_row == Some(index)
+            && !self.state.texts.iter().any(|(row, _)| *row == index);
+        let checkbox = match (
+            self.state.checkboxes && !bare_custom,
+            self.is_selected(index),
+        ) {
             (false, _) => "",
             (true, true) => "[x] ",
             (true, false) => "[ ] ",

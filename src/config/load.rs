@@ -17,22 +17,41 @@ pub struct ConfigPaths {
     pub legacy_json: Vec<PathBuf>,
     /// An explicitly named JSON file (`--config x.json`), read-only.
     pub explicit_json: Option<PathBuf>,
+    /// No home directory could be found (HOME unset and no passwd entry), so the default location
+    /// does not exist: defaults are used and nothing is written.
+    pub no_home: bool,
 }
 
 impl ConfigPaths {
     /// `--config PATH`, else `PI_ASK_CONFIG`, else `~/.pi/agent/extensions/pi-ask.toml` (the agent
     /// directory follows `PI_CODING_AGENT_DIR` like pi itself). Paths are made absolute.
     pub fn resolve(explicit: Option<&Path>, env: impl Fn(&str) -> Option<String>) -> ConfigPaths {
+        ConfigPaths::resolve_with(explicit, env, passwd_home)
+    }
+
+    /// [`ConfigPaths::resolve`] with the passwd lookup given (for tests: no real home is read).
+    pub fn resolve_with(
+        explicit: Option<&Path>,
+        env: impl Fn(&str) -> Option<String>,
+        passwd: fn() -> Option<PathBuf>,
+    ) -> ConfigPaths {
+        let env = |key: &str| match key {
+            "HOME" => env("HOME")
+                .filter(|h| !h.is_empty())
+                .or_else(|| passwd().map(|p| p.to_string_lossy().into_owned())),
+            other => env(other),
+        };
         let cwd = std::env::current_dir().unwrap_or_default();
         let explicit = explicit.map(Path::to_path_buf).or_else(|| {
             env("PI_ASK_CONFIG")
                 .filter(|s| !s.is_empty())
                 .map(PathBuf::from)
         });
-        let agent_dir = env("PI_CODING_AGENT_DIR")
-            .filter(|s| !s.is_empty())
+        let agent_dir_env = env("PI_CODING_AGENT_DIR").filter(|s| !s.is_empty());
+        let no_home = explicit.is_none() && agent_dir_env.is_none() && home(&env).is_none();
+        let agent_dir = agent_dir_env
             .map(|d| expand_home(&d, &env))
-            .unwrap_or_else(|| home(&env).join(".pi").join("agent"));
+            .unwrap_or_else(|| home_or_root(&env).join(".pi").join("agent"));
         let agent_dir = absolute(&cwd, agent_dir);
         let legacy_json = vec![
             agent_dir.join("extensions").join("eko24ive-pi-ask.json"),
@@ -49,12 +68,14 @@ impl ConfigPaths {
                         toml: path.with_extension("toml"),
                         legacy_json: Vec::new(),
                         explicit_json: Some(path),
+                        no_home,
                     }
                 } else {
                     ConfigPaths {
                         toml: path,
                         legacy_json: Vec::new(),
                         explicit_json: None,
+                        no_home,
                     }
                 }
             }
@@ -62,6 +83,7 @@ impl ConfigPaths {
                 toml: agent_dir.join("extensions").join("pi-ask.toml"),
                 legacy_json,
                 explicit_json: None,
+                no_home,
             },
         }
     }
@@ -72,27 +94,59 @@ impl ConfigPaths {
     }
 }
 
-fn home(env: &impl Fn(&str) -> Option<String>) -> PathBuf {
-    env("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("."))
+/// The home directory: `HOME`, which [`ConfigPaths::resolve_with`] fills from the passwd entry
+/// when unset (as a login shell would).
+fn home(env: &impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    env("HOME").filter(|h| !h.is_empty()).map(PathBuf::from)
+}
+
+/// Where `~` points for display when there is no home at all (never written to: see `no_home`).
+fn home_or_root(env: &impl Fn(&str) -> Option<String>) -> PathBuf {
+    home(env).unwrap_or_else(|| PathBuf::from("/"))
+}
+
+/// The home directory in the passwd entry of the current user.
+pub fn passwd_home() -> Option<PathBuf> {
+    use std::ffi::CStr;
+    use std::os::unix::ffi::OsStrExt;
+    let mut buf = vec![0 as libc::c_char; 4096];
+    let mut entry: libc::passwd = unsafe { std::mem::zeroed() };
+    let mut found: *mut libc::passwd = std::ptr::null_mut();
+    // SAFETY: getpwuid_r writes into `entry` and `buf`, which outlive the call; `found` is set to
+    // `&entry` or null.
+    let rc = unsafe {
+        libc::getpwuid_r(
+            libc::getuid(),
+            &mut entry,
+            buf.as_mut_ptr(),
+            buf.len(),
+            &mut found,
+        )
+    };
+    if rc != 0 || found.is_null() || entry.pw_dir.is_null() {
+        return None;
+    }
+    // SAFETY: pw_dir points into `buf`, NUL-terminated by getpwuid_r.
+    let dir = unsafe { CStr::from_ptr(entry.pw_dir) };
+    let path = PathBuf::from(std::ffi::OsStr::from_bytes(dir.to_bytes()));
+    (path.is_absolute() && !dir.to_bytes().is_empty()).then_some(path)
 }
 
 fn expand_home(path: &str, env: &impl Fn(&str) -> Option<String>) -> PathBuf {
     match path.strip_prefix("~/") {
-        Some(rest) => home(env).join(rest),
-        None if path == "~" => home(env),
+        Some(rest) => home_or_root(env).join(rest),
+        None if path == "~" => home_or_root(env),
         None => PathBuf::from(path),
     }
 }
 
 fn absolute(cwd: &Path, path: PathBuf) -> PathBuf {
-    if path.is_absolute() {
+    let joined = if path.is_absolute() {
         path
     } else {
         cwd.join(path)
-    }
+    };
+    crate::paths::normalize(&joined)
 }
 
 /// Which file the session's configuration came from.
@@ -106,6 +160,8 @@ pub enum ConfigSource {
     Invalid(PathBuf),
     /// The original pi-ask's JSON file (read-only).
     LegacyJson(PathBuf),
+    /// No home directory: defaults for the session, nothing is saved.
+    NoHome(PathBuf),
 }
 
 impl ConfigSource {
@@ -115,7 +171,8 @@ impl ConfigSource {
             ConfigSource::Toml(p)
             | ConfigSource::Defaults(p)
             | ConfigSource::Invalid(p)
-            | ConfigSource::LegacyJson(p) => p,
+            | ConfigSource::LegacyJson(p)
+            | ConfigSource::NoHome(p) => p,
         }
     }
 }
@@ -127,6 +184,9 @@ pub struct Loaded {
     pub source: ConfigSource,
     pub notices: Vec<String>,
 }
+
+/// The notice when there is no home directory to keep a config in.
+pub const NO_HOME_NOTICE: &str = "No home directory (HOME is unset and the user has no passwd entry): using default settings for this session and saving nothing. Set HOME or pass --config PATH to keep settings.";
 
 /// The notice for a file that could not be used.
 fn invalid_notice(path: &Path, detail: &str) -> String {
@@ -141,9 +201,22 @@ pub fn load(paths: &ConfigPaths) -> Loaded {
     if let Some(json) = &paths.explicit_json {
         return load_json(json);
     }
+    if paths.no_home {
+        return Loaded {
+            config: Config::default(),
+            source: ConfigSource::NoHome(paths.toml.clone()),
+            notices: vec![NO_HOME_NOTICE.to_owned()],
+        };
+    }
     match std::fs::read_to_string(&paths.toml) {
         Ok(text) => return load_toml_text(&paths.toml, &text),
-        Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
+        // A parent that is a file (`~/.pi` as a regular file) also means there is no config.
+        Err(err)
+            if !matches!(
+                err.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
             return Loaded {
                 config: Config::default(),
                 source: ConfigSource::Invalid(paths.toml.clone()),

@@ -48,7 +48,7 @@ impl ConfigStore {
 
     /// The absolute path shown in the settings modal.
     pub fn display_path(&self) -> String {
-        self.loaded.source.path().display().to_string()
+        crate::paths::display(self.loaded.source.path())
     }
 
     /// Calls `f` with the new configuration after every successful save, reset or reload.
@@ -72,6 +72,7 @@ impl ConfigStore {
                 p.display(),
                 self.paths.toml.display()
             )),
+            ConfigSource::NoHome(_) => Err(super::load::NO_HOME_NOTICE.to_owned()),
             ConfigSource::Invalid(p) => Err(format!(
                 "Unable to save ask config at {}: the file could not be read as a config, so pi-ask leaves it untouched. Fix it manually and start pi-ask again.",
                 p.display()

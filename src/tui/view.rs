@@ -347,6 +347,7 @@ impl QuestionLayout {
                 .filter_map(|(value, note)| question.option_index(value).map(|i| (i, note.clone())))
                 .collect(),
             editor: editor_lines,
+            custom_row: Some(custom_row),
         };
         let popup = app.popup.as_ref().map_or(0, popup_height);
         let list = &mut app.lists[q];
