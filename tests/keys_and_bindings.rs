@@ -448,11 +448,73 @@ fn unknown_contexts_actions_and_bad_syntax_are_named() {
         [
             "Unknown keymap context mian.",
             "Unknown keymap action main.jump.",
-            "Invalid keymap for main.toggle: repeated modifier ctrl",
-            "Invalid keymap for main.confirm: binding must be a string or array of strings",
-            "Invalid keymap for main.cancel: binding list must contain only strings",
+            "Invalid keymap for main.toggle: \"ctrl+ctrl+x\": repeated modifier ctrl.",
+            "Invalid keymap for main.confirm: binding must be a string or array of strings.",
+            "Invalid keymap for main.cancel: binding list must contain only strings.",
         ]
     );
+}
+
+#[test]
+fn every_problem_of_a_binding_is_listed_and_dead_shift_keys_are_refused() {
+    let got = problems(
+        json!({ "main": { "toggle": ["ctrl+ctrl+x", "5"], "confirm": ["shift+?", "shift+1", "enter"] } }),
+        KeymapSource::Toml,
+    );
+    assert_eq!(
+        got,
+        [
+            "Invalid keymap for main.toggle: \"ctrl+ctrl+x\": repeated modifier ctrl.",
+            "Invalid keymap for main.confirm: \"shift+?\": shift+? can never be pressed (shift is already part of the character; bind \"?\" instead).",
+            "Invalid keymap for main.confirm: \"shift+1\": shift+1 can never be pressed (shift is already part of the character; bind \"1\" instead).",
+            "Reserved keymap for main.toggle: 5.",
+        ]
+    );
+    assert!(
+        keymaps_from_value(
+            Some(&json!({ "main": { "toggle": "shift+t" } })),
+            KeymapSource::Toml
+        )
+        .is_ok(),
+        "shift with a letter is fine"
+    );
+}
+
+#[test]
+fn a_long_list_of_keymap_problems_is_shortened_with_a_count() {
+    let problems: Vec<String> = (1..=7).map(|i| format!("Problem {i}.")).collect();
+    let notice = pi_ask::config::keymap_notice(&problems);
+    assert_eq!(
+        notice,
+        "Problem 1. · Problem 2. · Problem 3. · … and 4 more keymap problems. Using default ask keymaps for this session. Edit the config and start pi-ask again."
+    );
+}
+
+#[test]
+fn the_originals_json_keymaps_need_no_actions_it_never_had() {
+    let mut keymaps = serde_json::Map::new();
+    for context in [
+        Context::Global,
+        Context::Main,
+        Context::Editor,
+        Context::NoteEditor,
+        Context::SettingsModal,
+    ] {
+        let actions: serde_json::Map<String, serde_json::Value> = context
+            .actions()
+            .filter(|a| a.in_original())
+            .map(|a| (a.name().to_owned(), json!(a.default_keys())))
+            .collect();
+        keymaps.insert(
+            context.name().to_owned(),
+            serde_json::Value::Object(actions),
+        );
+    }
+    let got = keymaps_from_value(
+        Some(&serde_json::Value::Object(keymaps)),
+        KeymapSource::LegacyJson,
+    );
+    assert!(got.is_ok(), "{got:?}");
 }
 
 #[test]
@@ -474,7 +536,7 @@ fn legacy_json_keymaps_must_be_complete() {
         KeymapSource::LegacyJson,
     );
     assert!(
-        got.contains(&"Invalid keymap for main.toggle: empty binding list".to_owned()),
+        got.contains(&"Invalid keymap for main.toggle: empty binding list.".to_owned()),
         "{got:?}"
     );
 }

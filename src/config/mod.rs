@@ -95,6 +95,28 @@ impl Config {
     }
 }
 
+/// Keymap problems shown at most this many at a time; the rest are counted.
+const SHOWN_KEYMAP_PROBLEMS: usize = 3;
+
+/// The keymap notice: each problem separated by ` · `, the first few only and a count of the rest
+/// (the notice shares the footer with the hints, so a long list must not fill the screen).
+pub fn keymap_notice(problems: &[String]) -> String {
+    let mut shown: Vec<&str> = problems
+        .iter()
+        .take(SHOWN_KEYMAP_PROBLEMS)
+        .map(String::as_str)
+        .collect();
+    let more = problems.len().saturating_sub(SHOWN_KEYMAP_PROBLEMS);
+    let more_text = format!("… and {more} more keymap problems.");
+    if more > 0 {
+        shown.push(&more_text);
+    }
+    format!(
+        "{} Using default ask keymaps for this session. Edit the config and start pi-ask again.",
+        shown.join(" · ")
+    )
+}
+
 /// Why a config tree was rejected as a whole.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InvalidConfig(pub String);
@@ -139,10 +161,7 @@ pub fn config_from_tree(
 
     match keymaps_from_value(root.get("keymaps"), source) {
         Ok(keymaps) => config.keymaps = keymaps,
-        Err(problems) => notices.push(format!(
-            "{} Using default ask keymaps for this session. Edit the config and start pi-ask again.",
-            problems.join(" ")
-        )),
+        Err(problems) => notices.push(keymap_notice(&problems)),
     }
 
     if let Some(answer) = root.get("answer") {

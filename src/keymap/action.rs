@@ -122,6 +122,19 @@ impl Action {
         context.actions().find(|a| a.name() == name)
     }
 
+    /// Whether the original pi-ask has this action (its JSON config must list exactly those).
+    pub fn in_original(self) -> bool {
+        !matches!(
+            self,
+            Action::MainFirstOption
+                | Action::MainLastOption
+                | Action::MainPageDown
+                | Action::MainPageUp
+                | Action::MainPreviewDown
+                | Action::MainPreviewUp
+        )
+    }
+
     /// `<context>.<name>`.
     pub fn id(self) -> String {
         format!("{}.{}", self.context().name(), self.name())

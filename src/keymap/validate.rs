@@ -57,8 +57,15 @@ pub fn keymaps_from_value(
                 continue;
             };
             match parse_binding(binding, source) {
-                Ok(keys) => keymaps.set(action, keys),
-                Err(reason) => problems.push(format!("Invalid keymap for {action}: {reason}")),
+                Ok((keys, reasons)) => {
+                    problems.extend(
+                        reasons
+                            .into_iter()
+                            .map(|reason| format!("Invalid keymap for {action}: {reason}.")),
+                    );
+                    keymaps.set(action, keys);
+                }
+                Err(reason) => problems.push(format!("Invalid keymap for {action}: {reason}.")),
             }
         }
     }
@@ -70,7 +77,7 @@ pub fn keymaps_from_value(
                 }
                 None => {}
                 Some(actions) => {
-                    for action in context.actions() {
+                    for action in context.actions().filter(|a| a.in_original()) {
                         if !actions.contains_key(action.name()) {
                             problems.push(format!("Missing keymap for {action}."));
                         }
@@ -87,8 +94,10 @@ pub fn keymaps_from_value(
     }
 }
 
-/// A binding: one key id or a list of them. Repeated keys in one list count once.
-fn parse_binding(value: &Value, source: KeymapSource) -> Result<Vec<KeyId>, String> {
+/// A binding: one key id or a list of them. Repeated keys in one list count once. Returns the
+/// keys that parse and the problem of every one that does not (all of them, not just the first);
+/// a binding of the wrong shape is one problem.
+fn parse_binding(value: &Value, source: KeymapSource) -> Result<(Vec<KeyId>, Vec<String>), String> {
     let texts: Vec<&str> = match value {
         Value::String(s) => vec![s.as_str()],
         Value::Array(items) => {
@@ -106,13 +115,30 @@ fn parse_binding(value: &Value, source: KeymapSource) -> Result<Vec<KeyId>, Stri
         _ => return Err("binding must be a string or array of strings".into()),
     };
     let mut keys = Vec::new();
+    let mut problems = Vec::new();
     for text in texts {
-        let key = KeyId::parse(text).map_err(|e| e.to_string())?;
-        if !keys.contains(&key) {
-            keys.push(key);
+        match KeyId::parse(text)
+            .map_err(|e| e.to_string())
+            .and_then(reachable)
+        {
+            Ok(key) if !keys.contains(&key) => keys.push(key),
+            Ok(_) => {}
+            Err(reason) => problems.push(format!("{text:?}: {reason}")),
         }
     }
-    Ok(keys)
+    Ok((keys, problems))
+}
+
+/// Refuses a key no terminal can send: shift with a character other than a letter (the shifted
+/// character arrives as itself, `?` rather than `shift+/`, so `shift+?` never fires).
+fn reachable(key: KeyId) -> Result<KeyId, String> {
+    match key.base {
+        crate::keys::Base::Char(c) if key.mods.shift && !c.is_ascii_alphabetic() => Err(format!(
+            "shift+{c} can never be pressed (shift is already part of the character; bind {:?} instead)",
+            c.to_string()
+        )),
+        _ => Ok(key),
+    }
 }
 
 /// The rules every keymap set must satisfy: digits 1-9 are reserved, a key means one action per
