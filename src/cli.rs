@@ -104,6 +104,10 @@ enum Command {
     },
     /// Print the JSON Schema of the ask_user input.
     Schema,
+    /// Print the key events the terminal sends, one per line, until F12 (for checking a
+    /// terminal's keys and the test harness's decoder against the real one).
+    #[command(hide = true)]
+    Keys,
 }
 
 /// Runs the CLI with the process arguments.
@@ -150,6 +154,13 @@ pub fn main() -> ExitCode {
             crate::run::settings(config.as_deref(), fullscreen)
         }
         Command::Validate { payload } => validate(&payload),
+        Command::Keys => match crate::tui::runtime::print_keys() {
+            Ok(()) => ExitCode::from(EXIT_OK),
+            Err(e) => {
+                report(&format!("terminal error: {e}"));
+                ExitCode::from(EXIT_ERROR)
+            }
+        },
         Command::Schema => {
             print_json(&crate::schema::input_schema());
             ExitCode::from(EXIT_OK)

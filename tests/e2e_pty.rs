@@ -536,3 +536,81 @@ fn the_inline_form_starts_on_the_cursor_row_and_is_tight_to_its_content() {
     let (code, _) = s.finish();
     assert_eq!(code, 1);
 }
+
+/// Byte sequences a terminal sends, decoded by the real runtime (crossterm, through `pi-ask keys`)
+/// and by the harness's decoder: both must agree.
+#[test]
+fn the_harness_decodes_terminal_bytes_exactly_as_the_runtime_does() {
+    let table: &[&[u8]] = &[
+        b"a",
+        b"Z",
+        b"?",
+        b"1",
+        b" ",
+        b"\r",
+        b"\n",
+        b"\t",
+        b"\x7f",
+        b"\x08",
+        b"\x01",
+        b"\x15",
+        b"\x17",
+        b"\x0b",
+        b"\x00",
+        b"\x1c",
+        b"\x1f",
+        b"\x1b[A",
+        b"\x1b[B",
+        b"\x1b[C",
+        b"\x1b[D",
+        b"\x1b[H",
+        b"\x1b[F",
+        b"\x1bOA",
+        b"\x1bOH",
+        b"\x1b[1;5C",
+        b"\x1b[1;2B",
+        b"\x1b[Z",
+        b"\x1b[3~",
+        b"\x1b[5~",
+        b"\x1b[6~",
+        b"\x1b[2~",
+        b"\x1b[15~",
+        b"\x1bb",
+        b"\x1bB",
+        b"\x1b\x7f",
+        b"\x1b\r",
+        b"\x1b\x1b",
+        b"\x1b[200~pasted\ntext\x1b[201~",
+        "é".as_bytes(),
+        "日".as_bytes(),
+        b"\x1b[97;5u",
+        b"\x1b[13;2u",
+        b"\x1b[27u",
+    ];
+    let mut s = Session::start(&["keys"], |_| {});
+    std::thread::sleep(Duration::from_millis(300));
+    for bytes in table {
+        let mut w = s.writer.lock().unwrap();
+        w.write_all(bytes).unwrap();
+        w.flush().unwrap();
+        drop(w);
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    s.send("\x1b[24~"); // F12 ends `pi-ask keys`
+    let start = Instant::now();
+    while s.child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < WAIT, "pi-ask keys did not end");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let printed = std::fs::read_to_string(&s.out).unwrap();
+    let runtime: Vec<&str> = printed.lines().collect();
+    let harness: Vec<String> = table
+        .iter()
+        .flat_map(|b| pi_ask::tui::bytes::decode(b))
+        .map(|e| format!("{e:?}"))
+        .collect();
+    for (i, (r, h)) in runtime.iter().zip(&harness).enumerate() {
+        assert_eq!(r, h, "sequence {i}: {:?}", table.get(i));
+    }
+    assert_eq!(runtime.len(), harness.len(), "{runtime:#?}\n{harness:#?}");
+}

@@ -1,5 +1,7 @@
 //! Decoding raw terminal input bytes into key and paste events, for the test harness
-//! (the real runtime lets crossterm read the terminal). Covers the legacy encodings, the common
+//! (the real runtime lets crossterm read the terminal). Byte for byte as crossterm decodes raw-mode
+//! input (`\n` is Ctrl+J, `\x08` Ctrl+H, `ESC ESC` one Esc, `ESC x` Alt+x), which
+//! `tests/e2e_pty.rs` checks against the real runtime through `pi-ask keys`. Covers the legacy encodings, the common
 //! CSI/SS3 sequences, Kitty's `CSI codepoint ; modifiers u`, and bracketed paste.
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
@@ -39,21 +41,31 @@ pub fn decode(bytes: &[u8]) -> Vec<Event> {
             i += used;
             continue;
         }
-        events.push(match c {
-            '\r' | '\n' => key(KeyCode::Enter, KeyModifiers::NONE),
-            '\t' => key(KeyCode::Tab, KeyModifiers::NONE),
-            '\x7f' | '\x08' => key(KeyCode::Backspace, KeyModifiers::NONE),
-            '\0' => key(KeyCode::Char(' '), KeyModifiers::CONTROL),
-            c @ '\x01'..='\x1a' => key(
-                KeyCode::Char((c as u8 - 1 + b'a') as char),
-                KeyModifiers::CONTROL,
-            ),
-            c if c.is_ascii_uppercase() => key(KeyCode::Char(c), KeyModifiers::SHIFT),
-            c => key(KeyCode::Char(c), KeyModifiers::NONE),
-        });
+        events.push(plain(c));
         i += 1;
     }
     events
+}
+
+/// A byte (or character) outside escape sequences, as crossterm reads it in raw mode.
+fn plain(c: char) -> Event {
+    match c {
+        '\r' => key(KeyCode::Enter, KeyModifiers::NONE),
+        '\t' => key(KeyCode::Tab, KeyModifiers::NONE),
+        '\x7f' => key(KeyCode::Backspace, KeyModifiers::NONE),
+        '\0' => key(KeyCode::Char(' '), KeyModifiers::CONTROL),
+        // `\n` is Ctrl+J and `\x08` Ctrl+H here, as in crossterm's raw mode.
+        c @ '\x01'..='\x1a' => key(
+            KeyCode::Char((c as u8 - 1 + b'a') as char),
+            KeyModifiers::CONTROL,
+        ),
+        c @ '\x1c'..='\x1f' => key(
+            KeyCode::Char((c as u8 - 0x1c + b'4') as char),
+            KeyModifiers::CONTROL,
+        ),
+        c if c.is_uppercase() => key(KeyCode::Char(c), KeyModifiers::SHIFT),
+        c => key(KeyCode::Char(c), KeyModifiers::NONE),
+    }
 }
 
 /// One escape sequence at the start of `s`: the event (if known) and how many chars it used.
@@ -78,9 +90,16 @@ fn escape(s: &[char]) -> (Option<Event>, usize) {
             };
             (Some(key(code, KeyModifiers::NONE)), 3)
         }
-        Some('\x1b') => (Some(key(KeyCode::Esc, KeyModifiers::NONE)), 1),
-        Some('\r') => (Some(key(KeyCode::Enter, KeyModifiers::ALT)), 2),
-        Some(&c) => (Some(key(KeyCode::Char(c), KeyModifiers::ALT)), 2),
+        // A doubled ESC is one Esc key.
+        Some('\x1b') => (Some(key(KeyCode::Esc, KeyModifiers::NONE)), 2),
+        // ESC before any other key is that key with Alt.
+        Some(&c) => match plain(c) {
+            Event::Key(mut k) => {
+                k.modifiers |= KeyModifiers::ALT;
+                (Some(Event::Key(k)), 2)
+            }
+            other => (Some(other), 2),
+        },
     }
 }
 

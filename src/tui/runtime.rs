@@ -151,3 +151,25 @@ fn draw(
     crossterm::execute!(tty, EndSynchronizedUpdate)?;
     drawn
 }
+
+/// `pi-ask keys`: prints each terminal event crossterm reads (its `Debug` form), one per line on
+/// standard output, until F12. Raw mode only, no keyboard protocol, so legacy encodings show.
+pub fn print_keys() -> io::Result<()> {
+    use std::io::Write;
+    crossterm::terminal::enable_raw_mode()?;
+    let mut out = io::stdout().lock();
+    let result = (|| -> io::Result<()> {
+        loop {
+            let event = event::read()?;
+            if let Event::Key(k) = &event
+                && k.code == crossterm::event::KeyCode::F(12)
+            {
+                return Ok(());
+            }
+            writeln!(out, "{event:?}")?;
+            out.flush()?;
+        }
+    })();
+    crossterm::terminal::disable_raw_mode()?;
+    result
+}
