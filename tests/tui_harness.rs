@@ -668,3 +668,43 @@ fn note_labels_are_warning_coloured_as_in_the_original() {
     }
     assert!(screen.iter().filter(|l| l.contains("Note:")).count() >= 2);
 }
+
+#[test]
+fn the_settings_modal_shows_its_whole_message_and_hint_and_keeps_the_file_name() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("blocker"), "a file, not a folder").unwrap();
+    let config = dir.path().join("blocker/extensions/pi-ask.toml");
+    let mut h = Harness::with_config(TWO, &config, 80, 20).unwrap();
+    h.press("?").press("enter"); // toggling fails: the folder cannot be created
+    let screen = h.screen_text();
+    assert!(
+        screen.contains("│ Unable to save ask config at"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("pi-ask again. Not a directory (os error 20)"),
+        "the message ends on screen:\n{screen}"
+    );
+    assert!(
+        screen.contains("Enter / Space to change"),
+        "the hint stays:\n{screen}"
+    );
+    let mut h = Harness::with_config(TWO, &config, 40, 30).unwrap();
+    h.press("?");
+    let screen = h.screen_text();
+    assert!(screen.contains("…/pi-ask.toml"), "{screen}");
+}
+
+#[test]
+fn paths_are_elided_in_the_middle() {
+    use pi_ask_components::settings_modal::elide_middle;
+    assert_eq!(elide_middle("/a/b/c.toml", 40), "/a/b/c.toml");
+    assert_eq!(
+        elide_middle("/home/user/.pi/agent/extensions/pi-ask.toml", 24),
+        "/home/user/…/pi-ask.toml"
+    );
+    assert_eq!(
+        elide_middle("/x/a-very-long-file-name.toml", 10),
+        "…name.toml"
+    );
+}

@@ -54,6 +54,48 @@ pub struct SettingsModal {
     pub theme: Theme,
 }
 
+/// A path shortened in the middle to `max` columns, keeping its file name: `/home/u/…/pi-ask.toml`.
+pub fn elide_middle(path: &str, max: usize) -> String {
+    if width(path) <= max {
+        return path.to_owned();
+    }
+    let (dir, name) = match path.rfind('/') {
+        Some(i) => (&path[..i + 1], &path[i + 1..]),
+        None => ("", path),
+    };
+    let name_width = width(name);
+    if name_width + 2 > max {
+        // Not even the name fits: its end, which carries the extension.
+        let tail: String = name
+            .chars()
+            .rev()
+            .scan(0, |w, c| {
+                *w += width(&c.to_string());
+                (*w < max).then_some(c)
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        return format!("…{tail}");
+    }
+    let keep = max - name_width - 2; // `…/`
+    let start = truncate_plain(dir, keep);
+    format!("{start}…/{name}")
+}
+
+/// The longest prefix of `text` within `cols` columns.
+fn truncate_plain(text: &str, cols: usize) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if width(&out) + width(&c.to_string()) > cols {
+            break;
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Widest the modal gets.
 pub const MODAL_WIDTH: u16 = 72;
 
@@ -79,6 +121,13 @@ impl SettingsModal {
 
     /// The content lines at an inner width.
     pub fn lines(&self, inner: usize) -> Vec<Vec<(String, Style)>> {
+        self.build(inner).0
+    }
+
+    /// The content lines, the line of the focused row, and how many lines at the end (the
+    /// message and the key hint) must stay visible whatever the height.
+    fn build(&self, inner: usize) -> (Vec<Vec<(String, Style)>>, usize, usize) {
+        let mut focus_line = 0;
         let t = &self.theme;
         let centre = |s: &str| {
             let s = truncate(s, inner);
@@ -93,7 +142,7 @@ impl SettingsModal {
         ) {
             out.push(vec![(l, t.muted())]);
         }
-        out.push(vec![(centre(&self.path), t.accent())]);
+        out.push(vec![(centre(&elide_middle(&self.path, inner)), t.accent())]);
         out.push(vec![]);
         let mut focus_index = 0;
         for item in &self.items {
@@ -112,6 +161,9 @@ impl SettingsModal {
                     let label_room = inner.saturating_sub(value_cols + 3).max(1);
                     let parts = wrap(label, label_room);
                     let n_parts = parts.len();
+                    if focused {
+                        focus_line = out.len();
+                    }
                     for (n, part) in parts.into_iter().enumerate() {
                         let lead = if n == 0 { pointer } else { "  " };
                         let label_style = if focused { t.accent() } else { t.text() };
@@ -146,6 +198,9 @@ impl SettingsModal {
                         t.text()
                     };
                     let left = inner.saturating_sub(width(text)) / 2;
+                    if focused {
+                        focus_line = out.len();
+                    }
                     out.push(vec![(" ".repeat(left), t.text()), (text.into(), style)]);
                     focus_index += 1;
                 }
@@ -163,6 +218,7 @@ impl SettingsModal {
                 .take(3)
                 .map(|l| vec![(l, t.muted())]),
         );
+        let tail_start = out.len();
         match &self.notice {
             Some(SettingsNotice::Error(e)) => out.extend(
                 wrap(&format!(" {e}"), inner)
@@ -182,7 +238,8 @@ impl SettingsModal {
                 .into_iter()
                 .map(|l| vec![(l, t.dim())]),
         );
-        out
+        let tail = out.len() - tail_start;
+        (out, focus_line, tail)
     }
 
     /// The rectangle the modal takes inside `screen` (centred, at most [`MODAL_WIDTH`] wide).
@@ -210,20 +267,30 @@ impl SettingsModal {
             .border_style(self.theme.muted());
         let inner = block.inner(area);
         block.render(area, buf);
-        let lines = self.lines(inner.width as usize);
-        // Keep the focused row visible when the modal is taller than the screen.
-        let skip = lines
-            .len()
-            .saturating_sub(inner.height as usize)
-            .min(self.focus * 2);
+        let (lines, focus_line, tail) = self.build(inner.width as usize);
+        let height = inner.height as usize;
         let right = inner.x + inner.width;
-        for (i, row) in lines
-            .into_iter()
-            .skip(skip)
-            .take(inner.height as usize)
-            .enumerate()
-        {
+        // Too tall: the message and key hint stay at the bottom (whole, when they fit), and the
+        // rest scrolls to keep the focused row in view.
+        let (head, tail_rows) = if lines.len() <= height {
+            (lines, Vec::new())
+        } else {
+            let tail = tail.min(height.saturating_sub(1));
+            let split = lines.len() - tail;
+            let mut head = lines;
+            let tail_rows = head.split_off(split);
+            let room = height - tail_rows.len();
+            let skip = (focus_line + 1)
+                .saturating_sub(room)
+                .min(head.len().saturating_sub(room));
+            (head.into_iter().skip(skip).take(room).collect(), tail_rows)
+        };
+        let tail_y = inner.y + inner.height - tail_rows.len() as u16;
+        for (i, row) in head.into_iter().take(height).enumerate() {
             put_segments(buf, inner.x, inner.y + i as u16, right, row);
+        }
+        for (i, row) in tail_rows.into_iter().enumerate() {
+            put_segments(buf, inner.x, tail_y + i as u16, right, row);
         }
     }
 

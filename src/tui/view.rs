@@ -100,9 +100,15 @@ pub fn natural_height(app: &mut App, cols: u16) -> u16 {
     let body = body_heights(app, cols);
     let footer = flow_footer(app).lines(cols).len() as u16 + 1;
     let title = if app.model.title().is_some() { 2 } else { 0 };
-    (1u16 + title + 2)
+    let form = (1u16 + title + 2)
         .saturating_add(body.natural)
-        .saturating_add(footer)
+        .saturating_add(footer);
+    // An open settings modal is drawn over the form: the area grows to show it whole.
+    let modal = app.model.settings_modal().map_or(0, |modal| {
+        let view = settings_view(modal, app.model.settings(), &app.config_path, &app.table);
+        view.area(Rect::new(0, 0, cols, u16::MAX)).height
+    });
+    form.max(modal)
 }
 
 fn flow_footer(app: &App) -> Footer {
