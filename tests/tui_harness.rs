@@ -708,3 +708,33 @@ fn paths_are_elided_in_the_middle() {
         "…name.toml"
     );
 }
+
+#[test]
+fn editing_the_config_file_while_a_form_is_open_applies_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pi-ask.toml");
+    std::fs::write(&config, "schemaVersion = 5\n").unwrap();
+    let mut h = Harness::with_config(TWO, &config, 100, 24).unwrap();
+    h.press("j");
+    assert_eq!(h.model().unwrap().cursor(0), 0, "j is not bound yet");
+    std::fs::write(
+        &config,
+        "schemaVersion = 5\n[keymaps.main]\nnextOption = [\"j\", \"down\"]\n[behaviour]\nshowFooterHints = false\n",
+    )
+    .unwrap();
+    h.advance(0);
+    h.press("j");
+    assert_eq!(h.model().unwrap().cursor(0), 1, "the new keymap applies");
+    assert!(
+        !h.screen_text().contains("Enter confirm"),
+        "hints are off now"
+    );
+    std::fs::write(&config, "schemaVersion = 5\n[behaviour\n").unwrap();
+    h.advance(0);
+    assert!(
+        h.screen_text()
+            .contains("Config was invalid or unsupported"),
+        "{}",
+        h.screen_text()
+    );
+}

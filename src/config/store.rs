@@ -11,6 +11,17 @@ pub struct ConfigStore {
     paths: ConfigPaths,
     loaded: Loaded,
     subscribers: Vec<Subscriber>,
+    /// The config file as last read or written (modification time and length), to notice edits
+    /// made on disk while a form is open.
+    stamp: Option<FileStamp>,
+}
+
+type FileStamp = (std::time::SystemTime, u64);
+
+/// The file that decides the configuration: the TOML file, or the JSON file it came from.
+fn stamp_of(path: &std::path::Path) -> Option<FileStamp> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
 }
 
 impl std::fmt::Debug for ConfigStore {
@@ -26,10 +37,12 @@ impl ConfigStore {
     /// Loads the configuration from `paths` (never rewriting an existing file).
     pub fn open(paths: ConfigPaths) -> ConfigStore {
         let loaded = load(&paths);
+        let stamp = stamp_of(loaded.source.path());
         ConfigStore {
             paths,
             loaded,
             subscribers: Vec::new(),
+            stamp,
         }
     }
 
@@ -90,6 +103,7 @@ impl ConfigStore {
         self.loaded.config.set_settings(settings);
         self.loaded.source = ConfigSource::Toml(path);
         self.loaded.notices.clear();
+        self.stamp = stamp_of(self.loaded.source.path());
         self.publish();
         Ok(())
     }
@@ -103,6 +117,7 @@ impl ConfigStore {
             source: ConfigSource::Toml(path),
             notices: Vec::new(),
         };
+        self.stamp = stamp_of(self.loaded.source.path());
         self.publish();
         Ok(())
     }
@@ -110,6 +125,21 @@ impl ConfigStore {
     /// Reads the file again and publishes the result.
     pub fn reload(&mut self) {
         self.loaded = load(&self.paths);
+        self.stamp = stamp_of(self.loaded.source.path());
         self.publish();
+    }
+
+    /// Reloads when the config file changed on disk since it was last read or saved (an edit in
+    /// another editor while a form is open). Returns whether it reloaded.
+    pub fn reload_if_changed(&mut self) -> bool {
+        if matches!(self.loaded.source, ConfigSource::NoHome(_)) {
+            return false;
+        }
+        let now = stamp_of(self.loaded.source.path()).or_else(|| stamp_of(&self.paths.toml));
+        if now == self.stamp {
+            return false;
+        }
+        self.reload();
+        true
     }
 }

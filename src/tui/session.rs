@@ -129,6 +129,19 @@ impl Session {
             self.dispatch(Msg::ResetWindowExpired, now);
             changed = true;
         }
+        // The config file edited on disk applies like a toggle, with the same notices.
+        if let Some(store) = self.store.as_mut()
+            && store.reload_if_changed()
+        {
+            let notice = store.notice();
+            let mut msgs = self.take_config_changes();
+            msgs.extend(notice.map(Msg::ConfigNotice));
+            for msg in msgs {
+                let cmds = self.update_screen(msg);
+                self.run(cmds, now);
+            }
+            changed = true;
+        }
         changed
     }
 
