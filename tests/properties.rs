@@ -16,6 +16,16 @@ fn any_msg() -> impl Strategy<Value = Msg> {
         Just(Msg::PreviousTab),
         Just(Msg::NextOption),
         Just(Msg::PreviousOption),
+        Just(Msg::FirstOption),
+        Just(Msg::LastOption),
+        Just(Msg::PageDown),
+        Just(Msg::PageUp),
+        Just(Msg::PreviewDown),
+        Just(Msg::PreviewUp),
+        (0usize..40, 0u16..50).prop_map(|(page_rows, preview_max_scroll)| Msg::ViewMeasured {
+            page_rows,
+            preview_max_scroll
+        }),
         Just(Msg::Confirm),
         Just(Msg::Cancel),
         Just(Msg::Toggle),
@@ -128,5 +138,14 @@ proptest! {
                 prop_assert_eq!(result.text().lines().filter(|l| !l.contains(" note: ") && !l.starts_with("Note:")).count() >= m.questions().len(), true);
             }
         }
+    }
+}
+
+proptest! {
+    #[test]
+    fn path_words_and_terminal_bytes_never_panic(text in "\\PC{0,40}", bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+        let word = pi_ask::files::path_word(&text);
+        prop_assert!(word.len_chars <= text.chars().count());
+        let _ = pi_ask::tui::bytes::decode(&bytes);
     }
 }

@@ -105,17 +105,35 @@ fn render(w: u16, h: u16, draw: impl FnOnce(Rect, &mut Buffer)) -> String {
 
 fn rows() -> Arc<Vec<OptionRow>> {
     Arc::new(vec![
-        OptionRow { label: "Move fast".into(), description: Some("Quickest path.".into()), recommended: true },
-        OptionRow { label: "Higher quality".into(), description: None, recommended: false },
-        OptionRow { label: "Type your own".into(), description: None, recommended: false },
+        OptionRow {
+            label: "Move fast".into(),
+            description: Some("Quickest path.".into()),
+            recommended: true,
+        },
+        OptionRow {
+            label: "Higher quality".into(),
+            description: None,
+            recommended: false,
+        },
+        OptionRow {
+            label: "Type your own".into(),
+            description: None,
+            recommended: false,
+        },
     ])
 }
 
 #[test]
 fn tab_bar_active_answered_and_unanswered_tabs() {
     let tabs = vec![
-        TabItem { label: "One".into(), answered: true },
-        TabItem { label: "Two".into(), answered: false },
+        TabItem {
+            label: "One".into(),
+            answered: true,
+        },
+        TabItem {
+            label: "Two".into(),
+            answered: false,
+        },
     ];
     for active in 0..=2 {
         let mut bar = TabBar::new(tabs.clone(), active);
@@ -136,25 +154,40 @@ fn option_list_cursor_selection_checkboxes_and_notes() {
         custom_row: Some(2),
         ..Default::default()
     };
-    insta::assert_snapshot!("styled_option_list_single", render(50, 8, |a, b| {
-        list.render(a, b);
-    }));
+    insta::assert_snapshot!(
+        "styled_option_list_single",
+        render(50, 8, |a, b| {
+            list.render(a, b);
+        })
+    );
     list.state.checkboxes = true;
     list.state.texts = vec![(2, "mine".into())];
     list.state.selected = vec![0, 2];
     list.state.cursor = 2;
-    insta::assert_snapshot!("styled_option_list_multi", render(50, 8, |a, b| {
-        list.render(a, b);
-    }));
+    insta::assert_snapshot!(
+        "styled_option_list_multi",
+        render(50, 8, |a, b| {
+            list.render(a, b);
+        })
+    );
 }
 
 #[test]
 fn editor_text_placeholder_and_caret() {
     let mut empty = Editor::new("", "Type answer...");
-    insta::assert_snapshot!("styled_editor_empty", render(30, 1, |a, b| empty.render(a, b)));
+    insta::assert_snapshot!(
+        "styled_editor_empty",
+        render(30, 1, |a, b| empty.render(a, b))
+    );
     let mut typed = Editor::new("hello", "Type answer...");
-    insta::assert_snapshot!("styled_editor_typed", render(30, 1, |a, b| typed.render(a, b)));
-    assert_eq!(typed.cursor_position(), Some(ratatui::layout::Position::new(6, 0)));
+    insta::assert_snapshot!(
+        "styled_editor_typed",
+        render(30, 1, |a, b| typed.render(a, b))
+    );
+    assert_eq!(
+        typed.cursor_position(),
+        Some(ratatui::layout::Position::new(6, 0))
+    );
 }
 
 #[test]
@@ -165,7 +198,10 @@ fn review_tab_highlighted_action_and_pending_hint() {
                 label: "One".into(),
                 lines: vec![
                     ReviewLine::Note("careful".into()),
-                    ReviewLine::Answer { text: "Move fast".into(), custom: false },
+                    ReviewLine::Answer {
+                        text: "Move fast".into(),
+                        custom: false,
+                    },
                 ],
             }],
             selected,
@@ -183,9 +219,20 @@ fn review_tab_highlighted_action_and_pending_hint() {
 fn settings_modal_focused_toggle_reset_and_error() {
     let items = vec![
         SettingsItem::Section("Live settings".into()),
-        SettingsItem::Toggle { label: "Notifications".into(), on: true, description: "One bell.".into() },
-        SettingsItem::Toggle { label: "Show footer hints".into(), on: false, description: "Hints.".into() },
-        SettingsItem::Reset { armed: false, description: "Reset all.".into() },
+        SettingsItem::Toggle {
+            label: "Notifications".into(),
+            on: true,
+            description: "One bell.".into(),
+        },
+        SettingsItem::Toggle {
+            label: "Show footer hints".into(),
+            on: false,
+            description: "Hints.".into(),
+        },
+        SettingsItem::Reset {
+            armed: false,
+            description: "Reset all.".into(),
+        },
     ];
     for focus in 0..3 {
         let mut modal = SettingsModal {
@@ -212,8 +259,19 @@ fn footer_notice_and_hints_and_preview_pane() {
         theme: Theme::default(),
     };
     insta::assert_snapshot!("styled_footer", render(40, 4, |a, b| footer.render(a, b)));
-    let mut pane = PreviewPane::new("Compact", Some("Dense.".into()), Some("line one\nline two\nline three".into()));
+    let mut pane = PreviewPane::new(
+        "Compact",
+        Some("Dense.".into()),
+        Some("line one\nline two\nline three".into()),
+    );
     insta::assert_snapshot!("styled_preview", render(30, 8, |a, b| pane.render(a, b)));
-    let mut short = PreviewPane::new("Compact", Some("Dense.".into()), Some("1\n2\n3\n4\n5\n6".into()));
-    insta::assert_snapshot!("styled_preview_scrolling", render(30, 5, |a, b| short.render(a, b)));
+    let mut short = PreviewPane::new(
+        "Compact",
+        Some("Dense.".into()),
+        Some("1\n2\n3\n4\n5\n6".into()),
+    );
+    insta::assert_snapshot!(
+        "styled_preview_scrolling",
+        render(30, 5, |a, b| short.render(a, b))
+    );
 }

@@ -311,4 +311,11 @@ mod tests {
         assert_eq!(parse_cursor_reply(b"\x1b[x;4R"), None);
         assert_eq!(parse_cursor_reply(b"\x1b[5R"), None);
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_reply_bytes_parse_without_panicking(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..80)) {
+            let _ = parse_cursor_reply(&bytes);
+        }
+    }
 }
