@@ -64,11 +64,15 @@ fn styled(buf: &Buffer) -> String {
     for y in area.top()..area.bottom() {
         let mut row = String::new();
         let mut current = (String::new(), String::new());
+        let mut hidden = 0;
         for x in area.left()..area.right() {
-            let cell = &buf[(x, y)];
-            if cell.skip {
+            // The cells a wide character covers are drawn by it.
+            if hidden > 0 {
+                hidden -= 1;
                 continue;
             }
+            let cell = &buf[(x, y)];
+            hidden = pi_ask_components::text::width(cell.symbol()).saturating_sub(1);
             let (mut fg, rest) = describe(cell.style(), &theme);
             // A blank's foreground is invisible: only its background and modifiers count.
             if cell.symbol() == " " {
