@@ -122,9 +122,11 @@ impl TerminalGuard {
                 }
                 Placement::Inline { height } => {
                     top = match cursor_row(&mut tty, CURSOR_QUERY_TIMEOUT) {
-                        Some(row) => make_room(&mut tty, row.min(rows - 1), height, rows)?,
+                        Some(row) => {
+                            make_room(&mut tty, row.min(rows.saturating_sub(1)), height, rows)?
+                        }
                         // No answer: scroll the screen up so the bottom rows are free.
-                        None => make_room(&mut tty, rows - 1, height, rows)?,
+                        None => make_room(&mut tty, rows.saturating_sub(1), height, rows)?,
                     };
                     Viewport::Fixed(Rect::new(0, top, cols, height))
                 }
@@ -176,7 +178,7 @@ impl TerminalGuard {
         let top = if height > current {
             make_room(&mut tty, top, height, rows)?
         } else {
-            for y in top + height..(top + current).min(rows) {
+            for y in top.saturating_add(height)..top.saturating_add(current).min(rows) {
                 execute!(
                     tty,
                     cursor::MoveTo(0, y),
@@ -265,13 +267,13 @@ fn parse_cursor_reply(bytes: &[u8]) -> Option<u16> {
 
 /// Scrolls the screen up just enough for `height` rows from row `top`; returns the new top row.
 fn make_room(tty: &mut File, top: u16, height: u16, rows: u16) -> io::Result<u16> {
-    let overflow = (top + height).saturating_sub(rows);
+    let overflow = top.saturating_add(height).saturating_sub(rows);
     if overflow > 0 {
         execute!(tty, cursor::MoveTo(0, rows.saturating_sub(1)))?;
         write!(tty, "{}", "\n".repeat(overflow as usize))?;
         tty.flush()?;
     }
-    Ok(top - overflow)
+    Ok(top.saturating_sub(overflow))
 }
 
 /// A terminal over a viewport whose rows are cleared first. ratatui's own `clear` asks the terminal

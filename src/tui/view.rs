@@ -733,7 +733,10 @@ fn draw_popup(popup: &Popup, editor: Rect, body: Rect, buf: &mut Buffer) {
         return;
     }
     let x = editor.x;
-    let popup_width = body.x + body.width - x;
+    let popup_width = (body.x + body.width).saturating_sub(x);
+    if popup_width == 0 {
+        return;
+    }
     let cols = popup_width as usize;
     if popup.items.is_empty() {
         let area = Rect::new(x, y, popup_width, 1);
