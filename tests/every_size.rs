@@ -110,3 +110,25 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_file_popup_draws_at_every_small_size() {
+    let tree = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/tree");
+    for payload in [PAYLOADS[0], PAYLOADS[2]] {
+        for keys in [&["4"][..], &["n"][..], &["shift+n"][..]] {
+            let mut h = Harness::with_files(payload, &tree, 80, 24).unwrap();
+            h.keys(keys).type_text("see @s");
+            for width in 1..=40 {
+                for height in 1..=20 {
+                    h.resize(width, height);
+                    assert_eq!(h.screen().len(), height as usize);
+                }
+            }
+            h.type_text("zzzz"); // no matching files
+            for (width, height) in [(1, 1), (20, 3), (40, 8), (100, 6)] {
+                h.resize(width, height);
+                h.screen();
+            }
+        }
+    }
+}
