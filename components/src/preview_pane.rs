@@ -29,6 +29,8 @@ pub struct PreviewPane {
     pub preview: Option<String>,
     /// First content line shown.
     pub scroll: u16,
+    /// How far the content could scroll in the last render.
+    max_scroll: u16,
     pub theme: Theme,
 }
 
@@ -43,6 +45,7 @@ impl PreviewPane {
             description,
             preview,
             scroll: 0,
+            max_scroll: 0,
             theme: Theme::default(),
         }
     }
@@ -88,32 +91,9 @@ impl PreviewPane {
         )
     }
 
-    /// Whether the box at `area` is too short for everything: then the label moves into the top
-    /// border and the description is dropped, so the preview text itself gets the room.
-    fn compact(&self, area: Rect) -> bool {
-        let inner = Self::inner(area);
-        self.lines(inner.width.max(1) as usize).len() > inner.height as usize
-            && self.preview.is_some()
-    }
-
-    /// The lines shown inside the box at `area`.
-    fn shown_lines(&self, area: Rect) -> Vec<Line<'static>> {
-        let inner = Self::inner(area).width.max(1) as usize;
-        if self.compact(area) {
-            let text = self.preview.as_deref().unwrap_or_default();
-            wrap_preformatted(text, inner)
-                .into_iter()
-                .map(|l| Line::from(Span::styled(l, self.theme.text())))
-                .collect()
-        } else {
-            self.lines(inner)
-        }
-    }
-
-    /// How far the content can scroll in a box at `area`.
-    pub fn max_scroll(&self, area: Rect) -> u16 {
-        let height = Self::inner(area).height as usize;
-        self.shown_lines(area).len().saturating_sub(height) as u16
+    /// How far the content could scroll in the last render.
+    pub fn max_scroll(&self) -> u16 {
+        self.max_scroll
     }
 
     /// Draws the box; hidden lines are counted on its borders (`↑ N more`, `↓ N more`).
@@ -121,7 +101,21 @@ impl PreviewPane {
         if area.width < 5 || area.height < 3 {
             return;
         }
-        let compact = self.compact(area);
+        let inner = Self::inner(area);
+        // Wrapped once per render: a preview may be a megabyte.
+        let mut lines = self.lines(inner.width.max(1) as usize);
+        // Too short for everything: the label moves into the top border and the description is
+        // dropped, so the preview text itself gets the room.
+        let compact = lines.len() > inner.height as usize && self.preview.is_some();
+        if compact {
+            lines = wrap_preformatted(
+                self.preview.as_deref().unwrap_or_default(),
+                inner.width.max(1) as usize,
+            )
+            .into_iter()
+            .map(|l| Line::from(Span::styled(l, self.theme.text())))
+            .collect();
+        }
         let mut block = Block::default()
             .borders(Borders::ALL)
             .border_type(BorderType::Plain)
@@ -133,9 +127,8 @@ impl PreviewPane {
             ));
         }
         block.render(area, buf);
-        let inner = Self::inner(area);
-        let lines = self.shown_lines(area);
         let max_scroll = lines.len().saturating_sub(inner.height as usize) as u16;
+        self.max_scroll = max_scroll;
         self.scroll = self.scroll.min(max_scroll);
         for (i, line) in lines
             .iter()

@@ -142,13 +142,14 @@ fn draw(
 ) -> io::Result<()> {
     use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
     let (cols, rows) = crossterm::terminal::size()?;
-    let mut tty = super::terminal::open_tty()?;
-    crossterm::execute!(tty, BeginSynchronizedUpdate)?;
+    // Both go to /dev/tty through the terminal's own writer (a resize replaces the terminal, not
+    // the device).
+    crossterm::execute!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
     let height = preferred_height(session, cols, rows);
     let drawn = guard
         .set_height(terminal, height)
         .and_then(|()| terminal.draw(|f| session.draw(f)).map(drop));
-    crossterm::execute!(tty, EndSynchronizedUpdate)?;
+    crossterm::execute!(terminal.backend_mut(), EndSynchronizedUpdate)?;
     drawn
 }
 

@@ -92,6 +92,8 @@ pub type Tty = Terminal<CrosstermBackend<File>>;
 /// Restores the terminal when dropped.
 pub struct TerminalGuard {
     placement: Placement,
+    /// First row of the inline area (kept in [`ACTIVE`] too, for restoring from a panic).
+    top: u16,
 }
 
 impl TerminalGuard {
@@ -135,7 +137,7 @@ impl TerminalGuard {
             new_terminal(viewport, cols, rows)
         })();
         match setup {
-            Ok(terminal) => Ok((terminal, TerminalGuard { placement })),
+            Ok(terminal) => Ok((terminal, TerminalGuard { placement, top })),
             Err(e) => {
                 *ACTIVE.lock().unwrap_or_else(|e| e.into_inner()) = Some(Active { placement, top });
                 restore();
@@ -174,7 +176,7 @@ impl TerminalGuard {
             return Ok(());
         }
         let mut tty = open_tty()?;
-        let top = self.top();
+        let top = self.top;
         let top = if height > current {
             make_room(&mut tty, top, height, rows)?
         } else {
@@ -192,16 +194,9 @@ impl TerminalGuard {
         Ok(())
     }
 
-    fn top(&self) -> u16 {
-        ACTIVE
-            .lock()
-            .ok()
-            .and_then(|a| a.map(|a| a.top))
-            .unwrap_or(0)
-    }
-
     fn set_inline(&mut self, top: u16, height: u16) {
         self.placement = Placement::Inline { height };
+        self.top = top;
         if let Ok(mut active) = ACTIVE.lock()
             && let Some(a) = active.as_mut()
         {

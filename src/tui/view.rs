@@ -97,7 +97,7 @@ fn plan(height: u16, title: bool, footer: u16, body: BodyHeights) -> Option<Plan
 /// the inline area.
 pub fn natural_height(app: &mut App, cols: u16) -> u16 {
     let cols = cols.max(1);
-    let body = body_heights(app, cols);
+    let body = BodyLayout::new(app, cols).heights(cols);
     let footer = flow_footer(app).lines(cols).len() as u16 + 1;
     let title = if app.model.title().is_some() { 2 } else { 0 };
     let form = (1u16 + title + 2)
@@ -127,15 +127,32 @@ fn flow_footer(app: &App) -> Footer {
     }
 }
 
-fn body_heights(app: &mut App, cols: u16) -> BodyHeights {
-    match app.model.tab() {
-        Tab::Question(q) => QuestionLayout::new(app, q, cols).heights(),
-        Tab::Review => {
-            let natural = review_view(&app.model).lines(cols as usize).len() as u16;
-            BodyHeights {
-                min: 3.min(natural),
-                comfort: natural,
-                natural,
+/// The current tab's body, laid out at one width: measured for the plan, then drawn.
+enum BodyLayout {
+    Question(usize, Box<QuestionLayout>),
+    Review(ReviewTab),
+}
+
+impl BodyLayout {
+    fn new(app: &mut App, cols: u16) -> BodyLayout {
+        match app.model.tab() {
+            Tab::Question(q) => {
+                BodyLayout::Question(q, Box::new(QuestionLayout::new(app, q, cols)))
+            }
+            Tab::Review => BodyLayout::Review(review_view(&app.model)),
+        }
+    }
+
+    fn heights(&self, cols: u16) -> BodyHeights {
+        match self {
+            BodyLayout::Question(_, layout) => layout.heights(),
+            BodyLayout::Review(review) => {
+                let natural = review.lines(cols as usize).len() as u16;
+                BodyHeights {
+                    min: 3.min(natural),
+                    comfort: natural,
+                    natural,
+                }
             }
         }
     }
@@ -146,7 +163,8 @@ pub fn draw_into(app: &mut App, area: Rect, buf: &mut Buffer) -> Option<Position
     let theme = Theme::default();
     let footer = flow_footer(app);
     let footer_lines = footer.lines(area.width);
-    let body = body_heights(app, area.width.max(1));
+    let layout = BodyLayout::new(app, area.width.max(1));
+    let body = layout.heights(area.width.max(1));
     let plan = (area.width >= MIN_WIDTH)
         .then(|| {
             plan(
@@ -195,10 +213,10 @@ pub fn draw_into(app: &mut App, area: Rect, buf: &mut Buffer) -> Option<Position
         y += 1 + u16::from(plan.tabs_gap);
     }
     let body_area = Rect::new(area.x, y, area.width, plan.body);
-    let cursor = match app.model.tab() {
-        Tab::Question(q) => draw_question(app, q, body_area, buf),
-        Tab::Review => {
-            review_view(&app.model).render(body_area, buf);
+    let cursor = match layout {
+        BodyLayout::Question(q, layout) => draw_question(app, q, *layout, body_area, buf),
+        BodyLayout::Review(mut review) => {
+            review.render(body_area, buf);
             None
         }
     };
@@ -246,6 +264,8 @@ struct QuestionLayout {
     list_width: u16,
     pane: Option<(PreviewPane, PanePlace)>,
     list_natural: u16,
+    /// The pane's full height at its width (wrapping a long preview is the costly part).
+    pane_natural: u16,
     /// The option list's editor slot is open (the free-form answer or an option note).
     slot_in_list: bool,
     popup: u16,
@@ -359,6 +379,10 @@ impl QuestionLayout {
         let list = &mut app.lists[q];
         list.state = state;
         let list_natural = list.content_height(list_width);
+        let pane_natural = pane.as_ref().map_or(0, |(pane, place)| match place {
+            PanePlace::Beside { width, .. } => pane.content_height(*width),
+            PanePlace::Below => pane.content_height(list_width),
+        });
         QuestionLayout {
             prompt,
             note_editor,
@@ -366,16 +390,10 @@ impl QuestionLayout {
             list_width,
             pane,
             list_natural,
+            pane_natural,
             slot_in_list: slot_row.is_some(),
             popup,
         }
-    }
-
-    fn pane_natural(&self) -> u16 {
-        self.pane.as_ref().map_or(0, |(pane, place)| match place {
-            PanePlace::Beside { width, .. } => pane.content_height(*width),
-            PanePlace::Below => pane.content_height(self.list_width),
-        })
     }
 
     /// Lines above the list: the prompt, the note (or its editor) and a blank line.
@@ -388,7 +406,7 @@ impl QuestionLayout {
     }
 
     fn rows_natural(&self) -> u16 {
-        let pane = self.pane_natural();
+        let pane = self.pane_natural;
         match self.pane.as_ref().map(|(_, place)| *place) {
             Some(PanePlace::Beside { .. }) => self.list_natural.max(pane),
             Some(PanePlace::Below) => self.list_natural + 1 + pane,
@@ -430,12 +448,17 @@ fn editor_draw_width(slot_width: u16) -> u16 {
 }
 
 /// The question tab. Returns the editor caret position.
-fn draw_question(app: &mut App, q: usize, body: Rect, buf: &mut Buffer) -> Option<Position> {
+fn draw_question(
+    app: &mut App,
+    q: usize,
+    layout: QuestionLayout,
+    body: Rect,
+    buf: &mut Buffer,
+) -> Option<Position> {
     let theme = Theme::default();
     if body.height == 0 || body.width == 0 {
         return None;
     }
-    let layout = QuestionLayout::new(app, q, body.width);
     let bottom = body.y + body.height;
     let mut y = body.y;
 
@@ -523,20 +546,21 @@ fn draw_question(app: &mut App, q: usize, body: Rect, buf: &mut Buffer) -> Optio
                 rows_area.x + x,
                 rows_area.y,
                 width,
-                pane.content_height(width).min(rows_area.height),
+                layout.pane_natural.min(rows_area.height),
             );
             pane.render(pane_area, buf);
-            preview_max_scroll = pane.max_scroll(pane_area);
+            preview_max_scroll = pane.max_scroll();
             slot
         }
         Some((mut pane, PanePlace::Below)) => {
-            let pane_natural = pane.content_height(body.width);
+            let pane_natural = layout.pane_natural;
             let h = rows_area.height;
             // Both get a share when both cannot show whole: the list keeps the cursor row and a
-            // little context, the pane enough for some preview text.
+            // little context, the pane enough for some preview text. An open note editor (and its
+            // popup) comes first: the pane takes only what the list leaves.
             let list_height = if layout.list_natural + 1 + pane_natural <= h {
                 layout.list_natural
-            } else if h < 6 {
+            } else if h < 6 || layout.slot_in_list {
                 h
             } else {
                 let pane_share = pane_natural.min(h / 2).max(5.min(pane_natural));
@@ -558,7 +582,7 @@ fn draw_question(app: &mut App, q: usize, body: Rect, buf: &mut Buffer) -> Optio
                     pane_natural.min(rows_area.y + h - pane_y),
                 );
                 pane.render(pane_area, buf);
-                preview_max_scroll = pane.max_scroll(pane_area);
+                preview_max_scroll = pane.max_scroll();
             }
             slot
         }
