@@ -100,8 +100,8 @@ pub fn set_stdout_closed(closed: bool) {
 
 /// Whether standard output is closed (`>&-`), so a result written there would be lost.
 pub fn stdout_is_closed() -> bool {
-    // SAFETY: F_GETFD only queries the descriptor's flags.
     STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
+        // SAFETY: F_GETFD only queries the descriptor's flags.
         || unsafe { libc::fcntl(1, libc::F_GETFD) == -1 }
 }
 

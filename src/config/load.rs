@@ -35,31 +35,31 @@ impl ConfigPaths {
         env: impl Fn(&str) -> Option<String>,
         passwd: fn() -> Option<PathBuf>,
     ) -> ConfigPaths {
-        let env = |key: &str| match key {
-            "HOME" => env("HOME")
-                .filter(|h| !h.is_empty())
-                .or_else(|| passwd().map(|p| p.to_string_lossy().into_owned())),
-            other => env(other),
-        };
-        let cwd = std::env::current_dir().unwrap_or_default();
+        // `HOME`, else the passwd entry's home (as a login shell would set it); looked up once.
+        let home = env("HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)
+            .or_else(passwd);
+        // Where `~` points when there is no home at all (never written to: see `no_home`).
+        let tilde = home.clone().unwrap_or_else(|| PathBuf::from("/"));
         let explicit = explicit.map(Path::to_path_buf).or_else(|| {
             env("PI_ASK_CONFIG")
                 .filter(|s| !s.is_empty())
                 .map(PathBuf::from)
         });
         let agent_dir_env = env("PI_CODING_AGENT_DIR").filter(|s| !s.is_empty());
-        let no_home = explicit.is_none() && agent_dir_env.is_none() && home(&env).is_none();
+        let no_home = explicit.is_none() && agent_dir_env.is_none() && home.is_none();
         let agent_dir = agent_dir_env
-            .map(|d| expand_home(&d, &env))
-            .unwrap_or_else(|| home_or_root(&env).join(".pi").join("agent"));
-        let agent_dir = absolute(&cwd, agent_dir);
+            .map(|d| expand_home(&d, &tilde))
+            .unwrap_or_else(|| tilde.join(".pi").join("agent"));
+        let agent_dir = crate::paths::absolute(&agent_dir);
         let legacy_json = vec![
             agent_dir.join("extensions").join("eko24ive-pi-ask.json"),
             agent_dir.join("eko24ive-pi-ask.json"),
         ];
         match explicit {
             Some(path) => {
-                let path = absolute(&cwd, expand_home(&path.to_string_lossy(), &env));
+                let path = crate::paths::absolute(&expand_home(&path.to_string_lossy(), &tilde));
                 let is_json = path
                     .extension()
                     .is_some_and(|e| e.eq_ignore_ascii_case("json"));
@@ -94,17 +94,6 @@ impl ConfigPaths {
     }
 }
 
-/// The home directory: `HOME`, which [`ConfigPaths::resolve_with`] fills from the passwd entry
-/// when unset (as a login shell would).
-fn home(env: &impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    env("HOME").filter(|h| !h.is_empty()).map(PathBuf::from)
-}
-
-/// Where `~` points for display when there is no home at all (never written to: see `no_home`).
-fn home_or_root(env: &impl Fn(&str) -> Option<String>) -> PathBuf {
-    home(env).unwrap_or_else(|| PathBuf::from("/"))
-}
-
 /// The home directory in the passwd entry of the current user.
 pub fn passwd_home() -> Option<PathBuf> {
     use std::ffi::CStr;
@@ -132,21 +121,12 @@ pub fn passwd_home() -> Option<PathBuf> {
     (path.is_absolute() && !dir.to_bytes().is_empty()).then_some(path)
 }
 
-fn expand_home(path: &str, env: &impl Fn(&str) -> Option<String>) -> PathBuf {
+fn expand_home(path: &str, home: &Path) -> PathBuf {
     match path.strip_prefix("~/") {
-        Some(rest) => home_or_root(env).join(rest),
-        None if path == "~" => home_or_root(env),
+        Some(rest) => home.join(rest),
+        None if path == "~" => home.to_path_buf(),
         None => PathBuf::from(path),
     }
-}
-
-fn absolute(cwd: &Path, path: PathBuf) -> PathBuf {
-    let joined = if path.is_absolute() {
-        path
-    } else {
-        cwd.join(path)
-    };
-    crate::paths::normalize(&joined)
 }
 
 /// Which file the session's configuration came from.

@@ -74,13 +74,7 @@ fn flat_keymaps_to_contexts(root: &mut Map<String, Value>) {
         }
     };
     let mut contexts = Map::new();
-    for context in [
-        Context::Global,
-        Context::Main,
-        Context::Editor,
-        Context::NoteEditor,
-        Context::SettingsModal,
-    ] {
+    for context in Context::ORIGINAL {
         let actions: Map<String, Value> = context
             .actions()
             .map(|a| (a.name().to_owned(), json!(a.default_keys())))

@@ -24,6 +24,15 @@ impl Context {
         Context::Autocomplete,
     ];
 
+    /// The contexts of the original pi-ask's keymaps (its JSON config spells each out).
+    pub const ORIGINAL: [Context; 5] = [
+        Context::Global,
+        Context::Main,
+        Context::Editor,
+        Context::NoteEditor,
+        Context::SettingsModal,
+    ];
+
     /// The config name: `global`, `main`, `editor`, `noteEditor`, `settingsModal`, `autocomplete`.
     pub fn name(self) -> &'static str {
         match self {

@@ -233,17 +233,16 @@ impl BindingTable {
                     _ => None,
                 };
                 // An empty editor has nothing to jump through: the list's jump keys still move.
-                let msg = msg.or_else(|| {
-                    empty
-                        .then(|| match self.action(Context::Main, key) {
-                            Some(MainFirstOption) => Some(Msg::FirstOption),
-                            Some(MainLastOption) => Some(Msg::LastOption),
-                            Some(MainPageDown) => Some(Msg::PageDown),
-                            Some(MainPageUp) => Some(Msg::PageUp),
-                            _ => None,
-                        })
-                        .flatten()
-                });
+                let msg = match (msg, empty) {
+                    (None, true) => match self.action(Context::Main, key) {
+                        Some(MainFirstOption) => Some(Msg::FirstOption),
+                        Some(MainLastOption) => Some(Msg::LastOption),
+                        Some(MainPageDown) => Some(Msg::PageDown),
+                        Some(MainPageUp) => Some(Msg::PageUp),
+                        _ => None,
+                    },
+                    (msg, _) => msg,
+                };
                 match msg {
                     Some(msg) => Resolution::Msg(msg),
                     // A non-empty editor completes the path word under the cursor.

@@ -16,15 +16,6 @@ pub enum KeymapSource {
     LegacyJson,
 }
 
-/// Contexts the original's JSON must spell out completely.
-const LEGACY_CONTEXTS: [Context; 5] = [
-    Context::Global,
-    Context::Main,
-    Context::Editor,
-    Context::NoteEditor,
-    Context::SettingsModal,
-];
-
 /// Reads the `keymaps` section. `None` (absent) gives the defaults.
 pub fn keymaps_from_value(
     value: Option<&Value>,
@@ -70,7 +61,7 @@ pub fn keymaps_from_value(
         }
     }
     if source == KeymapSource::LegacyJson {
-        for context in LEGACY_CONTEXTS {
+        for context in Context::ORIGINAL {
             match contexts.get(context.name()).and_then(Value::as_object) {
                 None if !contexts.contains_key(context.name()) => {
                     problems.push(format!("Missing keymap context {}.", context.name()))
