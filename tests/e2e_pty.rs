@@ -108,6 +108,22 @@ impl Session {
         panic!("screen never showed {text:?}:\n{}", self.contents());
     }
 
+    /// Resizes the terminal: the emulator's screen and the pty (which sends SIGWINCH).
+    fn resize(&mut self, rows: u16, cols: u16) {
+        self.screen.lock().unwrap().screen_mut().set_size(
+            std::num::NonZeroU16::new(rows).unwrap(),
+            std::num::NonZeroU16::new(cols).unwrap(),
+        );
+        self.master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+    }
+
     /// Types raw bytes, then gives the program a moment to draw.
     fn send(&mut self, bytes: &str) {
         let mut writer = self.writer.lock().unwrap();
@@ -224,18 +240,7 @@ fn a_resized_terminal_is_redrawn_at_the_new_size() {
     let mut s = Session::start(&["demo", "--fullscreen"], |_| {});
     s.wait_for("Single-select demo");
     // Growing the terminal: a 120-column rule can only come from a redraw at the new size.
-    s.screen.lock().unwrap().screen_mut().set_size(
-        std::num::NonZeroU16::new(30).unwrap(),
-        std::num::NonZeroU16::new(120).unwrap(),
-    );
-    s.master
-        .resize(PtySize {
-            rows: 30,
-            cols: 120,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .unwrap();
+    s.resize(30, 120);
     s.wait_for(&"─".repeat(120));
     s.send(DOWN);
     s.wait_for("❯ 2. Higher quality");
@@ -482,18 +487,7 @@ fn a_form_shrunk_to_five_rows_mid_flow_and_grown_back_keeps_its_answers() {
     s.send("2"); // Higher quality, on to the multi question
     s.wait_for("Multi-select demo");
     for (rows, cols) in [(5u16, 80u16), (ROWS, COLS)] {
-        s.screen.lock().unwrap().screen_mut().set_size(
-            std::num::NonZeroU16::new(rows).unwrap(),
-            std::num::NonZeroU16::new(cols).unwrap(),
-        );
-        s.master
-            .resize(PtySize {
-                rows,
-                cols,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
+        s.resize(rows, cols);
         s.wait_for("❯ 1. [ ] Returned JSON shape");
     }
     s.send(" "); // toggle the first output
@@ -613,4 +607,43 @@ fn the_harness_decodes_terminal_bytes_exactly_as_the_runtime_does() {
         assert_eq!(r, h, "sequence {i}: {:?}", table.get(i));
     }
     assert_eq!(runtime.len(), harness.len(), "{runtime:#?}\n{harness:#?}");
+}
+
+#[test]
+fn the_inline_form_grows_and_shrinks_with_its_tab_and_leaves_no_lines_behind() {
+    let mut s = Session::start(&["demo"], |_| {});
+    s.wait_for("Single-select demo");
+    let rule = "─".repeat(COLS as usize);
+    let bottom_rule = |screen: &str| {
+        screen
+            .lines()
+            .collect::<Vec<_>>()
+            .iter()
+            .rposition(|l| **l == rule)
+            .unwrap()
+    };
+    let short = bottom_rule(&s.contents());
+    s.send("\t");
+    s.send("\t"); // the preview question is taller
+    s.wait_for("Preview demo");
+    let tall = bottom_rule(&s.contents());
+    assert!(tall > short, "the area grew: {short} -> {tall}");
+    s.send("\x1b[Z");
+    s.send("\x1b[Z"); // back to the first question
+    s.wait_for("Single-select demo");
+    let screen = s.contents();
+    assert_eq!(
+        bottom_rule(&screen),
+        short,
+        "the area shrank back:\n{screen}"
+    );
+    let below: Vec<&str> = screen
+        .lines()
+        .skip(short + 1)
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    assert!(below.is_empty(), "rows given back are cleared: {below:?}");
+    s.send("\x03");
+    let (code, _) = s.finish();
+    assert_eq!(code, 1);
 }

@@ -15,6 +15,23 @@ const PAYLOADS: [&str; 5] = [
 /// the settings modal.
 const STATES: [&[&str]; 4] = [&[], &["n"], &["shift+n", "x", "y"], &["?"]];
 
+/// What every frame must show: the cursor row (`❯`, or the settings modal's reset button, which
+/// is focused by its colour), or, when not even that fits, the start of the one-line notice.
+fn assert_shows_the_point(h: &mut Harness, width: u16, height: u16) {
+    let screen = h.screen();
+    assert_eq!(screen.len(), height as usize);
+    let notice = "terminal too small (need 20 x";
+    let cut: String = notice.chars().take(width as usize).collect();
+    let text = screen.join("\n");
+    assert!(
+        text.contains('❯')
+            || text.contains("[reset all]")
+            || text.contains("[confirm reset]")
+            || screen[0].starts_with(cut.trim_end()),
+        "neither the cursor row nor the notice at {width}x{height}:\n{text}"
+    );
+}
+
 fn tab_count(h: &Harness) -> usize {
     h.model().unwrap().questions().len() + 1
 }
@@ -32,8 +49,7 @@ fn every_tab_of_every_fixture_draws_at_every_small_size() {
                 for width in 1..=40 {
                     for height in 1..=20 {
                         h.resize(width, height);
-                        let screen = h.screen();
-                        assert_eq!(screen.len(), height as usize);
+                        assert_shows_the_point(&mut h, width, height);
                     }
                 }
                 if h.is_done() {
@@ -106,7 +122,10 @@ proptest! {
         let mut h = Harness::new(PAYLOADS[payload], width, height).unwrap();
         for key in keys {
             h.press(key);
-            prop_assert_eq!(h.screen().len(), height as usize);
+            if h.is_done() {
+                break;
+            }
+            assert_shows_the_point(&mut h, width, height);
         }
     }
 }
@@ -114,14 +133,26 @@ proptest! {
 #[test]
 fn the_file_popup_draws_at_every_small_size() {
     let tree = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/tree");
-    for payload in [PAYLOADS[0], PAYLOADS[2]] {
-        for keys in [&["4"][..], &["n"][..], &["shift+n"][..]] {
+    // Each editor: the free-form answer (the custom row's digit), an option note, the question note.
+    for (payload, custom_row) in [(PAYLOADS[0], "4"), (PAYLOADS[2], "3")] {
+        for keys in [&[custom_row][..], &["n"][..], &["shift+n"][..]] {
             let mut h = Harness::with_files(payload, &tree, 80, 24).unwrap();
             h.keys(keys).type_text("see @s");
+            assert!(
+                h.popup().is_some(),
+                "{keys:?} opens an editor with the popup"
+            );
             for width in 1..=40 {
                 for height in 1..=20 {
                     h.resize(width, height);
-                    assert_eq!(h.screen().len(), height as usize);
+                    assert_shows_the_point(&mut h, width, height);
+                    let screen = h.screen_text();
+                    if width >= 20 && height >= 4 {
+                        assert!(
+                            screen.contains("see @s"),
+                            "typed text hidden at {width}x{height}:\n{screen}"
+                        );
+                    }
                 }
             }
             h.type_text("zzzz"); // no matching files

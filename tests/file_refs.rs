@@ -371,6 +371,23 @@ fn the_popup_sits_below_the_typed_text_at_every_size_and_counts_the_visible_rows
     h.press("2").type_text("@note");
     let total = h.popup().unwrap().total;
     assert_eq!(total, 14);
+    // Two columns, as the original: the name, then the path, each starting at one column.
+    let screen = h.screen();
+    let rows: Vec<&String> = screen
+        .iter()
+        .filter(|l| l.matches("note").count() == 2)
+        .collect();
+    assert_eq!(rows.len(), 8, "{}", screen.join("\n"));
+    let columns = |line: &str| {
+        let mut at = line
+            .match_indices("note")
+            .map(|(i, _)| line[..i].chars().count());
+        (at.next().unwrap(), at.next().unwrap())
+    };
+    let first = columns(rows[0]);
+    for row in &rows {
+        assert_eq!(columns(row), first, "{row}");
+    }
     let shown = h.popup().unwrap().items.len().min(8);
     assert!(
         h.screen_text().contains(&format!("1-{shown} of {total}")),

@@ -493,13 +493,7 @@ fn a_long_list_of_keymap_problems_is_shortened_with_a_count() {
 #[test]
 fn the_originals_json_keymaps_need_no_actions_it_never_had() {
     let mut keymaps = serde_json::Map::new();
-    for context in [
-        Context::Global,
-        Context::Main,
-        Context::Editor,
-        Context::NoteEditor,
-        Context::SettingsModal,
-    ] {
+    for context in Context::ORIGINAL {
         let actions: serde_json::Map<String, serde_json::Value> = context
             .actions()
             .filter(|a| a.in_original())

@@ -7,6 +7,14 @@ const TWO: &str = r#"{"title":"Demo","questions":[
   {"id":"two","label":"Two","prompt":"Second question?","type":"multi","options":[{"value":"x","label":"Ex"},{"value":"y","label":"Why"}]}
 ]}"#;
 
+/// A config file with `text` in a fresh temp dir (kept alive by the returned guard).
+fn config_file(text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pi-ask.toml");
+    std::fs::write(&config, text).unwrap();
+    (dir, config)
+}
+
 fn showcase() -> &'static str {
     pi_ask::tui::DEMO_PAYLOAD
 }
@@ -145,13 +153,8 @@ fn review_layout_stacks_as_the_original_at_100_and_50_columns() {
 
 #[test]
 fn double_press_hint_shows_on_the_review_tab() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("pi-ask.toml");
-    std::fs::write(
-        &config,
-        "schemaVersion = 5\n[behaviour]\ndoublePressReviewShortcuts = true\n",
-    )
-    .unwrap();
+    let (_dir, config) =
+        config_file("schemaVersion = 5\n[behaviour]\ndoublePressReviewShortcuts = true\n");
     let mut h = Harness::with_config(TWO, &config, 80, 20).unwrap();
     h.press("shift+tab");
     assert!(
@@ -167,13 +170,8 @@ fn double_press_hint_shows_on_the_review_tab() {
 
 #[test]
 fn footer_hints_follow_remapped_keys_and_can_be_hidden() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("pi-ask.toml");
-    std::fs::write(
-        &config,
-        "schemaVersion = 5\n[keymaps.main]\nconfirm = \"ctrl+k\"\ncancel = \"q\"\n",
-    )
-    .unwrap();
+    let (_dir, config) =
+        config_file("schemaVersion = 5\n[keymaps.main]\nconfirm = \"ctrl+k\"\ncancel = \"q\"\n");
     let mut h = Harness::with_config(TWO, &config, 120, 20).unwrap();
     assert!(
         h.screen_text().contains(
@@ -203,13 +201,8 @@ fn footer_hints_follow_remapped_keys_and_can_be_hidden() {
 
 #[test]
 fn the_settings_modal_toggles_a_behaviour_and_saves_the_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("pi-ask.toml");
-    std::fs::write(
-        &config,
-        "# mine\nschemaVersion = 5\n\n[behaviour]\nshowFooterHints = true # keep\n",
-    )
-    .unwrap();
+    let (_dir, config) =
+        config_file("# mine\nschemaVersion = 5\n\n[behaviour]\nshowFooterHints = true # keep\n");
     let mut h = Harness::with_config(TWO, &config, 80, 30).unwrap();
     h.press("?");
     let s = h.screen_text();
@@ -236,9 +229,7 @@ fn the_settings_modal_toggles_a_behaviour_and_saves_the_file() {
 
 #[test]
 fn a_read_only_config_reverts_the_toggle_with_the_manual_edit_message() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("pi-ask.toml");
-    std::fs::write(&config, "schemaVersion = 5\n").unwrap();
+    let (_dir, config) = config_file("schemaVersion = 5\n");
     let mut perms = std::fs::metadata(&config).unwrap().permissions();
     perms.set_readonly(true);
     std::fs::set_permissions(&config, perms).unwrap();
@@ -257,13 +248,7 @@ fn a_read_only_config_reverts_the_toggle_with_the_manual_edit_message() {
 
 #[test]
 fn reset_asks_twice_within_the_window() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("pi-ask.toml");
-    std::fs::write(
-        &config,
-        "schemaVersion = 5\n[behaviour]\nshowFooterHints = false\n",
-    )
-    .unwrap();
+    let (_dir, config) = config_file("schemaVersion = 5\n[behaviour]\nshowFooterHints = false\n");
     let mut h = Harness::settings(&config, 80, 30);
     h.press("up").press("enter");
     assert!(h.screen_text().contains("[confirm reset]"));
@@ -386,13 +371,7 @@ fn a_non_empty_editor_keeps_question_mark_and_arrows() {
 
 #[test]
 fn a_config_reset_applies_default_keymaps_to_the_open_flow_at_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("pi-ask.toml");
-    std::fs::write(
-        &config,
-        "schemaVersion = 5\n[keymaps.main]\nnextOption = \"j\"\n",
-    )
-    .unwrap();
+    let (_dir, config) = config_file("schemaVersion = 5\n[keymaps.main]\nnextOption = \"j\"\n");
     let mut h = Harness::with_config(TWO, &config, 100, 40).unwrap();
     h.press("down");
     assert_eq!(
@@ -626,13 +605,9 @@ fn the_settings_hint_shows_only_while_question_mark_opens_the_settings() {
 
 #[test]
 fn remapped_navigation_keys_are_hinted_with_their_labels() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("pi-ask.toml");
-    std::fs::write(
-        &config,
+    let (_dir, config) = config_file(
         "schemaVersion = 5\n[keymaps.main]\nnextOption = \"ctrl+n\"\npreviousOption = \"ctrl+p\"\nchangeQuestionType = \"ctrl+t\"\n",
-    )
-    .unwrap();
+    );
     let mut h = Harness::with_config(TWO, &config, 120, 20).unwrap();
     let screen = h.screen_text();
     assert!(
@@ -711,9 +686,7 @@ fn paths_are_elided_in_the_middle() {
 
 #[test]
 fn editing_the_config_file_while_a_form_is_open_applies_at_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("pi-ask.toml");
-    std::fs::write(&config, "schemaVersion = 5\n").unwrap();
+    let (_dir, config) = config_file("schemaVersion = 5\n");
     let mut h = Harness::with_config(TWO, &config, 100, 24).unwrap();
     h.press("j");
     assert_eq!(h.model().unwrap().cursor(0), 0, "j is not bound yet");

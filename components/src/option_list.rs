@@ -256,8 +256,11 @@ impl OptionList {
                 x
             }
         };
+        // With an editor slot under the row, its first line is kept free whatever else is cut, so
+        // the text being typed stays visible on a short screen.
+        let reserve = u16::from(slot_height > 0);
         for (n, part) in layout.label.iter().enumerate() {
-            if y >= bottom {
+            if y >= bottom || (n > 0 && y + reserve >= bottom) {
                 break;
             }
             if n == 0 {
@@ -277,7 +280,7 @@ impl OptionList {
         }
         let indent = x + detail_indent(index);
         for (n, part) in layout.subtitle.iter().enumerate() {
-            if y >= bottom {
+            if y + reserve >= bottom {
                 break;
             }
             match part.strip_prefix(RECOMMENDED) {
@@ -292,7 +295,7 @@ impl OptionList {
             y += 1;
         }
         for (part, note_label) in &extras {
-            if y >= bottom {
+            if y + reserve >= bottom {
                 break;
             }
             match part.strip_prefix("Note:") {
