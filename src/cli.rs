@@ -7,8 +7,10 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
+use crate::config::ThemeSetting;
 use crate::input::{self, InvalidInput, Issue};
 use crate::result::{self, QuestionContext};
+use crate::tui::{Appearance, ColorMode};
 
 /// Exit status for submit and elaborate.
 pub const EXIT_OK: u8 = 0;
@@ -47,6 +49,49 @@ struct FormOptions {
     /// Write the result JSON to FILE instead of standard output.
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
+    #[command(flatten)]
+    look: LookOptions,
+}
+
+/// Colours: the theme and whether to draw colours at all.
+#[derive(Debug, Clone, Copy, clap::Args)]
+struct LookOptions {
+    /// Colour theme (over PI_ASK_THEME and the config's [theme] name; auto reads COLORFGBG).
+    #[arg(long, value_enum, value_name = "NAME")]
+    theme: Option<ThemeArg>,
+    /// Draw colours: auto (unless NO_COLOR is set or TERM=dumb), always, or never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    color: ColorArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ThemeArg {
+    Auto,
+    Dark,
+    Light,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+impl From<LookOptions> for Appearance {
+    fn from(look: LookOptions) -> Appearance {
+        let theme = look.theme.map(|t| match t {
+            ThemeArg::Auto => ThemeSetting::Auto,
+            ThemeArg::Dark => ThemeSetting::Dark,
+            ThemeArg::Light => ThemeSetting::Light,
+        });
+        let color = match look.color {
+            ColorArg::Auto => ColorMode::Auto,
+            ColorArg::Always => ColorMode::Always,
+            ColorArg::Never => ColorMode::Never,
+        };
+        Appearance::from_env(theme, color)
+    }
 }
 
 /// How `ask` talks to its caller.
@@ -95,6 +140,8 @@ enum Command {
         /// Use the whole screen.
         #[arg(long)]
         fullscreen: bool,
+        #[command(flatten)]
+        look: LookOptions,
     },
     /// Validate a payload and print its normalized questions (or the invalid_input result).
     Validate {
@@ -150,9 +197,11 @@ pub fn main() -> ExitCode {
             Err(code) => code,
             Ok(()) => demo(options),
         },
-        Command::Settings { config, fullscreen } => {
-            crate::run::settings(config.as_deref(), fullscreen)
-        }
+        Command::Settings {
+            config,
+            fullscreen,
+            look,
+        } => crate::run::settings(config.as_deref(), fullscreen, look.into()),
         Command::Validate { payload } => validate(&payload),
         Command::Keys => match crate::tui::runtime::print_keys() {
             Ok(()) => ExitCode::from(EXIT_OK),
@@ -247,6 +296,7 @@ impl From<FormOptions> for crate::run::RunOptions {
             cwd: o.cwd,
             fullscreen: o.fullscreen,
             output: o.output,
+            appearance: o.look.into(),
         }
     }
 }

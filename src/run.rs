@@ -13,7 +13,7 @@ use crate::keymap::BindingTable;
 use crate::model::{Msg, ReviewAction};
 use crate::result::{self, AskResult};
 use crate::tui::runtime::{self, Ending};
-use crate::tui::{App, Screen, Session, SettingsApp, notify, terminal};
+use crate::tui::{App, Appearance, Screen, Session, SettingsApp, notify, terminal};
 
 /// Options of `ask` and `demo`.
 #[derive(Debug, Clone, Default)]
@@ -22,6 +22,7 @@ pub struct RunOptions {
     pub cwd: Option<PathBuf>,
     pub fullscreen: bool,
     pub output: Option<PathBuf>,
+    pub appearance: Appearance,
 }
 
 /// Writes the result JSON (stdout or a file) and returns `code`; a failed write is exit 2.
@@ -153,9 +154,11 @@ pub fn ask(form: Form, options: &RunOptions) -> ExitCode {
             Some(format!("Ignored files.exclude in the config: {e}")),
         ),
     };
+    let theme_notices = options.appearance.choose(&config.theme).notices;
     let notice: Vec<String> = [store.notice(), glob_notice]
         .into_iter()
         .flatten()
+        .chain(theme_notices)
         .collect();
     let notice = (!notice.is_empty()).then(|| notice.join(" "));
     let app = App::new(
@@ -166,7 +169,8 @@ pub fn ask(form: Form, options: &RunOptions) -> ExitCode {
         notice,
     )
     .with_files(index);
-    let mut session = Session::new(Screen::Flow(Box::new(app)), Some(store), notifier());
+    let mut session = Session::new(Screen::Flow(Box::new(app)), Some(store), notifier())
+        .with_appearance(options.appearance.clone());
     match runtime::run(&mut session, options.fullscreen) {
         Ok(Ending::Done) => {}
         Ok(Ending::Signalled) => {
@@ -189,20 +193,26 @@ pub fn ask(form: Form, options: &RunOptions) -> ExitCode {
 }
 
 /// Opens the settings modal alone.
-pub fn settings(config: Option<&Path>, fullscreen: bool) -> ExitCode {
+pub fn settings(config: Option<&Path>, fullscreen: bool, appearance: Appearance) -> ExitCode {
     if terminal::open_tty().is_err() {
         crate::cli::report("settings need an interactive terminal");
         return ExitCode::from(EXIT_ERROR);
     }
     let store = ConfigStore::open(ConfigPaths::from_env(config));
     let c = store.config().clone();
+    let notices: Vec<String> = store
+        .notice()
+        .into_iter()
+        .chain(appearance.choose(&c.theme).notices)
+        .collect();
     let app = SettingsApp::new(
         c.settings(),
         BindingTable::new(c.keymaps),
         store.display_path(),
-        store.notice(),
+        (!notices.is_empty()).then(|| notices.join(" ")),
     );
-    let mut session = Session::new(Screen::Settings(app), Some(store), notifier());
+    let mut session = Session::new(Screen::Settings(Box::new(app)), Some(store), notifier())
+        .with_appearance(appearance);
     match runtime::run(&mut session, fullscreen) {
         Ok(_) => ExitCode::from(EXIT_OK),
         Err(e) => {

@@ -32,7 +32,7 @@ use crate::keys::{Base, KeyId, Named};
 use crate::model::Notification;
 use crate::result::AskResult;
 use crate::settings::Settings;
-use crate::tui::{App, Screen, Session, SettingsApp, bytes};
+use crate::tui::{App, Appearance, Screen, Session, SettingsApp, bytes};
 
 /// A form (or the settings modal) on an in-memory terminal.
 pub struct Harness {
@@ -107,7 +107,7 @@ impl Harness {
             store.display_path(),
             store.notice(),
         );
-        Harness::build(Screen::Settings(app), Some(store), width, height)
+        Harness::build(Screen::Settings(Box::new(app)), Some(store), width, height)
     }
 
     fn flow(app: App, width: u16, height: u16) -> Harness {
@@ -129,6 +129,14 @@ impl Harness {
         harness.draw();
         harness.session.opened(harness.now);
         harness
+    }
+
+    /// Draws with the theme this appearance and the config choose (the default is pi's dark
+    /// theme in 24-bit colour, whatever the environment says).
+    pub fn appearance(&mut self, appearance: Appearance) -> &mut Self {
+        self.session.set_appearance(appearance);
+        self.draw();
+        self
     }
 
     fn draw(&mut self) {

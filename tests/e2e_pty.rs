@@ -19,6 +19,8 @@ struct Session {
     writer: Arc<Mutex<Box<dyn Write + Send>>>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
     screen: Arc<Mutex<vt100::Parser>>,
+    /// Every byte the program wrote to the terminal.
+    raw: Arc<Mutex<Vec<u8>>>,
     out: PathBuf,
     _dir: tempfile::TempDir,
 }
@@ -26,6 +28,12 @@ struct Session {
 impl Session {
     /// Starts `pi-ask <args>` with HOME in a temp dir; `setup` may write files there first.
     fn start(args: &[&str], setup: impl FnOnce(&Path)) -> Session {
+        Session::start_with_env(args, &[], setup)
+    }
+
+    /// [`Session::start`] with extra environment variables (the colour-related ones of the
+    /// test's own environment are removed first, so runs do not depend on it).
+    fn start_with_env(args: &[&str], env: &[(&str, &str)], setup: impl FnOnce(&Path)) -> Session {
         let dir = tempfile::tempdir().unwrap();
         setup(dir.path());
         let out = dir.path().join("out.json");
@@ -50,6 +58,18 @@ impl Session {
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("PI_ASK_CONFIG");
         cmd.env_remove("PI_CODING_AGENT_DIR");
+        for var in [
+            "NO_COLOR",
+            "COLORTERM",
+            "COLORFGBG",
+            "PI_ASK_THEME",
+            "WT_SESSION",
+        ] {
+            cmd.env_remove(var);
+        }
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
         cmd.cwd(dir.path());
         let child = pty.slave.spawn_command(cmd).unwrap();
         drop(pty.slave);
@@ -61,6 +81,8 @@ impl Session {
         let mut reader = pty.master.try_clone_reader().unwrap();
         let writer = Arc::new(Mutex::new(pty.master.take_writer().unwrap()));
         let sink = screen.clone();
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let raw_sink = raw.clone();
         let answer = writer.clone();
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
@@ -68,6 +90,7 @@ impl Session {
                 if n == 0 {
                     break;
                 }
+                raw_sink.lock().unwrap().extend_from_slice(&buf[..n]);
                 let mut parser = sink.lock().unwrap();
                 // Answer cursor-position queries as a terminal does (vt100 only parses output).
                 let mut rest = &buf[..n];
@@ -87,6 +110,7 @@ impl Session {
             writer,
             child,
             screen,
+            raw,
             out,
             _dir: dir,
         }
@@ -644,6 +668,124 @@ fn the_inline_form_grows_and_shrinks_with_its_tab_and_leaves_no_lines_behind() {
         .collect();
     assert!(below.is_empty(), "rows given back are cleared: {below:?}");
     s.send("\x03");
+    let (code, _) = s.finish();
+    assert_eq!(code, 1);
+}
+
+/// The SGR parameter lists the program wrote (`\x1b[…m`).
+fn sgr_codes(raw: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(raw);
+    let mut codes = Vec::new();
+    let mut rest = text.as_ref();
+    while let Some(at) = rest.find("\x1b[") {
+        rest = &rest[at + 2..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == ';' || c == ':'))
+            .unwrap_or(rest.len());
+        if rest[end..].starts_with('m') {
+            codes.push(rest[..end].to_owned());
+        }
+        rest = &rest[end..];
+    }
+    codes
+}
+
+/// Whether an SGR parameter list sets or resets a colour (30–49, 90–107).
+fn sets_a_colour(code: &str) -> bool {
+    code.split([';', ':'])
+        .filter_map(|p| p.parse::<u16>().ok())
+        .any(|p| (30..=49).contains(&p) || (90..=107).contains(&p))
+}
+
+#[test]
+fn no_color_draws_without_a_single_colour_escape_and_keeps_cursor_and_focus_visible() {
+    let mut s = Session::start_with_env(
+        &["demo"],
+        &[("NO_COLOR", "1"), ("COLORTERM", "truecolor")],
+        |_| {},
+    );
+    s.wait_for("❯ 1. Move fast");
+    // Through the settings modal and back, then down a row, as a person would.
+    s.send("?");
+    s.wait_for("no colour");
+    s.send(ESC);
+    s.send(DOWN);
+    s.wait_for("❯ 2. Higher quality");
+    {
+        let parser = s.screen.lock().unwrap();
+        let screen = parser.screen();
+        let contents = screen.contents();
+        let (row, line) = contents
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.contains("❯ 2. Higher quality"))
+            .unwrap();
+        let col = line.find('❯').unwrap() as u16;
+        let cursor = screen.cell(row as u16, col).unwrap();
+        assert!(cursor.bold(), "the cursor row is bold:\n{contents}");
+        let (tab_row, tab_line) = contents
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.contains("Single") && l.contains("Review"))
+            .unwrap();
+        let tab_col = tab_line[..tab_line.find("Single").unwrap()].chars().count() as u16;
+        assert!(
+            screen.cell(tab_row as u16, tab_col).unwrap().inverse(),
+            "the active tab is in reverse video:\n{contents}"
+        );
+    }
+    let codes = sgr_codes(&s.raw.lock().unwrap());
+    assert!(codes.len() > 5, "modifiers were drawn: {codes:?}");
+    let coloured: Vec<&String> = codes.iter().filter(|c| sets_a_colour(c)).collect();
+    assert!(
+        coloured.is_empty(),
+        "colour escapes under NO_COLOR: {coloured:?}"
+    );
+    s.send(ESC);
+    s.send(ESC);
+    let (code, json) = s.finish();
+    assert_eq!(code, 1);
+    assert_eq!(json["details"]["cancelled"], true);
+}
+
+#[test]
+fn the_demo_in_the_light_theme_draws_pis_light_values_in_24_bit_colour() {
+    let mut s = Session::start_with_env(
+        &["demo", "--theme", "light"],
+        &[("COLORTERM", "truecolor"), ("COLORFGBG", "15;0")],
+        |_| {},
+    );
+    s.wait_for("❯ 1. Move fast");
+    let codes = sgr_codes(&s.raw.lock().unwrap());
+    // accent #5a8080 and selectedBg #d0d0e0 of pi's light theme; no dark-theme accent.
+    assert!(
+        codes.iter().any(|c| c.contains("38;2;90;128;128")),
+        "{codes:?}"
+    );
+    assert!(
+        codes.iter().any(|c| c.contains("48;2;208;208;224")),
+        "{codes:?}"
+    );
+    assert!(
+        !codes.iter().any(|c| c.contains("38;2;138;190;183")),
+        "{codes:?}"
+    );
+    s.send("?");
+    s.wait_for("light (--theme) · 24-bit colour");
+    s.send(ESC);
+    s.send(ESC);
+    let (code, _) = s.finish();
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn without_colorterm_the_theme_is_drawn_from_the_256_colour_palette() {
+    let mut s = Session::start_with_env(&["demo"], &[], |_| {});
+    s.wait_for("❯ 1. Move fast");
+    let codes = sgr_codes(&s.raw.lock().unwrap());
+    assert!(codes.iter().any(|c| c.contains("38;5;109")), "{codes:?}");
+    assert!(!codes.iter().any(|c| c.contains("38;2;")), "{codes:?}");
+    s.send(ESC);
     let (code, _) = s.finish();
     assert_eq!(code, 1);
 }

@@ -149,3 +149,65 @@ proptest! {
         let _ = pi_ask::tui::bytes::decode(&bytes);
     }
 }
+
+/// Any JSON value, a few levels deep (for config sections).
+fn any_json() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        (-1e6f64..1e6).prop_map(Value::from),
+        "\\PC{0,12}".prop_map(Value::String),
+        "#[0-9a-fA-F]{6}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(3, 24, 6, |inner| {
+        let key = prop_oneof![
+            Just("name".to_owned()),
+            Just("colors".to_owned()),
+            Just("accent".to_owned()),
+            Just("selectedBg".to_owned()),
+            "[a-zA-Z]{1,8}",
+        ];
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+            proptest::collection::btree_map(key, inner, 0..5)
+                .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn colour_values_parse_or_are_refused_never_panic_and_hex_round_trips(
+        text in "\\PC{0,16}",
+        (r, g, b) in (any::<u8>(), any::<u8>(), any::<u8>()),
+    ) {
+        use pi_ask_components::theme::{ColorDepth, parse_color};
+        use ratatui::style::Color;
+        if let Ok(color) = parse_color(&text) {
+            for depth in [ColorDepth::TrueColor, ColorDepth::Ansi256, ColorDepth::Ansi16, ColorDepth::None] {
+                let _ = depth.reduce(color);
+            }
+        }
+        let hex = format!("#{r:02x}{g:02X}{b:02x}");
+        prop_assert_eq!(parse_color(&hex), Ok(Color::Rgb(r, g, b)));
+        // 256 colours never pick the first 16 (they differ between terminals).
+        prop_assert!(matches!(ColorDepth::Ansi256.reduce(Color::Rgb(r, g, b)), Color::Indexed(i) if i >= 16));
+        prop_assert_eq!(ColorDepth::None.reduce(Color::Rgb(r, g, b)), Color::Reset);
+    }
+
+    #[test]
+    fn any_theme_section_loads_with_notices_and_never_rejects_the_config(theme in any_json()) {
+        use pi_ask::config::config_from_tree;
+        use pi_ask::keymap::KeymapSource;
+        let tree = serde_json::json!({"schemaVersion": 5, "theme": theme});
+        let (config, _) = config_from_tree(tree, KeymapSource::Toml)
+            .expect("a bad [theme] is a notice, not an invalid config");
+        prop_assert!(config.theme.colors.len() <= 11 * 5);
+        let chosen = pi_ask::tui::Appearance::default().choose(&config.theme);
+        prop_assert!(!chosen.label().is_empty());
+    }
+}

@@ -4,7 +4,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
-use ratatui::style::{Modifier, Style};
+use ratatui::style::Style;
 use ratatui::widgets::Widget;
 use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 use tuirealm::command::{Cmd, Direction, Position as CmdPosition};
@@ -29,7 +29,7 @@ pub enum EditorMsg {
 #[derive(Debug, Clone)]
 pub struct Editor {
     area: TextArea<'static>,
-    pub theme: Theme,
+    theme: Theme,
     /// Where the hardware cursor belongs after the last render (for IME placement).
     cursor: Option<Position>,
     /// A one-line editor (free-form answers): no newlines, Up/Down go to the start/end.
@@ -96,17 +96,30 @@ impl Editor {
         area.set_wrap_mode(WrapMode::WordOrGlyph);
         area.set_placeholder_text(placeholder);
         area.remove_line_number();
-        let theme = Theme::default();
         area.set_cursor_line_style(Style::default());
-        area.set_style(theme.selected());
-        area.set_placeholder_style(theme.muted().bg(theme.selected_bg));
-        area.set_cursor_style(Style::default().add_modifier(Modifier::REVERSED));
-        Editor {
+        let mut editor = Editor {
             area,
-            theme,
+            theme: Theme::default(),
             cursor: None,
             single_line: false,
-        }
+        };
+        editor.set_theme(Theme::default());
+        editor
+    }
+
+    /// Draws with `theme` from now on.
+    pub fn set_theme(&mut self, theme: Theme) {
+        self.theme = theme;
+        self.area.set_style(theme.selected());
+        self.area
+            .set_placeholder_style(theme.on_selected(theme.muted()));
+        self.area.set_cursor_style(theme.caret());
+    }
+
+    /// [`Editor::set_theme`] as a builder.
+    pub fn with_theme(mut self, theme: Theme) -> Editor {
+        self.set_theme(theme);
+        self
     }
 
     /// A one-line editor (free-form answers): pasted line breaks become spaces, Up/Down go to the

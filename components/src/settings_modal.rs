@@ -25,6 +25,17 @@ pub enum SettingsItem {
     },
     /// The reset action.
     Reset { armed: bool, description: String },
+    /// A fact shown beside its label (not focusable): the theme in use.
+    Info { label: String, value: String },
+}
+
+impl SettingsItem {
+    fn focusable(&self) -> bool {
+        matches!(
+            self,
+            SettingsItem::Toggle { .. } | SettingsItem::Reset { .. }
+        )
+    }
 }
 
 /// A message shown under the list.
@@ -101,21 +112,18 @@ pub const MODAL_WIDTH: u16 = 72;
 
 impl SettingsModal {
     fn focusable(&self) -> usize {
-        self.items
-            .iter()
-            .filter(|i| !matches!(i, SettingsItem::Section(_)))
-            .count()
+        self.items.iter().filter(|i| i.focusable()).count()
     }
 
     fn focused_description(&self) -> Option<&str> {
         self.items
             .iter()
-            .filter(|i| !matches!(i, SettingsItem::Section(_)))
+            .filter(|i| i.focusable())
             .nth(self.focus)
             .map(|i| match i {
                 SettingsItem::Toggle { description, .. }
                 | SettingsItem::Reset { description, .. } => description.as_str(),
-                SettingsItem::Section(_) => "",
+                SettingsItem::Section(_) | SettingsItem::Info { .. } => "",
             })
     }
 
@@ -172,7 +180,7 @@ impl SettingsModal {
                             let used = 2 + width(&row[0].0) - 2;
                             let gap = inner.saturating_sub(used + value_cols);
                             let value_style = if focused {
-                                t.accent().bg(t.selected_bg)
+                                t.on_selected(t.accent())
                             } else {
                                 t.text()
                             };
@@ -185,6 +193,24 @@ impl SettingsModal {
                     }
                     focus_index += 1;
                 }
+                SettingsItem::Info { label, value } => {
+                    // The label, then the value right-aligned (on the next line when both do
+                    // not fit side by side).
+                    let label = format!("  {label}");
+                    let value = truncate(value, inner.saturating_sub(2));
+                    let gap = inner.saturating_sub(width(&label) + width(&value) + 1);
+                    if gap >= 1 {
+                        out.push(vec![
+                            (label, t.text()),
+                            (" ".repeat(gap), t.text()),
+                            (value, t.muted()),
+                        ]);
+                    } else {
+                        out.push(vec![(truncate(&label, inner), t.text())]);
+                        let left = inner.saturating_sub(width(&value) + 1);
+                        out.push(vec![(" ".repeat(left), t.text()), (value, t.muted())]);
+                    }
+                }
                 SettingsItem::Reset { armed, .. } => {
                     let focused = focus_index == self.focus;
                     let text = if *armed {
@@ -193,7 +219,7 @@ impl SettingsModal {
                         "[reset all]"
                     };
                     let style = if focused {
-                        t.accent().bg(t.selected_bg)
+                        t.on_selected(t.accent())
                     } else {
                         t.text()
                     };
@@ -264,7 +290,7 @@ impl SettingsModal {
         let block = Block::default()
             .borders(Borders::ALL)
             .border_type(BorderType::Rounded)
-            .border_style(self.theme.muted());
+            .border_style(self.theme.border_muted());
         let inner = block.inner(area);
         block.render(area, buf);
         let (lines, focus_line, tail) = self.build(inner.width as usize);

@@ -5,13 +5,14 @@
 
 use std::sync::Arc;
 
+use pi_ask_components::styled::MODIFIER_WORDS;
 use pi_ask_components::{
     Editor, Footer, OptionList, OptionListState, OptionRow, PreviewPane, ReviewEntry, ReviewLine,
     ReviewTab, SettingsItem, SettingsModal, SettingsNotice, TabBar, TabItem, Theme,
 };
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Color, Style};
 
 /// A colour by its theme token, so snapshots read as intent (`accent on selectedBg`).
 fn token(color: Option<Color>, theme: &Theme) -> Option<&'static str> {
@@ -26,6 +27,7 @@ fn token(color: Option<Color>, theme: &Theme) -> Option<&'static str> {
         (theme.text, "text"),
         (theme.selected_bg, "selectedBg"),
         (theme.border, "border"),
+        (theme.border_muted, "borderMuted"),
     ];
     Some(
         named
@@ -43,12 +45,7 @@ fn describe(style: Style, theme: &Theme) -> (String, String) {
     if let Some(bg) = token(style.bg, theme) {
         parts.push(format!("on {bg}"));
     }
-    for (m, name) in [
-        (Modifier::BOLD, "bold"),
-        (Modifier::REVERSED, "reversed"),
-        (Modifier::UNDERLINED, "underlined"),
-        (Modifier::DIM, "dim"),
-    ] {
+    for (m, name) in MODIFIER_WORDS {
         if style.add_modifier.contains(m) {
             parts.push(name.to_owned());
         }
@@ -56,48 +53,10 @@ fn describe(style: Style, theme: &Theme) -> (String, String) {
     (fg, parts.join(" "))
 }
 
-/// Each row as text with `«style»` marks where the style changes; blank trailing rows dropped.
+/// Each row as text with `«style»` marks where the style changes.
 fn styled(buf: &Buffer) -> String {
     let theme = Theme::default();
-    let area = buf.area;
-    let mut rows = Vec::new();
-    for y in area.top()..area.bottom() {
-        let mut row = String::new();
-        let mut current = (String::new(), String::new());
-        let mut hidden = 0;
-        for x in area.left()..area.right() {
-            // The cells a wide character covers are drawn by it.
-            if hidden > 0 {
-                hidden -= 1;
-                continue;
-            }
-            let cell = &buf[(x, y)];
-            hidden = pi_ask_components::text::width(cell.symbol()).saturating_sub(1);
-            let (mut fg, rest) = describe(cell.style(), &theme);
-            // A blank's foreground is invisible: only its background and modifiers count.
-            if cell.symbol() == " " {
-                fg = current.0.clone();
-            }
-            if (fg.as_str(), rest.as_str()) != (current.0.as_str(), current.1.as_str()) {
-                let words: Vec<&str> = [fg.as_str(), rest.as_str()]
-                    .into_iter()
-                    .filter(|w| !w.is_empty())
-                    .collect();
-                row.push_str(&format!("«{}»", words.join(" ")));
-                current = (fg, rest);
-            }
-            row.push_str(cell.symbol());
-        }
-        let mut trimmed = row.trim_end().to_owned();
-        while let Some(stripped) = trimmed.strip_suffix("«»") {
-            trimmed = stripped.trim_end().to_owned();
-        }
-        rows.push(trimmed);
-    }
-    while rows.last().is_some_and(|r| r.is_empty()) {
-        rows.pop();
-    }
-    rows.join("\n")
+    pi_ask_components::styled::styled(buf, |style| describe(style, &theme))
 }
 
 fn render(w: u16, h: u16, draw: impl FnOnce(Rect, &mut Buffer)) -> String {

@@ -4,11 +4,13 @@
 mod load;
 mod migrate;
 mod store;
+mod theme;
 mod toml_file;
 
 pub use load::{ConfigPaths, ConfigSource, Loaded, load};
 pub use migrate::{CURRENT_SCHEMA_VERSION, MigrationError, migrate};
 pub use store::ConfigStore;
+pub use theme::{ThemeConfig, ThemeSetting};
 pub use toml_file::{default_snapshot, reset_file, save_setting};
 
 use serde_json::Value;
@@ -77,6 +79,7 @@ pub struct Config {
     pub keymaps: Keymaps,
     pub answer: AnswerExtraction,
     pub files: Files,
+    pub theme: ThemeConfig,
 }
 
 impl Config {
@@ -175,6 +178,9 @@ pub fn config_from_tree(
         config.files.exclude = serde_json::from_value(exclude)
             .map_err(|_| InvalidConfig("files.exclude must be a list of glob strings".into()))?;
     }
+    let (theme, theme_notices) = theme::read_theme(root.get("theme"));
+    config.theme = theme;
+    notices.extend(theme_notices);
     Ok((config, notices))
 }
 

@@ -27,7 +27,7 @@ pub fn default_snapshot(config: &Config) -> String {
         })
         .collect();
     let mut out = format!(
-        r#"# pi-ask configuration.
+        r##"# pi-ask configuration.
 # Settings toggled in the settings modal (? in a form, or `pi-ask settings`) are saved here
 # without touching your comments or layout. Documentation: docs/configuration.md.
 schemaVersion = {CURRENT_SCHEMA_VERSION}
@@ -54,6 +54,17 @@ channels = [{}]
 # Extra glob patterns left out of `@` file suggestions (.gitignore rules already apply).
 exclude = []
 
+[theme]
+# "auto" (light when COLORFGBG says the background is light, else dark), "dark" or "light".
+# --theme and PI_ASK_THEME override it; NO_COLOR=1 or --color never draw without colours.
+name = "{}"
+
+[theme.colors]
+# Your colour for any token, over the theme's: accent, border, borderAccent, borderMuted,
+# success, error, warning, muted, dim, text, selectedBg. A value is "#rrggbb", a 256-colour
+# index (0-255), an ANSI colour name ("cyan", "bright-blue") or "" for the terminal's default.
+# accent = "#5f87ff"
+
 [answer]
 # Settings of the original pi-ask's /answer extraction, kept for compatibility.
 extractionModels = []
@@ -63,7 +74,7 @@ extractionTimeoutMs = {}
 # Keymaps: an action listed here replaces that action's default keys; [] unbinds it; actions not
 # listed keep their defaults. Key ids look like "ctrl+k", "shift+tab", "pageDown", "?".
 # The defaults are shown commented out. Digits 1-9 are reserved. See docs/keymaps.md.
-"#,
+"##,
         b.auto_submit_when_answered_without_notes,
         b.confirm_dismiss_when_dirty,
         b.double_press_review_shortcuts,
@@ -71,6 +82,7 @@ extractionTimeoutMs = {}
         b.present_single_as_multi,
         config.notifications.enabled,
         channels.join(", "),
+        config.theme.name.name(),
         config.answer.extraction_retries,
         config.answer.extraction_timeout_ms,
     );

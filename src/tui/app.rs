@@ -4,7 +4,9 @@
 use std::sync::Arc;
 
 use crossterm::event::KeyEvent;
-use pi_ask_components::{Editor, OptionList, OptionRow};
+use pi_ask_components::{Editor, OptionList, OptionRow, Theme};
+
+use super::appearance::{Appearance, ChosenTheme};
 
 use crate::files::{self, FileIndex, Searcher, Suggestion};
 use crate::form::{CUSTOM_ROW_LABEL, Form};
@@ -50,6 +52,9 @@ pub struct App {
     popup_dismissed: Option<String>,
     /// Index size at the last search, to refresh while the walk streams in.
     searched_len: usize,
+    /// The colours everything is drawn with, and how the settings modal describes them.
+    pub(crate) theme: Theme,
+    pub(crate) theme_label: String,
 }
 
 impl App {
@@ -95,12 +100,25 @@ impl App {
             measured: super::view::Measured::default(),
             popup_dismissed: None,
             searched_len: 0,
+            theme: Theme::default(),
+            theme_label: Appearance::default()
+                .choose(&crate::config::ThemeConfig::default())
+                .label(),
         };
         if let Some(notice) = config_notice {
             app.update(Msg::ConfigNotice(notice));
         }
         app.sync_editor();
         app
+    }
+
+    /// Draws with this theme from now on.
+    pub fn set_theme(&mut self, chosen: &ChosenTheme) {
+        self.theme = chosen.theme;
+        self.theme_label = chosen.label();
+        if let Some((_, editor)) = &mut self.editor {
+            editor.set_theme(chosen.theme);
+        }
     }
 
     /// Offers `@` file suggestions from this index in every editor of the flow.
@@ -345,7 +363,7 @@ impl App {
             None => self.editor = None,
             Some(e) if self.editor.as_ref().is_some_and(|(t, _)| *t == e.target) => {}
             Some(e) => {
-                let editor = Editor::new(&e.text, e.target.placeholder());
+                let editor = Editor::new(&e.text, e.target.placeholder()).with_theme(self.theme);
                 let editor = match e.target {
                     EditorTarget::Answer { .. } => editor.single_line(),
                     _ => editor,

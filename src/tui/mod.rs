@@ -2,6 +2,7 @@
 //! commands ([`Session`]), and the runtime that owns the terminal.
 
 mod app;
+pub mod appearance;
 pub mod bytes;
 mod hints;
 pub mod notify;
@@ -12,6 +13,7 @@ pub mod terminal;
 pub mod view;
 
 pub use app::{App, Popup, PopupKind};
+pub use appearance::{Appearance, ChosenTheme, ColorMode, ThemeSource};
 pub use hints::{flow_hints, settings_footer};
 pub use session::{Notifier, Screen, Session};
 pub use settings_app::SettingsApp;

@@ -11,9 +11,10 @@ use crossterm::event::Event;
 use ratatui::Frame;
 
 use super::app::App;
+use super::appearance::Appearance;
 use super::settings_app::SettingsApp;
 use super::view;
-use crate::config::{Channel, Config, ConfigStore};
+use crate::config::{Channel, Config, ConfigStore, ThemeConfig};
 use crate::keymap::BindingTable;
 use crate::model::{Cmd, Msg, Notification};
 use crate::result::AskResult;
@@ -22,7 +23,7 @@ use crate::settings::RESET_CONFIRM_WINDOW_MS;
 /// What is on screen.
 pub enum Screen {
     Flow(Box<App>),
-    Settings(SettingsApp),
+    Settings(Box<SettingsApp>),
 }
 
 /// Receives the flow's notification and the channels to send it through.
@@ -37,6 +38,7 @@ pub struct Session {
     reset_deadline: Option<Instant>,
     notifier: Notifier,
     result: Option<AskResult>,
+    appearance: Appearance,
 }
 
 impl Session {
@@ -53,7 +55,7 @@ impl Session {
             let sink = changes.clone();
             store.subscribe(move |c: &Config| sink.borrow_mut().push(c.clone()));
         }
-        Session {
+        let mut session = Session {
             screen,
             store,
             channels,
@@ -61,7 +63,38 @@ impl Session {
             reset_deadline: None,
             notifier,
             result: None,
+            appearance: Appearance::default(),
+        };
+        // The config's theme, in pi's dark defaults until the driver says what the terminal shows.
+        session.set_appearance(Appearance::default());
+        session
+    }
+
+    /// Chooses the theme from `appearance` and the config (again whenever the config changes).
+    /// Returns the notices about what the environment asked for.
+    pub fn set_appearance(&mut self, appearance: Appearance) -> Vec<String> {
+        self.appearance = appearance;
+        let theme = self
+            .store
+            .as_ref()
+            .map(|s| s.config().theme.clone())
+            .unwrap_or_default();
+        self.apply_theme(&theme)
+    }
+
+    /// [`Session::set_appearance`] as a builder, its notices dropped.
+    pub fn with_appearance(mut self, appearance: Appearance) -> Session {
+        self.set_appearance(appearance);
+        self
+    }
+
+    fn apply_theme(&mut self, config: &ThemeConfig) -> Vec<String> {
+        let chosen = self.appearance.choose(config);
+        match &mut self.screen {
+            Screen::Flow(app) => app.set_theme(&chosen),
+            Screen::Settings(s) => s.set_theme(&chosen),
         }
+        chosen.notices
     }
 
     /// The flow's result once it finished.
@@ -197,6 +230,7 @@ impl Session {
         for config in changes {
             let table = BindingTable::new(config.keymaps.clone());
             self.channels = config.notifications.channels.clone();
+            self.apply_theme(&config.theme);
             match &mut self.screen {
                 Screen::Flow(app) => app.set_table(table),
                 Screen::Settings(s) => s.table = table,
@@ -222,7 +256,14 @@ impl Session {
                 }
             }
             Screen::Settings(s) => {
-                let v = view::settings_view(&s.modal, &s.settings, &s.config_path, &s.table);
+                let v = view::settings_view(
+                    &s.modal,
+                    &s.settings,
+                    &s.config_path,
+                    &s.table,
+                    s.theme,
+                    &s.theme_label,
+                );
                 view::draw_modal(v, frame.area(), frame.buffer_mut());
             }
         }

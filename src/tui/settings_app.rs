@@ -1,6 +1,9 @@
 //! `pi-ask settings`: the settings modal on its own.
 
 use crossterm::event::KeyEvent;
+use pi_ask_components::Theme;
+
+use super::appearance::{Appearance, ChosenTheme};
 
 use crate::keymap::{BindingTable, Focus, Resolution};
 use crate::keys::KeyId;
@@ -14,6 +17,8 @@ pub struct SettingsApp {
     pub(crate) table: BindingTable,
     pub(crate) config_path: String,
     pub(crate) closed: bool,
+    pub(crate) theme: Theme,
+    pub(crate) theme_label: String,
 }
 
 impl SettingsApp {
@@ -29,7 +34,17 @@ impl SettingsApp {
             table,
             config_path,
             closed: false,
+            theme: Theme::default(),
+            theme_label: Appearance::default()
+                .choose(&crate::config::ThemeConfig::default())
+                .label(),
         }
+    }
+
+    /// Draws with this theme from now on.
+    pub fn set_theme(&mut self, chosen: &ChosenTheme) {
+        self.theme = chosen.theme;
+        self.theme_label = chosen.label();
     }
 
     pub fn is_closed(&self) -> bool {

@@ -104,11 +104,22 @@ pub fn natural_height(app: &mut App, cols: u16) -> u16 {
         .saturating_add(body.natural)
         .saturating_add(footer);
     // An open settings modal is drawn over the form: the area grows to show it whole.
-    let modal = app.model.settings_modal().map_or(0, |modal| {
-        let view = settings_view(modal, app.model.settings(), &app.config_path, &app.table);
-        view.area(Rect::new(0, 0, cols, u16::MAX)).height
-    });
+    let modal =
+        flow_settings_view(app).map_or(0, |view| view.area(Rect::new(0, 0, cols, u16::MAX)).height);
     form.max(modal)
+}
+
+/// The settings modal open over the flow, if any.
+fn flow_settings_view(app: &App) -> Option<ModalView> {
+    let modal = app.model.settings_modal()?;
+    Some(settings_view(
+        modal,
+        app.model.settings(),
+        &app.config_path,
+        &app.table,
+        app.theme,
+        &app.theme_label,
+    ))
 }
 
 fn flow_footer(app: &App) -> Footer {
@@ -123,7 +134,7 @@ fn flow_footer(app: &App) -> Footer {
         } else {
             Vec::new()
         },
-        theme: Theme::default(),
+        theme: app.theme,
     }
 }
 
@@ -160,7 +171,7 @@ impl BodyLayout {
 
 /// Draws into a buffer; returns where the caret of an open editor is.
 pub fn draw_into(app: &mut App, area: Rect, buf: &mut Buffer) -> Option<Position> {
-    let theme = Theme::default();
+    let theme = app.theme;
     let footer = flow_footer(app);
     let footer_lines = footer.lines(area.width);
     let layout = BodyLayout::new(app, area.width.max(1));
@@ -209,6 +220,7 @@ pub fn draw_into(app: &mut App, area: Rect, buf: &mut Buffer) -> Option<Position
                 .collect(),
             app.model.tab_index(),
         );
+        tabs.theme = theme;
         tabs.render(Rect::new(area.x, y, area.width, 1), buf);
         y += 1 + u16::from(plan.tabs_gap);
     }
@@ -216,6 +228,7 @@ pub fn draw_into(app: &mut App, area: Rect, buf: &mut Buffer) -> Option<Position
     let cursor = match layout {
         BodyLayout::Question(q, layout) => draw_question(app, q, *layout, body_area, buf),
         BodyLayout::Review(mut review) => {
+            review.theme = theme;
             review.render(body_area, buf);
             None
         }
@@ -229,8 +242,7 @@ pub fn draw_into(app: &mut App, area: Rect, buf: &mut Buffer) -> Option<Position
         );
     }
 
-    if let Some(modal) = app.model.settings_modal() {
-        let view = settings_view(modal, app.model.settings(), &app.config_path, &app.table);
+    if let Some(view) = flow_settings_view(app) {
         draw_modal(view, area, buf);
         return None;
     }
@@ -318,6 +330,7 @@ impl QuestionLayout {
                 option.and_then(|o| o.preview.clone()),
             );
             pane.scroll = app.model.preview_scroll();
+            pane.theme = app.theme;
             pane
         });
         let list = &app.lists[q];
@@ -378,6 +391,7 @@ impl QuestionLayout {
         let popup = app.popup.as_ref().map_or(0, popup_height);
         let list = &mut app.lists[q];
         list.state = state;
+        list.theme = app.theme;
         let list_natural = list.content_height(list_width);
         let pane_natural = pane.as_ref().map_or(0, |(pane, place)| match place {
             PanePlace::Beside { width, .. } => pane.content_height(*width),
@@ -455,7 +469,7 @@ fn draw_question(
     body: Rect,
     buf: &mut Buffer,
 ) -> Option<Position> {
-    let theme = Theme::default();
+    let theme = app.theme;
     if body.height == 0 || body.width == 0 {
         return None;
     }
@@ -598,7 +612,7 @@ fn draw_question(
     editor.render(editor_area, buf);
     let cursor = editor.cursor_position();
     if let Some(popup) = &app.popup {
-        draw_popup(popup, editor_area, body, buf);
+        draw_popup(popup, editor_area, body, &theme, buf);
     }
     cursor
 }
@@ -702,6 +716,8 @@ pub fn settings_view(
     settings: &Settings,
     path: &str,
     table: &crate::keymap::BindingTable,
+    theme: Theme,
+    theme_label: &str,
 ) -> ModalView {
     let toggle = |s: Setting| SettingsItem::Toggle {
         label: s.label().to_owned(),
@@ -712,6 +728,11 @@ pub fn settings_view(
     items.extend(Setting::LIVE.into_iter().map(toggle));
     items.push(SettingsItem::Section("Defaults for future asks".into()));
     items.push(toggle(Setting::PresentSingleAsMulti));
+    items.push(SettingsItem::Section("Appearance".into()));
+    items.push(SettingsItem::Info {
+        label: "Theme".into(),
+        value: theme_label.to_owned(),
+    });
     items.push(SettingsItem::Section("Actions".into()));
     items.push(SettingsItem::Reset {
         armed: modal.reset_armed(),
@@ -728,7 +749,7 @@ pub fn settings_view(
             ModalMessage::Notice(n) => SettingsNotice::Info(n.clone()),
         }),
         footer: settings_footer(table),
-        theme: Theme::default(),
+        theme,
     }
 }
 
@@ -749,8 +770,7 @@ fn popup_height(popup: &Popup) -> u16 {
 /// The suggestion popup, always right below the editor line it completes so the typed text stays
 /// visible; with little room it shows fewer suggestions. Names and paths in two columns, and a
 /// count of the rows in view (`1-8 of 14`).
-fn draw_popup(popup: &Popup, editor: Rect, body: Rect, buf: &mut Buffer) {
-    let theme = Theme::default();
+fn draw_popup(popup: &Popup, editor: Rect, body: Rect, theme: &Theme, buf: &mut Buffer) {
     let y = editor.y + editor.height;
     let room = (body.y + body.height).saturating_sub(y);
     if room == 0 {
@@ -765,14 +785,14 @@ fn draw_popup(popup: &Popup, editor: Rect, body: Rect, buf: &mut Buffer) {
     if popup.items.is_empty() {
         let area = Rect::new(x, y, popup_width, 1);
         ratatui::widgets::Widget::render(ratatui::widgets::Clear, area, buf);
-        buf.set_style(area, theme.selected());
+        buf.set_style(area, theme.panel(theme.text()));
         put(
             buf,
             x,
             y,
             "   no matching files",
             cols,
-            theme.muted().bg(theme.selected_bg),
+            theme.panel(theme.muted()),
         );
         return;
     }
@@ -783,7 +803,7 @@ fn draw_popup(popup: &Popup, editor: Rect, body: Rect, buf: &mut Buffer) {
     let with_count = room > rows;
     let area = Rect::new(x, y, popup_width, rows + u16::from(with_count));
     ratatui::widgets::Widget::render(ratatui::widgets::Clear, area, buf);
-    buf.set_style(area, theme.selected());
+    buf.set_style(area, theme.panel(theme.text()));
     let rows = rows as usize;
     let first = popup.selected.saturating_sub(rows - 1);
     let shown = &popup.items[first..(first + rows).min(popup.items.len())];
@@ -799,14 +819,14 @@ fn draw_popup(popup: &Popup, editor: Rect, body: Rect, buf: &mut Buffer) {
         let (marker, name_style, path_style) = if selected {
             (
                 "  → ",
-                theme.accent().bg(theme.selected_bg),
-                theme.accent().bg(theme.selected_bg),
+                theme.on_selected(theme.accent()),
+                theme.on_selected(theme.accent()),
             )
         } else {
             (
                 "    ",
-                theme.text().bg(theme.selected_bg),
-                theme.muted().bg(theme.selected_bg),
+                theme.panel(theme.text()),
+                theme.panel(theme.muted()),
             )
         };
         let (nx, _) = put(buf, x, row_y, marker, cols, name_style);
@@ -847,7 +867,7 @@ fn draw_popup(popup: &Popup, editor: Rect, body: Rect, buf: &mut Buffer) {
             y + rows as u16,
             count,
             cols,
-            theme.dim().bg(theme.selected_bg),
+            theme.panel(theme.dim()),
         );
     }
 }
