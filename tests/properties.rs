@@ -210,4 +210,22 @@ proptest! {
         let chosen = pi_ask::tui::Appearance::default().choose(&config.theme);
         prop_assert!(!chosen.label().is_empty());
     }
+
+    #[test]
+    fn any_config_tree_is_read_or_refused_without_panicking(tree in any_json()) {
+        use pi_ask::config::config_from_tree;
+        use pi_ask::keymap::KeymapSource;
+        let mut tree = tree;
+        if let Some(root) = tree.as_object_mut() {
+            root.insert("schemaVersion".into(), serde_json::json!(5));
+        }
+        if let Ok((_, notices)) = config_from_tree(tree, KeymapSource::Toml) {
+            // Unknown keys are named in one notice at most.
+            let unknown = notices
+                .iter()
+                .filter(|n| n.starts_with("Unknown key") && !n.starts_with("Unknown key theme."))
+                .count();
+            prop_assert!(unknown <= 1, "{:?}", notices);
+        }
+    }
 }

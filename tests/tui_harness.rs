@@ -711,3 +711,30 @@ fn editing_the_config_file_while_a_form_is_open_applies_at_once() {
         h.screen_text()
     );
 }
+
+#[test]
+fn a_misspelt_section_is_named_on_screen_and_the_rest_of_the_file_applies() {
+    let text = "schemaVersion = 5\n[behavior]\nshowFooterHints = false\n[behaviour]\ndoublePressReviewShortcuts = false\n";
+    let (_dir, config) = config_file(text);
+    let mut h = Harness::with_config(showcase(), &config, 100, 30).unwrap();
+    let screen = h.screen_text();
+    assert!(
+        screen
+            .contains("Unknown key behavior (did you mean behaviour?) in the config was ignored."),
+        "{screen}"
+    );
+    // The correctly spelt section applied; the misspelt one did not (hints still shown).
+    assert!(
+        !h.model()
+            .unwrap()
+            .settings()
+            .behaviour
+            .double_press_review_shortcuts
+    );
+    assert!(screen.contains("? settings"), "{screen}");
+    assert_eq!(
+        std::fs::read_to_string(&config).unwrap(),
+        text,
+        "the file is not rewritten"
+    );
+}

@@ -6,6 +6,7 @@ mod migrate;
 mod store;
 mod theme;
 mod toml_file;
+mod unknown;
 
 pub use load::{ConfigPaths, ConfigSource, Loaded, load};
 pub use migrate::{CURRENT_SCHEMA_VERSION, MigrationError, migrate};
@@ -134,7 +135,7 @@ pub fn config_from_tree(
     let root = tree
         .as_object()
         .expect("migrate checked the root is an object");
-    let mut notices = Vec::new();
+    let mut notices: Vec<String> = unknown::unknown_keys_notice(root).into_iter().collect();
     let mut config = Config {
         behaviour: read_behaviour(root.get("behaviour"))?,
         ..Config::default()
@@ -184,6 +185,15 @@ pub fn config_from_tree(
     Ok((config, notices))
 }
 
+/// The `behaviour` keys, in the order of [`Behaviour`]'s fields.
+const BEHAVIOUR_KEYS: [&str; 5] = [
+    "autoSubmitWhenAnsweredWithoutNotes",
+    "confirmDismissWhenDirty",
+    "doublePressReviewShortcuts",
+    "showFooterHints",
+    "presentSingleAsMulti",
+];
+
 fn read_behaviour(value: Option<&Value>) -> Result<Behaviour, InvalidConfig> {
     let mut behaviour = Behaviour::default();
     let Some(value) = value else {
@@ -192,26 +202,14 @@ fn read_behaviour(value: Option<&Value>) -> Result<Behaviour, InvalidConfig> {
     let table = value
         .as_object()
         .ok_or_else(|| InvalidConfig("behaviour must be a table".into()))?;
-    let fields: [(&str, &mut bool); 5] = [
-        (
-            "autoSubmitWhenAnsweredWithoutNotes",
-            &mut behaviour.auto_submit_when_answered_without_notes,
-        ),
-        (
-            "confirmDismissWhenDirty",
-            &mut behaviour.confirm_dismiss_when_dirty,
-        ),
-        (
-            "doublePressReviewShortcuts",
-            &mut behaviour.double_press_review_shortcuts,
-        ),
-        ("showFooterHints", &mut behaviour.show_footer_hints),
-        (
-            "presentSingleAsMulti",
-            &mut behaviour.present_single_as_multi,
-        ),
+    let fields: [&mut bool; 5] = [
+        &mut behaviour.auto_submit_when_answered_without_notes,
+        &mut behaviour.confirm_dismiss_when_dirty,
+        &mut behaviour.double_press_review_shortcuts,
+        &mut behaviour.show_footer_hints,
+        &mut behaviour.present_single_as_multi,
     ];
-    for (key, slot) in fields {
+    for (key, slot) in BEHAVIOUR_KEYS.into_iter().zip(fields) {
         if let Some(v) = table.get(key) {
             *slot = v
                 .as_bool()
