@@ -167,8 +167,7 @@ impl Appearance {
             setting
         });
         let (setting, source) = match (self.theme, from_env) {
-            (Some(t), _) if t != ThemeSetting::Auto => (t, ThemeSource::CommandLine),
-            (Some(_), _) => (ThemeSetting::Auto, ThemeSource::CommandLine),
+            (Some(t), _) => (t, ThemeSource::CommandLine),
             (None, Some(t)) => (t, ThemeSource::Environment),
             (None, None) => (config.name, ThemeSource::Config),
         };
