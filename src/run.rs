@@ -154,11 +154,10 @@ pub fn ask(form: Form, options: &RunOptions) -> ExitCode {
             Some(format!("Ignored files.exclude in the config: {e}")),
         ),
     };
-    let theme_notices = options.appearance.choose(&config.theme).notices;
     let notice: Vec<String> = [store.notice(), glob_notice]
         .into_iter()
         .flatten()
-        .chain(theme_notices)
+        .chain(options.appearance.notices().iter().cloned())
         .collect();
     let notice = (!notice.is_empty()).then(|| notice.join(" "));
     let app = App::new(
@@ -203,7 +202,7 @@ pub fn settings(config: Option<&Path>, fullscreen: bool, appearance: Appearance)
     let notices: Vec<String> = store
         .notice()
         .into_iter()
-        .chain(appearance.choose(&c.theme).notices)
+        .chain(appearance.notices().iter().cloned())
         .collect();
     let app = SettingsApp::new(
         c.settings(),

@@ -789,3 +789,14 @@ fn without_colorterm_the_theme_is_drawn_from_the_256_colour_palette() {
     let (code, _) = s.finish();
     assert_eq!(code, 1);
 }
+
+#[test]
+fn a_bad_pi_ask_theme_is_named_on_screen_and_the_form_still_opens() {
+    let mut s = Session::start_with_env(&["demo"], &[("PI_ASK_THEME", "sepia")], |_| {});
+    s.wait_for("PI_ASK_THEME=\"sepia\" is not auto, dark or light; ignored.");
+    s.wait_for("❯ 1. Move fast");
+    s.send(ESC);
+    let (code, json) = s.finish();
+    assert_eq!(code, 1);
+    assert_eq!(json["details"]["cancelled"], true);
+}

@@ -221,10 +221,7 @@ proptest! {
         }
         if let Ok((_, notices)) = config_from_tree(tree, KeymapSource::Toml) {
             // Unknown keys are named in one notice at most.
-            let unknown = notices
-                .iter()
-                .filter(|n| n.starts_with("Unknown key") && !n.starts_with("Unknown key theme."))
-                .count();
+            let unknown = notices.iter().filter(|n| n.starts_with("Unknown key")).count();
             prop_assert!(unknown <= 1, "{:?}", notices);
         }
     }

@@ -84,9 +84,8 @@ impl Token {
 }
 
 /// A built-in theme.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ThemeName {
-    #[default]
     Dark,
     Light,
 }
@@ -96,14 +95,6 @@ impl ThemeName {
         match self {
             ThemeName::Dark => "dark",
             ThemeName::Light => "light",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<ThemeName> {
-        match name {
-            "dark" => Some(ThemeName::Dark),
-            "light" => Some(ThemeName::Light),
-            _ => None,
         }
     }
 
@@ -156,10 +147,9 @@ impl ThemeName {
 }
 
 /// How many colours the terminal shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ColorDepth {
     /// 24-bit RGB.
-    #[default]
     TrueColor,
     /// The xterm 256-colour palette.
     Ansi256,
@@ -215,11 +205,6 @@ const ANSI16: [(&str, Color, (u8, u8, u8)); 16] = [
     ("bright-cyan", Color::LightCyan, (0, 255, 255)),
     ("bright-white", Color::White, (255, 255, 255)),
 ];
-
-/// The names `[theme.colors]` accepts for the 16 ANSI colours.
-pub fn ansi_color_names() -> impl Iterator<Item = &'static str> {
-    ANSI16.iter().map(|(name, _, _)| *name)
-}
 
 const CUBE: [u8; 6] = [0, 95, 135, 175, 215, 255];
 

@@ -64,9 +64,8 @@ pub fn read_theme(value: Option<&Value>) -> (ThemeConfig, Vec<String>) {
                 )),
             },
             "colors" => read_colors(value, &mut config.colors, &mut notices),
-            other => notices.push(format!(
-                "Unknown key theme.{other} ignored (the section has name and colors)."
-            )),
+            // Named with the config's other unknown keys.
+            _ => {}
         }
     }
     (config, notices)
@@ -152,10 +151,7 @@ mod tests {
         assert_eq!(theme, ThemeConfig::default());
         assert_eq!(
             notices,
-            [
-                "theme.name must be auto, dark or light (got \"solarized\"); using auto.",
-                "Unknown key theme.extra ignored (the section has name and colors).",
-            ]
+            ["theme.name must be auto, dark or light (got \"solarized\"); using auto."]
         );
         let (theme, notices) = read_theme(Some(&json!("dark")));
         assert_eq!(theme, ThemeConfig::default());

@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value};
 
-/// The sections pi-ask reads and their keys. `None`: the section's keys are checked elsewhere
-/// (keymaps by keymap validation, theme by the theme reader).
+/// The sections pi-ask reads and their keys. `None`: the section's keys are checked by keymap
+/// validation. (`theme.colors` keys are tokens, checked by the theme reader as it reads them.)
 const KNOWN: &[(&str, Option<&[&str]>)] = &[
     ("schemaVersion", Some(&[])),
     ("behaviour", Some(&super::BEHAVIOUR_KEYS)),
@@ -20,14 +20,19 @@ const KNOWN: &[(&str, Option<&[&str]>)] = &[
         ]),
     ),
     ("keymaps", None),
-    ("theme", None),
+    ("theme", Some(&["name", "colors"])),
 ];
 
 /// The known key closest to `key`, when it is close enough to be a typo.
 fn nearest<'a>(key: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let lower = key.to_ascii_lowercase();
     known
-        .map(|k| (strsim::levenshtein(&lower, &k.to_ascii_lowercase()), k))
+        .map(|k| {
+            (
+                strsim::damerau_levenshtein(&lower, &k.to_ascii_lowercase()),
+                k,
+            )
+        })
         .filter(|(d, k)| *d <= (k.len() / 4).max(1))
         .min_by_key(|(d, _)| *d)
         .map(|(_, k)| k)
@@ -95,7 +100,7 @@ mod tests {
                 "files": {"exclude": []},
                 "answer": {"extractionRetries": 1},
                 "keymaps": {"main": {"anything": []}},
-                "theme": {"whatever": 1},
+                "theme": {"name": "dark", "colors": {"accent": "red"}},
             })),
             None
         );
@@ -113,10 +118,11 @@ mod tests {
                 "behaviour": {"showFooterHint": false},
                 "files": {"exlude": ["*.log"]},
                 "colours": {},
+                "theme": {"nmae": "light", "extra": 1},
             }))
             .as_deref(),
             Some(
-                "Unknown keys in the config were ignored: behaviour.showFooterHint (did you mean behaviour.showFooterHints?), files.exlude (did you mean files.exclude?), colours."
+                "Unknown keys in the config were ignored: behaviour.showFooterHint (did you mean behaviour.showFooterHints?), files.exlude (did you mean files.exclude?), colours, theme.nmae (did you mean theme.name?), theme.extra."
             )
         );
     }

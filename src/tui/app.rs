@@ -4,9 +4,9 @@
 use std::sync::Arc;
 
 use crossterm::event::KeyEvent;
-use pi_ask_components::{Editor, OptionList, OptionRow, Theme};
+use pi_ask_components::{Editor, OptionList, OptionRow};
 
-use super::appearance::{Appearance, ChosenTheme};
+use super::appearance::{ChosenTheme, Look};
 
 use crate::files::{self, FileIndex, Searcher, Suggestion};
 use crate::form::{CUSTOM_ROW_LABEL, Form};
@@ -53,8 +53,7 @@ pub struct App {
     /// Index size at the last search, to refresh while the walk streams in.
     searched_len: usize,
     /// The colours everything is drawn with, and how the settings modal describes them.
-    pub(crate) theme: Theme,
-    pub(crate) theme_label: String,
+    pub(crate) look: Look,
 }
 
 impl App {
@@ -100,10 +99,7 @@ impl App {
             measured: super::view::Measured::default(),
             popup_dismissed: None,
             searched_len: 0,
-            theme: Theme::default(),
-            theme_label: Appearance::default()
-                .choose(&crate::config::ThemeConfig::default())
-                .label(),
+            look: Look::default(),
         };
         if let Some(notice) = config_notice {
             app.update(Msg::ConfigNotice(notice));
@@ -114,8 +110,7 @@ impl App {
 
     /// Draws with this theme from now on.
     pub fn set_theme(&mut self, chosen: &ChosenTheme) {
-        self.theme = chosen.theme;
-        self.theme_label = chosen.label();
+        self.look = Look::from(chosen);
         if let Some((_, editor)) = &mut self.editor {
             editor.set_theme(chosen.theme);
         }
@@ -363,7 +358,8 @@ impl App {
             None => self.editor = None,
             Some(e) if self.editor.as_ref().is_some_and(|(t, _)| *t == e.target) => {}
             Some(e) => {
-                let editor = Editor::new(&e.text, e.target.placeholder()).with_theme(self.theme);
+                let editor =
+                    Editor::new(&e.text, e.target.placeholder()).with_theme(self.look.theme);
                 let editor = match e.target {
                     EditorTarget::Answer { .. } => editor.single_line(),
                     _ => editor,

@@ -19,10 +19,10 @@ pub enum ColorMode {
     Never,
 }
 
-/// The environment variables the choice reads.
+/// The environment variables the choice reads (`PI_ASK_THEME` already checked).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct ThemeEnv {
-    pi_ask_theme: Option<String>,
+    pi_ask_theme: Option<ThemeSetting>,
     colorfgbg: Option<String>,
     colorterm: Option<String>,
     wt_session: bool,
@@ -36,6 +36,10 @@ pub struct Appearance {
     theme: Option<ThemeSetting>,
     color: ColorMode,
     env: ThemeEnv,
+    /// A depth fixed in code instead of the one the environment gives.
+    fixed_depth: Option<ColorDepth>,
+    /// Problems with what the environment asked for (the config's own are config notices).
+    notices: Vec<String>,
 }
 
 impl Default for Appearance {
@@ -66,8 +70,6 @@ pub struct ChosenTheme {
     pub depth: ColorDepth,
     /// `[theme.colors]` entries applied.
     pub custom_colors: usize,
-    /// Problems with what the environment asked for (the config's own are config notices).
-    pub notices: Vec<String>,
 }
 
 impl ChosenTheme {
@@ -94,6 +96,29 @@ impl ChosenTheme {
     }
 }
 
+/// What the view needs of the chosen theme: its colours, and the line the settings modal shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Look {
+    pub theme: Theme,
+    pub label: String,
+}
+
+impl From<&ChosenTheme> for Look {
+    fn from(chosen: &ChosenTheme) -> Look {
+        Look {
+            theme: chosen.theme,
+            label: chosen.label(),
+        }
+    }
+}
+
+impl Default for Look {
+    /// [`Appearance::default`] with the default config: pi's dark theme in 24-bit colour.
+    fn default() -> Self {
+        Look::from(&Appearance::default().choose(&ThemeConfig::default()))
+    }
+}
+
 impl Appearance {
     /// The command line's choices, with the process environment.
     pub fn from_env(theme: Option<ThemeSetting>, color: ColorMode) -> Appearance {
@@ -107,17 +132,30 @@ impl Appearance {
         env: impl Fn(&str) -> Option<String>,
     ) -> Appearance {
         let var = |k: &str| env(k).filter(|v| !v.is_empty());
+        let mut notices = Vec::new();
+        let pi_ask_theme = var("PI_ASK_THEME").and_then(|v| {
+            let setting = ThemeSetting::from_name(&v);
+            if setting.is_none() {
+                notices.push(format!(
+                    "PI_ASK_THEME={v:?} is not {}; ignored.",
+                    ThemeSetting::NAMES
+                ));
+            }
+            setting
+        });
         Appearance {
             theme,
             color,
             env: ThemeEnv {
-                pi_ask_theme: var("PI_ASK_THEME"),
+                pi_ask_theme,
                 colorfgbg: var("COLORFGBG"),
                 colorterm: var("COLORTERM"),
                 wt_session: var("WT_SESSION").is_some(),
                 term: var("TERM"),
                 no_color: var("NO_COLOR").is_some(),
             },
+            fixed_depth: None,
+            notices,
         }
     }
 
@@ -128,45 +166,24 @@ impl Appearance {
             ThemeName::Dark => ThemeSetting::Dark,
             ThemeName::Light => ThemeSetting::Light,
         });
-        let color = match depth {
-            ColorDepth::None => ColorMode::Never,
-            _ => ColorMode::Auto,
-        };
-        let env = ThemeEnv {
-            colorterm: Some(
-                match depth {
-                    ColorDepth::TrueColor => "truecolor",
-                    _ => "",
-                }
-                .to_owned(),
-            ),
-            term: Some(
-                match depth {
-                    ColorDepth::Ansi16 => "xterm-16color",
-                    _ => "xterm-256color",
-                }
-                .to_owned(),
-            ),
-            ..ThemeEnv::default()
-        };
-        Appearance { theme, color, env }
+        Appearance {
+            theme,
+            color: ColorMode::Auto,
+            env: ThemeEnv::default(),
+            fixed_depth: Some(depth),
+            notices: Vec::new(),
+        }
+    }
+
+    /// Problems with what the environment asked for, to show once at start.
+    pub fn notices(&self) -> &[String] {
+        &self.notices
     }
 
     /// The theme for this config.
     pub fn choose(&self, config: &ThemeConfig) -> ChosenTheme {
         let env = &self.env;
-        let mut notices = Vec::new();
-        let from_env = env.pi_ask_theme.as_deref().and_then(|v| {
-            let setting = ThemeSetting::from_name(v);
-            if setting.is_none() {
-                notices.push(format!(
-                    "PI_ASK_THEME={v:?} is not {}; ignored.",
-                    ThemeSetting::NAMES
-                ));
-            }
-            setting
-        });
-        let (setting, source) = match (self.theme, from_env) {
+        let (setting, source) = match (self.theme, env.pi_ask_theme) {
             (Some(t), _) => (t, ThemeSource::CommandLine),
             (None, Some(t)) => (t, ThemeSource::Environment),
             (None, None) => (config.name, ThemeSource::Config),
@@ -180,14 +197,15 @@ impl Appearance {
                 None => (ThemeName::Dark, ThemeSource::Fallback),
             },
         };
-        let depth = color_depth(self.color, env);
+        let depth = self
+            .fixed_depth
+            .unwrap_or_else(|| color_depth(self.color, env));
         ChosenTheme {
             theme: Theme::new(name, &config.colors, depth),
             name,
             source,
             depth,
             custom_colors: config.colors.len(),
-            notices,
         }
     }
 }
@@ -277,7 +295,7 @@ mod tests {
         let c = a.choose(&config);
         assert_eq!((c.name, c.source), (ThemeName::Light, ThemeSource::Config));
         assert_eq!(
-            c.notices,
+            a.notices(),
             ["PI_ASK_THEME=\"sepia\" is not auto, dark or light; ignored."]
         );
     }

@@ -13,7 +13,7 @@ pub mod terminal;
 pub mod view;
 
 pub use app::{App, Popup, PopupKind};
-pub use appearance::{Appearance, ChosenTheme, ColorMode, ThemeSource};
+pub use appearance::{Appearance, ChosenTheme, ColorMode, Look, ThemeSource};
 pub use hints::{flow_hints, settings_footer};
 pub use session::{Notifier, Screen, Session};
 pub use settings_app::SettingsApp;

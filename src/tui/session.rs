@@ -71,8 +71,7 @@ impl Session {
     }
 
     /// Chooses the theme from `appearance` and the config (again whenever the config changes).
-    /// Returns the notices about what the environment asked for.
-    pub fn set_appearance(&mut self, appearance: Appearance) -> Vec<String> {
+    pub fn set_appearance(&mut self, appearance: Appearance) {
         self.appearance = appearance;
         let theme = self
             .store
@@ -82,19 +81,18 @@ impl Session {
         self.apply_theme(&theme)
     }
 
-    /// [`Session::set_appearance`] as a builder, its notices dropped.
+    /// [`Session::set_appearance`] as a builder.
     pub fn with_appearance(mut self, appearance: Appearance) -> Session {
         self.set_appearance(appearance);
         self
     }
 
-    fn apply_theme(&mut self, config: &ThemeConfig) -> Vec<String> {
+    fn apply_theme(&mut self, config: &ThemeConfig) {
         let chosen = self.appearance.choose(config);
         match &mut self.screen {
             Screen::Flow(app) => app.set_theme(&chosen),
             Screen::Settings(s) => s.set_theme(&chosen),
         }
-        chosen.notices
     }
 
     /// The flow's result once it finished.
@@ -256,14 +254,8 @@ impl Session {
                 }
             }
             Screen::Settings(s) => {
-                let v = view::settings_view(
-                    &s.modal,
-                    &s.settings,
-                    &s.config_path,
-                    &s.table,
-                    s.theme,
-                    &s.theme_label,
-                );
+                let v =
+                    view::settings_view(&s.modal, &s.settings, &s.config_path, &s.table, &s.look);
                 view::draw_modal(v, frame.area(), frame.buffer_mut());
             }
         }

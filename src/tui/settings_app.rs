@@ -1,9 +1,7 @@
 //! `pi-ask settings`: the settings modal on its own.
 
+use super::appearance::{ChosenTheme, Look};
 use crossterm::event::KeyEvent;
-use pi_ask_components::Theme;
-
-use super::appearance::{Appearance, ChosenTheme};
 
 use crate::keymap::{BindingTable, Focus, Resolution};
 use crate::keys::KeyId;
@@ -17,8 +15,7 @@ pub struct SettingsApp {
     pub(crate) table: BindingTable,
     pub(crate) config_path: String,
     pub(crate) closed: bool,
-    pub(crate) theme: Theme,
-    pub(crate) theme_label: String,
+    pub(crate) look: Look,
 }
 
 impl SettingsApp {
@@ -34,17 +31,13 @@ impl SettingsApp {
             table,
             config_path,
             closed: false,
-            theme: Theme::default(),
-            theme_label: Appearance::default()
-                .choose(&crate::config::ThemeConfig::default())
-                .label(),
+            look: Look::default(),
         }
     }
 
     /// Draws with this theme from now on.
     pub fn set_theme(&mut self, chosen: &ChosenTheme) {
-        self.theme = chosen.theme;
-        self.theme_label = chosen.label();
+        self.look = Look::from(chosen);
     }
 
     pub fn is_closed(&self) -> bool {

@@ -10,6 +10,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 
 use super::app::{App, Popup};
+use super::appearance::Look;
 use super::hints::{flow_hints, settings_footer};
 use crate::form::QuestionType;
 use crate::model::{
@@ -117,8 +118,7 @@ fn flow_settings_view(app: &App) -> Option<ModalView> {
         app.model.settings(),
         &app.config_path,
         &app.table,
-        app.theme,
-        &app.theme_label,
+        &app.look,
     ))
 }
 
@@ -134,7 +134,7 @@ fn flow_footer(app: &App) -> Footer {
         } else {
             Vec::new()
         },
-        theme: app.theme,
+        theme: app.look.theme,
     }
 }
 
@@ -171,7 +171,7 @@ impl BodyLayout {
 
 /// Draws into a buffer; returns where the caret of an open editor is.
 pub fn draw_into(app: &mut App, area: Rect, buf: &mut Buffer) -> Option<Position> {
-    let theme = app.theme;
+    let theme = app.look.theme;
     let footer = flow_footer(app);
     let footer_lines = footer.lines(area.width);
     let layout = BodyLayout::new(app, area.width.max(1));
@@ -330,7 +330,7 @@ impl QuestionLayout {
                 option.and_then(|o| o.preview.clone()),
             );
             pane.scroll = app.model.preview_scroll();
-            pane.theme = app.theme;
+            pane.theme = app.look.theme;
             pane
         });
         let list = &app.lists[q];
@@ -391,7 +391,7 @@ impl QuestionLayout {
         let popup = app.popup.as_ref().map_or(0, popup_height);
         let list = &mut app.lists[q];
         list.state = state;
-        list.theme = app.theme;
+        list.theme = app.look.theme;
         let list_natural = list.content_height(list_width);
         let pane_natural = pane.as_ref().map_or(0, |(pane, place)| match place {
             PanePlace::Beside { width, .. } => pane.content_height(*width),
@@ -469,7 +469,7 @@ fn draw_question(
     body: Rect,
     buf: &mut Buffer,
 ) -> Option<Position> {
-    let theme = app.theme;
+    let theme = app.look.theme;
     if body.height == 0 || body.width == 0 {
         return None;
     }
@@ -716,8 +716,7 @@ pub fn settings_view(
     settings: &Settings,
     path: &str,
     table: &crate::keymap::BindingTable,
-    theme: Theme,
-    theme_label: &str,
+    look: &Look,
 ) -> ModalView {
     let toggle = |s: Setting| SettingsItem::Toggle {
         label: s.label().to_owned(),
@@ -731,7 +730,7 @@ pub fn settings_view(
     items.push(SettingsItem::Section("Appearance".into()));
     items.push(SettingsItem::Info {
         label: "Theme".into(),
-        value: theme_label.to_owned(),
+        value: look.label.clone(),
     });
     items.push(SettingsItem::Section("Actions".into()));
     items.push(SettingsItem::Reset {
@@ -749,7 +748,7 @@ pub fn settings_view(
             ModalMessage::Notice(n) => SettingsNotice::Info(n.clone()),
         }),
         footer: settings_footer(table),
-        theme,
+        theme: look.theme,
     }
 }
 
