@@ -9,6 +9,7 @@ pub mod cli;
 pub mod config;
 pub mod files;
 pub mod form;
+pub mod history;
 pub mod input;
 pub mod keymap;
 pub mod keys;

@@ -94,6 +94,23 @@ impl ConfigPaths {
     }
 }
 
+/// pi's agent directory: `PI_CODING_AGENT_DIR` (a leading `~` expanded), else `~/.pi/agent`, made
+/// absolute. `None` when neither is set and there is no home directory.
+pub fn agent_dir(
+    env: impl Fn(&str) -> Option<String>,
+    passwd: fn() -> Option<PathBuf>,
+) -> Option<PathBuf> {
+    let home = env("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .or_else(passwd);
+    let dir = match env("PI_CODING_AGENT_DIR").filter(|s| !s.is_empty()) {
+        Some(d) => expand_home(&d, home.as_deref().unwrap_or(Path::new("/"))),
+        None => home?.join(".pi").join("agent"),
+    };
+    Some(crate::paths::absolute(&dir))
+}
+
 /// The home directory in the passwd entry of the current user.
 pub fn passwd_home() -> Option<PathBuf> {
     use std::ffi::CStr;

@@ -1,0 +1,389 @@
+//! The history of asks: every form pi-ask opens, how it ended, and what was dismissed, as an
+//! append-only JSON-lines file (see docs/history.md).
+//!
+//! The file is a log of [`Event`]s; [`History`] folds it into one [`Ask`] per opened form. Nothing
+//! here touches a terminal, so a host can embed the store and the lookups as they are.
+
+mod liveness;
+mod recorder;
+mod store;
+
+pub use liveness::{ProcessId, process_is_alive};
+pub use recorder::{OpenAsk, Recorder};
+pub use store::parse_history;
+pub use store::{HistoryStore, KEEP_ASKS, default_history_path};
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::result::{AskResult, Mode};
+
+/// What opened a form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Source {
+    /// A real `ask_user` call (`pi-ask ask`).
+    #[serde(rename = "tool")]
+    Tool,
+    /// A form extracted from prose (`pi-ask answer`).
+    #[serde(rename = "answer")]
+    Answer,
+    /// An extracted form reopened (`pi-ask answer --again`).
+    #[serde(rename = "answer:again")]
+    AnswerAgain,
+    /// A real form reopened (`pi-ask replay`).
+    #[serde(rename = "ask:replay")]
+    Replay,
+    /// An interrupted form reopened (`pi-ask resume`).
+    #[serde(rename = "ask:resume")]
+    Resume,
+}
+
+impl Source {
+    /// The name written in the file and shown by `pi-ask history`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Tool => "tool",
+            Source::Answer => "answer",
+            Source::AnswerAgain => "answer:again",
+            Source::Replay => "ask:replay",
+            Source::Resume => "ask:resume",
+        }
+    }
+
+    /// Whether the form came from prose extraction, where `freeform` options are allowed.
+    pub fn is_extracted(self) -> bool {
+        matches!(self, Source::Answer | Source::AnswerAgain)
+    }
+}
+
+/// How a form ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Submitted,
+    Elaborated,
+    Cancelled,
+}
+
+impl Status {
+    /// The status a result stands for.
+    pub fn of(result: &AskResult) -> Status {
+        match (result.details.cancelled, result.details.mode) {
+            (true, _) => Status::Cancelled,
+            (false, Mode::Submit) => Status::Submitted,
+            (false, Mode::Elaborate) => Status::Elaborated,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Submitted => "submitted",
+            Status::Elaborated => "elaborated",
+            Status::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// A tool call in a pi session file that a form came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionCall {
+    /// The session file, as given.
+    pub file: String,
+    /// The session's id (its header `id`).
+    pub session_id: String,
+    /// The `ask_user` tool call id, for forms from a tool call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    /// The entry the form came from (the assistant message for extracted forms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry_id: Option<String>,
+}
+
+/// Where a reopened form came from.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Origin {
+    /// The history id of the ask it reopens (for a resume: the first ask of the chain).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reopens: Option<String>,
+    /// The pi session tool call or message it came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<SessionCall>,
+}
+
+/// A form was opened (written before its UI opens).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Opened {
+    pub id: String,
+    pub source: Source,
+    /// RFC 3339 UTC with milliseconds.
+    pub at: String,
+    pub cwd: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The payload exactly as given (revalidated whenever it is reopened).
+    pub payload: Value,
+    /// The process showing the form, to tell a running form from an interrupted one.
+    pub process: ProcessId,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub origin: Origin,
+}
+
+fn is_default(origin: &Origin) -> bool {
+    *origin == Origin::default()
+}
+
+/// A form ended (submitted, elaborated or cancelled) with its result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ended {
+    pub id: String,
+    pub at: String,
+    pub status: Status,
+    pub result: Value,
+}
+
+/// A resumed form ended, so the interrupted ask (or session tool call) is not offered again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Dismissal {
+    pub at: String,
+    /// The history ask dismissed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// A pi session tool call dismissed (pi's own files are never written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+}
+
+/// One line of the history file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "camelCase")]
+pub enum Event {
+    Open(Box<Opened>),
+    End(Ended),
+    Dismiss(Dismissal),
+    /// `pi-ask ask` told the person this interrupted ask can be resumed (said once).
+    Hinted {
+        id: String,
+        at: String,
+    },
+}
+
+impl Event {
+    /// The ask the event belongs to, if it belongs to one.
+    pub fn ask_id(&self) -> Option<&str> {
+        match self {
+            Event::Open(o) => Some(&o.id),
+            Event::End(e) => Some(&e.id),
+            Event::Dismiss(d) => d.id.as_deref(),
+            Event::Hinted { id, .. } => Some(id),
+        }
+    }
+}
+
+/// One opened form and what happened to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ask {
+    pub opened: Opened,
+    pub ended: Option<Ended>,
+    /// A later resume ended, or this ask was dismissed directly.
+    pub dismissed: bool,
+    /// A later resume of the same ask exists, so this one is not offered by itself.
+    pub superseded: bool,
+    pub hinted: bool,
+}
+
+impl Ask {
+    /// The first ask of a resume chain: what a resume of this ask dismisses.
+    pub fn root(&self) -> &str {
+        match (self.opened.source, &self.opened.origin.reopens) {
+            (Source::Resume, Some(root)) => root,
+            _ => &self.opened.id,
+        }
+    }
+
+    /// Whether the form never ended and its process is gone.
+    pub fn is_interrupted(&self, alive: &dyn Fn(&ProcessId) -> bool) -> bool {
+        self.ended.is_none() && !alive(&self.opened.process)
+    }
+
+    /// The title, else the first question's prompt, else the id.
+    pub fn headline(&self) -> String {
+        if let Some(title) = &self.opened.title {
+            return title.clone();
+        }
+        self.opened
+            .payload
+            .get("questions")
+            .and_then(|q| q.get(0))
+            .and_then(|q| q.get("prompt"))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .unwrap_or_else(|| self.opened.id.clone())
+    }
+
+    /// `submitted`, `elaborated`, `cancelled`, `running` or `interrupted`.
+    pub fn status_label(&self, alive: &dyn Fn(&ProcessId) -> bool) -> &'static str {
+        match &self.ended {
+            Some(e) => e.status.as_str(),
+            None if alive(&self.opened.process) => "running",
+            None => "interrupted",
+        }
+    }
+}
+
+/// Why an ask could not be looked up by id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LookupError {
+    NotFound(String),
+    Ambiguous(String, usize),
+}
+
+impl std::fmt::Display for LookupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LookupError::NotFound(id) => write!(f, "no ask {id} in the history"),
+            LookupError::Ambiguous(id, n) => {
+                write!(
+                    f,
+                    "{n} asks in the history start with {id}; give more characters"
+                )
+            }
+        }
+    }
+}
+
+/// The history folded into asks, oldest first.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct History {
+    pub asks: Vec<Ask>,
+    /// Dismissed pi session tool calls: (session id, tool call id).
+    pub session_dismissals: HashSet<(String, String)>,
+    /// Lines that did not parse (a torn last line after a crash, or a newer version's event).
+    pub skipped_lines: usize,
+}
+
+impl History {
+    /// Folds events in file order. Events for an ask that was never opened are ignored.
+    pub fn from_events(events: impl IntoIterator<Item = Event>) -> History {
+        let mut history = History::default();
+        let mut dismissed_ids = HashSet::new();
+        for event in events {
+            match event {
+                Event::Open(opened) => history.asks.push(Ask {
+                    opened: *opened,
+                    ended: None,
+                    dismissed: false,
+                    superseded: false,
+                    hinted: false,
+                }),
+                Event::End(ended) => {
+                    if let Some(ask) = history.find_mut(&ended.id) {
+                        ask.ended.get_or_insert(ended);
+                    }
+                }
+                Event::Dismiss(d) => {
+                    if let Some(id) = d.id {
+                        dismissed_ids.insert(id);
+                    }
+                    if let (Some(s), Some(t)) = (d.session_id, d.tool_call_id) {
+                        history.session_dismissals.insert((s, t));
+                    }
+                }
+                Event::Hinted { id, .. } => {
+                    if let Some(ask) = history.find_mut(&id) {
+                        ask.hinted = true;
+                    }
+                }
+            }
+        }
+        // A resume covers every earlier ask of its chain: only the newest link is offered.
+        let mut newest_resume_of: std::collections::HashMap<String, usize> = Default::default();
+        for (i, ask) in history.asks.iter().enumerate() {
+            if ask.opened.source == Source::Resume {
+                newest_resume_of.insert(ask.root().to_owned(), i);
+            }
+        }
+        for (i, ask) in history.asks.iter_mut().enumerate() {
+            let root = ask.root().to_owned();
+            ask.dismissed = dismissed_ids.contains(&root) || dismissed_ids.contains(&ask.opened.id);
+            ask.superseded = newest_resume_of.get(&root).is_some_and(|&r| r > i);
+        }
+        history
+    }
+
+    fn find_mut(&mut self, id: &str) -> Option<&mut Ask> {
+        self.asks.iter_mut().rev().find(|a| a.opened.id == id)
+    }
+
+    /// The ask with this id, or the only one whose id starts with it.
+    pub fn find(&self, id: &str) -> Result<&Ask, LookupError> {
+        if let Some(ask) = self.asks.iter().find(|a| a.opened.id == id) {
+            return Ok(ask);
+        }
+        let matches: Vec<&Ask> = self
+            .asks
+            .iter()
+            .filter(|a| !id.is_empty() && a.opened.id.starts_with(id))
+            .collect();
+        match matches.as_slice() {
+            [one] => Ok(one),
+            [] => Err(LookupError::NotFound(id.to_owned())),
+            many => Err(LookupError::Ambiguous(id.to_owned(), many.len())),
+        }
+    }
+
+    /// The newest ask opened from one of `sources`.
+    pub fn latest(&self, sources: &[Source]) -> Option<&Ask> {
+        self.asks
+            .iter()
+            .rev()
+            .find(|a| sources.contains(&a.opened.source))
+    }
+
+    /// The newest ask that never ended, whose process is gone, and that no resume has covered
+    /// or dismissed: what `pi-ask resume` reopens.
+    pub fn resumable(&self, alive: &dyn Fn(&ProcessId) -> bool) -> Option<&Ask> {
+        self.asks
+            .iter()
+            .rev()
+            .find(|a| a.is_interrupted(alive) && !a.dismissed && !a.superseded)
+    }
+
+    /// An interrupted, resumable ask from `cwd` that nobody was told about yet.
+    pub fn unhinted_interrupted_in(
+        &self,
+        cwd: &str,
+        alive: &dyn Fn(&ProcessId) -> bool,
+    ) -> Option<&Ask> {
+        self.resumable(alive)
+            .filter(|a| a.opened.cwd == cwd && !a.hinted && !self.chain_hinted(a))
+    }
+
+    fn chain_hinted(&self, ask: &Ask) -> bool {
+        self.asks.iter().any(|a| a.root() == ask.root() && a.hinted)
+    }
+
+    /// Whether a pi session tool call was dismissed by an earlier resume.
+    pub fn session_call_dismissed(&self, session_id: &str, tool_call_id: &str) -> bool {
+        self.session_dismissals
+            .contains(&(session_id.to_owned(), tool_call_id.to_owned()))
+    }
+}
+
+/// Now, as pi writes timestamps: RFC 3339 UTC with milliseconds.
+pub fn now_timestamp() -> String {
+    humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string()
+}
+
+/// A new ask id: 8 lowercase hex characters, like pi's entry ids.
+pub fn new_ask_id() -> String {
+    uuid::Uuid::new_v4().simple().to_string()[..8].to_owned()
+}

@@ -1,0 +1,85 @@
+//! Recording one form: its opening before the UI shows, its end with the result, and for a
+//! resumed form the dismissal that keeps it from being offered again.
+
+use std::io;
+
+use serde_json::Value;
+
+use super::{Dismissal, Ended, Event, HistoryStore, Opened, Origin, ProcessId, Source, Status};
+use super::{new_ask_id, now_timestamp};
+use crate::result::AskResult;
+
+/// The history entry of one open form.
+#[derive(Debug)]
+pub struct Recorder {
+    store: HistoryStore,
+    id: String,
+    dismisses: Option<Dismissal>,
+}
+
+/// What a form is recorded with.
+#[derive(Debug, Clone)]
+pub struct OpenAsk<'a> {
+    pub source: Source,
+    pub cwd: String,
+    pub title: Option<String>,
+    pub payload: &'a Value,
+    pub origin: Origin,
+}
+
+impl Recorder {
+    /// Records that a form opens, with this process as the one showing it.
+    pub fn open(store: &HistoryStore, ask: OpenAsk<'_>) -> io::Result<Recorder> {
+        let id = new_ask_id();
+        let dismisses = (ask.source == Source::Resume).then(|| dismissal_for(&ask.origin));
+        store.append(&Event::Open(Box::new(Opened {
+            id: id.clone(),
+            source: ask.source,
+            at: now_timestamp(),
+            cwd: ask.cwd,
+            title: ask.title,
+            payload: ask.payload.clone(),
+            process: ProcessId::current(),
+            origin: ask.origin,
+        })))?;
+        // Compaction is housekeeping: a failure never stops the form.
+        let _ = store.compact_if_large();
+        Ok(Recorder {
+            store: store.clone(),
+            id,
+            dismisses,
+        })
+    }
+
+    /// The ask's history id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Records the end and, for a resumed form, its dismissal (submit and cancel both dismiss).
+    pub fn end(self, result: &AskResult) -> io::Result<()> {
+        self.store.append(&Event::End(Ended {
+            id: self.id.clone(),
+            at: now_timestamp(),
+            status: Status::of(result),
+            result: serde_json::to_value(result).map_err(io::Error::other)?,
+        }))?;
+        match self.dismisses {
+            Some(d) => self.store.append(&Event::Dismiss(Dismissal {
+                at: now_timestamp(),
+                ..d
+            })),
+            None => Ok(()),
+        }
+    }
+}
+
+fn dismissal_for(origin: &Origin) -> Dismissal {
+    let call = origin.session.as_ref();
+    Dismissal {
+        at: String::new(),
+        id: origin.reopens.clone(),
+        session_id: call.map(|c| c.session_id.clone()),
+        tool_call_id: call.and_then(|c| c.tool_call_id.clone()),
+    }
+}

@@ -1,0 +1,249 @@
+//! The history file: appends of one fsync'd line under a lock, a reader that skips torn or
+//! unknown lines, and compaction that keeps the newest asks.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::os::unix::io::AsRawFd;
+use std::path::{Path, PathBuf};
+
+use super::{Event, History};
+
+/// How many asks compaction keeps (the newest ones, whatever their status).
+pub const KEEP_ASKS: usize = 200;
+/// Compaction runs once the file holds this many asks, so it is rare.
+const COMPACT_AT: usize = KEEP_ASKS + KEEP_ASKS / 4;
+/// Session dismissals kept by compaction (each a few dozen bytes).
+const KEEP_SESSION_DISMISSALS: usize = 1000;
+
+/// `$PI_ASK_HISTORY`, else `history.jsonl` in pi-ask's state folder under pi's agent directory
+/// (`~/.pi/agent/pi-ask/`, following `PI_CODING_AGENT_DIR`). `None` without a home directory.
+pub fn default_history_path(env: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    if let Some(path) = env("PI_ASK_HISTORY").filter(|p| !p.is_empty()) {
+        return Some(crate::paths::absolute(Path::new(&path)));
+    }
+    let agent = crate::config::agent_dir(&env, crate::config::passwd_home)?;
+    Some(agent.join("pi-ask").join("history.jsonl"))
+}
+
+/// The history file of one user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryStore {
+    path: PathBuf,
+}
+
+/// An exclusive `flock` on the lock file beside the history, released on drop.
+struct Lock(File);
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        // SAFETY: the descriptor is open for as long as `self.0` lives.
+        unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
+    }
+}
+
+impl HistoryStore {
+    pub fn new(path: impl Into<PathBuf>) -> HistoryStore {
+        HistoryStore { path: path.into() }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn lock_path(&self) -> PathBuf {
+        let mut name = self.path.file_name().unwrap_or_default().to_os_string();
+        name.push(".lock");
+        self.path.with_file_name(name)
+    }
+
+    fn ensure_dir(&self) -> io::Result<()> {
+        match self.path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(dir),
+            _ => Ok(()),
+        }
+    }
+
+    fn lock(&self) -> io::Result<Lock> {
+        self.ensure_dir()?;
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .mode(0o600)
+            .open(self.lock_path())?;
+        loop {
+            // SAFETY: flock on a descriptor we own.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+                return Ok(Lock(file));
+            }
+            let err = io::Error::last_os_error();
+            if err.kind() != io::ErrorKind::Interrupted {
+                return Err(err);
+            }
+        }
+    }
+
+    /// Appends one event as one line and waits until it is on disk. A torn last line left by a
+    /// crash is closed first, so it cannot swallow this one.
+    pub fn append(&self, event: &Event) -> io::Result<()> {
+        let _lock = self.lock()?;
+        self.append_locked(event)
+    }
+
+    fn append_locked(&self, event: &Event) -> io::Result<()> {
+        let mut file = OpenOptions::new()
+            .create(true)
+            .read(true)
+            .append(true)
+            .mode(0o600)
+            .open(&self.path)?;
+        let mut line = serde_json::to_string(event).map_err(io::Error::other)?;
+        line.push('\n');
+        let len = file.metadata()?.len();
+        if len > 0 {
+            let mut last = [0u8; 1];
+            file.seek(SeekFrom::Start(len - 1))?;
+            file.read_exact(&mut last)?;
+            if last[0] != b'\n' {
+                line.insert(0, '\n');
+            }
+        }
+        // One write of the whole line: O_APPEND puts it at the end even if another process
+        // appended meanwhile (the lock makes that impossible among pi-asks anyway).
+        file.write_all(line.as_bytes())?;
+        file.sync_data()
+    }
+
+    /// Reads the history. A missing file is an empty history.
+    pub fn read(&self) -> io::Result<History> {
+        match std::fs::read(&self.path) {
+            Ok(bytes) => Ok(parse_history(&bytes)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(History::default()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Keeps the newest [`KEEP_ASKS`] asks once the file holds more than a quarter more than
+    /// that. Returns whether it rewrote the file (atomically: a temp file renamed over it).
+    pub fn compact_if_large(&self) -> io::Result<bool> {
+        let _lock = self.lock()?;
+        let bytes = match std::fs::read(&self.path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+            Err(e) => return Err(e),
+        };
+        let events = parse_events(&bytes).0;
+        let opened = events
+            .iter()
+            .filter(|e| matches!(e, Event::Open(_)))
+            .count();
+        if opened < COMPACT_AT {
+            return Ok(false);
+        }
+        let kept = compacted(events, KEEP_ASKS);
+        let mut text = String::new();
+        for event in &kept {
+            text.push_str(&serde_json::to_string(event).map_err(io::Error::other)?);
+            text.push('\n');
+        }
+        write_atomically(&self.path, text.as_bytes())?;
+        Ok(true)
+    }
+}
+
+/// The events to keep: those of the newest `keep` asks, and the newest session dismissals.
+pub(crate) fn compacted(events: Vec<Event>, keep: usize) -> Vec<Event> {
+    let opened: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Open(o) => Some(o.id.as_str()),
+            _ => None,
+        })
+        .collect();
+    let kept_ids: std::collections::HashSet<String> = opened[opened.len().saturating_sub(keep)..]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+    let session_dismissals = events
+        .iter()
+        .filter(|e| matches!(e, Event::Dismiss(d) if d.session_id.is_some()))
+        .count();
+    let mut skip_session = session_dismissals.saturating_sub(KEEP_SESSION_DISMISSALS);
+    events
+        .into_iter()
+        .filter(|e| match e {
+            Event::Dismiss(d) if d.session_id.is_some() && d.id.is_none() => {
+                if skip_session > 0 {
+                    skip_session -= 1;
+                    false
+                } else {
+                    true
+                }
+            }
+            other => other.ask_id().is_some_and(|id| kept_ids.contains(id)),
+        })
+        .collect()
+}
+
+/// Events of a history file and how many lines were skipped. Only lines ended by `\n` count: a
+/// last line without one was torn by a crash mid-write.
+pub(crate) fn parse_events(bytes: &[u8]) -> (Vec<Event>, usize) {
+    let complete = match bytes.iter().rposition(|&b| b == b'\n') {
+        Some(end) => &bytes[..end],
+        None => &[][..],
+    };
+    let torn = usize::from(bytes.last().is_some_and(|&b| b != b'\n'));
+    let mut skipped = torn;
+    let mut events = Vec::new();
+    for line in complete.split(|&b| b == b'\n') {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<Event>(line) {
+            Ok(event) => events.push(event),
+            Err(_) => skipped += 1,
+        }
+    }
+    (events, skipped)
+}
+
+/// Parses a whole history file.
+pub fn parse_history(bytes: &[u8]) -> History {
+    let (events, skipped) = parse_events(bytes);
+    let mut history = History::from_events(events);
+    history.skipped_lines = skipped;
+    history
+}
+
+/// Writes `bytes` to a temp file in the same folder, syncs it, and renames it over `path`.
+fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        path.file_name().unwrap_or_default().to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| {
+        let mut file = OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}

@@ -1,0 +1,424 @@
+//! The history of asks: appends, torn lines, compaction, concurrent writers, and the lookups
+//! replay and resume use.
+
+use pi_ask::history::{
+    Dismissal, Event, History, HistoryStore, KEEP_ASKS, OpenAsk, Opened, Origin, ProcessId,
+    Recorder, SessionCall, Source, Status,
+};
+use serde_json::json;
+
+fn opened(id: &str, source: Source, pid: u32) -> Event {
+    Event::Open(Box::new(Opened {
+        id: id.into(),
+        source,
+        at: "2026-12-03T10:00:00.000Z".into(),
+        cwd: "/proj".into(),
+        title: None,
+        payload: json!({"questions":[{"id":"q","prompt":format!("Prompt {id}"),"options":[{"value":"a","label":"A"}]}]}),
+        process: ProcessId {
+            pid,
+            start: None,
+            boot: None,
+        },
+        origin: Origin::default(),
+    }))
+}
+
+fn ended(id: &str) -> Event {
+    Event::End(pi_ask::history::Ended {
+        id: id.into(),
+        at: "2026-12-03T10:01:00.000Z".into(),
+        status: Status::Submitted,
+        result: json!({}),
+    })
+}
+
+fn resume_of(id: &str, root: &str, pid: u32) -> Event {
+    let Event::Open(mut o) = opened(id, Source::Resume, pid) else {
+        unreachable!()
+    };
+    o.origin.reopens = Some(root.into());
+    Event::Open(o)
+}
+
+/// Every recorded process is dead except pid 1.
+fn alive(p: &ProcessId) -> bool {
+    p.pid == 1
+}
+
+fn store() -> (tempfile::TempDir, HistoryStore) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = HistoryStore::new(dir.path().join("state/history.jsonl"));
+    (dir, store)
+}
+
+#[test]
+fn appended_events_read_back_in_order_and_the_file_is_private() {
+    let (_dir, store) = store();
+    store.append(&opened("aaaa0001", Source::Tool, 7)).unwrap();
+    store.append(&ended("aaaa0001")).unwrap();
+    let history = store.read().unwrap();
+    assert_eq!(history.asks.len(), 1);
+    assert_eq!(
+        history.asks[0].ended.as_ref().unwrap().status,
+        Status::Submitted
+    );
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(store.path())
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+    let dir_mode = std::fs::metadata(store.path().parent().unwrap())
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(dir_mode & 0o777, 0o700);
+}
+
+#[test]
+fn a_torn_last_line_is_skipped_and_the_next_append_is_not_swallowed() {
+    let (_dir, store) = store();
+    store.append(&opened("aaaa0001", Source::Tool, 7)).unwrap();
+    // A crash mid-write leaves half a line with no newline.
+    let mut bytes = std::fs::read(store.path()).unwrap();
+    bytes.extend_from_slice(br#"{"event":"open","id":"torn","sou"#);
+    std::fs::write(store.path(), &bytes).unwrap();
+    let history = store.read().unwrap();
+    assert_eq!(history.asks.len(), 1);
+    assert_eq!(history.skipped_lines, 1);
+
+    store.append(&ended("aaaa0001")).unwrap();
+    let history = store.read().unwrap();
+    assert!(
+        history.asks[0].ended.is_some(),
+        "the end after a torn line is read"
+    );
+    assert_eq!(
+        history.skipped_lines, 1,
+        "the torn fragment stays one bad line"
+    );
+}
+
+#[test]
+fn unknown_and_garbage_lines_are_skipped_not_fatal() {
+    let (_dir, store) = store();
+    std::fs::create_dir_all(store.path().parent().unwrap()).unwrap();
+    let good = serde_json::to_string(&opened("aaaa0001", Source::Tool, 7)).unwrap();
+    std::fs::write(
+        store.path(),
+        format!("not json\n{{\"event\":\"fromTheFuture\"}}\n\n{good}\n"),
+    )
+    .unwrap();
+    let history = store.read().unwrap();
+    assert_eq!(history.asks.len(), 1);
+    assert_eq!(history.skipped_lines, 2);
+}
+
+#[test]
+fn a_missing_file_is_an_empty_history() {
+    let (_dir, store) = store();
+    assert_eq!(store.read().unwrap(), History::default());
+}
+
+#[test]
+fn compaction_keeps_the_newest_asks_with_all_their_events() {
+    let (_dir, store) = store();
+    let total = KEEP_ASKS + KEEP_ASKS / 4;
+    for i in 0..total {
+        let id = format!("{i:08x}");
+        store.append(&opened(&id, Source::Tool, 7)).unwrap();
+        if i.is_multiple_of(2) {
+            store.append(&ended(&id)).unwrap();
+        }
+    }
+    assert!(store.compact_if_large().unwrap());
+    let history = store.read().unwrap();
+    assert_eq!(history.asks.len(), KEEP_ASKS);
+    let first_kept = total - KEEP_ASKS;
+    assert_eq!(history.asks[0].opened.id, format!("{first_kept:08x}"));
+    for (i, ask) in history.asks.iter().enumerate() {
+        let n = first_kept + i;
+        assert_eq!(
+            ask.ended.is_some(),
+            n.is_multiple_of(2),
+            "ask {n} keeps its end"
+        );
+    }
+    assert!(
+        !store.compact_if_large().unwrap(),
+        "a compacted file is small again"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(store.path().parent().unwrap())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn the_recorder_compacts_as_it_opens() {
+    let (_dir, store) = store();
+    for i in 0..(KEEP_ASKS + KEEP_ASKS / 4 - 1) {
+        store
+            .append(&opened(&format!("{i:08x}"), Source::Tool, 7))
+            .unwrap();
+    }
+    let payload = json!({"questions": []});
+    Recorder::open(
+        &store,
+        OpenAsk {
+            source: Source::Tool,
+            cwd: "/proj".into(),
+            title: None,
+            payload: &payload,
+            origin: Origin::default(),
+        },
+    )
+    .unwrap();
+    assert_eq!(store.read().unwrap().asks.len(), KEEP_ASKS);
+}
+
+/// The child half of the two-process test: appends when asked to through the environment.
+#[test]
+fn child_appender() {
+    let (Ok(path), Ok(tag)) = (
+        std::env::var("PI_ASK_TEST_HISTORY"),
+        std::env::var("PI_ASK_TEST_TAG"),
+    ) else {
+        return;
+    };
+    let store = HistoryStore::new(path);
+    for i in 0..200 {
+        store
+            .append(&opened(&format!("{tag}{i:04}"), Source::Tool, 7))
+            .unwrap();
+    }
+}
+
+#[test]
+fn two_processes_appending_at_once_lose_nothing() {
+    let (_dir, store) = store();
+    let spawn = |tag: &str| {
+        std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "child_appender",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("PI_ASK_TEST_HISTORY", store.path())
+            .env("PI_ASK_TEST_TAG", tag)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let mut a = spawn("a");
+    let mut b = spawn("b");
+    assert!(a.wait().unwrap().success());
+    assert!(b.wait().unwrap().success());
+    let history = store.read().unwrap();
+    assert_eq!(history.skipped_lines, 0);
+    assert_eq!(history.asks.len(), 400);
+    for tag in ["a", "b"] {
+        let ids: Vec<String> = history
+            .asks
+            .iter()
+            .map(|a| a.opened.id.clone())
+            .filter(|id| id.starts_with(tag))
+            .collect();
+        let expected: Vec<String> = (0..200).map(|i| format!("{tag}{i:04}")).collect();
+        assert_eq!(
+            ids, expected,
+            "each process's lines arrive whole and in order"
+        );
+    }
+}
+
+#[test]
+fn lookups_find_by_id_or_unique_prefix() {
+    let history = History::from_events([
+        opened("abcd0001", Source::Tool, 7),
+        opened("abce0002", Source::Tool, 7),
+    ]);
+    assert_eq!(history.find("abcd").unwrap().opened.id, "abcd0001");
+    assert_eq!(history.find("abce0002").unwrap().opened.id, "abce0002");
+    assert_eq!(
+        history.find("abc").unwrap_err().to_string(),
+        "2 asks in the history start with abc; give more characters"
+    );
+    assert_eq!(
+        history.find("zz").unwrap_err().to_string(),
+        "no ask zz in the history"
+    );
+}
+
+#[test]
+fn replay_takes_the_newest_real_form_and_answer_again_the_newest_extracted_one() {
+    let history = History::from_events([
+        opened("00000001", Source::Tool, 7),
+        opened("00000002", Source::Answer, 7),
+        opened("00000003", Source::Replay, 7),
+        opened("00000004", Source::Tool, 7),
+        opened("00000005", Source::Resume, 7),
+    ]);
+    assert_eq!(
+        history.latest(&[Source::Tool]).unwrap().opened.id,
+        "00000004"
+    );
+    assert_eq!(
+        history
+            .latest(&[Source::Answer, Source::AnswerAgain])
+            .unwrap()
+            .opened
+            .id,
+        "00000002"
+    );
+}
+
+#[test]
+fn resume_offers_the_newest_interrupted_ask_but_not_running_ended_or_dismissed_ones() {
+    let history = History::from_events([
+        opened("00000001", Source::Tool, 7),
+        opened("00000002", Source::Tool, 7),
+        ended("00000002"),
+        opened("00000003", Source::Tool, 1), // still running (pid 1 is alive here)
+    ]);
+    assert_eq!(history.resumable(&alive).unwrap().opened.id, "00000001");
+
+    let dismissed = History::from_events([
+        opened("00000001", Source::Tool, 7),
+        Event::Dismiss(Dismissal {
+            at: String::new(),
+            id: Some("00000001".into()),
+            session_id: None,
+            tool_call_id: None,
+        }),
+    ]);
+    assert!(dismissed.resumable(&alive).is_none());
+}
+
+#[test]
+fn a_killed_resume_is_offered_instead_of_its_ask_and_its_end_dismisses_the_chain() {
+    let mut events = vec![
+        opened("00000001", Source::Tool, 7),
+        resume_of("00000002", "00000001", 7), // killed too
+    ];
+    let history = History::from_events(events.clone());
+    assert_eq!(history.resumable(&alive).unwrap().opened.id, "00000002");
+    assert!(history.asks[0].superseded);
+
+    events.push(resume_of("00000003", "00000001", 7));
+    events.push(ended("00000003"));
+    events.push(Event::Dismiss(Dismissal {
+        at: String::new(),
+        id: Some("00000001".into()),
+        session_id: None,
+        tool_call_id: None,
+    }));
+    let history = History::from_events(events);
+    assert!(
+        history.resumable(&alive).is_none(),
+        "{:?}",
+        history.resumable(&alive)
+    );
+    // Replay still finds the real form.
+    assert_eq!(
+        history.latest(&[Source::Tool]).unwrap().opened.id,
+        "00000001"
+    );
+}
+
+#[test]
+fn a_resumed_recorder_dismisses_its_root_or_its_session_call_on_end() {
+    let (_dir, store) = store();
+    store.append(&opened("00000001", Source::Tool, 7)).unwrap();
+    let payload = json!({});
+    let result: pi_ask::result::AskResult = serde_json::from_value(json!({
+        "content": [{"type": "text", "text": "User cancelled."}],
+        "details": {"cancelled": true, "mode": "submit", "questions": [], "answers": {}}
+    }))
+    .unwrap();
+    let resume = |origin: Origin| {
+        Recorder::open(
+            &store,
+            OpenAsk {
+                source: Source::Resume,
+                cwd: "/proj".into(),
+                title: None,
+                payload: &payload,
+                origin,
+            },
+        )
+        .unwrap()
+    };
+    resume(Origin {
+        reopens: Some("00000001".into()),
+        session: None,
+    })
+    .end(&result)
+    .unwrap();
+    resume(Origin {
+        reopens: None,
+        session: Some(SessionCall {
+            file: "s.jsonl".into(),
+            session_id: "sess".into(),
+            tool_call_id: Some("call-1".into()),
+            entry_id: None,
+        }),
+    })
+    .end(&result)
+    .unwrap();
+    let history = store.read().unwrap();
+    assert!(history.asks[0].dismissed);
+    assert!(history.session_call_dismissed("sess", "call-1"));
+    assert!(!history.session_call_dismissed("sess", "call-2"));
+    assert!(history.resumable(&alive).is_none());
+}
+
+#[test]
+fn the_interrupted_hint_is_given_once_per_chain_and_only_for_the_same_directory() {
+    let mut events = vec![opened("00000001", Source::Tool, 7)];
+    let history = History::from_events(events.clone());
+    assert!(history.unhinted_interrupted_in("/proj", &alive).is_some());
+    assert!(
+        history
+            .unhinted_interrupted_in("/elsewhere", &alive)
+            .is_none()
+    );
+    events.push(Event::Hinted {
+        id: "00000001".into(),
+        at: String::new(),
+    });
+    let history = History::from_events(events);
+    assert!(history.unhinted_interrupted_in("/proj", &alive).is_none());
+}
+
+#[test]
+fn the_default_path_follows_the_environment() {
+    let env = |vars: &'static [(&'static str, &'static str)]| {
+        move |k: &str| {
+            vars.iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| (*v).to_owned())
+        }
+    };
+    assert_eq!(
+        pi_ask::history::default_history_path(env(&[("HOME", "/home/u")])).unwrap(),
+        std::path::PathBuf::from("/home/u/.pi/agent/pi-ask/history.jsonl")
+    );
+    assert_eq!(
+        pi_ask::history::default_history_path(env(&[
+            ("HOME", "/home/u"),
+            ("PI_CODING_AGENT_DIR", "~/agent")
+        ]))
+        .unwrap(),
+        std::path::PathBuf::from("/home/u/agent/pi-ask/history.jsonl")
+    );
+    assert_eq!(
+        pi_ask::history::default_history_path(env(&[("PI_ASK_HISTORY", "/tmp/h.jsonl")])).unwrap(),
+        std::path::PathBuf::from("/tmp/h.jsonl")
+    );
+}
