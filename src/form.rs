@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 pub const CUSTOM_ROW_VALUE: &str = "__other__";
 /// Label of the internal free-form row.
 pub const CUSTOM_ROW_LABEL: &str = "Type your own";
+/// Label of the only row of a freeform question (extracted forms).
+pub const FREEFORM_ROW_LABEL: &str = "Type your answer:";
 
 /// A question's kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -87,6 +89,9 @@ pub struct Question {
     pub presented_type: QuestionType,
     pub required: bool,
     pub options: Vec<QuestionOption>,
+    /// An open question from prose extraction: no options, only the answer editor (labelled
+    /// `Type your answer:`, with no number and no caret).
+    pub freeform: bool,
 }
 
 impl Question {

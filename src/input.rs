@@ -50,6 +50,23 @@ pub fn parse_payload(text: &str) -> Result<Form, InvalidInput> {
 
 /// Validates a payload value, deriving missing option labels first.
 pub fn validate_payload(payload: &Value) -> Result<Form, InvalidInput> {
+    validate(payload, Freeform::Refused)
+}
+
+/// Validates a form extracted from prose (`pi-ask answer`), where a question may have one
+/// `freeform: true` option: an open question answered only by typing.
+pub fn validate_extracted_payload(payload: &Value) -> Result<Form, InvalidInput> {
+    validate(payload, Freeform::Allowed)
+}
+
+/// Whether `freeform` options are accepted (only in extracted forms, as in the original).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Freeform {
+    Refused,
+    Allowed,
+}
+
+fn validate(payload: &Value, freeform: Freeform) -> Result<Form, InvalidInput> {
     let Some(root) = payload.as_object() else {
         return Err(InvalidInput {
             raw_title: None,
@@ -69,7 +86,7 @@ pub fn validate_payload(payload: &Value) -> Result<Form, InvalidInput> {
             issues.push(Issue::new("questions", "At least one question is required"));
             Vec::new()
         }
-        Some(Value::Array(items)) => validate_questions(items, &mut issues),
+        Some(Value::Array(items)) => validate_questions(items, freeform, &mut issues),
         Some(_) => {
             issues.push(Issue::new(
                 "questions",
@@ -99,11 +116,15 @@ pub fn derive_label(value: &str) -> Option<String> {
     Some(first.to_uppercase().chain(chars).collect())
 }
 
-fn validate_questions(items: &[Value], issues: &mut Vec<Issue>) -> Vec<Question> {
+fn validate_questions(
+    items: &[Value],
+    freeform: Freeform,
+    issues: &mut Vec<Issue>,
+) -> Vec<Question> {
     let mut seen_ids = HashSet::new();
     let mut questions = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        if let Some(q) = validate_question(i, item, &mut seen_ids, issues) {
+        if let Some(q) = validate_question(i, item, freeform, &mut seen_ids, issues) {
             questions.push(q);
         }
     }
@@ -113,6 +134,7 @@ fn validate_questions(items: &[Value], issues: &mut Vec<Issue>) -> Vec<Question>
 fn validate_question(
     i: usize,
     item: &Value,
+    freeform: Freeform,
     seen_ids: &mut HashSet<String>,
     issues: &mut Vec<Issue>,
 ) -> Option<Question> {
@@ -163,18 +185,28 @@ fn validate_question(
         }
     };
 
+    let mut is_freeform = false;
     let options = match obj.get("options") {
         Some(Value::Array(items)) if !items.is_empty() => {
-            if items
+            let freeform_options = items
                 .iter()
-                .any(|o| o.get("freeform") == Some(&Value::Bool(true)))
-            {
+                .filter(|o| o.get("freeform") == Some(&Value::Bool(true)))
+                .count();
+            if freeform_options > 0 && freeform == Freeform::Refused {
                 issues.push(Issue::new(
                     format!("{path}.options"),
                     format!("{who}: freeform options are only supported for /answer forms"),
                 ));
+            } else if freeform_options > 0 && items.len() > 1 {
+                issues.push(Issue::new(
+                    format!("{path}.options"),
+                    format!("{who}: freeform options must be the only option"),
+                ));
             }
-            validate_options(&path, n, requested_type, items, issues)
+            is_freeform = freeform_options == 1 && items.len() == 1;
+            let options = validate_options(&path, n, requested_type, items, issues);
+            // The freeform option is a marker, not a choice: the question has only its editor.
+            if is_freeform { Vec::new() } else { options }
         }
         Some(Value::Array(_)) | None | Some(Value::Null) => {
             issues.push(Issue::new(
@@ -204,6 +236,7 @@ fn validate_question(
         presented_type: requested_type,
         required,
         options,
+        freeform: is_freeform,
     })
 }
 

@@ -19,6 +19,7 @@ pub mod result;
 pub mod rpc;
 pub mod run;
 pub mod schema;
+pub mod session;
 pub mod settings;
 pub mod testing;
 pub mod tui;

@@ -48,6 +48,11 @@ impl Harness {
         Ok(Harness::flow(in_memory_app(payload)?, width, height))
     }
 
+    /// An already validated form (an extracted one with freeform questions, for example).
+    pub fn with_form(form: crate::form::Form, width: u16, height: u16) -> Harness {
+        Harness::flow(form_app(form), width, height)
+    }
+
     /// A form offering `@` file suggestions from `cwd` (indexed completely before the first key,
     /// without the user's global git excludes, so tests are deterministic).
     pub fn with_files(
@@ -258,14 +263,17 @@ impl Harness {
 
 /// A flow with default settings and keymaps that saves nothing.
 fn in_memory_app(payload: &str) -> Result<App, InvalidInput> {
-    let form = parse_payload(payload)?;
-    Ok(App::new(
+    Ok(form_app(parse_payload(payload)?))
+}
+
+fn form_app(form: crate::form::Form) -> App {
+    App::new(
         form,
         Settings::defaults(),
         BindingTable::default(),
         "(in memory)".into(),
         None,
-    ))
+    )
 }
 
 /// Rows of a buffer as text (wide characters once, trailing spaces trimmed).

@@ -39,6 +39,9 @@ pub struct OptionListState {
     pub editor: Option<(usize, u16)>,
     /// The free-form row: it shows no checkbox until it has saved text, as in the original.
     pub custom_row: Option<usize>,
+    /// A freeform question (extracted from prose): its one row is a label with no number and no
+    /// caret, a blank line, then the editor or the saved text, indented one column.
+    pub freeform: bool,
 }
 
 /// What the option list reports.
@@ -89,6 +92,9 @@ pub fn detail_indent(index: usize) -> u16 {
 
 const RECOMMENDED: &str = "(recommended)";
 
+/// The indent of a freeform question's label, editor and text.
+pub const FREEFORM_INDENT: u16 = 1;
+
 impl OptionList {
     pub fn new(rows: Arc<Vec<OptionRow>>) -> OptionList {
         OptionList {
@@ -120,12 +126,24 @@ impl OptionList {
         self.visible
     }
 
+    /// Where a row's subtitle, notes and editor start.
+    fn indent(&self, index: usize) -> u16 {
+        if self.state.freeform {
+            FREEFORM_INDENT
+        } else {
+            detail_indent(index)
+        }
+    }
+
     fn is_selected(&self, row: usize) -> bool {
         self.state.selected.contains(&row)
     }
 
     /// `N. ` plus the checkbox, as drawn before the label.
     fn head(&self, index: usize) -> String {
+        if self.state.freeform {
+            return String::new();
+        }
         let bare_custom = self.state.custom_row == Some(index)
             && !self.state.texts.iter().any(|(row, _)| *row == index);
         let checkbox = match (
@@ -150,9 +168,12 @@ impl OptionList {
         }
         if self.cache.rows[index].is_none() {
             let row = &self.rows[index];
-            let hang =
-                2 + width(&format!("{}. ", index + 1)) + if self.state.checkboxes { 4 } else { 0 };
-            let inner = cols.saturating_sub(detail_indent(index) as usize).max(1);
+            let hang = if self.state.freeform {
+                FREEFORM_INDENT as usize
+            } else {
+                2 + width(&format!("{}. ", index + 1)) + if self.state.checkboxes { 4 } else { 0 }
+            };
+            let inner = cols.saturating_sub(self.indent(index) as usize).max(1);
             let subtitle = match (&row.description, row.recommended) {
                 (Some(d), true) => wrap(&format!("{RECOMMENDED} | {d}"), inner),
                 (None, true) => vec![RECOMMENDED.to_owned()],
@@ -174,7 +195,7 @@ impl OptionList {
         {
             return (Vec::new(), h);
         }
-        let inner = cols.saturating_sub(detail_indent(index) as usize).max(1);
+        let inner = cols.saturating_sub(self.indent(index) as usize).max(1);
         let mut lines = Vec::new();
         if let Some((_, text)) = self.state.texts.iter().find(|(r, _)| *r == index) {
             lines.extend(wrap(text, inner).into_iter().map(|l| (l, false)));
@@ -192,7 +213,7 @@ impl OptionList {
 
     fn row_height(&mut self, index: usize, cols: usize) -> usize {
         let layout = self.layout(index, cols);
-        let base = layout.label.len() + layout.subtitle.len();
+        let base = layout.label.len() + layout.subtitle.len() + usize::from(self.state.freeform);
         let (extra, slot) = self.extras(index, cols);
         base + extra.len() + slot as usize
     }
@@ -242,7 +263,12 @@ impl OptionList {
             t.text()
         };
         let head = self.head(index);
-        let hang = 2 + width(&head);
+        let caret = match (self.state.freeform, active) {
+            (true, _) => " ",
+            (false, true) => "❯ ",
+            (false, false) => "  ",
+        };
+        let hang = width(caret) + width(&head);
         let (extras, slot_height) = self.extras(index, cols);
         self.layout(index, cols);
         // Borrow the cached layout out of the cache while drawing (no copy), then put it back.
@@ -264,13 +290,7 @@ impl OptionList {
                 break;
             }
             if n == 0 {
-                let nx = put(
-                    buf,
-                    x,
-                    y,
-                    if active { "❯ " } else { "  " },
-                    if active { t.accent() } else { style },
-                );
+                let nx = put(buf, x, y, caret, if active { t.accent() } else { style });
                 let nx = put(buf, nx, y, &head, style);
                 put(buf, nx, y, part, style);
             } else {
@@ -278,7 +298,11 @@ impl OptionList {
             }
             y += 1;
         }
-        let indent = x + detail_indent(index);
+        if self.state.freeform && y + reserve < bottom {
+            // The blank line between the label and what is typed.
+            y += 1;
+        }
+        let indent = x + self.indent(index);
         for (n, part) in layout.subtitle.iter().enumerate() {
             if y + reserve >= bottom {
                 break;
@@ -317,7 +341,7 @@ impl OptionList {
                 Some(Rect::new(
                     indent,
                     y,
-                    area.width.saturating_sub(detail_indent(index)),
+                    area.width.saturating_sub(self.indent(index)),
                     h,
                 )),
             );

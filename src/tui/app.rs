@@ -9,7 +9,7 @@ use pi_ask_components::{Editor, OptionList, OptionRow};
 use super::appearance::{ChosenTheme, Look};
 
 use crate::files::{self, FileIndex, Searcher, Suggestion};
-use crate::form::{CUSTOM_ROW_LABEL, Form};
+use crate::form::{CUSTOM_ROW_LABEL, FREEFORM_ROW_LABEL, Form};
 use crate::keymap::{BindingTable, EditorKind, Focus, PopupAction, Resolution};
 use crate::keys::KeyId;
 use crate::model::{Cmd, EditorTarget, Model, Msg, update};
@@ -80,7 +80,12 @@ impl App {
                     })
                     .collect();
                 rows.push(OptionRow {
-                    label: CUSTOM_ROW_LABEL.to_owned(),
+                    label: if q.freeform {
+                        FREEFORM_ROW_LABEL
+                    } else {
+                        CUSTOM_ROW_LABEL
+                    }
+                    .to_owned(),
                     description: None,
                     recommended: false,
                 });

@@ -368,7 +368,11 @@ impl QuestionLayout {
             let (_, e) = app.editor.as_ref()?;
             Some((
                 row,
-                e.height(editor_draw_width(list_slot_width(list_width, row))),
+                e.height(editor_draw_width(list_slot_width(
+                    list_width,
+                    row,
+                    question.freeform,
+                ))),
             ))
         });
         let state = pi_ask_components::OptionListState {
@@ -387,6 +391,7 @@ impl QuestionLayout {
                 .collect(),
             editor: editor_lines,
             custom_row: Some(custom_row),
+            freeform: question.freeform,
         };
         let popup = app.popup.as_ref().map_or(0, popup_height);
         let list = &mut app.lists[q];
@@ -451,8 +456,13 @@ fn note_editor_width(cols: u16) -> u16 {
 }
 
 /// Width of the editor slot under option row `row`.
-fn list_slot_width(list_width: u16, row: usize) -> u16 {
-    list_width.saturating_sub(pi_ask_components::option_list::detail_indent(row))
+fn list_slot_width(list_width: u16, row: usize, freeform: bool) -> u16 {
+    let indent = if freeform {
+        pi_ask_components::option_list::FREEFORM_INDENT
+    } else {
+        pi_ask_components::option_list::detail_indent(row)
+    };
+    list_width.saturating_sub(indent)
 }
 
 /// Width an editor is drawn at in a slot (a margin is kept on the right). Measuring and drawing
