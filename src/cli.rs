@@ -1,4 +1,5 @@
-//! Command-line interface: `ask`, `demo`, `settings`, `validate`, `schema`.
+//! Command-line interface: `ask`, `demo`, `settings`, `validate`, `schema`, and the history
+//! commands `history`, `replay`, `resume`, `answer`.
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -7,7 +8,9 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
+use crate::commands::{self, HistoryChoice, Opening};
 use crate::config::ThemeSetting;
+use crate::history::{Origin, Source};
 use crate::input::{self, InvalidInput, Issue};
 use crate::result::{self, QuestionContext};
 use crate::tui::{Appearance, ColorMode};
@@ -51,6 +54,23 @@ struct FormOptions {
     output: Option<PathBuf>,
     #[command(flatten)]
     look: LookOptions,
+}
+
+/// Where asks are recorded.
+#[derive(Debug, Clone, clap::Args)]
+struct HistoryOptions {
+    /// The history file (default: $PI_ASK_HISTORY, else ~/.pi/agent/pi-ask/history.jsonl).
+    #[arg(long, value_name = "FILE")]
+    history: Option<PathBuf>,
+    /// Do not record this form in the history.
+    #[arg(long)]
+    no_history: bool,
+}
+
+impl HistoryOptions {
+    fn choice(&self, config: Option<&std::path::Path>) -> HistoryChoice {
+        HistoryChoice::resolve(self.history.as_deref(), self.no_history, config)
+    }
 }
 
 /// Colours: the theme and whether to draw colours at all.
@@ -126,6 +146,46 @@ enum Command {
         /// Payload file, or `-` (the default) for standard input.
         #[arg(default_value = "-")]
         payload: PathBuf,
+        #[command(flatten)]
+        history: HistoryOptions,
+    },
+    /// Reopen the latest real ask_user form (or the one named) from the history, or from a pi
+    /// session's current branch.
+    Replay {
+        /// A history id (or its first characters); default: the latest `ask` form.
+        id: Option<String>,
+        /// Read a pi session file (read-only) instead of the history; `latest` picks the newest
+        /// session of this directory.
+        #[arg(long, value_name = "FILE|latest")]
+        session: Option<PathBuf>,
+        #[command(flatten)]
+        options: FormOptions,
+        #[command(flatten)]
+        history: HistoryOptions,
+    },
+    /// Reopen the newest ask that never ended (killed, terminal closed, crash) and was not
+    /// dismissed; its submit or cancel dismisses it.
+    Resume {
+        /// A history id (or its first characters); default: the newest interrupted ask.
+        id: Option<String>,
+        /// The newest unanswered ask_user call on a pi session's current branch instead.
+        #[arg(long, value_name = "FILE|latest")]
+        session: Option<PathBuf>,
+        #[command(flatten)]
+        options: FormOptions,
+        #[command(flatten)]
+        history: HistoryOptions,
+    },
+    /// List recent asks, newest first, or show one.
+    History {
+        #[command(subcommand)]
+        action: Option<HistoryAction>,
+        /// The history file (default: $PI_ASK_HISTORY, else ~/.pi/agent/pi-ask/history.jsonl).
+        #[arg(long, value_name = "FILE", global = true)]
+        history: Option<PathBuf>,
+        /// How many asks to list.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
     },
     /// Open the built-in showcase form (a single, a multi and a preview question).
     Demo {
@@ -157,6 +217,15 @@ enum Command {
     Keys,
 }
 
+#[derive(Debug, Subcommand)]
+enum HistoryAction {
+    /// Print one ask: where it came from, its payload and its result.
+    Show {
+        /// A history id (or its first characters).
+        id: String,
+    },
+}
+
 /// Runs the CLI with the process arguments.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -167,6 +236,7 @@ pub fn main() -> ExitCode {
             payload,
             payload_file,
             dialog_timeout,
+            history,
         } => {
             let payload = payload_file.unwrap_or(payload);
             if mode == Mode::Rpc && payload.as_os_str() == "-" {
@@ -191,7 +261,43 @@ pub fn main() -> ExitCode {
             if let Err(code) = check_delivery(options.output.as_deref()) {
                 return code;
             }
-            ask(options, mode, &payload, timeout)
+            let history = history.choice(options.config.as_deref());
+            ask(options, mode, &payload, timeout, &history)
+        }
+        Command::Replay {
+            id,
+            session,
+            options,
+            history,
+        } => {
+            if let Err(code) = check_delivery(options.output.as_deref()) {
+                return code;
+            }
+            let history = history.choice(options.config.as_deref());
+            commands::reopen::replay(id.as_deref(), session.as_deref(), &options.into(), &history)
+        }
+        Command::Resume {
+            id,
+            session,
+            options,
+            history,
+        } => {
+            if let Err(code) = check_delivery(options.output.as_deref()) {
+                return code;
+            }
+            let history = history.choice(options.config.as_deref());
+            commands::reopen::resume(id.as_deref(), session.as_deref(), &options.into(), &history)
+        }
+        Command::History {
+            action,
+            history,
+            limit,
+        } => {
+            let history = HistoryChoice::resolve(history.as_deref(), true, None);
+            match action {
+                None => commands::history::list(&history, limit),
+                Some(HistoryAction::Show { id }) => commands::history::show(&history, &id),
+            }
         }
         Command::Demo { options } => match check_delivery(options.output.as_deref()) {
             Err(code) => code,
@@ -262,20 +368,50 @@ fn check_delivery(output: Option<&std::path::Path>) -> Result<(), ExitCode> {
     }
 }
 
-fn ask(options: FormOptions, mode: Mode, payload: &PathBuf, timeout: Option<Duration>) -> ExitCode {
+fn ask(
+    options: FormOptions,
+    mode: Mode,
+    payload: &PathBuf,
+    timeout: Option<Duration>,
+    history: &HistoryChoice,
+) -> ExitCode {
     let output = options.output.clone();
-    match read_payload(payload).and_then(|t| input::parse_payload(&t)) {
-        Ok(form) => match mode {
-            Mode::Tui => crate::run::ask(form, &options.into()),
-            Mode::Rpc => {
-                crate::run::rpc(form, options.config.as_deref(), timeout, output.as_deref())
+    let config = options.config.clone();
+    match read_payload(payload).and_then(|t| input::parse_payload_value(&t)) {
+        Ok((value, form)) => {
+            let run_options: crate::run::RunOptions = options.into();
+            let opening = Opening {
+                form,
+                payload: &value,
+                source: Source::Tool,
+                origin: Origin::default(),
+            };
+            let cwd = commands::recorded_cwd(&run_options);
+            match mode {
+                Mode::Tui => {
+                    if crate::run::has_terminal() {
+                        commands::hint_interrupted(history, &cwd);
+                    }
+                    commands::open_on_terminal(history, &opening, &run_options)
+                }
+                Mode::Rpc => match commands::recorded(history, &opening, cwd, |form| {
+                    crate::run::rpc_result(form, config.as_deref(), timeout)
+                }) {
+                    Ok(result) => crate::run::emit_rpc(
+                        &result,
+                        output.as_deref(),
+                        crate::run::exit_code(&result),
+                    ),
+                    Err(code) => code,
+                },
+                Mode::Print | Mode::Json => match commands::recorded(history, &opening, cwd, |f| {
+                    Ok(result::needs_input_result(&f))
+                }) {
+                    Ok(result) => crate::run::emit(&result, output.as_deref(), EXIT_CANCELLED),
+                    Err(code) => code,
+                },
             }
-            Mode::Print | Mode::Json => crate::run::emit(
-                &result::needs_input_result(&form),
-                output.as_deref(),
-                EXIT_CANCELLED,
-            ),
-        },
+        }
         Err(invalid) if mode == Mode::Rpc => crate::run::emit_rpc(
             &result::invalid_input_result(&invalid),
             output.as_deref(),

@@ -48,6 +48,14 @@ pub fn parse_payload(text: &str) -> Result<Form, InvalidInput> {
     }
 }
 
+/// Parses payload text and validates it, returning the parsed value beside the form (the
+/// history keeps the payload as given).
+pub fn parse_payload_value(text: &str) -> Result<(Value, Form), InvalidInput> {
+    let form = parse_payload(text)?;
+    let value = serde_json::from_str(text).expect("parse_payload accepted it as JSON");
+    Ok((value, form))
+}
+
 /// Validates a payload value, deriving missing option labels first.
 pub fn validate_payload(payload: &Value) -> Result<Form, InvalidInput> {
     validate(payload, Freeform::Refused)

@@ -6,6 +6,7 @@
 //! [`model::update`] function, and [`result`] turns a finished flow into the tool result.
 
 pub mod cli;
+pub mod commands;
 pub mod config;
 pub mod files;
 pub mod form;

@@ -106,7 +106,7 @@ pub fn stdout_is_closed() -> bool {
         || unsafe { libc::fcntl(1, libc::F_GETFD) == -1 }
 }
 
-fn exit_code(result: &AskResult) -> u8 {
+pub fn exit_code(result: &AskResult) -> u8 {
     if result.details.cancelled {
         EXIT_CANCELLED
     } else {
@@ -122,21 +122,38 @@ fn notifier() -> crate::tui::Notifier {
     })
 }
 
-/// Asks a form on the terminal. Without a terminal, returns the pending questions (exit 1).
+/// Asks a form on the terminal and delivers the result. Without a terminal, delivers the
+/// pending questions (exit 1).
 pub fn ask(form: Form, options: &RunOptions) -> ExitCode {
+    match ask_result(form, options) {
+        Ok(result) => deliver_result(&result, options.output.as_deref()),
+        Err(code) => code,
+    }
+}
+
+/// Writes a finished form's result with its exit status (0 answered, 1 cancelled).
+pub fn deliver_result(result: &AskResult, output: Option<&Path>) -> ExitCode {
+    emit(result, output, exit_code(result))
+}
+
+/// Whether a terminal can show a form (`/dev/tty` opens).
+pub fn has_terminal() -> bool {
+    terminal::open_tty().is_ok()
+}
+
+/// Asks a form on the terminal and returns its result; without a terminal, the pending
+/// questions. `Err` carries the exit status of a failure already reported on stderr (the form
+/// then has no result: a terminal error, or a bad `--cwd`).
+pub fn ask_result(form: Form, options: &RunOptions) -> Result<AskResult, ExitCode> {
     if terminal::open_tty().is_err() {
-        return emit(
-            &result::needs_input_result(&form),
-            options.output.as_deref(),
-            EXIT_CANCELLED,
-        );
+        return Ok(result::needs_input_result(&form));
     }
     // `@` suggestions list files under --cwd (default: the current directory).
     let root = match &options.cwd {
         Some(dir) if dir.is_dir() => dir.clone(),
         Some(dir) => {
             crate::cli::report(&format!("--cwd {} is not a directory", dir.display()));
-            return ExitCode::from(EXIT_ERROR);
+            return Err(ExitCode::from(EXIT_ERROR));
         }
         None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
     };
@@ -179,14 +196,14 @@ pub fn ask(form: Form, options: &RunOptions) -> ExitCode {
         }
         Err(e) => {
             crate::cli::report(&format!("terminal error: {e}"));
-            return ExitCode::from(EXIT_ERROR);
+            return Err(ExitCode::from(EXIT_ERROR));
         }
     }
     match session.result() {
-        Some(result) => emit(result, options.output.as_deref(), exit_code(result)),
+        Some(result) => Ok(result.clone()),
         None => {
             crate::cli::report("the form ended without a result");
-            ExitCode::from(EXIT_ERROR)
+            Err(ExitCode::from(EXIT_ERROR))
         }
     }
 }
@@ -243,6 +260,18 @@ pub fn rpc(
     timeout: Option<std::time::Duration>,
     output: Option<&Path>,
 ) -> ExitCode {
+    match rpc_result(form, config, timeout) {
+        Ok(result) => emit_rpc(&result, output, exit_code(&result)),
+        Err(code) => code,
+    }
+}
+
+/// [`rpc`] without delivering: the result, or the exit status of a reported failure.
+pub fn rpc_result(
+    form: Form,
+    config: Option<&Path>,
+    timeout: Option<std::time::Duration>,
+) -> Result<AskResult, ExitCode> {
     let store = ConfigStore::open(ConfigPaths::from_env(config));
     // present-single-as-multi applies to every new flow, the RPC one included.
     let form = if store.config().behaviour.present_single_as_multi {
@@ -254,20 +283,17 @@ pub fn rpc(
         Ok(flag) => flag,
         Err(e) => {
             crate::cli::report(&format!("cannot watch for signals: {e}"));
-            return ExitCode::from(EXIT_ERROR);
+            return Err(ExitCode::from(EXIT_ERROR));
         }
     };
     let lines = crate::rpc::spawn_line_reader(std::io::BufReader::new(std::io::stdin()));
     let errors = Box::new(crate::cli::report);
     let mut channel = crate::rpc::Channel::new(std::io::stdout(), lines, timeout, errors)
         .interrupted_by(interrupted);
-    match crate::rpc::run(&form, &mut channel) {
-        Ok(result) => emit_rpc(&result, output, exit_code(&result)),
-        Err(e) => {
-            crate::cli::report(&format!("cannot talk to the host: {e}"));
-            ExitCode::from(EXIT_ERROR)
-        }
-    }
+    crate::rpc::run(&form, &mut channel).map_err(|e| {
+        crate::cli::report(&format!("cannot talk to the host: {e}"));
+        ExitCode::from(EXIT_ERROR)
+    })
 }
 
 #[cfg(test)]

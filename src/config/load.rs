@@ -195,6 +195,16 @@ fn invalid_notice(path: &Path, detail: &str) -> String {
 
 /// Loads the configuration. See [`ConfigPaths::resolve`] for precedence.
 pub fn load(paths: &ConfigPaths) -> Loaded {
+    load_with(paths, true)
+}
+
+/// The configuration as [`load`] finds it, but never creating the default file (for commands
+/// that only read one setting and open no form).
+pub fn peek(paths: &ConfigPaths) -> Config {
+    load_with(paths, false).config
+}
+
+fn load_with(paths: &ConfigPaths, create_default: bool) -> Loaded {
     if let Some(json) = &paths.explicit_json {
         return load_json(json);
     }
@@ -229,6 +239,13 @@ pub fn load(paths: &ConfigPaths) -> Loaded {
         return load_json(json);
     }
     let mut notices = Vec::new();
+    if !create_default {
+        return Loaded {
+            config: Config::default(),
+            source: ConfigSource::Defaults(paths.toml.clone()),
+            notices,
+        };
+    }
     if let Err(err) = toml_file::write_snapshot(&paths.toml, &Config::default()) {
         notices.push(format!(
             "Could not create the default config at {}: {err}",

@@ -8,7 +8,7 @@ mod theme;
 mod toml_file;
 mod unknown;
 
-pub use load::{ConfigPaths, ConfigSource, Loaded, agent_dir, load, passwd_home};
+pub use load::{ConfigPaths, ConfigSource, Loaded, agent_dir, load, passwd_home, peek};
 pub use migrate::{CURRENT_SCHEMA_VERSION, MigrationError, migrate};
 pub use store::ConfigStore;
 pub use theme::{ThemeConfig, ThemeSetting};
@@ -48,9 +48,12 @@ impl Default for Notifications {
     }
 }
 
-/// The `answer` section (settings of the original's `/answer` extraction, kept for compatibility).
+/// The `answer` section: how `pi-ask answer` extracts questions from prose.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AnswerExtraction {
+    /// The command that runs a model (program and arguments); empty: the built-in extractor.
+    pub extractor: Vec<String>,
+    /// The original's model names, kept for compatibility (pi-ask runs `extractor` instead).
     pub extraction_models: Vec<String>,
     pub extraction_retries: u8,
     pub extraction_timeout_ms: u64,
@@ -59,10 +62,24 @@ pub struct AnswerExtraction {
 impl Default for AnswerExtraction {
     fn default() -> Self {
         AnswerExtraction {
+            extractor: Vec::new(),
             extraction_models: Vec::new(),
             extraction_retries: 1,
             extraction_timeout_ms: 30_000,
         }
+    }
+}
+
+/// The `history` section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryConfig {
+    /// Record asks in the history (`--no-history` turns it off for one run).
+    pub enabled: bool,
+}
+
+impl Default for HistoryConfig {
+    fn default() -> Self {
+        HistoryConfig { enabled: true }
     }
 }
 
@@ -81,6 +98,7 @@ pub struct Config {
     pub answer: AnswerExtraction,
     pub files: Files,
     pub theme: ThemeConfig,
+    pub history: HistoryConfig,
 }
 
 impl Config {
@@ -179,6 +197,16 @@ pub fn config_from_tree(
         config.files.exclude = serde_json::from_value(exclude)
             .map_err(|_| InvalidConfig("files.exclude must be a list of glob strings".into()))?;
     }
+    if let Some(history) = root.get("history") {
+        let table = history
+            .as_object()
+            .ok_or_else(|| InvalidConfig("history must be a table".into()))?;
+        if let Some(enabled) = table.get("enabled") {
+            config.history.enabled = enabled
+                .as_bool()
+                .ok_or_else(|| InvalidConfig("history.enabled must be true or false".into()))?;
+        }
+    }
     let (theme, theme_notices) = theme::read_theme(root.get("theme"));
     config.theme = theme;
     notices.extend(theme_notices);
@@ -251,6 +279,13 @@ fn read_answer(value: &Value) -> Result<AnswerExtraction, InvalidConfig> {
     let table = value
         .as_object()
         .ok_or_else(|| InvalidConfig("answer must be a table".into()))?;
+    if let Some(command) = table.get("extractor") {
+        answer.extractor = serde_json::from_value(command.clone()).map_err(|_| {
+            InvalidConfig(
+                "answer.extractor must be a list of strings (the program and its arguments)".into(),
+            )
+        })?;
+    }
     if let Some(models) = table.get("extractionModels") {
         answer.extraction_models = serde_json::from_value(models.clone()).map_err(|_| {
             InvalidConfig("answer.extractionModels must be a list of strings".into())

@@ -65,9 +65,17 @@ name = "{}"
 # index (0-255), an ANSI colour name ("cyan", "bright-blue") or "" for the terminal's default.
 # accent = "#5f87ff"
 
+[history]
+# Record every form in the history (`pi-ask history`, `replay`, `resume`); --no-history for one run.
+enabled = {}
+
 [answer]
-# Settings of the original pi-ask's /answer extraction, kept for compatibility.
+# `pi-ask answer`: the command that runs a model, given the extraction request on its standard
+# input, e.g. ["llm", "-m", "gpt-4o-mini"] or ["claude", "-p"]; [] uses the built-in extractor.
+extractor = [{}]
+# The original pi-ask's model names, kept for compatibility (pi-ask runs `extractor`).
 extractionModels = []
+# Retries after an invalid extraction (0-3), and how long one attempt may take.
 extractionRetries = {}
 extractionTimeoutMs = {}
 
@@ -83,6 +91,14 @@ extractionTimeoutMs = {}
         config.notifications.enabled,
         channels.join(", "),
         config.theme.name.name(),
+        config.history.enabled,
+        config
+            .answer
+            .extractor
+            .iter()
+            .map(|a| toml_string(a))
+            .collect::<Vec<_>>()
+            .join(", "),
         config.answer.extraction_retries,
         config.answer.extraction_timeout_ms,
     );

@@ -14,6 +14,7 @@ const KNOWN: &[(&str, Option<&[&str]>)] = &[
     (
         "answer",
         Some(&[
+            "extractor",
             "extractionModels",
             "extractionRetries",
             "extractionTimeoutMs",
@@ -21,6 +22,7 @@ const KNOWN: &[(&str, Option<&[&str]>)] = &[
     ),
     ("keymaps", None),
     ("theme", Some(&["name", "colors"])),
+    ("history", Some(&["enabled"])),
 ];
 
 /// The known key closest to `key`, when it is close enough to be a typo.

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: build flows from JSON and drive them with messages.
 #![allow(dead_code)]
 
+pub mod pty;
+
 use pi_ask::form::Form;
 use pi_ask::input::validate_payload;
 use pi_ask::model::{Cmd, Model, Msg, ReviewAction, update};

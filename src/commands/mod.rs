@@ -1,0 +1,190 @@
+//! The commands beyond one form: recording asks in the history, and reopening them (`replay`,
+//! `resume`, `answer`, `history`). Each opens forms through the same runner and result builder as
+//! `ask`; this module only decides which form, records it, and reports what happened.
+
+pub mod answer;
+pub mod history;
+pub mod reopen;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde_json::Value;
+
+use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, report};
+use crate::config::{ConfigPaths, peek};
+use crate::form::Form;
+use crate::history::{
+    HistoryStore, OpenAsk, Origin, Recorder, Source, default_history_path, process_is_alive,
+};
+use crate::result::AskResult;
+use crate::run::RunOptions;
+
+/// Where the history is, and whether this run records into it.
+#[derive(Debug, Clone)]
+pub struct HistoryChoice {
+    /// `None`: no home directory and no `--history`/`PI_ASK_HISTORY`, so there is no history.
+    pub store: Option<HistoryStore>,
+    /// `--no-history` or `[history] enabled = false` turn recording off (reading still works).
+    pub record: bool,
+}
+
+impl HistoryChoice {
+    /// `--history FILE`, else `PI_ASK_HISTORY`, else the default path; recording unless
+    /// `--no-history` or the config says otherwise.
+    pub fn resolve(explicit: Option<&Path>, no_history: bool, config: Option<&Path>) -> Self {
+        let path = explicit
+            .map(crate::paths::absolute)
+            .or_else(|| default_history_path(|k| std::env::var(k).ok()));
+        let enabled = !no_history && peek(&ConfigPaths::from_env(config)).history.enabled;
+        HistoryChoice {
+            store: path.map(HistoryStore::new),
+            record: enabled,
+        }
+    }
+
+    /// A history at `path` that records (tests and embedders).
+    pub fn at(path: impl Into<PathBuf>) -> Self {
+        HistoryChoice {
+            store: Some(HistoryStore::new(path)),
+            record: true,
+        }
+    }
+
+    /// The store to read, or the message saying there is none.
+    pub fn readable(&self) -> Result<&HistoryStore, String> {
+        self.store.as_ref().ok_or_else(|| {
+            "no history: there is no home directory; give --history FILE or set PI_ASK_HISTORY"
+                .to_owned()
+        })
+    }
+
+    /// Starts recording a form; a history that cannot be written is reported once and the form
+    /// still opens (an answer matters more than its record).
+    fn start(&self, ask: OpenAsk<'_>) -> Option<Recorder> {
+        if !self.record {
+            return None;
+        }
+        let store = self.store.as_ref()?;
+        match Recorder::open(store, ask) {
+            Ok(recorder) => Some(recorder),
+            Err(e) => {
+                report(&format!(
+                    "cannot record the ask in {}: {e}; the form opens anyway",
+                    crate::paths::display(store.path())
+                ));
+                None
+            }
+        }
+    }
+}
+
+/// A form to open and where it came from.
+#[derive(Debug, Clone)]
+pub struct Opening<'a> {
+    pub form: Form,
+    /// The payload as given or stored (what the history keeps).
+    pub payload: &'a Value,
+    pub source: Source,
+    pub origin: Origin,
+}
+
+/// The working directory a form is recorded with: `--cwd`, else the current one.
+pub fn recorded_cwd(options: &RunOptions) -> String {
+    let dir = options
+        .cwd
+        .clone()
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("."));
+    crate::paths::absolute(&dir).display().to_string()
+}
+
+/// Records a form's opening, runs it with `run`, records its end, and returns the result.
+/// A run that fails without a result leaves the ask open in the history, so it can be resumed.
+pub fn recorded(
+    history: &HistoryChoice,
+    opening: &Opening<'_>,
+    cwd: String,
+    run: impl FnOnce(Form) -> Result<AskResult, ExitCode>,
+) -> Result<AskResult, ExitCode> {
+    let recorder = history.start(OpenAsk {
+        source: opening.source,
+        cwd,
+        title: opening.form.title.clone(),
+        payload: opening.payload,
+        origin: opening.origin.clone(),
+    });
+    let result = run(opening.form.clone())?;
+    if let Some(recorder) = recorder
+        && let Err(e) = recorder.end(&result)
+    {
+        report(&format!("cannot record the end of the ask: {e}"));
+    }
+    Ok(result)
+}
+
+/// Opens a form on the terminal, recorded, and delivers its result like `ask`.
+pub fn open_on_terminal(
+    history: &HistoryChoice,
+    opening: &Opening<'_>,
+    options: &RunOptions,
+) -> ExitCode {
+    let cwd = recorded_cwd(options);
+    match recorded(history, opening, cwd, |form| {
+        crate::run::ask_result(form, options)
+    }) {
+        Ok(result) => crate::run::deliver_result(&result, options.output.as_deref()),
+        Err(code) => code,
+    }
+}
+
+/// Says once on stderr that an earlier ask in this directory was interrupted and can be resumed.
+pub fn hint_interrupted(history: &HistoryChoice, cwd: &str) {
+    let Some(store) = history.store.as_ref() else {
+        return;
+    };
+    let Ok(read) = store.read() else { return };
+    let Some(ask) = read.unhinted_interrupted_in(cwd, &process_is_alive) else {
+        return;
+    };
+    report(&format!(
+        "an earlier ask in this directory was interrupted ({} \"{}\", {}); `pi-ask resume` reopens it",
+        ask.opened.id,
+        ask.headline(),
+        ask.opened.at
+    ));
+    if history.record {
+        let _ = store.append(&crate::history::Event::Hinted {
+            id: ask.opened.id.clone(),
+            at: crate::history::now_timestamp(),
+        });
+    }
+}
+
+/// Reopening needs a person at a terminal: without one the form would end at once as cancelled
+/// (and a resume would be dismissed for nothing).
+pub fn require_terminal(command: &str) -> Result<(), ExitCode> {
+    if crate::run::has_terminal() {
+        Ok(())
+    } else {
+        report(&format!("{command} needs an interactive terminal"));
+        Err(ExitCode::from(EXIT_ERROR))
+    }
+}
+
+/// Nothing to open: the message on stderr, exit 1.
+pub fn nothing(message: &str) -> ExitCode {
+    report(message);
+    ExitCode::from(EXIT_CANCELLED)
+}
+
+/// A failure: the message on stderr, exit 2.
+pub fn failure(message: &str) -> ExitCode {
+    report(message);
+    ExitCode::from(EXIT_ERROR)
+}
+
+/// `N question(s)`, as the original's notices count them.
+pub fn question_count(form: &Form) -> String {
+    format!("{} question(s)", form.questions.len())
+}

@@ -1,0 +1,243 @@
+//! `pi-ask replay` and `pi-ask resume`: reopening a real `ask_user` form from the history or from
+//! the current branch of a pi session file (read-only).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use super::{HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count};
+use crate::cli::report;
+use crate::form::Form;
+use crate::history::{Ask, Origin, SessionCall, Source, process_is_alive};
+use crate::input::{self, InvalidInput};
+use crate::run::RunOptions;
+use crate::session::{self, BranchForm, SessionFile};
+
+/// `--session FILE`, or `latest` for the newest session of the working directory (under pi's
+/// agent directory, `PI_CODING_AGENT_DIR` honoured).
+pub fn session_path(arg: &Path, cwd: &str) -> Result<PathBuf, String> {
+    if arg.as_os_str() != "latest" {
+        return Ok(arg.to_path_buf());
+    }
+    let agent = crate::config::agent_dir(|k| std::env::var(k).ok(), crate::config::passwd_home)
+        .ok_or("no home directory, so pi's sessions cannot be found; give --session FILE")?;
+    session::latest_session_in(&session::sessions_dir(&agent, cwd))
+}
+
+/// Reads the session named by `--session`.
+pub fn read_session_arg(arg: &Path, options: &RunOptions) -> Result<SessionFile, ExitCode> {
+    let path = session_path(arg, &super::recorded_cwd(options)).map_err(|m| failure(&m))?;
+    session::read_session(&path).map_err(|e| failure(&e.to_string()))
+}
+
+/// Where a session form came from, for the history.
+pub fn session_origin(file: &SessionFile, found: &BranchForm) -> Origin {
+    Origin {
+        reopens: None,
+        session: Some(SessionCall {
+            file: file.path.display().to_string(),
+            session_id: file.id.clone(),
+            tool_call_id: found.tool_call_id.clone(),
+            entry_id: found.entry_id.clone(),
+        }),
+    }
+}
+
+fn issues_text(invalid: &InvalidInput) -> String {
+    invalid
+        .issues
+        .iter()
+        .map(|i| format!("{}: {}", i.path, i.message))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// A stored payload validated again (the rules may have changed since it was recorded).
+pub fn revalidate(ask: &Ask) -> Result<Form, String> {
+    let validated = if ask.opened.source.is_extracted() {
+        input::validate_extracted_payload(&ask.opened.payload)
+    } else {
+        input::validate_payload(&ask.opened.payload)
+    };
+    validated.map_err(|invalid| {
+        format!(
+            "Previous form {} exists but is no longer compatible: {}",
+            ask.opened.id,
+            issues_text(&invalid)
+        )
+    })
+}
+
+/// `pi-ask replay [ID] [--session FILE|latest]`.
+pub fn replay(
+    id: Option<&str>,
+    session_arg: Option<&Path>,
+    options: &RunOptions,
+    history: &HistoryChoice,
+) -> ExitCode {
+    if let Err(code) = super::require_terminal("pi-ask replay") {
+        return code;
+    }
+    if let Some(arg) = session_arg {
+        let file = match read_session_arg(arg, options) {
+            Ok(file) => file,
+            Err(code) => return code,
+        };
+        return match session::latest_tool_form(&file.branch()) {
+            Ok(found) => {
+                report(&format!(
+                    "Replaying previous ask_user form on this branch: {}.",
+                    question_count(&found.form)
+                ));
+                let opening = Opening {
+                    form: found.form.clone(),
+                    payload: &found.payload,
+                    source: Source::Replay,
+                    origin: session_origin(&file, &found),
+                };
+                open_on_terminal(history, &opening, options)
+            }
+            Err(missing) if missing.incompatible => {
+                failure("Previous form exists on this branch but is no longer compatible.")
+            }
+            Err(_) => nothing("No previous ask_user form found on this branch."),
+        };
+    }
+    let store = match history.readable() {
+        Ok(store) => store,
+        Err(m) => return failure(&m),
+    };
+    let read = match store.read() {
+        Ok(read) => read,
+        Err(e) => return failure(&format!("cannot read the history: {e}")),
+    };
+    let ask = match id {
+        Some(id) => match read.find(id) {
+            Ok(ask) => ask,
+            Err(e) => return failure(&e.to_string()),
+        },
+        None => match read.latest(&[Source::Tool]) {
+            Some(ask) => ask,
+            None => return nothing("No previous ask_user form found in the history."),
+        },
+    };
+    let form = match revalidate(ask) {
+        Ok(form) => form,
+        Err(m) => return failure(&m),
+    };
+    report(&format!(
+        "Replaying ask_user form {}: {}.",
+        ask.opened.id,
+        question_count(&form)
+    ));
+    let source = if ask.opened.source.is_extracted() {
+        Source::AnswerAgain
+    } else {
+        Source::Replay
+    };
+    let opening = Opening {
+        form,
+        payload: &ask.opened.payload,
+        source,
+        origin: Origin {
+            reopens: Some(ask.opened.id.clone()),
+            session: ask.opened.origin.session.clone(),
+        },
+    };
+    open_on_terminal(history, &opening, options)
+}
+
+/// Tells the person how a resumed form ended.
+fn after_resume(code: ExitCode, cancelled: bool) -> ExitCode {
+    if cancelled {
+        report("Unanswered ask_user form dismissed; use pi-ask replay to reopen it.");
+    }
+    code
+}
+
+/// Opens a resumed form; its end (submit or cancel) records the dismissal.
+fn open_resumed(opening: &Opening<'_>, options: &RunOptions, history: &HistoryChoice) -> ExitCode {
+    report(&format!(
+        "Reopening unanswered ask_user form: {}.",
+        question_count(&opening.form)
+    ));
+    let code = open_on_terminal(history, opening, options);
+    let cancelled = code == ExitCode::from(crate::cli::EXIT_CANCELLED);
+    after_resume(code, cancelled)
+}
+
+/// `pi-ask resume [ID] [--session FILE|latest]`.
+pub fn resume(
+    id: Option<&str>,
+    session_arg: Option<&Path>,
+    options: &RunOptions,
+    history: &HistoryChoice,
+) -> ExitCode {
+    if let Err(code) = super::require_terminal("pi-ask resume") {
+        return code;
+    }
+    let read = match history.store.as_ref().map(|s| s.read()) {
+        Some(Ok(read)) => read,
+        Some(Err(e)) => return failure(&format!("cannot read the history: {e}")),
+        None => Default::default(),
+    };
+    if let Some(arg) = session_arg {
+        let file = match read_session_arg(arg, options) {
+            Ok(file) => file,
+            Err(code) => return code,
+        };
+        let dismissed = |call: &str| read.session_call_dismissed(&file.id, call);
+        return match session::pending_call(&file.branch(), &dismissed) {
+            Some(pending) => {
+                let opening = Opening {
+                    form: pending.form.form.clone(),
+                    payload: &pending.form.payload,
+                    source: Source::Resume,
+                    origin: session_origin(&file, &pending.form),
+                };
+                open_resumed(&opening, options, history)
+            }
+            None => nothing("No unanswered ask_user form on this branch."),
+        };
+    }
+    if history.store.is_none() {
+        return failure(&history.readable().unwrap_err());
+    }
+    let ask = match id {
+        Some(id) => match read.find(id) {
+            Ok(ask) if ask.ended.is_some() => {
+                return failure(&format!(
+                    "ask {} already ended ({}); `pi-ask replay {}` reopens it",
+                    ask.opened.id,
+                    ask.status_label(&process_is_alive),
+                    ask.opened.id
+                ));
+            }
+            Ok(ask) if process_is_alive(&ask.opened.process) => {
+                return failure(&format!(
+                    "ask {} is still open in another terminal (process {})",
+                    ask.opened.id, ask.opened.process.pid
+                ));
+            }
+            Ok(ask) => ask,
+            Err(e) => return failure(&e.to_string()),
+        },
+        None => match read.resumable(&process_is_alive) {
+            Some(ask) => ask,
+            None => return nothing("No interrupted ask to resume."),
+        },
+    };
+    let form = match revalidate(ask) {
+        Ok(form) => form,
+        Err(m) => return failure(&m),
+    };
+    let opening = Opening {
+        form,
+        payload: &ask.opened.payload,
+        source: Source::Resume,
+        origin: Origin {
+            reopens: Some(ask.root().to_owned()),
+            session: ask.opened.origin.session.clone(),
+        },
+    };
+    open_resumed(&opening, options, history)
+}

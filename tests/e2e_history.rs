@@ -1,0 +1,183 @@
+//! End to end: asks recorded in the history, killed, resumed, replayed; pi session files.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::pty::Session;
+
+const ENTER: &str = "\r";
+
+const PAYLOAD: &str = r#"{"title":"Deploy","questions":[
+  {"id":"target","prompt":"Where should it deploy?","options":[
+    {"value":"staging","label":"Staging"},{"value":"prod","label":"Production"}]},
+  {"id":"when","prompt":"When?","options":[{"value":"now","label":"Now"},{"value":"later","label":"Later"}]}
+]}"#;
+
+fn write_payload(dir: &Path) {
+    std::fs::write(dir.join("p.json"), PAYLOAD).unwrap();
+}
+
+/// A history file shared by several sessions (each has its own HOME).
+fn shared_history() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("history.jsonl");
+    (dir, path)
+}
+
+fn start(args: &[&str], history: &Path) -> Session {
+    Session::start_with_env(
+        args,
+        &[("PI_ASK_HISTORY", history.to_str().unwrap())],
+        write_payload,
+    )
+}
+
+fn history_lines(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn an_ask_killed_with_sigkill_is_resumed_with_its_payload_intact_and_then_dismissed() {
+    let (_keep, history) = shared_history();
+    let mut killed = start(&["ask", "p.json"], &history);
+    killed.wait_for("Where should it deploy?");
+    killed.send("2"); // an answer given, then the process dies without a word
+    unsafe { libc::kill(killed.pid(), libc::SIGKILL) };
+    killed.wait_exit();
+    let lines = history_lines(&history);
+    assert_eq!(lines.len(), 1, "only the opening was recorded: {lines:?}");
+    assert_eq!(lines[0]["event"], "open");
+    assert_eq!(lines[0]["source"], "tool");
+    assert_eq!(
+        lines[0]["payload"],
+        serde_json::from_str::<serde_json::Value>(PAYLOAD).unwrap()
+    );
+
+    let mut resumed = start(&["resume"], &history);
+    resumed.wait_for("Reopening unanswered ask_user form: 2 question(s).");
+    resumed.wait_for("Where should it deploy?");
+    resumed.send("1");
+    resumed.wait_for("When?");
+    resumed.send("2");
+    resumed.wait_for("Review");
+    resumed.send(ENTER);
+    let (code, json) = resumed.finish();
+    assert_eq!(code, 0);
+    assert_eq!(json["details"]["answers"]["target"]["values"][0], "staging");
+    assert_eq!(json["details"]["answers"]["when"]["values"][0], "later");
+    assert_eq!(json["details"]["title"], "Deploy");
+
+    let lines = history_lines(&history);
+    let events: Vec<&str> = lines.iter().map(|l| l["event"].as_str().unwrap()).collect();
+    assert_eq!(events, ["open", "open", "end", "dismiss"]);
+    assert_eq!(lines[1]["source"], "ask:resume");
+    assert_eq!(lines[1]["origin"]["reopens"], lines[0]["id"]);
+    assert_eq!(lines[3]["id"], lines[0]["id"]);
+
+    let mut again = start(&["resume"], &history);
+    assert_eq!(again.wait_exit(), 1);
+    again.wait_for("No interrupted ask to resume.");
+}
+
+#[test]
+fn replay_reopens_the_latest_real_form_and_records_it_as_a_replay() {
+    let (_keep, history) = shared_history();
+    let mut first = start(&["ask", "p.json"], &history);
+    first.wait_for("Where should it deploy?");
+    first.send("2");
+    first.wait_for("When?");
+    first.send("1");
+    first.wait_for("Review");
+    first.send(ENTER);
+    assert_eq!(first.finish().0, 0);
+
+    let mut replay = start(&["replay"], &history);
+    replay.wait_for("Replaying ask_user form");
+    replay.wait_for("Where should it deploy?");
+    replay.send("1");
+    replay.wait_for("When?");
+    replay.send("1");
+    replay.wait_for("Review");
+    replay.send(ENTER);
+    let (code, json) = replay.finish();
+    assert_eq!(code, 0);
+    assert_eq!(json["details"]["answers"]["target"]["values"][0], "staging");
+    let lines = history_lines(&history);
+    let sources: Vec<&str> = lines
+        .iter()
+        .filter(|l| l["event"] == "open")
+        .map(|l| l["source"].as_str().unwrap())
+        .collect();
+    assert_eq!(sources, ["tool", "ask:replay"]);
+}
+
+#[test]
+fn ask_says_once_that_an_interrupted_ask_in_the_same_directory_can_be_resumed() {
+    let (keep, history) = shared_history();
+    // Each session runs in its own directory, so all three name the same one with --cwd.
+    let cwd = keep.path().to_str().unwrap();
+    let mut killed = start(&["ask", "p.json", "--cwd", cwd], &history);
+    killed.wait_for("Where should it deploy?");
+    unsafe { libc::kill(killed.pid(), libc::SIGKILL) };
+    killed.wait_exit();
+
+    let mut next = start(&["ask", "p.json", "--cwd", cwd], &history);
+    next.wait_for("`pi-ask resume` reopens it");
+    next.send("\x03"); // ctrl+c cancels
+    next.wait_exit();
+    let third = start(&["ask", "p.json", "--cwd", cwd], &history);
+    third.wait_for("Where should it deploy?");
+    assert!(
+        !third.contents().contains("pi-ask resume"),
+        "said only once:\n{}",
+        third.contents()
+    );
+}
+
+#[test]
+fn no_history_records_nothing() {
+    let (_keep, history) = shared_history();
+    let mut s = start(&["ask", "p.json", "--no-history"], &history);
+    s.wait_for("Where should it deploy?");
+    s.send("\x03");
+    s.wait_exit();
+    assert!(!history.exists());
+}
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/sessions")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn resume_on_a_session_with_two_branches_opens_only_the_current_branchs_call() {
+    let (_keep, history) = shared_history();
+    let file = fixture("two-branches.jsonl");
+    let before = std::fs::read(&file).unwrap();
+    let mut s = start(&["resume", "--session", &file], &history);
+    s.wait_for("Deploy now?");
+    assert!(!s.contents().contains("Which auth?"));
+    s.send("1");
+    s.wait_for("Review");
+    s.send(ENTER);
+    let (code, json) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(json["details"]["answers"]["deploy"]["values"][0], "yes");
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        before,
+        "pi's file is untouched"
+    );
+    // The dismissal lives in pi-ask's history, so the call is not offered again.
+    let mut again = start(&["resume", "--session", &file], &history);
+    assert_eq!(again.wait_exit(), 1);
+    again.wait_for("No unanswered ask_user form on this branch.");
+}
