@@ -92,6 +92,12 @@ enum ThemeArg {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ExtractorArg {
+    Builtin,
+    Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum ColorArg {
     Auto,
     Always,
@@ -171,6 +177,26 @@ enum Command {
         /// The newest unanswered ask_user call on a pi session's current branch instead.
         #[arg(long, value_name = "FILE|latest")]
         session: Option<PathBuf>,
+        #[command(flatten)]
+        options: FormOptions,
+        #[command(flatten)]
+        history: HistoryOptions,
+    },
+    /// Turn an assistant message's questions into a form and open it: from FILE, standard input,
+    /// or a pi session's latest assistant message.
+    Answer {
+        /// The message: a file, or `-` (the default) for standard input.
+        message: Option<PathBuf>,
+        /// Take the latest assistant message on a pi session's current branch (read-only).
+        #[arg(long, value_name = "FILE|latest", conflicts_with = "message")]
+        session: Option<PathBuf>,
+        /// Reopen the latest extracted form instead (from the history, or on the session's branch).
+        #[arg(long)]
+        again: bool,
+        /// builtin (offline) or command ([answer] extractor in the config); default: the
+        /// command when one is configured.
+        #[arg(long, value_enum, value_name = "WHICH")]
+        extractor: Option<ExtractorArg>,
         #[command(flatten)]
         options: FormOptions,
         #[command(flatten)]
@@ -287,6 +313,30 @@ pub fn main() -> ExitCode {
             }
             let history = history.choice(options.config.as_deref());
             commands::reopen::resume(id.as_deref(), session.as_deref(), &options.into(), &history)
+        }
+        Command::Answer {
+            message,
+            session,
+            again,
+            extractor,
+            options,
+            history,
+        } => {
+            if let Err(code) = check_delivery(options.output.as_deref()) {
+                return code;
+            }
+            let history = history.choice(options.config.as_deref());
+            let args = commands::answer::AnswerArgs {
+                message,
+                session,
+                again,
+                extractor: match extractor {
+                    None => commands::answer::ExtractorChoice::Configured,
+                    Some(ExtractorArg::Builtin) => commands::answer::ExtractorChoice::Builtin,
+                    Some(ExtractorArg::Command) => commands::answer::ExtractorChoice::Command,
+                },
+            };
+            commands::answer::answer(&args, &options.into(), &history)
         }
         Command::History {
             action,

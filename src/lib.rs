@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod extract;
 pub mod files;
 pub mod form;
 pub mod history;

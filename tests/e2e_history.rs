@@ -181,3 +181,106 @@ fn resume_on_a_session_with_two_branches_opens_only_the_current_branchs_call() {
     assert_eq!(again.wait_exit(), 1);
     again.wait_for("No unanswered ask_user form on this branch.");
 }
+
+const REPLY: &str = "I can set this up two ways.\n\n1. Which database should we use: Postgres or SQLite?\n2. What should the service be called?\n";
+
+#[test]
+fn answer_extracts_the_questions_of_a_message_and_again_reopens_them() {
+    let (_keep, history) = shared_history();
+    let mut s = Session::start_with_env(
+        &["answer", "reply.md", "--extractor", "builtin"],
+        &[("PI_ASK_HISTORY", history.to_str().unwrap())],
+        |dir| std::fs::write(dir.join("reply.md"), REPLY).unwrap(),
+    );
+    s.wait_for("Which database should we use?");
+    s.wait_for("SQLite");
+    s.send("1");
+    s.wait_for("What should the service be called?");
+    s.wait_for("Type your answer:");
+    s.send("ledger");
+    s.send(ENTER);
+    s.wait_for("Review");
+    s.send(ENTER);
+    let (code, json) = s.finish();
+    assert_eq!(code, 0);
+    let answers = &json["details"]["answers"];
+    let ids: Vec<&String> = answers.as_object().unwrap().keys().collect();
+    assert_eq!(ids.len(), 2, "{answers}");
+    assert_eq!(answers[ids[0]]["labels"][0], "Postgres");
+    assert_eq!(answers[ids[1]]["customText"], "ledger");
+
+    let mut again = start(&["answer", "--again"], &history);
+    again.wait_for("Reopening previous /answer form: 2 question(s).");
+    again.wait_for("Which database should we use?");
+    again.send("\x03");
+    assert_eq!(again.wait_exit(), 1);
+    again.wait_for("Ask form cancelled.");
+    let sources: Vec<String> = history_lines(&history)
+        .iter()
+        .filter(|l| l["event"] == "open")
+        .map(|l| l["source"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(sources, ["answer", "answer:again"]);
+}
+
+#[test]
+fn answer_on_a_session_reads_its_latest_finished_assistant_message() {
+    let (_keep, history) = shared_history();
+    let file = fixture("answer.jsonl");
+    let mut s = start(
+        &["answer", "--session", &file, "--extractor", "builtin"],
+        &history,
+    );
+    s.wait_for("Which database should we use?");
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 1);
+    let incomplete = fixture("incomplete.jsonl");
+    let mut s = start(&["answer", "--session", &incomplete], &history);
+    assert_eq!(s.wait_exit(), 2);
+    s.wait_for("Latest assistant message is incomplete (length)");
+}
+
+#[test]
+fn a_message_with_no_questions_says_so_and_exits_1() {
+    let (_keep, history) = shared_history();
+    let mut s = Session::start_with_env(
+        &["answer", "done.md"],
+        &[("PI_ASK_HISTORY", history.to_str().unwrap())],
+        |dir| std::fs::write(dir.join("done.md"), "All tests pass. Shipped.").unwrap(),
+    );
+    assert_eq!(s.wait_exit(), 1);
+    s.wait_for("No questions found in the latest assistant message.");
+    assert!(!history.exists(), "nothing was opened, nothing recorded");
+}
+
+#[test]
+fn a_slow_model_command_shows_progress_and_esc_aborts_it() {
+    let (_keep, history) = shared_history();
+    let mut s = Session::start_with_env(
+        &["answer", "reply.md"],
+        &[("PI_ASK_HISTORY", history.to_str().unwrap())],
+        |dir| {
+            std::fs::write(dir.join("reply.md"), REPLY).unwrap();
+            let script = dir.join("slow-model.sh");
+            std::fs::write(&script, "#!/bin/sh\ncat > /dev/null\nsleep 30\n").unwrap();
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+            let config = dir.join(".pi/agent/extensions");
+            std::fs::create_dir_all(&config).unwrap();
+            std::fs::write(
+                config.join("pi-ask.toml"),
+                format!(
+                    "schemaVersion = 5\n[answer]\nextractor = [\"{}\"]\n",
+                    script.display()
+                ),
+            )
+            .unwrap();
+        },
+    );
+    s.wait_for("Extracting questions using");
+    s.wait_for("Extracting questions using slow-model.sh (attempt 1/2,");
+    s.send("\x1b");
+    assert_eq!(s.wait_exit(), 1);
+    s.wait_for("Question extraction cancelled.");
+    assert!(s.cooked(), "raw mode is off again");
+}

@@ -226,3 +226,50 @@ proptest! {
         }
     }
 }
+
+/// Lines of history or session files: real fragments, JSON-ish noise and arbitrary text.
+fn any_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just(r#"{"type":"session","version":3,"id":"s"}"#.to_owned()),
+        Just(r#"{"type":"session","id":"s"}"#.to_owned()),
+        Just(r#"{"type":"message","id":"a","parentId":"a","message":{"role":"assistant","stopReason":"stop","content":[{"type":"toolCall","id":"c","name":"ask_user","arguments":{"questions":[{"id":"q","prompt":"P","options":[{"value":"v","label":"L"}]}]}}]}}"#.to_owned()),
+        Just(r#"{"type":"custom","id":"p","parentId":"a","customType":"ask:payload","data":{"version":1,"source":"tool","params":{},"sourceEntryId":"c"}}"#.to_owned()),
+        Just(r#"{"type":"custom","id":"d","parentId":"p","customType":"ask:pending-dismissed","data":{"toolCallId":"c"}}"#.to_owned()),
+        Just(r#"{"event":"open","id":"x","source":"ask:resume","at":"t","cwd":"/","payload":{},"process":{"pid":1},"origin":{"reopens":"x"}}"#.to_owned()),
+        Just(r#"{"event":"end","id":"x","at":"t","status":"cancelled","result":{}}"#.to_owned()),
+        Just(r#"{"event":"dismiss","at":"t","id":"x"}"#.to_owned()),
+        "\\PC{0,60}",
+        any_json().prop_map(|v| v.to_string()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// History and session readers take any bytes: torn, cyclic, or garbage lines never panic,
+    /// and lookups on whatever they read never panic either.
+    #[test]
+    fn history_and_session_readers_never_panic(lines in proptest::collection::vec(any_line(), 0..12), tail in "\\PC{0,20}") {
+        let text = format!("{}\n{tail}", lines.join("\n"));
+        let history = pi_ask::history::parse_history(text.as_bytes());
+        let _ = history.resumable(&|_| false);
+        let _ = history.latest(&[pi_ask::history::Source::Tool]);
+        if let Ok(file) = pi_ask::session::parse_session(&text, std::path::Path::new("s.jsonl")) {
+            let branch = file.branch();
+            prop_assert!(branch.len() <= file.entries.len());
+            let _ = pi_ask::session::pending_call(&branch, &|_| false);
+            let _ = pi_ask::session::latest_tool_form(&branch);
+            let _ = pi_ask::session::latest_assistant_turn(&branch);
+        }
+    }
+
+    /// Whatever a model prints is read without panicking, and the built-in extractor turns any
+    /// prose into a form that validates (or into no questions).
+    #[test]
+    fn extraction_never_panics_and_builtin_forms_always_validate(text in "(\\PC|\n|\\?|: | or |1\\. |- |\\(a\\) |```){0,80}") {
+        let _ = pi_ask::extract::candidate_from_output(&text);
+        let payload = pi_ask::extract::builtin::extract(&text);
+        let checked = pi_ask::extract::check_candidate(&payload);
+        prop_assert!(checked.is_ok(), "{payload}: {:?}", checked.err());
+    }
+}

@@ -1,1 +1,328 @@
-//! `pi-ask answer`: turning prose into a form (see `crate::extract`) and `--again`.
+//! `pi-ask answer`: turning prose (a file, stdin, or a pi session's latest assistant message) into
+//! a form with the configured model command or the built-in extractor, and `--again`.
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use super::reopen::{read_session_arg, revalidate};
+use super::{HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count};
+use crate::cli::report;
+use crate::config::{AnswerExtraction, ConfigPaths, peek};
+use crate::extract::command::{CommandExtractor, ExtractError, Progress};
+use crate::extract::{Extracted, builtin, check_candidate};
+use crate::history::{Origin, SessionCall, Source};
+use crate::run::RunOptions;
+use crate::session::{self, AssistantTurn, SessionFile};
+
+/// Which extractor `--extractor` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExtractorChoice {
+    /// The configured model command, else the built-in one.
+    Configured,
+    /// The built-in offline extractor.
+    Builtin,
+    /// The configured command (an error when none is configured).
+    Command,
+}
+
+/// What `pi-ask answer` was asked to do.
+#[derive(Debug, Clone)]
+pub struct AnswerArgs {
+    /// A file with the message, `-` for standard input; `None` with `--session`.
+    pub message: Option<PathBuf>,
+    pub session: Option<PathBuf>,
+    pub again: bool,
+    pub extractor: ExtractorChoice,
+}
+
+fn session_origin(file: &SessionFile, entry_id: Option<String>) -> Origin {
+    Origin {
+        reopens: None,
+        session: Some(SessionCall {
+            file: file.path.display().to_string(),
+            session_id: file.id.clone(),
+            tool_call_id: None,
+            entry_id,
+        }),
+    }
+}
+
+/// `pi-ask answer [FILE|-] [--session FILE|latest] [--again] [--extractor …]`.
+pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> ExitCode {
+    if let Err(code) = super::require_terminal("pi-ask answer") {
+        return code;
+    }
+    if args.again {
+        return again(args, options, history);
+    }
+    let (turn, origin) = match args.session.as_deref() {
+        Some(arg) => {
+            let file = match read_session_arg(arg, options) {
+                Ok(file) => file,
+                Err(code) => return code,
+            };
+            match session::latest_assistant_turn(&file.branch()) {
+                Ok(turn) => {
+                    let origin = session_origin(&file, turn.entry_id.clone());
+                    (turn, origin)
+                }
+                Err(e @ session::TurnError::NoAssistant) => return nothing(&e.to_string()),
+                Err(e) => return failure(&e.to_string()),
+            }
+        }
+        None => match read_message(args.message.as_deref().unwrap_or(Path::new("-"))) {
+            Ok(text) => (
+                AssistantTurn {
+                    entry_id: None,
+                    text,
+                    previous_user: None,
+                },
+                Origin::default(),
+            ),
+            Err(m) => return failure(&m),
+        },
+    };
+    let config = peek(&ConfigPaths::from_env(options.config.as_deref())).answer;
+    let extracted = match extract(&turn, &config, args.extractor) {
+        Ok(found) => found,
+        Err(m) if m == ExtractError::Cancelled.to_string() => return nothing(&m),
+        Err(m) => return failure(&m),
+    };
+    let (payload, form) = match extracted {
+        Extracted::NoQuestions => {
+            return nothing("No questions found in the latest assistant message.");
+        }
+        Extracted::Form { payload, form } => (payload, form),
+    };
+    let opening = Opening {
+        form,
+        payload: &payload,
+        source: Source::Answer,
+        origin,
+    };
+    finish(open_on_terminal(history, &opening, options))
+}
+
+/// Says that a cancelled command form sends nothing, as the original notifies.
+fn finish(code: ExitCode) -> ExitCode {
+    if code == ExitCode::from(crate::cli::EXIT_CANCELLED) {
+        report("Ask form cancelled.");
+    }
+    code
+}
+
+fn read_message(path: &Path) -> Result<String, String> {
+    if path.as_os_str() == "-" {
+        if std::io::stdin().is_terminal() {
+            return Err("no message: pipe one in (`pi-ask answer < reply.md`), name a file, or use --session FILE|latest".into());
+        }
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        return Ok(text);
+    }
+    std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", crate::paths::display(path)))
+}
+
+/// Runs the chosen extractor.
+pub fn extract(
+    turn: &AssistantTurn,
+    config: &AnswerExtraction,
+    choice: ExtractorChoice,
+) -> Result<Extracted, String> {
+    let use_command = match choice {
+        ExtractorChoice::Builtin => false,
+        ExtractorChoice::Command if config.extractor.is_empty() => {
+            return Err("--extractor command needs [answer] extractor in the config, e.g. extractor = [\"llm\", \"-m\", \"gpt-4o-mini\"]".into());
+        }
+        ExtractorChoice::Command => true,
+        ExtractorChoice::Configured => !config.extractor.is_empty(),
+    };
+    if !use_command {
+        let payload = builtin::extract(&turn.text);
+        return check_candidate(&payload).map_err(|refused| {
+            format!(
+                "Question extraction returned an invalid ask form: {}",
+                refused.issues.join("; ")
+            )
+        });
+    }
+    let extractor = CommandExtractor {
+        argv: config.extractor.clone(),
+        retries: config.extraction_retries,
+        timeout: Duration::from_millis(config.extraction_timeout_ms.max(1)),
+    };
+    let mut progress = Spinner::new(&config.extractor[0]);
+    extractor.extract(turn, &mut progress).map_err(|e| match e {
+        ExtractError::Cancelled | ExtractError::TimedOut => e.to_string(),
+        other => format!("Error: {other}"),
+    })
+}
+
+/// `--again`: the latest extracted form from the history, or on a session's branch.
+fn again(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> ExitCode {
+    if let Some(arg) = args.session.as_deref() {
+        let file = match read_session_arg(arg, options) {
+            Ok(file) => file,
+            Err(code) => return code,
+        };
+        return match session::latest_extracted_form(&file.branch()) {
+            Ok(found) => {
+                report(&format!(
+                    "Reopening previous /answer form on this branch: {}.",
+                    question_count(&found.form)
+                ));
+                let opening = Opening {
+                    form: found.form.clone(),
+                    payload: &found.payload,
+                    source: Source::AnswerAgain,
+                    origin: session_origin(&file, found.entry_id.clone()),
+                };
+                finish(open_on_terminal(history, &opening, options))
+            }
+            Err(m) if m.incompatible => {
+                failure("Previous form exists on this branch but is no longer compatible.")
+            }
+            Err(_) => nothing("No previous /answer form found on this branch; use /answer first."),
+        };
+    }
+    let store = match history.readable() {
+        Ok(store) => store,
+        Err(m) => return failure(&m),
+    };
+    let read = match store.read() {
+        Ok(read) => read,
+        Err(e) => return failure(&format!("cannot read the history: {e}")),
+    };
+    let Some(ask) = read.latest(&[Source::Answer, Source::AnswerAgain]) else {
+        return nothing("No previous /answer form found in the history; use pi-ask answer first.");
+    };
+    let form = match revalidate(ask) {
+        Ok(form) => form,
+        Err(m) => return failure(&m),
+    };
+    report(&format!(
+        "Reopening previous /answer form: {}.",
+        question_count(&form)
+    ));
+    let opening = Opening {
+        form,
+        payload: &ask.opened.payload,
+        source: Source::AnswerAgain,
+        origin: Origin {
+            reopens: Some(ask.opened.id.clone()),
+            session: ask.opened.origin.session.clone(),
+        },
+    };
+    finish(open_on_terminal(history, &opening, options))
+}
+
+/// Progress on the terminal while a model command runs: a spinner with the attempt and the
+/// elapsed time, one line, redrawn in place; Esc or Ctrl+C abort (the terminal is in raw mode
+/// meanwhile, so the keys are read rather than signalled).
+struct Spinner {
+    program: String,
+    tty: Option<std::fs::File>,
+    raw: bool,
+    attempt: (u32, u32),
+    frame: usize,
+}
+
+const FRAMES: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+impl Spinner {
+    fn new(program: &str) -> Spinner {
+        let tty = crate::tui::terminal::open_tty().ok();
+        let raw = tty.is_some() && crossterm::terminal::enable_raw_mode().is_ok();
+        let program = Path::new(program)
+            .file_name()
+            .map_or(program.to_owned(), |n| n.to_string_lossy().into_owned());
+        Spinner {
+            program,
+            tty,
+            raw,
+            attempt: (1, 1),
+            frame: 0,
+        }
+    }
+
+    fn write(&mut self, text: &str) {
+        if let Some(tty) = self.tty.as_mut() {
+            let _ = tty.write_all(text.as_bytes());
+            let _ = tty.flush();
+        }
+    }
+
+    /// Whether Esc or Ctrl+C was pressed since the last look. The bytes are read straight from
+    /// the terminal (no keyboard protocol is on here): Ctrl+C is 0x03, and Esc a lone 0x1b (an
+    /// arrow key's sequence also starts with it, but arrives whole in one read).
+    fn abort_pressed(&mut self) -> bool {
+        use std::os::fd::AsRawFd;
+        let Some(tty) = self.tty.as_mut().filter(|_| self.raw) else {
+            return false;
+        };
+        let mut pressed = false;
+        loop {
+            let mut fd = libc::pollfd {
+                fd: tty.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd for an open descriptor, zero timeout.
+            if unsafe { libc::poll(&mut fd, 1, 0) } <= 0 || fd.revents & libc::POLLIN == 0 {
+                return pressed;
+            }
+            let mut buf = [0u8; 64];
+            match tty.read(&mut buf) {
+                Ok(0) | Err(_) => return pressed,
+                Ok(n) => pressed |= buf[..n].contains(&0x03) || &buf[..n] == b"\x1b",
+            }
+        }
+    }
+}
+
+impl Progress for Spinner {
+    fn attempt(&mut self, attempt: u32, of: u32) {
+        self.attempt = (attempt, of);
+        if attempt > 1 {
+            let line = format!(
+                "\r\x1b[2KRetrying question extraction ({}/{})...\r\n",
+                attempt - 1,
+                of - 1
+            );
+            self.write(&line);
+        }
+    }
+
+    fn tick(&mut self, elapsed: Duration) -> bool {
+        self.frame = (self.frame + 1) % FRAMES.len();
+        let line = format!(
+            "\r\x1b[2K{} Extracting questions using {} (attempt {}/{}, {:.1} s) · Esc cancels",
+            FRAMES[self.frame],
+            self.program,
+            self.attempt.0,
+            self.attempt.1,
+            elapsed.as_secs_f64()
+        );
+        self.write(&line);
+        self.abort_pressed()
+    }
+
+    fn done(&mut self) {
+        self.write("\r\x1b[2K");
+        if self.raw {
+            let _ = crossterm::terminal::disable_raw_mode();
+            self.raw = false;
+        }
+    }
+}
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        self.done();
+    }
+}

@@ -1,0 +1,91 @@
+//! Turning prose (an assistant message) into an ask form: the request a model command gets,
+//! reading its answer (a tool call, raw JSON or fenced JSON), the original's business rules and
+//! repair, and a built-in offline extractor. No terminal here; `commands::answer` drives it.
+
+pub mod builtin;
+mod candidate;
+pub mod command;
+mod request;
+mod rules;
+
+pub use candidate::candidate_from_output;
+pub use request::{ExtractionRequest, request_text};
+pub use rules::{business_issues, repair};
+
+use serde_json::Value;
+
+use crate::form::Form;
+use crate::input;
+
+/// What an extraction found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Extracted {
+    /// A valid form (freeform questions allowed) and the payload it came from.
+    Form { payload: Value, form: Form },
+    /// `{"questions": []}`: the message asks nothing.
+    NoQuestions,
+}
+
+/// Why a candidate was refused, with what is known of it for a retry or a repair.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refused {
+    /// One issue per line, fed back to the model on a retry.
+    pub issues: Vec<String>,
+    /// The candidate when it had the right shape (an object with a `questions` array), so
+    /// repair may still save it.
+    pub shaped: Option<Value>,
+}
+
+impl Refused {
+    fn shape(message: impl Into<String>) -> Refused {
+        Refused {
+            issues: vec![message.into()],
+            shaped: None,
+        }
+    }
+}
+
+/// Validates an extraction candidate: its shape, the payload rules (freeform allowed), no
+/// `recommended` metadata, and the business rules.
+pub fn check_candidate(candidate: &Value) -> Result<Extracted, Refused> {
+    let Some(root) = candidate.as_object() else {
+        return Err(Refused::shape("root must be an object"));
+    };
+    let Some(questions) = root.get("questions").and_then(Value::as_array) else {
+        return Err(Refused::shape("root must have a questions array"));
+    };
+    if questions.is_empty() {
+        return Ok(Extracted::NoQuestions);
+    }
+    let mut issues = Vec::new();
+    for (i, q) in questions.iter().enumerate() {
+        let options = q.get("options").and_then(Value::as_array);
+        for (j, o) in options.into_iter().flatten().enumerate() {
+            if o.get("recommended").is_some() {
+                issues.push(format!(
+                    "questions[{i}].options[{j}].recommended: extracted forms never carry recommendation metadata"
+                ));
+            }
+        }
+    }
+    let validated = input::validate_extracted_payload(candidate);
+    if let Err(invalid) = &validated {
+        issues.extend(
+            invalid
+                .issues
+                .iter()
+                .map(|i| format!("{}: {}", i.path, i.message)),
+        );
+    }
+    issues.extend(business_issues(candidate));
+    match validated {
+        Ok(form) if issues.is_empty() => Ok(Extracted::Form {
+            payload: candidate.clone(),
+            form,
+        }),
+        _ => Err(Refused {
+            issues,
+            shaped: Some(candidate.clone()),
+        }),
+    }
+}
