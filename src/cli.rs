@@ -442,22 +442,25 @@ fn ask(
                     if crate::run::has_terminal() {
                         commands::hint_interrupted(history, &cwd);
                     }
-                    commands::open_on_terminal(history, &opening, &run_options)
+                    commands::open_on_terminal(history, &opening, &run_options).0
                 }
                 Mode::Rpc => match commands::recorded(history, &opening, cwd, |form| {
                     crate::run::rpc_result(form, config.as_deref(), timeout)
                 }) {
-                    Ok(result) => crate::run::emit_rpc(
-                        &result,
+                    Ok(done) => crate::run::emit_rpc(
+                        &done.result,
                         output.as_deref(),
-                        crate::run::exit_code(&result),
+                        crate::run::exit_code(&done.result),
                     ),
                     Err(code) => code,
                 },
                 Mode::Print | Mode::Json => match commands::recorded(history, &opening, cwd, |f| {
-                    Ok(result::needs_input_result(&f))
+                    Ok(crate::run::Finished {
+                        result: result::needs_input_result(&f),
+                        interrupted: false,
+                    })
                 }) {
-                    Ok(result) => crate::run::emit(&result, output.as_deref(), EXIT_CANCELLED),
+                    Ok(done) => crate::run::emit(&done.result, output.as_deref(), EXIT_CANCELLED),
                     Err(code) => code,
                 },
             }

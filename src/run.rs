@@ -15,6 +15,22 @@ use crate::result::{self, AskResult};
 use crate::tui::runtime::{self, Ending};
 use crate::tui::{App, Appearance, Screen, Session, SettingsApp, notify, terminal};
 
+/// A form's result, and whether a signal ended it (rather than the person or the host).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finished {
+    pub result: AskResult,
+    pub interrupted: bool,
+}
+
+impl Finished {
+    fn answered(result: AskResult) -> Finished {
+        Finished {
+            result,
+            interrupted: false,
+        }
+    }
+}
+
 /// Options of `ask` and `demo`.
 #[derive(Debug, Clone, Default)]
 pub struct RunOptions {
@@ -126,7 +142,7 @@ fn notifier() -> crate::tui::Notifier {
 /// pending questions (exit 1).
 pub fn ask(form: Form, options: &RunOptions) -> ExitCode {
     match ask_result(form, options) {
-        Ok(result) => deliver_result(&result, options.output.as_deref()),
+        Ok(done) => deliver_result(&done.result, options.output.as_deref()),
         Err(code) => code,
     }
 }
@@ -144,9 +160,9 @@ pub fn has_terminal() -> bool {
 /// Asks a form on the terminal and returns its result; without a terminal, the pending
 /// questions. `Err` carries the exit status of a failure already reported on stderr (the form
 /// then has no result: a terminal error, or a bad `--cwd`).
-pub fn ask_result(form: Form, options: &RunOptions) -> Result<AskResult, ExitCode> {
+pub fn ask_result(form: Form, options: &RunOptions) -> Result<Finished, ExitCode> {
     if terminal::open_tty().is_err() {
-        return Ok(result::needs_input_result(&form));
+        return Ok(Finished::answered(result::needs_input_result(&form)));
     }
     // `@` suggestions list files under --cwd (default: the current directory).
     let root = match &options.cwd {
@@ -187,20 +203,24 @@ pub fn ask_result(form: Form, options: &RunOptions) -> Result<AskResult, ExitCod
     .with_files(index);
     let mut session = Session::new(Screen::Flow(Box::new(app)), Some(store), notifier())
         .with_appearance(options.appearance.clone());
-    match runtime::run(&mut session, options.fullscreen) {
-        Ok(Ending::Done) => {}
+    let interrupted = match runtime::run(&mut session, options.fullscreen) {
+        Ok(Ending::Done) => false,
         Ok(Ending::Signalled) => {
             // An abort from outside cancels the flow; the caller still gets a result.
             session.dispatch(Msg::CloseSettings, Instant::now());
             session.dispatch(Msg::Review(ReviewAction::Cancel), Instant::now());
+            true
         }
         Err(e) => {
             crate::cli::report(&format!("terminal error: {e}"));
             return Err(ExitCode::from(EXIT_ERROR));
         }
-    }
+    };
     match session.result() {
-        Some(result) => Ok(result.clone()),
+        Some(result) => Ok(Finished {
+            result: result.clone(),
+            interrupted,
+        }),
         None => {
             crate::cli::report("the form ended without a result");
             Err(ExitCode::from(EXIT_ERROR))
@@ -261,7 +281,7 @@ pub fn rpc(
     output: Option<&Path>,
 ) -> ExitCode {
     match rpc_result(form, config, timeout) {
-        Ok(result) => emit_rpc(&result, output, exit_code(&result)),
+        Ok(done) => emit_rpc(&done.result, output, exit_code(&done.result)),
         Err(code) => code,
     }
 }
@@ -271,7 +291,7 @@ pub fn rpc_result(
     form: Form,
     config: Option<&Path>,
     timeout: Option<std::time::Duration>,
-) -> Result<AskResult, ExitCode> {
+) -> Result<Finished, ExitCode> {
     let store = ConfigStore::open(ConfigPaths::from_env(config));
     // present-single-as-multi applies to every new flow, the RPC one included.
     let form = if store.config().behaviour.present_single_as_multi {
@@ -289,10 +309,14 @@ pub fn rpc_result(
     let lines = crate::rpc::spawn_line_reader(std::io::BufReader::new(std::io::stdin()));
     let errors = Box::new(crate::cli::report);
     let mut channel = crate::rpc::Channel::new(std::io::stdout(), lines, timeout, errors)
-        .interrupted_by(interrupted);
-    crate::rpc::run(&form, &mut channel).map_err(|e| {
+        .interrupted_by(interrupted.clone());
+    let result = crate::rpc::run(&form, &mut channel).map_err(|e| {
         crate::cli::report(&format!("cannot talk to the host: {e}"));
         ExitCode::from(EXIT_ERROR)
+    })?;
+    Ok(Finished {
+        result,
+        interrupted: interrupted.load(std::sync::atomic::Ordering::Relaxed),
     })
 }
 

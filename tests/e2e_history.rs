@@ -284,3 +284,28 @@ fn a_slow_model_command_shows_progress_and_esc_aborts_it() {
     s.wait_for("Question extraction cancelled.");
     assert!(s.cooked(), "raw mode is off again");
 }
+
+#[test]
+fn an_ask_ended_by_sigterm_prints_its_cancelled_result_and_can_still_be_resumed() {
+    let (_keep, history) = shared_history();
+    let mut s = start(&["ask", "p.json"], &history);
+    s.wait_for("Where should it deploy?");
+    s.send("2");
+    s.wait_for("When?");
+    unsafe { libc::kill(s.pid(), libc::SIGTERM) };
+    let (code, json) = s.finish();
+    assert_eq!(code, 1);
+    assert_eq!(json["details"]["cancelled"], true);
+    assert_eq!(
+        json["details"]["answers"]["target"]["values"][0], "prod",
+        "the answer so far"
+    );
+    let lines = history_lines(&history);
+    assert_eq!(lines[1]["status"], "interrupted");
+
+    let mut resumed = start(&["resume"], &history);
+    resumed.wait_for("Reopening unanswered ask_user form: 2 question(s).");
+    resumed.send("\x03");
+    assert_eq!(resumed.wait_exit(), 1);
+    resumed.wait_for("Unanswered ask_user form dismissed; use pi-ask replay to reopen it.");
+}

@@ -358,7 +358,7 @@ fn a_resumed_recorder_dismisses_its_root_or_its_session_call_on_end() {
         reopens: Some("00000001".into()),
         session: None,
     })
-    .end(&result)
+    .end(&result, false)
     .unwrap();
     resume(Origin {
         reopens: None,
@@ -369,7 +369,7 @@ fn a_resumed_recorder_dismisses_its_root_or_its_session_call_on_end() {
             entry_id: None,
         }),
     })
-    .end(&result)
+    .end(&result, false)
     .unwrap();
     let history = store.read().unwrap();
     assert!(history.asks[0].dismissed);
@@ -420,5 +420,59 @@ fn the_default_path_follows_the_environment() {
     assert_eq!(
         pi_ask::history::default_history_path(env(&[("PI_ASK_HISTORY", "/tmp/h.jsonl")])).unwrap(),
         std::path::PathBuf::from("/tmp/h.jsonl")
+    );
+}
+
+#[test]
+fn an_ask_ended_by_a_signal_keeps_its_result_and_stays_resumable_without_dismissing() {
+    let (_dir, store) = store();
+    let payload = json!({});
+    let result: pi_ask::result::AskResult = serde_json::from_value(json!({
+        "content": [{"type": "text", "text": "User cancelled."}],
+        "details": {"cancelled": true, "mode": "submit", "questions": [], "answers": {}}
+    }))
+    .unwrap();
+    let open = |source, origin| {
+        Recorder::open(
+            &store,
+            OpenAsk {
+                source,
+                cwd: "/proj".into(),
+                title: None,
+                payload: &payload,
+                origin,
+            },
+        )
+        .unwrap()
+    };
+    let first = open(Source::Tool, Origin::default());
+    let id = first.id().to_owned();
+    first.end(&result, true).unwrap();
+    let history = store.read().unwrap();
+    assert_eq!(
+        history.asks[0].ended.as_ref().unwrap().status,
+        Status::Interrupted
+    );
+    assert_eq!(
+        history.resumable(&|_| true).unwrap().opened.id,
+        id,
+        "even while its pid lives on"
+    );
+
+    // A resume that is itself interrupted dismisses nothing.
+    open(
+        Source::Resume,
+        Origin {
+            reopens: Some(id.clone()),
+            session: None,
+        },
+    )
+    .end(&result, true)
+    .unwrap();
+    let history = store.read().unwrap();
+    assert!(!history.asks[0].dismissed);
+    assert_eq!(
+        history.resumable(&alive).unwrap().opened.source,
+        Source::Resume
     );
 }

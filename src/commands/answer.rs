@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use super::reopen::{read_session_arg, revalidate};
-use super::{HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count};
+use super::{Ended, HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count};
 use crate::cli::report;
 use crate::config::{AnswerExtraction, ConfigPaths, peek};
 use crate::extract::command::{CommandExtractor, ExtractError, Progress};
@@ -105,9 +105,9 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
     finish(open_on_terminal(history, &opening, options))
 }
 
-/// Says that a cancelled command form sends nothing, as the original notifies.
-fn finish(code: ExitCode) -> ExitCode {
-    if code == ExitCode::from(crate::cli::EXIT_CANCELLED) {
+/// Says that a cancelled extracted form was cancelled, as the original notifies.
+fn finish((code, ended): (ExitCode, Ended)) -> ExitCode {
+    if ended == Ended::Cancelled {
         report("Ask form cancelled.");
     }
     code

@@ -17,8 +17,7 @@ use crate::form::Form;
 use crate::history::{
     HistoryStore, OpenAsk, Origin, Recorder, Source, default_history_path, process_is_alive,
 };
-use crate::result::AskResult;
-use crate::run::RunOptions;
+use crate::run::{Finished, RunOptions};
 
 /// Where the history is, and whether this run records into it.
 #[derive(Debug, Clone)]
@@ -105,8 +104,8 @@ pub fn recorded(
     history: &HistoryChoice,
     opening: &Opening<'_>,
     cwd: String,
-    run: impl FnOnce(Form) -> Result<AskResult, ExitCode>,
-) -> Result<AskResult, ExitCode> {
+    run: impl FnOnce(Form) -> Result<Finished, ExitCode>,
+) -> Result<Finished, ExitCode> {
     let recorder = history.start(OpenAsk {
         source: opening.source,
         cwd,
@@ -114,13 +113,24 @@ pub fn recorded(
         payload: opening.payload,
         origin: opening.origin.clone(),
     });
-    let result = run(opening.form.clone())?;
+    let done = run(opening.form.clone())?;
     if let Some(recorder) = recorder
-        && let Err(e) = recorder.end(&result)
+        && let Err(e) = recorder.end(&done.result, done.interrupted)
     {
         report(&format!("cannot record the end of the ask: {e}"));
     }
-    Ok(result)
+    Ok(done)
+}
+
+/// How a form opened on the terminal ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// Submitted or elaborated.
+    Answered,
+    /// Cancelled by the person.
+    Cancelled,
+    /// Ended by a signal, or no result at all (a terminal error): still resumable.
+    Interrupted,
 }
 
 /// Opens a form on the terminal, recorded, and delivers its result like `ask`.
@@ -128,13 +138,21 @@ pub fn open_on_terminal(
     history: &HistoryChoice,
     opening: &Opening<'_>,
     options: &RunOptions,
-) -> ExitCode {
+) -> (ExitCode, Ended) {
     let cwd = recorded_cwd(options);
     match recorded(history, opening, cwd, |form| {
         crate::run::ask_result(form, options)
     }) {
-        Ok(result) => crate::run::deliver_result(&result, options.output.as_deref()),
-        Err(code) => code,
+        Ok(done) => {
+            let ended = match (done.interrupted, done.result.details.cancelled) {
+                (true, _) => Ended::Interrupted,
+                (false, true) => Ended::Cancelled,
+                (false, false) => Ended::Answered,
+            };
+            let code = crate::run::deliver_result(&done.result, options.output.as_deref());
+            (code, ended)
+        }
+        Err(code) => (code, Ended::Interrupted),
     }
 }
 

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use super::{HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count};
+use super::{Ended, HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count};
 use crate::cli::report;
 use crate::form::Form;
 use crate::history::{Ask, Origin, SessionCall, Source, process_is_alive};
@@ -94,7 +94,7 @@ pub fn replay(
                     source: Source::Replay,
                     origin: session_origin(&file, &found),
                 };
-                open_on_terminal(history, &opening, options)
+                open_on_terminal(history, &opening, options).0
             }
             Err(missing) if missing.incompatible => {
                 failure("Previous form exists on this branch but is no longer compatible.")
@@ -143,15 +143,7 @@ pub fn replay(
             session: ask.opened.origin.session.clone(),
         },
     };
-    open_on_terminal(history, &opening, options)
-}
-
-/// Tells the person how a resumed form ended.
-fn after_resume(code: ExitCode, cancelled: bool) -> ExitCode {
-    if cancelled {
-        report("Unanswered ask_user form dismissed; use pi-ask replay to reopen it.");
-    }
-    code
+    open_on_terminal(history, &opening, options).0
 }
 
 /// Opens a resumed form; its end (submit or cancel) records the dismissal.
@@ -160,9 +152,11 @@ fn open_resumed(opening: &Opening<'_>, options: &RunOptions, history: &HistoryCh
         "Reopening unanswered ask_user form: {}.",
         question_count(&opening.form)
     ));
-    let code = open_on_terminal(history, opening, options);
-    let cancelled = code == ExitCode::from(crate::cli::EXIT_CANCELLED);
-    after_resume(code, cancelled)
+    let (code, ended) = open_on_terminal(history, opening, options);
+    if ended == Ended::Cancelled {
+        report("Unanswered ask_user form dismissed; use pi-ask replay to reopen it.");
+    }
+    code
 }
 
 /// `pi-ask resume [ID] [--session FILE|latest]`.
@@ -204,7 +198,7 @@ pub fn resume(
     }
     let ask = match id {
         Some(id) => match read.find(id) {
-            Ok(ask) if ask.ended.is_some() => {
+            Ok(ask) if ask.is_finished() => {
                 return failure(&format!(
                     "ask {} already ended ({}); `pi-ask replay {}` reopens it",
                     ask.opened.id,

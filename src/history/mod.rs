@@ -65,6 +65,9 @@ pub enum Status {
     Submitted,
     Elaborated,
     Cancelled,
+    /// Ended from outside (SIGTERM, SIGHUP, SIGINT as a signal): the caller got the cancelled
+    /// result of the answers so far, but the person never chose to cancel, so it can be resumed.
+    Interrupted,
 }
 
 impl Status {
@@ -82,6 +85,7 @@ impl Status {
             Status::Submitted => "submitted",
             Status::Elaborated => "elaborated",
             Status::Cancelled => "cancelled",
+            Status::Interrupted => "interrupted",
         }
     }
 }
@@ -209,9 +213,19 @@ impl Ask {
         }
     }
 
-    /// Whether the form never ended and its process is gone.
+    /// Whether the form never ended (or was ended by a signal) and its process is gone.
     pub fn is_interrupted(&self, alive: &dyn Fn(&ProcessId) -> bool) -> bool {
-        self.ended.is_none() && !alive(&self.opened.process)
+        match &self.ended {
+            None => !alive(&self.opened.process),
+            Some(e) => e.status == Status::Interrupted,
+        }
+    }
+
+    /// Whether the form ended by a person's choice (submit, elaborate or cancel).
+    pub fn is_finished(&self) -> bool {
+        self.ended
+            .as_ref()
+            .is_some_and(|e| e.status != Status::Interrupted)
     }
 
     /// The title, else the first question's prompt, else the id.

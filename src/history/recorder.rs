@@ -57,19 +57,25 @@ impl Recorder {
     }
 
     /// Records the end and, for a resumed form, its dismissal (submit and cancel both dismiss).
-    pub fn end(self, result: &AskResult) -> io::Result<()> {
+    /// An `interrupted` form (ended by a signal) keeps its result but stays resumable.
+    pub fn end(self, result: &AskResult, interrupted: bool) -> io::Result<()> {
+        let status = if interrupted {
+            Status::Interrupted
+        } else {
+            Status::of(result)
+        };
         self.store.append(&Event::End(Ended {
             id: self.id.clone(),
             at: now_timestamp(),
-            status: Status::of(result),
+            status,
             result: serde_json::to_value(result).map_err(io::Error::other)?,
         }))?;
         match self.dismisses {
-            Some(d) => self.store.append(&Event::Dismiss(Dismissal {
+            Some(d) if !interrupted => self.store.append(&Event::Dismiss(Dismissal {
                 at: now_timestamp(),
                 ..d
             })),
-            None => Ok(()),
+            _ => Ok(()),
         }
     }
 }
