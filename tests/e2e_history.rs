@@ -309,3 +309,29 @@ fn an_ask_ended_by_sigterm_prints_its_cancelled_result_and_can_still_be_resumed(
     assert_eq!(resumed.wait_exit(), 1);
     resumed.wait_for("Unanswered ask_user form dismissed; use pi-ask replay to reopen it.");
 }
+
+#[test]
+fn session_latest_finds_the_newest_session_of_the_working_directory() {
+    let (_keep, history) = shared_history();
+    let mut s = Session::start_with_env(
+        &["replay", "--session", "latest"],
+        &[("PI_ASK_HISTORY", history.to_str().unwrap())],
+        |dir| {
+            // pi's folder for this directory under HOME's agent directory.
+            let cwd = dir.canonicalize().unwrap();
+            let sessions = dir
+                .join(".pi/agent/sessions")
+                .join(pi_ask::session::encode_cwd(cwd.to_str().unwrap()));
+            std::fs::create_dir_all(&sessions).unwrap();
+            std::fs::copy(
+                fixture("two-branches.jsonl"),
+                sessions.join("2026-03-15T10-00-00-000Z_a.jsonl"),
+            )
+            .unwrap();
+        },
+    );
+    s.wait_for("Replaying previous ask_user form on this branch: 1 question(s).");
+    s.wait_for("Which billing provider?");
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 1);
+}

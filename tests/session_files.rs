@@ -177,3 +177,20 @@ fn latest_picks_the_newest_session_of_the_directory_by_modification_time() {
         "{err}"
     );
 }
+
+#[test]
+fn version_2_files_are_trees_like_version_3() {
+    let text = concat!(
+        r#"{"type":"session","version":2,"id":"v2"}"#,
+        "\n",
+        r#"{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":"x"}}"#,
+        "\n",
+        r#"{"type":"message","id":"b","parentId":"a","message":{"role":"user","content":"abandoned"}}"#,
+        "\n",
+        r#"{"type":"message","id":"c","parentId":"a","message":{"role":"user","content":"current"}}"#,
+        "\n"
+    );
+    let file = session::parse_session(text, Path::new("v2.jsonl")).unwrap();
+    assert_eq!(file.version, 2);
+    assert_eq!(ids(&file), ["a", "c"]);
+}

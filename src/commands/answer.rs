@@ -51,7 +51,7 @@ fn session_origin(file: &SessionFile, entry_id: Option<String>) -> Origin {
 
 /// `pi-ask answer [FILE|-] [--session FILE|latest] [--again] [--extractor …]`.
 pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> ExitCode {
-    if let Err(code) = super::require_terminal("pi-ask answer") {
+    if let Err(code) = super::require_terminal("answer") {
         return code;
     }
     if args.again {

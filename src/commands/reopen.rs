@@ -74,7 +74,7 @@ pub fn replay(
     options: &RunOptions,
     history: &HistoryChoice,
 ) -> ExitCode {
-    if let Err(code) = super::require_terminal("pi-ask replay") {
+    if let Err(code) = super::require_terminal("replay") {
         return code;
     }
     if let Some(arg) = session_arg {
@@ -166,7 +166,7 @@ pub fn resume(
     options: &RunOptions,
     history: &HistoryChoice,
 ) -> ExitCode {
-    if let Err(code) = super::require_terminal("pi-ask resume") {
+    if let Err(code) = super::require_terminal("resume") {
         return code;
     }
     let read = match history.store.as_ref().map(|s| s.read()) {
