@@ -295,25 +295,29 @@ pub fn main() -> ExitCode {
             session,
             options,
             history,
-        } => {
-            if let Err(code) = check_delivery(options.output.as_deref()) {
-                return code;
-            }
-            let history = history.choice(options.config.as_deref());
-            commands::reopen::replay(id.as_deref(), session.as_deref(), &options.into(), &history)
-        }
+        } => match prepare(&options, &history) {
+            Ok(history) => commands::reopen::replay(
+                id.as_deref(),
+                session.as_deref(),
+                &options.into(),
+                &history,
+            ),
+            Err(code) => code,
+        },
         Command::Resume {
             id,
             session,
             options,
             history,
-        } => {
-            if let Err(code) = check_delivery(options.output.as_deref()) {
-                return code;
-            }
-            let history = history.choice(options.config.as_deref());
-            commands::reopen::resume(id.as_deref(), session.as_deref(), &options.into(), &history)
-        }
+        } => match prepare(&options, &history) {
+            Ok(history) => commands::reopen::resume(
+                id.as_deref(),
+                session.as_deref(),
+                &options.into(),
+                &history,
+            ),
+            Err(code) => code,
+        },
         Command::Answer {
             message,
             session,
@@ -322,10 +326,10 @@ pub fn main() -> ExitCode {
             options,
             history,
         } => {
-            if let Err(code) = check_delivery(options.output.as_deref()) {
-                return code;
-            }
-            let history = history.choice(options.config.as_deref());
+            let history = match prepare(&options, &history) {
+                Ok(history) => history,
+                Err(code) => return code,
+            };
             let args = commands::answer::AnswerArgs {
                 message,
                 session,
@@ -382,6 +386,12 @@ fn demo(options: FormOptions) -> ExitCode {
             EXIT_ERROR,
         ),
     }
+}
+
+/// Before a reopening command: the result must be deliverable, and the history is chosen.
+fn prepare(options: &FormOptions, history: &HistoryOptions) -> Result<HistoryChoice, ExitCode> {
+    check_delivery(options.output.as_deref())?;
+    Ok(history.choice(options.config.as_deref()))
 }
 
 /// Shortest and longest `--dialog-timeout` accepted: a millisecond (the wire unit) and a day.

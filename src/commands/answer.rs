@@ -6,15 +6,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use super::reopen::{read_session_arg, revalidate};
+use super::reopen::{read_session_arg, revalidate, session_origin};
 use super::{Ended, HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count};
 use crate::cli::report;
 use crate::config::{AnswerExtraction, ConfigPaths, peek};
 use crate::extract::command::{CommandExtractor, ExtractError, Progress};
 use crate::extract::{Extracted, builtin, check_candidate};
-use crate::history::{Origin, SessionCall, Source};
+use crate::history::{Origin, Source};
 use crate::run::RunOptions;
-use crate::session::{self, AssistantTurn, SessionFile};
+use crate::session::{self, AssistantTurn};
 
 /// Which extractor `--extractor` names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,18 +37,6 @@ pub struct AnswerArgs {
     pub extractor: ExtractorChoice,
 }
 
-fn session_origin(file: &SessionFile, entry_id: Option<String>) -> Origin {
-    Origin {
-        reopens: None,
-        session: Some(SessionCall {
-            file: file.path.display().to_string(),
-            session_id: file.id.clone(),
-            tool_call_id: None,
-            entry_id,
-        }),
-    }
-}
-
 /// `pi-ask answer [FILE|-] [--session FILE|latest] [--again] [--extractor …]`.
 pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> ExitCode {
     if let Err(code) = super::require_terminal("answer") {
@@ -65,7 +53,7 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
             };
             match session::latest_assistant_turn(&file.branch()) {
                 Ok(turn) => {
-                    let origin = session_origin(&file, turn.entry_id.clone());
+                    let origin = session_origin(&file, None, turn.entry_id.clone());
                     (turn, origin)
                 }
                 Err(e @ session::TurnError::NoAssistant) => return nothing(&e.to_string()),
@@ -180,7 +168,7 @@ fn again(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> Ex
                     form: found.form.clone(),
                     payload: &found.payload,
                     source: Source::AnswerAgain,
-                    origin: session_origin(&file, found.entry_id.clone()),
+                    origin: session_origin(&file, None, found.entry_id.clone()),
                 };
                 finish(open_on_terminal(history, &opening, options))
             }
@@ -190,13 +178,9 @@ fn again(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> Ex
             Err(_) => nothing("No previous /answer form found on this branch; use /answer first."),
         };
     }
-    let store = match history.readable() {
-        Ok(store) => store,
-        Err(m) => return failure(&m),
-    };
-    let read = match store.read() {
+    let read = match history.read() {
         Ok(read) => read,
-        Err(e) => return failure(&format!("cannot read the history: {e}")),
+        Err(code) => return code,
     };
     let Some(ask) = read.latest(&[Source::Answer, Source::AnswerAgain]) else {
         return nothing("No previous /answer form found in the history; use pi-ask answer first.");

@@ -57,16 +57,9 @@ pub fn show_json(ask: &Ask) -> Value {
     out
 }
 
-fn read(history: &HistoryChoice) -> Result<History, ExitCode> {
-    let store = history.readable().map_err(|m| failure(&m))?;
-    store
-        .read()
-        .map_err(|e| failure(&format!("cannot read the history: {e}")))
-}
-
 /// `pi-ask history [--limit N]`.
 pub fn list(history: &HistoryChoice, limit: usize) -> ExitCode {
-    let read = match read(history) {
+    let read = match history.read() {
         Ok(read) => read,
         Err(code) => return code,
     };
@@ -89,7 +82,7 @@ pub fn list(history: &HistoryChoice, limit: usize) -> ExitCode {
 
 /// `pi-ask history show ID`.
 pub fn show(history: &HistoryChoice, id: &str) -> ExitCode {
-    let read = match read(history) {
+    let read = match history.read() {
         Ok(read) => read,
         Err(code) => return code,
     };

@@ -58,6 +58,14 @@ impl HistoryChoice {
         })
     }
 
+    /// The history as read, or the exit status of a reported failure (no history, unreadable).
+    pub fn read(&self) -> Result<crate::history::History, ExitCode> {
+        let store = self.readable().map_err(|m| failure(&m))?;
+        store
+            .read()
+            .map_err(|e| failure(&format!("cannot read the history: {e}")))
+    }
+
     /// Starts recording a form; a history that cannot be written is reported once and the form
     /// still opens (an answer matters more than its record).
     fn start(&self, ask: OpenAsk<'_>) -> Option<Recorder> {

@@ -29,17 +29,25 @@ pub fn read_session_arg(arg: &Path, options: &RunOptions) -> Result<SessionFile,
     session::read_session(&path).map_err(|e| failure(&e.to_string()))
 }
 
-/// Where a session form came from, for the history.
-pub fn session_origin(file: &SessionFile, found: &BranchForm) -> Origin {
+/// Where a session form came from, for the history: the file, and the tool call or entry.
+pub fn session_origin(
+    file: &SessionFile,
+    tool_call_id: Option<String>,
+    entry_id: Option<String>,
+) -> Origin {
     Origin {
         reopens: None,
         session: Some(SessionCall {
             file: file.path.display().to_string(),
             session_id: file.id.clone(),
-            tool_call_id: found.tool_call_id.clone(),
-            entry_id: found.entry_id.clone(),
+            tool_call_id,
+            entry_id,
         }),
     }
+}
+
+fn origin_of(file: &SessionFile, found: &BranchForm) -> Origin {
+    session_origin(file, found.tool_call_id.clone(), found.entry_id.clone())
 }
 
 fn issues_text(invalid: &InvalidInput) -> String {
@@ -92,7 +100,7 @@ pub fn replay(
                     form: found.form.clone(),
                     payload: &found.payload,
                     source: Source::Replay,
-                    origin: session_origin(&file, &found),
+                    origin: origin_of(&file, &found),
                 };
                 open_on_terminal(history, &opening, options).0
             }
@@ -102,13 +110,9 @@ pub fn replay(
             Err(_) => nothing("No previous ask_user form found on this branch."),
         };
     }
-    let store = match history.readable() {
-        Ok(store) => store,
-        Err(m) => return failure(&m),
-    };
-    let read = match store.read() {
+    let read = match history.read() {
         Ok(read) => read,
-        Err(e) => return failure(&format!("cannot read the history: {e}")),
+        Err(code) => return code,
     };
     let ask = match id {
         Some(id) => match read.find(id) {
@@ -186,7 +190,7 @@ pub fn resume(
                     form: pending.form.form.clone(),
                     payload: &pending.form.payload,
                     source: Source::Resume,
-                    origin: session_origin(&file, &pending.form),
+                    origin: origin_of(&file, &pending.form),
                 };
                 open_resumed(&opening, options, history)
             }
