@@ -52,6 +52,10 @@ struct FormOptions {
     /// Write the result JSON to FILE instead of standard output.
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Serve the form's remote events on a Unix socket at PATH (its folder must be private), so
+    /// another program can follow it and answer it (`pi-ask events`, `pi-ask submit`).
+    #[arg(long, value_name = "PATH")]
+    listen: Option<PathBuf>,
     #[command(flatten)]
     look: LookOptions,
 }
@@ -213,6 +217,24 @@ enum Command {
         #[arg(long, default_value_t = 20)]
         limit: usize,
     },
+    /// Print the events of a form served with --listen, one JSON line each, until it closes.
+    Events {
+        /// The form's socket.
+        #[arg(long, value_name = "PATH")]
+        socket: PathBuf,
+    },
+    /// Answer (or cancel) a form served with --listen; prints the submit-result.
+    Submit {
+        /// The form's socket.
+        #[arg(long, value_name = "PATH")]
+        socket: PathBuf,
+        /// How long to wait for the form's reply.
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+        timeout: f64,
+        /// The submit request, or just its response: '{"kind":"answer","answers":{…}}' or
+        /// '{"kind":"cancel"}' (version, requestId and flowId are filled in).
+        request: String,
+    },
     /// Open the built-in showcase form (a single, a multi and a preview question).
     Demo {
         #[command(flatten)]
@@ -342,6 +364,23 @@ pub fn main() -> ExitCode {
             };
             commands::answer::answer(&args, &options.into(), &history)
         }
+        Command::Events { socket } => {
+            match crate::remote::socket::print_events(&socket, &mut std::io::stdout().lock()) {
+                Ok(()) => ExitCode::from(EXIT_OK),
+                Err(e) => {
+                    report(&format!(
+                        "cannot follow {}: {e}",
+                        crate::paths::display(&socket)
+                    ));
+                    ExitCode::from(EXIT_ERROR)
+                }
+            }
+        }
+        Command::Submit {
+            socket,
+            timeout,
+            request,
+        } => submit(&socket, timeout, &request),
         Command::History {
             action,
             history,
@@ -385,6 +424,40 @@ fn demo(options: FormOptions) -> ExitCode {
             options.output.as_deref(),
             EXIT_ERROR,
         ),
+    }
+}
+
+/// `pi-ask submit`: exit 0 when the form accepted the request, 2 when it refused it.
+fn submit(socket: &std::path::Path, timeout: f64, request: &str) -> ExitCode {
+    let request: serde_json::Value = match serde_json::from_str(request) {
+        Ok(value) => value,
+        Err(e) => {
+            report(&format!("the request is not JSON: {e}"));
+            return ExitCode::from(EXIT_ERROR);
+        }
+    };
+    let seconds = if timeout.is_finite() {
+        timeout.clamp(0.001, 86_400.0)
+    } else {
+        10.0
+    };
+    let timeout = Duration::from_secs_f64(seconds);
+    match crate::remote::socket::submit(socket, &request, timeout) {
+        Ok(reply) => {
+            print_json(&reply);
+            if reply.get("ok") == Some(&serde_json::Value::Bool(true)) {
+                ExitCode::from(EXIT_OK)
+            } else {
+                ExitCode::from(EXIT_ERROR)
+            }
+        }
+        Err(e) => {
+            report(&format!(
+                "cannot submit to {}: {e}",
+                crate::paths::display(socket)
+            ));
+            ExitCode::from(EXIT_ERROR)
+        }
     }
 }
 
@@ -496,6 +569,9 @@ impl From<FormOptions> for crate::run::RunOptions {
             fullscreen: o.fullscreen,
             output: o.output,
             appearance: o.look.into(),
+            listen: o.listen,
+            source: String::new(),
+            tool_call_id: None,
         }
     }
 }

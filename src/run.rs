@@ -11,6 +11,7 @@ use crate::files::{FileIndex, IndexOptions};
 use crate::form::Form;
 use crate::keymap::BindingTable;
 use crate::model::{Msg, ReviewAction};
+use crate::remote::{FlowInfo, RemoteServer};
 use crate::result::{self, AskResult};
 use crate::tui::runtime::{self, Ending};
 use crate::tui::{App, Appearance, Screen, Session, SettingsApp, notify, terminal};
@@ -39,6 +40,49 @@ pub struct RunOptions {
     pub fullscreen: bool,
     pub output: Option<PathBuf>,
     pub appearance: Appearance,
+    /// `--listen PATH`: serve the remote events of the form on a local socket.
+    pub listen: Option<PathBuf>,
+    /// What opened the form, as remote events name it (`tool` when empty).
+    pub source: String,
+    /// The tool call the form answers, when known (remote events carry it).
+    pub tool_call_id: Option<String>,
+}
+
+/// The remote socket as the session's outside source of messages.
+struct RemoteOutside(std::sync::Arc<RemoteServer>);
+
+impl crate::tui::Outside for RemoteOutside {
+    fn poll(&mut self, questions: &[crate::form::Question]) -> Vec<Msg> {
+        self.0.poll(questions)
+    }
+}
+
+/// Binds `--listen`, before anything is drawn (a socket that cannot be served is an error).
+fn listen(
+    form: &Form,
+    options: &RunOptions,
+) -> Result<Option<std::sync::Arc<RemoteServer>>, ExitCode> {
+    let Some(path) = &options.listen else {
+        return Ok(None);
+    };
+    let source = if options.source.is_empty() {
+        "tool".to_owned()
+    } else {
+        options.source.clone()
+    };
+    let flow = FlowInfo {
+        flow_id: crate::remote::protocol::flow_id(options.tool_call_id.as_deref()),
+        tool_call_id: options.tool_call_id.clone(),
+        source,
+        title: form.title.clone(),
+    };
+    match RemoteServer::bind(path, flow) {
+        Ok(server) => Ok(Some(std::sync::Arc::new(server))),
+        Err(message) => {
+            crate::cli::report(&message);
+            Err(ExitCode::from(EXIT_ERROR))
+        }
+    }
 }
 
 /// Writes the result JSON (stdout or a file) and returns `code`; a failed write is exit 2.
@@ -173,6 +217,7 @@ pub fn ask_result(form: Form, options: &RunOptions) -> Result<Finished, ExitCode
         }
         None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
     };
+    let remote = listen(&form, options)?;
     let store = ConfigStore::open(ConfigPaths::from_env(options.config.as_deref()));
     let config = store.config().clone();
     // The file index starts walking now, in the background; the UI never waits for it.
@@ -203,6 +248,12 @@ pub fn ask_result(form: Form, options: &RunOptions) -> Result<Finished, ExitCode
     .with_files(index);
     let mut session = Session::new(Screen::Flow(Box::new(app)), Some(store), notifier())
         .with_appearance(options.appearance.clone());
+    if let Some(server) = &remote {
+        if let Some(app) = session.app() {
+            server.announce(app.model().questions());
+        }
+        session = session.with_outside(Box::new(RemoteOutside(std::sync::Arc::clone(server))));
+    }
     let interrupted = match runtime::run(&mut session, options.fullscreen) {
         Ok(Ending::Done) => false,
         Ok(Ending::Signalled) => {
@@ -216,6 +267,12 @@ pub fn ask_result(form: Form, options: &RunOptions) -> Result<Finished, ExitCode
             return Err(ExitCode::from(EXIT_ERROR));
         }
     };
+    if let (Some(server), Some(result)) = (&remote, session.result()) {
+        server.complete(result);
+        if let Some(request) = server.accepted_request() {
+            crate::cli::report(&format!("answered remotely (request {request})"));
+        }
+    }
     match session.result() {
         Some(result) => Ok(Finished {
             result: result.clone(),

@@ -43,6 +43,12 @@ fn any_msg() -> impl Strategy<Value = Msg> {
         Just(Msg::SettingsPrevious),
         Just(Msg::SettingsToggle),
         Just(Msg::ResetWindowExpired),
+        // A malformed remote answer (wrong question count) is ignored; a cancel ends the flow.
+        Just(Msg::RemoteAnswer {
+            answers: Vec::new(),
+            elaborate: false
+        }),
+        Just(Msg::RemoteCancel),
     ]
 }
 
@@ -271,5 +277,48 @@ proptest! {
         let payload = pi_ask::extract::builtin::extract(&text);
         let checked = pi_ask::extract::check_candidate(&payload);
         prop_assert!(checked.is_ok(), "{payload}: {:?}", checked.err());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Any submit built from a form's ids and values (and junk) is validated without panicking;
+    /// an accepted one, applied after any UI messages, finishes with a round-tripping result.
+    #[test]
+    fn remote_submits_are_validated_and_applied_without_breaking_the_flow(
+        index in 0usize..3,
+        before in proptest::collection::vec(any_msg(), 0..12),
+        picks in proptest::collection::vec((0usize..8, proptest::collection::vec(0usize..8, 0..4), any::<bool>(), any::<u8>()), 0..5),
+        junk in any_json(),
+    ) {
+        let form = fixture_form(index);
+        let mut answers = serde_json::Map::new();
+        for (q, values, text, kind) in &picks {
+            let Some(question) = form.questions.get(*q % form.questions.len()) else { continue };
+            let values: Vec<serde_json::Value> = values
+                .iter()
+                .map(|v| question.options.get(*v).map_or("nope".into(), |o| o.value.clone().into()))
+                .collect();
+            let mut answer = serde_json::json!({"values": values});
+            if *text { answer["customText"] = "typed".into(); }
+            if kind % 7 == 0 { answer = junk.clone(); }
+            answers.insert(question.id.clone(), answer);
+        }
+        let submit = serde_json::json!({"version": 1, "requestId": "r", "flowId": "f",
+            "response": {"kind": "answer", "answers": answers}});
+        let mut model = Model::new(form.clone(), Settings::defaults());
+        for msg in before { let _ = update(&mut model, msg); }
+        let _ = pi_ask::remote::validate_submit(&junk, "f", &form.questions);
+        if let Ok(accepted) = pi_ask::remote::validate_submit(&submit, "f", &form.questions) {
+            let pi_ask::remote::RemoteResponse::Answer { answers, .. } = accepted.response else {
+                panic!("an answer submit")
+            };
+            let cmds = update(&mut model, Msg::RemoteAnswer { answers, elaborate: false });
+            for cmd in cmds {
+                if let Cmd::Finish(result) = cmd { round_trips(&result); }
+            }
+            check_invariants(&model);
+        }
     }
 }

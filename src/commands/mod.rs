@@ -148,8 +148,17 @@ pub fn open_on_terminal(
     options: &RunOptions,
 ) -> (ExitCode, Ended) {
     let cwd = recorded_cwd(options);
+    let options = RunOptions {
+        source: opening.source.as_str().to_owned(),
+        tool_call_id: opening
+            .origin
+            .session
+            .as_ref()
+            .and_then(|s| s.tool_call_id.clone()),
+        ..options.clone()
+    };
     match recorded(history, opening, cwd, |form| {
-        crate::run::ask_result(form, options)
+        crate::run::ask_result(form, &options)
     }) {
         Ok(done) => {
             let ended = match (done.interrupted, done.result.details.cancelled) {

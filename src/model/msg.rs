@@ -44,6 +44,14 @@ impl ReviewAction {
 pub enum Msg {
     /// The UI is drawn and waits for input (triggers the one notification of the flow).
     Opened,
+    /// A validated answer from another program (remote events): replaces every answer and
+    /// completes with Submit, or Elaborate; the settings modal and any editor close.
+    RemoteAnswer {
+        answers: Vec<super::AnswerState>,
+        elaborate: bool,
+    },
+    /// An explicit remote cancel: the flow is cancelled, whatever was entered.
+    RemoteCancel,
     NextTab,
     PreviousTab,
     NextOption,

@@ -11,6 +11,18 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Cmd> {
     if model.finished {
         return Vec::new();
     }
+    // A remote response is final: it goes through whatever is open.
+    match msg {
+        Msg::RemoteAnswer { answers, elaborate } => {
+            return remote_answer(model, answers, elaborate);
+        }
+        Msg::RemoteCancel => {
+            model.editor = None;
+            model.settings_modal = None;
+            return finish(model, Outcome::Cancelled);
+        }
+        _ => {}
+    }
     if let Some(cmds) = update_settings(model, &msg) {
         return cmds;
     }
@@ -501,6 +513,31 @@ fn run_review_action(model: &mut Model, action: ReviewAction) -> Vec<Cmd> {
         ReviewAction::Cancel => Outcome::Cancelled,
     };
     finish(model, outcome)
+}
+
+/// A remote answer replaces the answer set; a malformed one (the wrong number of questions, an
+/// option out of range) is ignored, as validation happens before it is sent.
+fn remote_answer(model: &mut Model, answers: Vec<super::AnswerState>, elaborate: bool) -> Vec<Cmd> {
+    let fits = answers.len() == model.questions.len()
+        && answers.iter().zip(&model.questions).all(|(a, q)| {
+            a.selected.iter().all(|&i| i < q.options.len())
+                && (q.presented_type.is_multi() || a.committed_count() <= 1)
+        });
+    if !fits {
+        return Vec::new();
+    }
+    model.answers = answers;
+    model.editor = None;
+    model.settings_modal = None;
+    model.tab = model.questions.len();
+    finish(
+        model,
+        if elaborate {
+            Outcome::Elaborate
+        } else {
+            Outcome::Submit
+        },
+    )
 }
 
 fn finish(model: &mut Model, outcome: Outcome) -> Vec<Cmd> {

@@ -15,7 +15,7 @@ pub mod view;
 pub use app::{App, Popup, PopupKind};
 pub use appearance::{Appearance, ChosenTheme, ColorMode, Look, ThemeSource};
 pub use hints::{flow_hints, settings_footer};
-pub use session::{Notifier, Screen, Session};
+pub use session::{Notifier, Outside, Screen, Session};
 pub use settings_app::SettingsApp;
 
 /// The built-in showcase form of `pi-ask demo`.

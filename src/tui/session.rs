@@ -30,8 +30,15 @@ pub enum Screen {
 pub type Notifier = Box<dyn FnMut(&Notification, &[Channel])>;
 
 /// A screen with its effects carried out.
+/// Messages from outside the terminal (remote answers), taken on every wake-up of the loop.
+pub trait Outside {
+    /// The messages waiting for the open flow, given its questions for validation.
+    fn poll(&mut self, questions: &[crate::form::Question]) -> Vec<Msg>;
+}
+
 pub struct Session {
     pub(crate) screen: Screen,
+    outside: Option<Box<dyn Outside>>,
     store: Option<ConfigStore>,
     channels: Vec<Channel>,
     changes: Rc<RefCell<Vec<Config>>>,
@@ -57,6 +64,7 @@ impl Session {
         }
         let mut session = Session {
             screen,
+            outside: None,
             store,
             channels,
             changes,
@@ -115,6 +123,12 @@ impl Session {
         }
     }
 
+    /// Takes messages from `outside` on every wake-up (remote answers).
+    pub fn with_outside(mut self, outside: Box<dyn Outside>) -> Session {
+        self.outside = Some(outside);
+        self
+    }
+
     /// The UI is drawn and waits for input.
     pub fn opened(&mut self, now: Instant) {
         self.dispatch(Msg::Opened, now);
@@ -155,6 +169,14 @@ impl Session {
             Screen::Flow(app) => app.tick(),
             Screen::Settings(_) => false,
         };
+        let outside = match (&mut self.outside, &self.screen) {
+            (Some(outside), Screen::Flow(app)) => outside.poll(app.model().questions()),
+            _ => Vec::new(),
+        };
+        for msg in outside {
+            self.dispatch(msg, now);
+            changed = true;
+        }
         if self.reset_deadline.is_some_and(|d| d <= now) {
             self.reset_deadline = None;
             self.dispatch(Msg::ResetWindowExpired, now);

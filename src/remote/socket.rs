@@ -1,0 +1,389 @@
+//! The local socket a form listens on (`--listen PATH`): JSON lines, `started` to every client
+//! when it connects, `submit` requests validated against the open flow and answered with
+//! `submit-result`, `completed` to everyone at the end. The socket is private (0600 in a 0700
+//! folder of this user) and removed on every exit path.
+
+use std::collections::HashMap;
+use std::io::{self, BufRead, Write};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::protocol::{
+    self, FlowInfo, RemoteMode, RemoteResponse, SubmitError, ids_of, submit_result, validate_submit,
+};
+use crate::form::Question;
+use crate::model::Msg;
+use crate::result::AskResult;
+
+/// A line longer than this is refused (and skipped to its end) so no client can fill memory.
+pub const MAX_LINE: usize = 1024 * 1024;
+/// A client that does not take its events within this time is dropped, so it cannot stall the form.
+const WRITE_TIMEOUT: Duration = Duration::from_millis(500);
+
+type ClientId = u64;
+
+struct Shared {
+    clients: Mutex<HashMap<ClientId, UnixStream>>,
+    started: Mutex<Option<String>>,
+    stop: AtomicBool,
+}
+
+impl Shared {
+    fn send(&self, id: ClientId, line: &str) {
+        let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(stream) = clients.get_mut(&id)
+            && writeln!(stream, "{line}").is_err()
+        {
+            clients.remove(&id);
+        }
+    }
+
+    fn broadcast(&self, line: &str) {
+        let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
+        clients.retain(|_, stream| writeln!(stream, "{line}").is_ok());
+    }
+}
+
+/// What a client sent: a line, or a line that was too long.
+enum Incoming {
+    Line(ClientId, Vec<u8>),
+    TooLong(ClientId),
+}
+
+/// A form's socket while it is open.
+pub struct RemoteServer {
+    path: PathBuf,
+    /// The socket's inode, so only our own socket is ever removed.
+    inode: u64,
+    flow: FlowInfo,
+    shared: Arc<Shared>,
+    incoming: Mutex<Receiver<Incoming>>,
+    accepted: Mutex<Option<String>>,
+}
+
+fn refuse(path: &Path, why: &str) -> String {
+    format!("cannot listen on {}: {why}", crate::paths::display(path))
+}
+
+/// The socket's folder: created 0700 if missing, else it must be this user's and private.
+fn private_dir(path: &Path) -> Result<(), String> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if !dir.exists() {
+        return std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(|e| refuse(path, &format!("cannot create its folder: {e}")));
+    }
+    let meta = std::fs::metadata(dir).map_err(|e| refuse(path, &e.to_string()))?;
+    // SAFETY: getuid has no preconditions.
+    let me = unsafe { libc::getuid() };
+    if meta.uid() != me || meta.mode() & 0o077 != 0 {
+        return Err(refuse(
+            path,
+            &format!(
+                "its folder {} must be yours and private (0700), so no one else can answer the form; it is {:o}",
+                crate::paths::display(dir),
+                meta.mode() & 0o7777
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Removes a socket left by a pi-ask that died, refusing anything else at the path.
+fn clear_stale(path: &Path) -> Result<(), String> {
+    use std::os::unix::fs::FileTypeExt;
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    // SAFETY: getuid has no preconditions.
+    let me = unsafe { libc::getuid() };
+    if !meta.file_type().is_socket() || meta.uid() != me {
+        return Err(refuse(path, "something else is already there"));
+    }
+    if UnixStream::connect(path).is_ok() {
+        return Err(refuse(path, "another form is listening there"));
+    }
+    std::fs::remove_file(path)
+        .map_err(|e| refuse(path, &format!("cannot remove the stale socket: {e}")))
+}
+
+fn read_client(id: ClientId, stream: UnixStream, to_form: Sender<Incoming>, shared: Arc<Shared>) {
+    let mut reader = io::BufReader::new(stream);
+    let mut line = Vec::new();
+    let mut skipping = false;
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok([]) | Err(_) => break,
+            Ok(buf) => buf,
+        };
+        let (chunk, newline) = match buf.iter().position(|&b| b == b'\n') {
+            Some(at) => (&buf[..at], true),
+            None => (buf, false),
+        };
+        if !skipping {
+            line.extend_from_slice(chunk);
+        }
+        let used = chunk.len() + usize::from(newline);
+        reader.consume(used);
+        if line.len() > MAX_LINE && !skipping {
+            skipping = true;
+            line.clear();
+            if to_form.send(Incoming::TooLong(id)).is_err() {
+                break;
+            }
+        }
+        if newline {
+            if !skipping
+                && to_form
+                    .send(Incoming::Line(id, std::mem::take(&mut line)))
+                    .is_err()
+            {
+                break;
+            }
+            skipping = false;
+            line.clear();
+        }
+        if shared.stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    let mut clients = shared.clients.lock().unwrap_or_else(|e| e.into_inner());
+    clients.remove(&id);
+}
+
+fn accept_loop(listener: UnixListener, to_form: Sender<Incoming>, shared: Arc<Shared>) {
+    let mut next: ClientId = 0;
+    while !shared.stop.load(Ordering::Relaxed) {
+        match listener.accept() {
+            Ok((stream, _)) => {
+                next += 1;
+                let id = next;
+                let _ = stream.set_nonblocking(false);
+                let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
+                let Ok(writer) = stream.try_clone() else {
+                    continue;
+                };
+                {
+                    let mut clients = shared.clients.lock().unwrap_or_else(|e| e.into_inner());
+                    clients.insert(id, writer);
+                }
+                let started = shared
+                    .started
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .clone();
+                if let Some(line) = started {
+                    shared.send(id, &line);
+                }
+                let (tx, sh) = (to_form.clone(), Arc::clone(&shared));
+                std::thread::spawn(move || read_client(id, stream, tx, sh));
+            }
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(50)),
+        }
+    }
+}
+
+impl RemoteServer {
+    /// Listens on `path` for the flow `flow`. Refuses a path that exists and is not a stale
+    /// socket of this user, or whose folder is not private.
+    pub fn bind(path: &Path, flow: FlowInfo) -> Result<RemoteServer, String> {
+        let path = crate::paths::absolute(path);
+        private_dir(&path)?;
+        clear_stale(&path)?;
+        let listener = UnixListener::bind(&path).map_err(|e| refuse(&path, &e.to_string()))?;
+        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600));
+        let inode = std::fs::metadata(&path).map(|m| m.ino()).unwrap_or(0);
+        listener
+            .set_nonblocking(true)
+            .map_err(|e| refuse(&path, &e.to_string()))?;
+        let shared = Arc::new(Shared {
+            clients: Mutex::new(HashMap::new()),
+            started: Mutex::new(None),
+            stop: AtomicBool::new(false),
+        });
+        let (tx, rx) = channel();
+        let sh = Arc::clone(&shared);
+        std::thread::spawn(move || accept_loop(listener, tx, sh));
+        Ok(RemoteServer {
+            path,
+            inode,
+            flow,
+            shared,
+            incoming: Mutex::new(rx),
+            accepted: Mutex::new(None),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn flow(&self) -> &FlowInfo {
+        &self.flow
+    }
+
+    /// The form opened: `started` to every client now and to each one that connects later.
+    pub fn announce(&self, questions: &[Question]) {
+        let line = protocol::started(&self.flow, questions, protocol::unix_ms()).to_string();
+        *self
+            .shared
+            .started
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(line.clone());
+        self.shared.broadcast(&line);
+    }
+
+    /// Takes the waiting requests, answers each, and returns the message of the first accepted
+    /// one (later ones find the flow finishing: `flow_not_found`).
+    pub fn poll(&self, questions: &[Question]) -> Vec<Msg> {
+        let incoming = self.incoming.lock().unwrap_or_else(|e| e.into_inner());
+        let mut msgs = Vec::new();
+        while let Ok(item) = incoming.try_recv() {
+            let (client, line) = match item {
+                Incoming::Line(client, line) => (client, line),
+                Incoming::TooLong(client) => {
+                    let refused = Err(SubmitError::InvalidRequest(format!(
+                        "Submit event is longer than {MAX_LINE} bytes."
+                    )));
+                    self.shared
+                        .send(client, &submit_result(None, None, &refused).to_string());
+                    continue;
+                }
+            };
+            let value: Value = serde_json::from_slice(&line).unwrap_or(Value::Null);
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let (request_id, flow_id) = ids_of(&value);
+            let finishing = !msgs.is_empty() || self.accepted_request().is_some();
+            let outcome = match value.get("type").and_then(Value::as_str) {
+                Some(t) if t != "submit" => Err(SubmitError::InvalidRequest(
+                    r#"Submit event type must be "submit"."#.into(),
+                )),
+                _ if finishing && value.is_object() => Err(SubmitError::FlowNotFound),
+                _ => validate_submit(&value, &self.flow.flow_id, questions).map(|submit| {
+                    *self.accepted.lock().unwrap_or_else(|e| e.into_inner()) =
+                        Some(submit.request_id.clone());
+                    msgs.push(match submit.response {
+                        RemoteResponse::Cancel => Msg::RemoteCancel,
+                        RemoteResponse::Answer { mode, answers } => Msg::RemoteAnswer {
+                            answers,
+                            elaborate: mode == RemoteMode::Elaborate,
+                        },
+                    });
+                }),
+            };
+            let reply = submit_result(request_id.as_deref(), flow_id.as_deref(), &outcome);
+            self.shared.send(client, &reply.to_string());
+        }
+        msgs
+    }
+
+    /// The request id of the submit that answered the form, if one did.
+    pub fn accepted_request(&self) -> Option<String> {
+        self.accepted
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// The form ended: `completed` to every client, then the socket closes.
+    pub fn complete(&self, result: &AskResult) {
+        let line = protocol::completed(&self.flow, result, protocol::unix_ms()).to_string();
+        self.shared.broadcast(&line);
+        self.close();
+    }
+
+    fn close(&self) {
+        self.shared.stop.store(true, Ordering::Relaxed);
+        let mut clients = self
+            .shared
+            .clients
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        for stream in clients.values() {
+            let _ = stream.shutdown(std::net::Shutdown::Both);
+        }
+        clients.clear();
+        drop(clients);
+        // Only our own socket: a later pi-ask may have bound the same path meanwhile.
+        if std::fs::metadata(&self.path).is_ok_and(|m| m.ino() == self.inode) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+impl Drop for RemoteServer {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+/// `pi-ask events`: prints every event line of a form until it closes.
+pub fn print_events(path: &Path, out: &mut dyn Write) -> io::Result<()> {
+    let stream = UnixStream::connect(path)?;
+    for line in io::BufReader::new(stream).split(b'\n') {
+        let line = line?;
+        out.write_all(&line)?;
+        out.write_all(b"\n")?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// `pi-ask submit`: sends one request and returns the `submit-result` for it. A bare response
+/// (`{"kind": …}`) is wrapped, and a missing `version`, `requestId` or `flowId` filled in from the
+/// form's `started` event, so scripts can send just the answer.
+pub fn submit(path: &Path, request: &Value, timeout: Duration) -> io::Result<Value> {
+    let stream = UnixStream::connect(path)?;
+    stream.set_read_timeout(Some(timeout))?;
+    let mut writer = stream.try_clone()?;
+    let mut reader = io::BufReader::new(stream);
+    let mut first = String::new();
+    reader.read_line(&mut first)?;
+    let started: Value = serde_json::from_str(&first).unwrap_or(Value::Null);
+    let mut request = if request.get("kind").is_some() {
+        serde_json::json!({ "response": request })
+    } else {
+        request.clone()
+    };
+    if let Some(obj) = request.as_object_mut() {
+        obj.entry("type").or_insert("submit".into());
+        obj.entry("version").or_insert(protocol::VERSION.into());
+        obj.entry("requestId")
+            .or_insert_with(|| format!("cli-{}", protocol::unix_ms()).into());
+        if let Some(flow) = started.get("flowId") {
+            obj.entry("flowId").or_insert(flow.clone());
+        }
+    }
+    let request_id = request.get("requestId").cloned();
+    writeln!(writer, "{request}")?;
+    for line in reader.split(b'\n') {
+        let value: Value = serde_json::from_slice(&line?).unwrap_or(Value::Null);
+        if value.get("type").and_then(Value::as_str) == Some("submit-result")
+            && (value.get("requestId") == request_id.as_ref()
+                || value.get("requestId") == Some(&Value::Null))
+        {
+            return Ok(value);
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::UnexpectedEof,
+        "the form closed before answering",
+    ))
+}

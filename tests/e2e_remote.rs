@@ -1,0 +1,135 @@
+//! End to end: a form in a pty answered from another process over its socket.
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::pty::Session;
+
+const PAYLOAD: &str = r#"{"title":"Deploy","questions":[
+  {"id":"env","label":"Env","prompt":"Where to?","options":[
+    {"value":"staging","label":"Staging"},{"value":"prod","label":"Production"}]}
+]}"#;
+
+fn socket_dir() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let path = dir.path().join("form.sock");
+    (dir, path)
+}
+
+fn start(socket: &Path) -> Session {
+    Session::start(
+        &[
+            "ask",
+            "p.json",
+            "--no-history",
+            "--listen",
+            socket.to_str().unwrap(),
+        ],
+        |dir| std::fs::write(dir.join("p.json"), PAYLOAD).unwrap(),
+    )
+}
+
+fn wait_for_socket(path: &Path) {
+    let start = Instant::now();
+    while !path.exists() {
+        assert!(start.elapsed() < Duration::from_secs(10), "no socket");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn pi_ask(args: &[&str]) -> (i32, serde_json::Value, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let json = serde_json::from_str(&stdout).unwrap_or(serde_json::Value::Null);
+    (
+        out.status.code().unwrap_or(-1),
+        json,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_form_is_answered_from_another_process_and_reports_it() {
+    let (_dir, socket) = socket_dir();
+    let mut s = start(&socket);
+    s.wait_for("Where to?");
+    wait_for_socket(&socket);
+    let sock = socket.to_str().unwrap();
+    // A wrong value is refused and the form stays open.
+    let (code, reply, _) = pi_ask(&[
+        "submit",
+        "--socket",
+        sock,
+        r#"{"kind":"answer","answers":{"env":{"values":["Production"]}}}"#,
+    ]);
+    assert_eq!(code, 2);
+    assert_eq!(reply["error"], "invalid_answer");
+    assert_eq!(
+        reply["message"],
+        r#"Unknown option value "Production" for question "env"."#
+    );
+    let (code, reply, stderr) = pi_ask(&[
+        "submit",
+        "--socket",
+        sock,
+        r#"{"kind":"answer","answers":{"env":{"values":["prod"],"note":"after lunch"}}}"#,
+    ]);
+    assert_eq!(code, 0, "{reply} {stderr}");
+    assert_eq!(reply["ok"], true);
+    let (code, json) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(json["details"]["answers"]["env"]["values"][0], "prod");
+    assert_eq!(json["details"]["answers"]["env"]["note"], "after lunch");
+    s.wait_for("answered remotely (request cli-");
+    assert!(!socket.exists(), "the socket is removed when the form ends");
+    assert!(s.cooked());
+}
+
+#[test]
+fn events_follow_the_form_and_sigterm_removes_the_socket() {
+    let (_dir, socket) = socket_dir();
+    let mut s = start(&socket);
+    s.wait_for("Where to?");
+    wait_for_socket(&socket);
+    let events = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .args(["events", "--socket", socket.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    unsafe { libc::kill(s.pid(), libc::SIGTERM) };
+    let (code, json) = s.finish();
+    assert_eq!(code, 1);
+    assert_eq!(json["details"]["cancelled"], true);
+    let out = events.wait_with_output().unwrap();
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0]["type"], "started");
+    assert_eq!(lines[0]["title"], "Deploy");
+    assert_eq!(lines[1]["type"], "completed");
+    assert_eq!(lines[1]["result"]["details"]["cancelled"], true);
+    assert!(out.status.success());
+    assert!(!socket.exists());
+}
+
+#[test]
+fn a_socket_in_a_shared_folder_is_refused_before_the_form_opens() {
+    let open = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(open.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let socket = open.path().join("form.sock");
+    let mut s = start(&socket);
+    assert_eq!(s.wait_exit(), 2);
+    s.wait_for("must be yours and private (0700)");
+    assert!(!socket.exists());
+}
