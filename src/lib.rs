@@ -17,6 +17,7 @@ pub mod keymap;
 pub mod keys;
 pub mod model;
 pub mod paths;
+pub mod queue;
 pub mod remote;
 pub mod result;
 pub mod rpc;

@@ -1,0 +1,286 @@
+//! The per-user queue of pending asks (for `pi-ask mcp` and `pi-ask inbox`): one file per ask in a
+//! private folder, written atomically, claimed by an atomic rename, answered by an atomic write.
+//!
+//! | file | meaning |
+//! |---|---|
+//! | `<id>.ask.json` | waiting for an inbox |
+//! | `<id>.claim.<pid>.<start>.json` | shown by the inbox process `pid` (started at `start`) |
+//! | `<id>.result.json` | answered: the whole result, for the asker to take |
+//! | `<id>.withdrawn` | the asker gave up (cancelled, timed out) |
+//!
+//! Renames are atomic, so two inboxes never claim the same ask; a claim whose process is gone is
+//! stale and goes back to the queue, so an inbox killed mid-form loses nothing.
+
+use std::io::{self, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::history::{ProcessId, process_is_alive};
+
+/// One pending ask.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QueuedAsk {
+    pub id: String,
+    /// Unix milliseconds.
+    pub created_at: u64,
+    /// Who asked: the MCP client's name (and version), or the program's.
+    pub client: String,
+    pub cwd: String,
+    /// The process waiting for the answer.
+    pub asker: ProcessId,
+    pub payload: Value,
+}
+
+/// A claimed ask: the inbox that holds it must answer or release it.
+#[derive(Debug)]
+pub struct Claim {
+    pub ask: QueuedAsk,
+    path: PathBuf,
+}
+
+/// The queue folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Queue {
+    dir: PathBuf,
+}
+
+/// `$PI_ASK_QUEUE`, else `$XDG_RUNTIME_DIR/pi-ask/queue`, else `queue` in pi-ask's state folder.
+pub fn default_queue_dir(env: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    if let Some(dir) = env("PI_ASK_QUEUE").filter(|d| !d.is_empty()) {
+        return Some(crate::paths::absolute(Path::new(&dir)));
+    }
+    if let Some(run) = env("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
+        return Some(Path::new(&run).join("pi-ask").join("queue"));
+    }
+    let agent = crate::config::agent_dir(&env, crate::config::passwd_home)?;
+    Some(agent.join("pi-ask").join("queue"))
+}
+
+fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = (|| {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, dir.join(name))
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// The claimer of a claim file name (`<id>.claim.<pid>.<start>.json`).
+fn claimer(name: &str) -> Option<(String, ProcessId)> {
+    let stem = name.strip_suffix(".json")?;
+    let (id, rest) = stem.split_once(".claim.")?;
+    let (pid, start) = rest.split_once('.')?;
+    Some((
+        id.to_owned(),
+        ProcessId {
+            pid: pid.parse().ok()?,
+            start: start.parse().ok().filter(|s| *s != 0),
+            boot: None,
+        },
+    ))
+}
+
+impl Queue {
+    /// Opens (creating, 0700) the queue folder.
+    pub fn open(dir: impl Into<PathBuf>) -> io::Result<Queue> {
+        let dir = dir.into();
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)?;
+        Ok(Queue { dir })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path(&self, id: &str, suffix: &str) -> PathBuf {
+        self.dir.join(format!("{id}{suffix}"))
+    }
+
+    /// Queues an ask (atomically: an inbox never sees half a file).
+    pub fn submit(&self, ask: &QueuedAsk) -> io::Result<()> {
+        let bytes = serde_json::to_vec(ask).map_err(io::Error::other)?;
+        write_atomically(&self.dir, &format!("{}.ask.json", ask.id), &bytes)
+    }
+
+    /// Claims that go back to the queue because their inbox is gone.
+    fn release_stale(&self, names: &[String]) {
+        for name in names {
+            let Some((id, process)) = claimer(name) else {
+                continue;
+            };
+            if process_is_alive(&process) {
+                continue;
+            }
+            let from = self.dir.join(name);
+            if self.is_withdrawn(&id) {
+                let _ = std::fs::remove_file(&from);
+            } else {
+                // Atomic: if two inboxes release it at once, one rename wins.
+                let _ = std::fs::rename(&from, self.path(&id, ".ask.json"));
+            }
+        }
+    }
+
+    fn names(&self) -> Vec<String> {
+        std::fs::read_dir(&self.dir)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Waiting asks, oldest first (stale claims are released first; withdrawn or unreadable
+    /// files are skipped).
+    pub fn pending(&self) -> Vec<QueuedAsk> {
+        let names = self.names();
+        self.release_stale(&names);
+        let mut asks: Vec<QueuedAsk> = self
+            .names()
+            .iter()
+            .filter_map(|n| n.strip_suffix(".ask.json"))
+            .filter(|id| !self.is_withdrawn(id))
+            .filter_map(|id| std::fs::read(self.path(id, ".ask.json")).ok())
+            .filter_map(|bytes| serde_json::from_slice(&bytes).ok())
+            .collect();
+        asks.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+        asks
+    }
+
+    /// Claims an ask for this process; `None` when another inbox was faster (or it was withdrawn).
+    pub fn claim(&self, id: &str) -> io::Result<Option<Claim>> {
+        let me = ProcessId::current();
+        let path = self.path(
+            id,
+            &format!(".claim.{}.{}.json", me.pid, me.start.unwrap_or(0)),
+        );
+        match std::fs::rename(self.path(id, ".ask.json"), &path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
+        }
+        let ask = std::fs::read(&path)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok());
+        match ask {
+            Some(ask) => Ok(Some(Claim { ask, path })),
+            None => {
+                let _ = std::fs::remove_file(&path);
+                Ok(None)
+            }
+        }
+    }
+
+    /// Delivers the answer (the result JSON) and drops the claim.
+    pub fn answer(&self, claim: Claim, result: &Value) -> io::Result<()> {
+        let bytes = serde_json::to_vec(result).map_err(io::Error::other)?;
+        write_atomically(&self.dir, &format!("{}.result.json", claim.ask.id), &bytes)?;
+        std::fs::remove_file(&claim.path)
+    }
+
+    /// Puts a claimed ask back in the queue (the inbox stops without an answer).
+    pub fn release(&self, claim: Claim) -> io::Result<()> {
+        if self.is_withdrawn(&claim.ask.id) {
+            return std::fs::remove_file(&claim.path);
+        }
+        std::fs::rename(&claim.path, self.path(&claim.ask.id, ".ask.json"))
+    }
+
+    /// Drops a claim without an answer (the asker withdrew).
+    pub fn drop_claim(&self, claim: Claim) -> io::Result<()> {
+        std::fs::remove_file(&claim.path)
+    }
+
+    /// The asker gives up: an inbox showing the ask closes it, and nobody else will see it.
+    pub fn withdraw(&self, id: &str) -> io::Result<()> {
+        write_atomically(&self.dir, &format!("{id}.withdrawn"), b"")?;
+        let _ = std::fs::remove_file(self.path(id, ".ask.json"));
+        let _ = std::fs::remove_file(self.path(id, ".result.json"));
+        Ok(())
+    }
+
+    pub fn is_withdrawn(&self, id: &str) -> bool {
+        self.path(id, ".withdrawn").exists()
+    }
+
+    /// The answer, once there is one (taken: the file is removed, with any withdrawal mark).
+    pub fn take_result(&self, id: &str) -> Option<Value> {
+        let path = self.path(id, ".result.json");
+        let bytes = std::fs::read(&path).ok()?;
+        let value = serde_json::from_slice(&bytes).ok()?;
+        let _ = std::fs::remove_file(&path);
+        Some(value)
+    }
+
+    /// Waits for the answer, polling every `poll`; gives up (withdrawing) when `give_up` says so or
+    /// `timeout` passes.
+    pub fn wait(
+        &self,
+        id: &str,
+        timeout: Option<Duration>,
+        poll: Duration,
+        give_up: &mut dyn FnMut() -> bool,
+    ) -> io::Result<Waited> {
+        let start = Instant::now();
+        loop {
+            if let Some(result) = self.take_result(id) {
+                return Ok(Waited::Answered(result));
+            }
+            if give_up() {
+                self.withdraw(id)?;
+                return Ok(Waited::Withdrawn);
+            }
+            if timeout.is_some_and(|t| start.elapsed() >= t) {
+                self.withdraw(id)?;
+                return Ok(Waited::TimedOut);
+            }
+            std::thread::sleep(poll);
+        }
+    }
+
+    /// Removes withdrawal marks and leftovers older than `age` (housekeeping).
+    pub fn sweep(&self, age: Duration) {
+        for name in self.names() {
+            let path = self.dir.join(&name);
+            let old = std::fs::metadata(&path)
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t.elapsed().is_ok_and(|e| e >= age));
+            if old && (name.ends_with(".withdrawn") || name.ends_with(".tmp")) {
+                let _ = std::fs::remove_file(path);
+            }
+        }
+    }
+}
+
+/// How waiting for an answer ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Waited {
+    Answered(Value),
+    Withdrawn,
+    TimedOut,
+}
+
+/// A new ask id (unique enough among the asks of one user: 16 hex characters).
+pub fn new_id() -> String {
+    uuid::Uuid::new_v4().simple().to_string()[..16].to_owned()
+}

@@ -1,0 +1,198 @@
+//! The ask queue: submit, claim, answer, release, withdraw; races between processes; a claim of a
+//! killed inbox going back to the queue.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use pi_ask::history::ProcessId;
+use pi_ask::queue::{Queue, QueuedAsk, Waited};
+use serde_json::json;
+
+fn ask(id: &str, at: u64) -> QueuedAsk {
+    QueuedAsk {
+        id: id.into(),
+        created_at: at,
+        client: "test-client".into(),
+        cwd: "/proj".into(),
+        asker: ProcessId::current(),
+        payload: json!({"questions":[{"id":"q","prompt":"P?","options":[{"value":"a","label":"A"}]}]}),
+    }
+}
+
+fn queue() -> (tempfile::TempDir, Queue) {
+    let dir = tempfile::tempdir().unwrap();
+    let q = Queue::open(dir.path().join("queue")).unwrap();
+    (dir, q)
+}
+
+#[test]
+fn an_ask_is_claimed_once_answered_and_taken_by_its_asker() {
+    let (_d, q) = queue();
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(q.dir()).unwrap().permissions().mode() & 0o777,
+        0o700
+    );
+    q.submit(&ask("b", 2)).unwrap();
+    q.submit(&ask("a", 1)).unwrap();
+    let ids: Vec<String> = q.pending().into_iter().map(|a| a.id).collect();
+    assert_eq!(ids, ["a", "b"], "oldest first");
+    let claim = q.claim("a").unwrap().expect("claimed");
+    assert!(q.claim("a").unwrap().is_none(), "a second claim fails");
+    assert_eq!(q.pending().len(), 1, "a claimed ask is not pending");
+    q.answer(claim, &json!({"ok": 1})).unwrap();
+    let waited = q
+        .wait(
+            "a",
+            Some(Duration::from_secs(1)),
+            Duration::from_millis(5),
+            &mut || false,
+        )
+        .unwrap();
+    assert_eq!(waited, Waited::Answered(json!({"ok": 1})));
+    assert!(q.take_result("a").is_none(), "taken once");
+}
+
+#[test]
+fn a_released_or_stale_claim_returns_to_the_queue() {
+    let (_d, q) = queue();
+    q.submit(&ask("a", 1)).unwrap();
+    let claim = q.claim("a").unwrap().unwrap();
+    q.release(claim).unwrap();
+    assert_eq!(q.pending().len(), 1);
+    // A claim held by a process that is gone (as after SIGKILL of an inbox).
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    std::fs::rename(
+        q.dir().join("a.ask.json"),
+        q.dir().join(format!("a.claim.{dead}.0.json")),
+    )
+    .unwrap();
+    let pending = q.pending();
+    assert_eq!(pending.len(), 1, "the stale claim was released");
+    assert_eq!(pending[0].id, "a");
+}
+
+#[test]
+fn a_withdrawn_ask_disappears_and_its_asker_stops_waiting() {
+    let (_d, q) = queue();
+    q.submit(&ask("a", 1)).unwrap();
+    let mut calls = 0;
+    let waited = q
+        .wait("a", None, Duration::from_millis(1), &mut || {
+            calls += 1;
+            calls > 3
+        })
+        .unwrap();
+    assert_eq!(waited, Waited::Withdrawn);
+    assert!(q.pending().is_empty());
+    assert!(q.is_withdrawn("a"));
+    assert!(q.claim("a").unwrap().is_none());
+    q.submit(&ask("b", 2)).unwrap();
+    let waited = q
+        .wait(
+            "b",
+            Some(Duration::from_millis(30)),
+            Duration::from_millis(5),
+            &mut || false,
+        )
+        .unwrap();
+    assert_eq!(waited, Waited::TimedOut);
+    assert!(q.pending().is_empty(), "a timed-out ask is withdrawn");
+}
+
+/// The child half of the race tests: claims and answers everything it can, or submits asks.
+#[test]
+fn queue_child() {
+    let (Ok(dir), Ok(role)) = (
+        std::env::var("PI_ASK_TEST_QUEUE"),
+        std::env::var("PI_ASK_TEST_ROLE"),
+    ) else {
+        return;
+    };
+    let q = Queue::open(dir).unwrap();
+    if let Some(tag) = role.strip_prefix("writer:") {
+        for i in 0..25 {
+            q.submit(&ask(&format!("{tag}-{i:02}"), i)).unwrap();
+        }
+        return;
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let mut answered = 0;
+    while std::time::Instant::now() < deadline {
+        let pending = q.pending();
+        let done = std::fs::read_dir(q.dir())
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".result.json"))
+            .count();
+        if pending.is_empty() && done == 100 {
+            break;
+        }
+        for a in pending {
+            if let Some(claim) = q.claim(&a.id).unwrap() {
+                q.answer(claim, &json!({"by": role, "id": a.id})).unwrap();
+                answered += 1;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    println!("answered {answered}");
+}
+
+#[test]
+fn four_writers_and_two_inboxes_answer_100_asks_exactly_once() {
+    let (_d, q) = queue();
+    let spawn = |role: String| {
+        let mut cmd = std::process::Command::new(std::env::current_exe().unwrap());
+        cmd.args(["--exact", "queue_child", "--nocapture", "--test-threads=1"])
+            .env("PI_ASK_TEST_QUEUE", q.dir())
+            .env("PI_ASK_TEST_ROLE", role)
+            .stdout(std::process::Stdio::null());
+        cmd
+    };
+    let inboxes: Vec<_> = (0..2)
+        .map(|n| {
+            let mut cmd = spawn(format!("inbox{n}"));
+            cmd.stdout(std::process::Stdio::piped());
+            cmd.spawn().unwrap()
+        })
+        .collect();
+    let writers: Vec<_> = (0..4)
+        .map(|n| spawn(format!("writer:w{n}")).spawn().unwrap())
+        .collect();
+    for mut w in writers {
+        assert!(w.wait().unwrap().success());
+    }
+    let mut claimed = 0;
+    for inbox in inboxes {
+        let out = inbox.wait_with_output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        let n: usize = text
+            .lines()
+            .find_map(|l| l.split("answered ").nth(1))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no count in {text:?}"));
+        claimed += n;
+    }
+    assert_eq!(claimed, 100, "every ask claimed exactly once");
+    let mut seen = HashSet::new();
+    for w in 0..4 {
+        for i in 0..25 {
+            let id = format!("w{w}-{i:02}");
+            let result = q
+                .take_result(&id)
+                .unwrap_or_else(|| panic!("{id} unanswered"));
+            assert_eq!(result["id"], id);
+            assert!(seen.insert(id));
+        }
+    }
+    let left: Vec<String> = std::fs::read_dir(q.dir())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(left.is_empty(), "no claims or asks left: {left:?}");
+}
