@@ -217,6 +217,20 @@ enum Command {
         #[arg(long, default_value_t = 20)]
         limit: usize,
     },
+    /// Answer the asks waiting in the queue (from `pi-ask mcp`), oldest first, in this terminal.
+    Inbox {
+        /// The queue folder (default: $PI_ASK_QUEUE, else $XDG_RUNTIME_DIR/pi-ask/queue, else
+        /// ~/.pi/agent/pi-ask/queue).
+        #[arg(long, value_name = "DIR")]
+        queue: Option<PathBuf>,
+        /// Stop after one ask.
+        #[arg(long)]
+        once: bool,
+        #[command(flatten)]
+        options: FormOptions,
+        #[command(flatten)]
+        history: HistoryOptions,
+    },
     /// Print the events of a form served with --listen, one JSON line each, until it closes.
     Events {
         /// The form's socket.
@@ -364,6 +378,18 @@ pub fn main() -> ExitCode {
             };
             commands::answer::answer(&args, &options.into(), &history)
         }
+        Command::Inbox {
+            queue,
+            once,
+            options,
+            history,
+        } => {
+            let history = history.choice(options.config.as_deref());
+            match open_queue(queue) {
+                Ok(queue) => commands::inbox::inbox(&queue, &options.into(), &history, once),
+                Err(code) => code,
+            }
+        }
         Command::Events { socket } => {
             match crate::remote::socket::print_events(&socket, &mut std::io::stdout().lock()) {
                 Ok(()) => ExitCode::from(EXIT_OK),
@@ -425,6 +451,22 @@ fn demo(options: FormOptions) -> ExitCode {
             EXIT_ERROR,
         ),
     }
+}
+
+/// The queue folder: `--queue`, else the default one.
+fn open_queue(dir: Option<PathBuf>) -> Result<crate::queue::Queue, ExitCode> {
+    let Some(dir) = dir.or_else(|| crate::queue::default_queue_dir(|k| std::env::var(k).ok()))
+    else {
+        report("no queue folder: there is no home directory; give --queue DIR or set PI_ASK_QUEUE");
+        return Err(ExitCode::from(EXIT_ERROR));
+    };
+    crate::queue::Queue::open(&dir).map_err(|e| {
+        report(&format!(
+            "cannot open the queue {}: {e}",
+            crate::paths::display(&dir)
+        ));
+        ExitCode::from(EXIT_ERROR)
+    })
 }
 
 /// `pi-ask submit`: exit 0 when the form accepted the request, 2 when it refused it.
@@ -572,6 +614,7 @@ impl From<FormOptions> for crate::run::RunOptions {
             listen: o.listen,
             source: String::new(),
             tool_call_id: None,
+            submit_when_answered: false,
         }
     }
 }

@@ -46,6 +46,8 @@ pub struct RunOptions {
     pub source: String,
     /// The tool call the form answers, when known (remote events carry it).
     pub tool_call_id: Option<String>,
+    /// Finish as soon as every question is answered (a picker, not a form to review).
+    pub submit_when_answered: bool,
 }
 
 /// The remote socket as the session's outside source of messages.
@@ -205,6 +207,15 @@ pub fn has_terminal() -> bool {
 /// questions. `Err` carries the exit status of a failure already reported on stderr (the form
 /// then has no result: a terminal error, or a bad `--cwd`).
 pub fn ask_result(form: Form, options: &RunOptions) -> Result<Finished, ExitCode> {
+    ask_result_with(form, options, Vec::new())
+}
+
+/// [`ask_result`] with more sources of messages from outside the terminal (a withdrawal watch).
+pub fn ask_result_with(
+    form: Form,
+    options: &RunOptions,
+    outside: Vec<Box<dyn crate::tui::Outside>>,
+) -> Result<Finished, ExitCode> {
     if terminal::open_tty().is_err() {
         return Ok(Finished::answered(result::needs_input_result(&form)));
     }
@@ -238,9 +249,13 @@ pub fn ask_result(form: Form, options: &RunOptions) -> Result<Finished, ExitCode
         .chain(options.appearance.notices().iter().cloned())
         .collect();
     let notice = (!notice.is_empty()).then(|| notice.join(" "));
+    let mut settings = config.settings();
+    if options.submit_when_answered {
+        settings.behaviour.auto_submit_when_answered_without_notes = true;
+    }
     let app = App::new(
         form,
-        config.settings(),
+        settings,
         BindingTable::new(config.keymaps),
         store.display_path(),
         notice,
@@ -253,6 +268,9 @@ pub fn ask_result(form: Form, options: &RunOptions) -> Result<Finished, ExitCode
             server.announce(app.model().questions());
         }
         session = session.with_outside(Box::new(RemoteOutside(std::sync::Arc::clone(server))));
+    }
+    for source in outside {
+        session = session.with_outside(source);
     }
     let interrupted = match runtime::run(&mut session, options.fullscreen) {
         Ok(Ending::Done) => false,

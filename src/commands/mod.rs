@@ -4,6 +4,7 @@
 
 pub mod answer;
 pub mod history;
+pub mod inbox;
 pub mod reopen;
 
 use std::path::{Path, PathBuf};

@@ -38,7 +38,7 @@ pub trait Outside {
 
 pub struct Session {
     pub(crate) screen: Screen,
-    outside: Option<Box<dyn Outside>>,
+    outside: Vec<Box<dyn Outside>>,
     store: Option<ConfigStore>,
     channels: Vec<Channel>,
     changes: Rc<RefCell<Vec<Config>>>,
@@ -64,7 +64,7 @@ impl Session {
         }
         let mut session = Session {
             screen,
-            outside: None,
+            outside: Vec::new(),
             store,
             channels,
             changes,
@@ -123,9 +123,9 @@ impl Session {
         }
     }
 
-    /// Takes messages from `outside` on every wake-up (remote answers).
+    /// Also takes messages from `outside` on every wake-up (remote answers, withdrawals).
     pub fn with_outside(mut self, outside: Box<dyn Outside>) -> Session {
-        self.outside = Some(outside);
+        self.outside.push(outside);
         self
     }
 
@@ -169,9 +169,15 @@ impl Session {
             Screen::Flow(app) => app.tick(),
             Screen::Settings(_) => false,
         };
-        let outside = match (&mut self.outside, &self.screen) {
-            (Some(outside), Screen::Flow(app)) => outside.poll(app.model().questions()),
-            _ => Vec::new(),
+        let outside: Vec<Msg> = match &self.screen {
+            Screen::Flow(app) => {
+                let questions = app.model().questions();
+                self.outside
+                    .iter_mut()
+                    .flat_map(|o| o.poll(questions))
+                    .collect()
+            }
+            Screen::Settings(_) => Vec::new(),
         };
         for msg in outside {
             self.dispatch(msg, now);

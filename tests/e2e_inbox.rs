@@ -1,0 +1,136 @@
+//! End to end: `pi-ask inbox` in a pty answering queued asks; a killed inbox loses nothing.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::pty::Session;
+use pi_ask::history::ProcessId;
+use pi_ask::queue::{Queue, QueuedAsk, Waited};
+use serde_json::json;
+
+const ENTER: &str = "\r";
+
+fn ask(id: &str, prompt: &str, at: u64) -> QueuedAsk {
+    QueuedAsk {
+        id: id.into(),
+        created_at: at,
+        client: "claude-code".into(),
+        cwd: "/home/u/proj".into(),
+        asker: ProcessId::current(),
+        payload: json!({"questions":[{"id":"env","prompt":prompt,"options":[
+            {"value":"staging","label":"Staging"},{"value":"prod","label":"Production"}]}]}),
+    }
+}
+
+fn inbox(queue: &Queue, extra: &[&str]) -> Session {
+    let mut args = vec![
+        "inbox",
+        "--no-history",
+        "--queue",
+        queue.dir().to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    Session::start(&args, |_| {})
+}
+
+fn wait_answer(queue: &Queue, id: &str) -> serde_json::Value {
+    match queue
+        .wait(
+            id,
+            Some(Duration::from_secs(10)),
+            Duration::from_millis(10),
+            &mut || false,
+        )
+        .unwrap()
+    {
+        Waited::Answered(result) => result,
+        other => panic!("{id}: {other:?}"),
+    }
+}
+
+#[test]
+fn the_inbox_shows_a_queued_ask_within_moments_and_delivers_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    let s = inbox(&queue, &[]);
+    s.wait_for("waiting for asks");
+    let queued = Instant::now();
+    queue
+        .submit(&ask("a1", "Where should it deploy?", 1))
+        .unwrap();
+    s.wait_for("Where should it deploy?");
+    let shown = queued.elapsed();
+    assert!(
+        s.contents()
+            .contains("ask from claude-code in /home/u/proj")
+    );
+    let mut s = s;
+    s.send("2");
+    s.wait_for("Review");
+    s.send(ENTER);
+    let result = wait_answer(&queue, "a1");
+    assert_eq!(result["details"]["answers"]["env"]["values"][0], "prod");
+    s.wait_for("waiting for asks");
+    eprintln!("shown after {shown:?}");
+}
+
+#[test]
+fn several_waiting_asks_are_offered_in_a_list_oldest_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    queue.submit(&ask("new", "Second question?", 2)).unwrap();
+    queue.submit(&ask("old", "First question?", 1)).unwrap();
+    let mut s = inbox(&queue, &["--once"]);
+    s.wait_for("pi-ask inbox: 2 asks waiting");
+    let screen = s.contents();
+    let first = screen.find("First question?").unwrap();
+    let second = screen.find("Second question?").unwrap();
+    assert!(first < second, "oldest first:\n{screen}");
+    s.send("2"); // pick the newer one
+    s.wait_for("Second question?");
+    s.send("1");
+    s.wait_for("Review");
+    s.send(ENTER);
+    let result = wait_answer(&queue, "new");
+    assert_eq!(result["details"]["answers"]["env"]["values"][0], "staging");
+    assert_eq!(s.wait_exit(), 0, "--once stops after one");
+    assert_eq!(queue.pending().len(), 1, "the other still waits");
+}
+
+#[test]
+fn an_inbox_killed_mid_form_returns_the_ask_and_another_inbox_answers_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    queue
+        .submit(&ask("a1", "Where should it deploy?", 1))
+        .unwrap();
+    let mut first = inbox(&queue, &[]);
+    first.wait_for("Where should it deploy?");
+    assert!(queue.pending().is_empty(), "claimed by the first inbox");
+    unsafe { libc::kill(first.pid(), libc::SIGKILL) };
+    first.wait_exit();
+    let mut second = inbox(&queue, &["--once"]);
+    second.wait_for("Where should it deploy?");
+    second.send("1");
+    second.wait_for("Review");
+    second.send(ENTER);
+    let result = wait_answer(&queue, "a1");
+    assert_eq!(result["details"]["answers"]["env"]["values"][0], "staging");
+}
+
+#[test]
+fn a_withdrawn_ask_closes_its_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    queue
+        .submit(&ask("a1", "Where should it deploy?", 1))
+        .unwrap();
+    let mut s = inbox(&queue, &["--once"]);
+    s.wait_for("Where should it deploy?");
+    queue.withdraw("a1").unwrap();
+    assert_eq!(s.wait_exit(), 0);
+    s.wait_for("the asker withdrew the ask");
+    assert!(queue.take_result("a1").is_none());
+    assert!(s.cooked());
+}
