@@ -231,6 +231,19 @@ enum Command {
         #[command(flatten)]
         history: HistoryOptions,
     },
+    /// Serve the ask_user tool to an MCP client over stdio; its asks are answered in `pi-ask inbox`.
+    Mcp {
+        /// The queue folder (as for `inbox`).
+        #[arg(long, value_name = "DIR")]
+        queue: Option<PathBuf>,
+        /// Withdraw an ask nobody answered within this many seconds (default: the config's
+        /// [mcp] timeoutSeconds; none).
+        #[arg(long, value_name = "SECONDS")]
+        timeout: Option<f64>,
+        /// Config file (as for `ask`).
+        #[arg(long, value_name = "PATH")]
+        config: Option<PathBuf>,
+    },
     /// Print the events of a form served with --listen, one JSON line each, until it closes.
     Events {
         /// The form's socket.
@@ -388,6 +401,47 @@ pub fn main() -> ExitCode {
             match open_queue(queue) {
                 Ok(queue) => commands::inbox::inbox(&queue, &options.into(), &history, once),
                 Err(code) => code,
+            }
+        }
+        Command::Mcp {
+            queue,
+            timeout,
+            config,
+        } => {
+            let queue = match open_queue(queue) {
+                Ok(queue) => queue,
+                Err(code) => return code,
+            };
+            let configured =
+                crate::config::peek(&crate::config::ConfigPaths::from_env(config.as_deref()))
+                    .mcp
+                    .timeout_seconds;
+            let timeout = match timeout {
+                Some(s) if s.is_finite() && s > 0.0 => {
+                    Some(Duration::from_secs_f64(s.min(86_400.0 * 365.0)))
+                }
+                Some(0.0) => None,
+                Some(s) => {
+                    report(&format!(
+                        "--timeout must be a positive number of seconds (got {s})"
+                    ));
+                    return ExitCode::from(EXIT_ERROR);
+                }
+                None => configured.map(Duration::from_secs),
+            };
+            let cwd = std::env::current_dir()
+                .map(|d| d.display().to_string())
+                .unwrap_or_default();
+            match crate::mcp::serve(crate::mcp::AskServer {
+                queue,
+                timeout,
+                cwd,
+            }) {
+                Ok(()) => ExitCode::from(EXIT_OK),
+                Err(message) => {
+                    report(&message);
+                    ExitCode::from(EXIT_ERROR)
+                }
             }
         }
         Command::Events { socket } => {

@@ -15,6 +15,7 @@ pub mod history;
 pub mod input;
 pub mod keymap;
 pub mod keys;
+pub mod mcp;
 pub mod model;
 pub mod paths;
 pub mod queue;

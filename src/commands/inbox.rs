@@ -104,6 +104,9 @@ fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoi
         ask.cwd,
         age(ask.created_at)
     ));
+    if !process_is_alive(&ask.asker) {
+        report("its asker has gone: an answer will only be kept in the history");
+    }
     let form = match input::validate_payload(&ask.payload) {
         Ok(form) => form,
         Err(invalid) => {

@@ -83,6 +83,13 @@ impl Default for HistoryConfig {
     }
 }
 
+/// The `mcp` section.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct McpConfig {
+    /// How long a call waits for the inbox before it is withdrawn (`None`: no limit).
+    pub timeout_seconds: Option<u64>,
+}
+
 /// The `files` section: extra exclude globs for `@` file suggestions.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Files {
@@ -99,6 +106,7 @@ pub struct Config {
     pub files: Files,
     pub theme: ThemeConfig,
     pub history: HistoryConfig,
+    pub mcp: McpConfig,
 }
 
 impl Config {
@@ -205,6 +213,17 @@ pub fn config_from_tree(
             config.history.enabled = enabled
                 .as_bool()
                 .ok_or_else(|| InvalidConfig("history.enabled must be true or false".into()))?;
+        }
+    }
+    if let Some(mcp) = root.get("mcp") {
+        let table = mcp
+            .as_object()
+            .ok_or_else(|| InvalidConfig("mcp must be a table".into()))?;
+        if let Some(timeout) = table.get("timeoutSeconds") {
+            let seconds = timeout.as_u64().ok_or_else(|| {
+                InvalidConfig("mcp.timeoutSeconds must be a whole number (0: no limit)".into())
+            })?;
+            config.mcp.timeout_seconds = (seconds > 0).then_some(seconds);
         }
     }
     let (theme, theme_notices) = theme::read_theme(root.get("theme"));

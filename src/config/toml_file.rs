@@ -69,6 +69,10 @@ name = "{}"
 # Record every form in the history (`pi-ask history`, `replay`, `resume`); --no-history for one run.
 enabled = {}
 
+[mcp]
+# `pi-ask mcp`: seconds a call waits for `pi-ask inbox` before its ask is withdrawn; 0: no limit.
+timeoutSeconds = {}
+
 [answer]
 # `pi-ask answer`: the command that runs a model, given the extraction request on its standard
 # input, e.g. ["llm", "-m", "gpt-4o-mini"] or ["claude", "-p"]; [] uses the built-in extractor.
@@ -92,6 +96,7 @@ extractionTimeoutMs = {}
         channels.join(", "),
         config.theme.name.name(),
         config.history.enabled,
+        config.mcp.timeout_seconds.unwrap_or(0),
         config
             .answer
             .extractor

@@ -23,6 +23,7 @@ const KNOWN: &[(&str, Option<&[&str]>)] = &[
     ("keymaps", None),
     ("theme", Some(&["name", "colors"])),
     ("history", Some(&["enabled"])),
+    ("mcp", Some(&["timeoutSeconds"])),
 ];
 
 /// The known key closest to `key`, when it is close enough to be a typo.

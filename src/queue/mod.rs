@@ -258,14 +258,18 @@ impl Queue {
         }
     }
 
-    /// Removes withdrawal marks and leftovers older than `age` (housekeeping).
+    /// Removes withdrawal marks, temp files and untaken answers (their asker is gone; the inbox
+    /// kept them in the history) older than `age` (housekeeping).
     pub fn sweep(&self, age: Duration) {
         for name in self.names() {
             let path = self.dir.join(&name);
             let old = std::fs::metadata(&path)
                 .and_then(|m| m.modified())
                 .is_ok_and(|t| t.elapsed().is_ok_and(|e| e >= age));
-            if old && (name.ends_with(".withdrawn") || name.ends_with(".tmp")) {
+            let leftover = name.ends_with(".withdrawn")
+                || name.ends_with(".tmp")
+                || name.ends_with(".result.json");
+            if old && leftover {
                 let _ = std::fs::remove_file(path);
             }
         }

@@ -1,0 +1,270 @@
+//! `pi-ask mcp` as an MCP client sees it: raw JSON-RPC lines over pipes. The inbox side is played
+//! by the queue API here, and by the real `pi-ask inbox` in a pty in the last test.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use pi_ask::model::{Cmd, Model, Msg, ReviewAction, update};
+use pi_ask::queue::Queue;
+use serde_json::{Value, json};
+
+struct Mcp {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Value>,
+    /// Responses read while waiting for another id.
+    early: Vec<Value>,
+    _dir: tempfile::TempDir,
+    queue: Queue,
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+impl Mcp {
+    fn start(extra: &[&str]) -> Mcp {
+        let dir = tempfile::tempdir().unwrap();
+        let queue = Queue::open(dir.path().join("queue")).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+            .args(["mcp", "--queue", queue.dir().to_str().unwrap()])
+            .args(extra)
+            .env("HOME", dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let value: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("stdout carries only JSON-RPC: {e}: {line}"));
+                if tx.send(value).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut mcp = Mcp {
+            child,
+            stdin,
+            lines: rx,
+            _dir: dir,
+            queue,
+        };
+        mcp.send(json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+            "protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test-host","version":"9"}}}));
+        let init = mcp.response(0);
+        assert_eq!(init["result"]["serverInfo"]["name"], "pi-ask");
+        mcp.send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
+        mcp
+    }
+
+    fn send(&mut self, value: Value) {
+        writeln!(self.stdin, "{value}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The response with this id (responses to other ids are kept for later, notifications
+    /// are skipped).
+    fn response(&mut self, id: u64) -> Value {
+        if let Some(at) = self.early.iter().position(|v| v["id"] == id) {
+            return self.early.remove(at);
+        }
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let value = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no response {id}"));
+            if value["id"] == id {
+                return value;
+            }
+            if value.get("id").is_some() {
+                self.early.push(value);
+            }
+        }
+    }
+
+    fn call(&mut self, id: u64, arguments: Value) {
+        self.send(json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":"ask_user","arguments":arguments}}));
+    }
+
+    /// Waits until `n` asks are queued.
+    fn queued(&self, n: usize) -> Vec<pi_ask::queue::QueuedAsk> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let pending = self.queue.pending();
+            if pending.len() >= n {
+                return pending;
+            }
+            assert!(Instant::now() < deadline, "only {} queued", pending.len());
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+fn payload(prompt: &str) -> Value {
+    json!({"questions":[{"id":"env","prompt":prompt,"options":[
+        {"value":"staging","label":"Staging"},{"value":"prod","label":"Production"}]}]})
+}
+
+/// What a person picking option `n` and submitting would produce.
+fn answered(payload: &Value, n: u8) -> Value {
+    let form = pi_ask::input::validate_payload(payload).unwrap();
+    let mut model = Model::new(form, pi_ask::settings::Settings::defaults());
+    update(&mut model, Msg::Number(n));
+    let cmds = update(&mut model, Msg::Review(ReviewAction::Submit));
+    let Some(Cmd::Finish(result)) = cmds.into_iter().next() else {
+        panic!("finished")
+    };
+    serde_json::to_value(*result).unwrap()
+}
+
+#[test]
+fn tools_list_offers_ask_user_with_its_schema_and_guidance() {
+    let mut mcp = Mcp::start(&[]);
+    mcp.send(json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}));
+    let list = mcp.response(1);
+    let tools = list["result"]["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 1);
+    assert_eq!(tools[0]["name"], "ask_user");
+    assert_eq!(tools[0]["inputSchema"]["type"], "object");
+    assert!(tools[0]["inputSchema"]["properties"]["questions"].is_object());
+    let description = tools[0]["description"].as_str().unwrap();
+    assert!(
+        description.contains("Do not ask when"),
+        "the skill's guidance is included"
+    );
+}
+
+#[test]
+fn a_call_is_queued_answered_by_the_inbox_and_returned_with_its_details() {
+    let mut mcp = Mcp::start(&[]);
+    let p = payload("Where to?");
+    mcp.call(1, p.clone());
+    let queued = mcp.queued(1);
+    assert_eq!(queued[0].client, "test-host 9");
+    let claim = mcp.queue.claim(&queued[0].id).unwrap().unwrap();
+    mcp.queue.answer(claim, &answered(&p, 2)).unwrap();
+    let response = mcp.response(1);
+    let result = &response["result"];
+    assert_eq!(result["isError"], false);
+    assert_eq!(result["content"][0]["text"], "Q1: Production");
+    assert_eq!(
+        result["structuredContent"]["answers"]["env"]["values"][0],
+        "prod"
+    );
+    assert_eq!(result["structuredContent"]["cancelled"], false);
+}
+
+#[test]
+fn an_invalid_payload_is_an_error_result_with_the_invalid_input_details() {
+    let mut mcp = Mcp::start(&[]);
+    mcp.call(1, json!({"questions": []}));
+    let result = &mcp.response(1)["result"];
+    assert_eq!(result["isError"], true);
+    assert!(
+        result["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Invalid ask_user payload:")
+    );
+    assert_eq!(
+        result["structuredContent"]["error"]["kind"],
+        "invalid_input"
+    );
+    assert!(mcp.queue.pending().is_empty(), "nothing queued");
+}
+
+#[test]
+fn a_cancelled_call_withdraws_its_ask() {
+    let mut mcp = Mcp::start(&[]);
+    mcp.call(7, payload("Where to?"));
+    let id = mcp.queued(1)[0].id.clone();
+    mcp.send(json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"user"}}));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !mcp.queue.is_withdrawn(&id) {
+        assert!(Instant::now() < deadline, "not withdrawn");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(mcp.queue.pending().is_empty());
+}
+
+#[test]
+fn an_unanswered_call_times_out_as_cancelled_with_a_clear_text() {
+    let mut mcp = Mcp::start(&["--timeout", "1"]);
+    mcp.call(1, payload("Where to?"));
+    let result = &mcp.response(1)["result"];
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("No answer from pi-ask inbox within 1 s; the ask was withdrawn."),
+        "{text}"
+    );
+    assert!(text.contains("Where to?"), "{text}");
+    assert_eq!(result["structuredContent"]["cancelled"], true);
+    assert!(mcp.queue.pending().is_empty());
+}
+
+#[test]
+fn twenty_concurrent_calls_are_all_answered_none_lost() {
+    let mut mcp = Mcp::start(&[]);
+    for i in 0..20 {
+        mcp.call(100 + i, payload(&format!("Question {i}?")));
+    }
+    let queued = mcp.queued(20);
+    for ask in &queued {
+        let n = if ask.payload["questions"][0]["prompt"]
+            .as_str()
+            .unwrap()
+            .len()
+            % 2
+            == 0
+        {
+            1
+        } else {
+            2
+        };
+        let claim = mcp.queue.claim(&ask.id).unwrap().unwrap();
+        mcp.queue.answer(claim, &answered(&ask.payload, n)).unwrap();
+    }
+    for i in 0..20 {
+        let response = mcp.response(100 + i);
+        let prompt = response["result"]["structuredContent"]["questions"][0]["prompt"].clone();
+        assert_eq!(
+            prompt,
+            format!("Question {i}?"),
+            "each call gets its own answer"
+        );
+    }
+}
+
+#[test]
+fn the_real_inbox_in_a_pty_answers_an_mcp_call() {
+    let mut mcp = Mcp::start(&[]);
+    mcp.call(1, payload("Deploy where?"));
+    let queue_dir = mcp.queue.dir().to_str().unwrap().to_owned();
+    let mut inbox =
+        common::pty::Session::start(&["inbox", "--once", "--queue", &queue_dir], |_| {});
+    inbox.wait_for("ask from test-host 9");
+    inbox.wait_for("Deploy where?");
+    inbox.send("1");
+    inbox.wait_for("Review");
+    inbox.send("\r");
+    let result = &mcp.response(1)["result"];
+    assert_eq!(
+        result["structuredContent"]["answers"]["env"]["values"][0],
+        "staging"
+    );
+    assert_eq!(inbox.wait_exit(), 0);
+}
