@@ -58,6 +58,7 @@ impl Mcp {
             child,
             stdin,
             lines: rx,
+            early: Vec::new(),
             _dir: dir,
             queue,
         };
