@@ -322,3 +322,32 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// A queue folder with any files in it (garbage, half-named claims, foreign JSON) never makes
+    /// the inbox's scan panic, and a well-formed ask among them is still found.
+    #[test]
+    fn the_queue_scan_survives_any_files(files in proptest::collection::vec(("(\\PC{0,12})(\\.ask\\.json|\\.claim\\.[0-9]{0,6}\\.[0-9]{0,4}\\.json|\\.result\\.json|\\.withdrawn|)", "\\PC{0,40}"), 0..8)) {
+        let dir = tempfile::tempdir().unwrap();
+        let queue = pi_ask::queue::Queue::open(dir.path().join("q")).unwrap();
+        for (name, content) in &files {
+            if name.contains('/') || name.starts_with("good") || name.is_empty() || name == "." || name == ".." {
+                continue;
+            }
+            let _ = std::fs::write(queue.dir().join(name), content);
+        }
+        let good = pi_ask::queue::QueuedAsk {
+            id: "goodask".into(),
+            created_at: 1,
+            client: "c".into(),
+            cwd: "/".into(),
+            asker: pi_ask::history::ProcessId::current(),
+            payload: serde_json::json!({}),
+        };
+        queue.submit(&good).unwrap();
+        let pending = queue.pending();
+        prop_assert!(pending.iter().any(|a| a.id == "goodask"));
+    }
+}

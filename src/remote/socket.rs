@@ -163,14 +163,15 @@ fn read_client(id: ClientId, stream: UnixStream, to_form: Sender<Incoming>, shar
     clients.remove(&id);
 }
 
+/// Accepts clients until `close` (which connects once to wake this blocking `accept`).
 fn accept_loop(listener: UnixListener, to_form: Sender<Incoming>, shared: Arc<Shared>) {
     let mut next: ClientId = 0;
     while !shared.stop.load(Ordering::Relaxed) {
         match listener.accept() {
+            Ok(_) if shared.stop.load(Ordering::Relaxed) => break,
             Ok((stream, _)) => {
                 next += 1;
                 let id = next;
-                let _ = stream.set_nonblocking(false);
                 let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
                 let Ok(writer) = stream.try_clone() else {
                     continue;
@@ -190,9 +191,6 @@ fn accept_loop(listener: UnixListener, to_form: Sender<Incoming>, shared: Arc<Sh
                 let (tx, sh) = (to_form.clone(), Arc::clone(&shared));
                 std::thread::spawn(move || read_client(id, stream, tx, sh));
             }
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                std::thread::sleep(Duration::from_millis(10));
-            }
             Err(_) => std::thread::sleep(Duration::from_millis(50)),
         }
     }
@@ -208,9 +206,6 @@ impl RemoteServer {
         let listener = UnixListener::bind(&path).map_err(|e| refuse(&path, &e.to_string()))?;
         let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600));
         let inode = std::fs::metadata(&path).map(|m| m.ino()).unwrap_or(0);
-        listener
-            .set_nonblocking(true)
-            .map_err(|e| refuse(&path, &e.to_string()))?;
         let shared = Arc::new(Shared {
             clients: Mutex::new(HashMap::new()),
             started: Mutex::new(None),
@@ -310,7 +305,11 @@ impl RemoteServer {
     }
 
     fn close(&self) {
-        self.shared.stop.store(true, Ordering::Relaxed);
+        if self.shared.stop.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        // Wakes the accept loop, which then sees `stop`.
+        let _ = UnixStream::connect(&self.path);
         let mut clients = self
             .shared
             .clients
