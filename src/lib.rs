@@ -11,6 +11,7 @@ pub mod config;
 pub mod extract;
 pub mod files;
 pub mod form;
+pub mod fuzzing;
 pub mod history;
 pub mod input;
 pub mod keymap;

@@ -72,7 +72,7 @@ pub fn option_strings(question: &Question) -> Vec<String> {
 
 /// What the host answered to one dialog.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Reply {
+pub enum Reply {
     Value(String),
     /// Dismissed, timed out, or a reply of the wrong form.
     Dismissed,
@@ -172,62 +172,95 @@ impl<W: Write> Channel<W> {
 
     /// Reads one host line: the reply to `id`, an abort, or `None` (reported and ignored).
     fn read_reply(&mut self, id: &str, line: &str) -> Option<Reply> {
-        let line = line.trim_end_matches('\r');
-        if line.trim().is_empty() {
-            return None;
+        let (reply, problem) = parse_reply(id, &self.answered, line);
+        if let Some(problem) = problem {
+            (self.errors)(&problem);
         }
-        let value: Value = match serde_json::from_str(line) {
-            Ok(v) => v,
-            Err(e) => {
-                (self.errors)(&format!("ignored a line that is not JSON ({e}): {line}"));
-                return None;
-            }
+        reply
+    }
+}
+
+/// A host line shown in a message: at most this many characters of it.
+const SHOWN_LINE: usize = 200;
+
+fn shown(line: &str) -> String {
+    let mut chars = line.chars();
+    let head: String = chars.by_ref().take(SHOWN_LINE).collect();
+    if chars.next().is_some() {
+        format!("{head}… ({} bytes)", line.len())
+    } else {
+        head
+    }
+}
+
+/// What one host line means while waiting for the reply to `id` (`answered`: ids already
+/// answered): the reply, an abort, or nothing; and the problem to report, if any. Pure, so any
+/// line can be tried against it.
+pub fn parse_reply(id: &str, answered: &[String], line: &str) -> (Option<Reply>, Option<String>) {
+    let line = line.trim_end_matches('\r');
+    if line.trim().is_empty() {
+        return (None, None);
+    }
+    let value: Value = match serde_json::from_str(line) {
+        Ok(v) => v,
+        Err(e) => {
+            return (
+                None,
+                Some(format!(
+                    "ignored a line that is not JSON ({e}): {}",
+                    shown(line)
+                )),
+            );
+        }
+    };
+    match value.get("type").and_then(Value::as_str) {
+        Some("extension_ui_response") => {}
+        Some("abort") => return (Some(Reply::Abort), None),
+        other => {
+            return (
+                None,
+                Some(format!(
+                    "ignored a line of unknown type {}: {}",
+                    other.unwrap_or("(none)"),
+                    shown(line)
+                )),
+            );
+        }
+    }
+    let reply_id = value.get("id").and_then(Value::as_str).unwrap_or("");
+    if reply_id != id {
+        let why = if answered.iter().any(|a| a == reply_id) {
+            "an already answered"
+        } else {
+            "an unknown"
         };
-        match value.get("type").and_then(Value::as_str) {
-            Some("extension_ui_response") => {}
-            Some("abort") => return Some(Reply::Abort),
-            other => {
-                (self.errors)(&format!(
-                    "ignored a line of unknown type {}: {line}",
-                    other.unwrap_or("(none)")
-                ));
-                return None;
-            }
-        }
-        let reply_id = value.get("id").and_then(Value::as_str).unwrap_or("");
-        if reply_id != id {
-            let why = if self.answered.iter().any(|a| a == reply_id) {
-                "an already answered"
-            } else {
-                "an unknown"
-            };
-            (self.errors)(&format!(
-                "ignored a response to {why} request id {reply_id:?}"
+        return (
+            None,
+            Some(format!(
+                "ignored a response to {why} request id {:?}",
+                shown(reply_id)
+            )),
+        );
+    }
+    if value.get("cancelled").and_then(Value::as_bool) == Some(true) {
+        return (Some(Reply::Dismissed), None);
+    }
+    match value.get("value") {
+        Some(Value::String(text)) => (Some(Reply::Value(text.clone())), None),
+        // pi reads a response of the wrong form as a dismissal; say so rather than skip quietly.
+        Some(other) => (
+            Some(Reply::Dismissed),
+            Some(format!(
+                "invalid response to request {id:?}: \"value\" must be a string, got {}; the question is left unanswered",
+                json_kind(other)
+            )),
+        ),
+        None => {
+            let problem = value.get("confirmed").is_some().then(|| format!(
+                "invalid response to request {id:?}: \"confirmed\" answers a confirm dialog, not this one; the question is left unanswered"
             ));
-            return None;
+            (Some(Reply::Dismissed), problem)
         }
-        if value.get("cancelled").and_then(Value::as_bool) == Some(true) {
-            return Some(Reply::Dismissed);
-        }
-        Some(match value.get("value") {
-            Some(Value::String(text)) => Reply::Value(text.clone()),
-            // pi reads a response of the wrong form as a dismissal; say so rather than skip quietly.
-            Some(other) => {
-                (self.errors)(&format!(
-                    "invalid response to request {id:?}: \"value\" must be a string, got {}; the question is left unanswered",
-                    json_kind(other)
-                ));
-                Reply::Dismissed
-            }
-            None => {
-                if value.get("confirmed").is_some() {
-                    (self.errors)(&format!(
-                        "invalid response to request {id:?}: \"confirmed\" answers a confirm dialog, not this one; the question is left unanswered"
-                    ));
-                }
-                Reply::Dismissed
-            }
-        })
     }
 }
 

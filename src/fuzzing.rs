@@ -1,0 +1,213 @@
+//! The checks the fuzz targets run (`fuzz/`), one function per target, so the same code also runs
+//! on stable in `cargo test` over the seeds and every crash kept in `fuzz/regressions/`
+//! (`tests/fuzz_regressions.rs`). Each takes any bytes and panics only when a promise is broken.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::config::{ConfigPaths, ConfigSource, load, save_setting};
+use crate::keymap::{KeymapSource, keymaps_from_value};
+use crate::keys::KeyId;
+use crate::model::{Cmd, Model, Msg, ReviewAction, update};
+use crate::remote::{RemoteMode, RemoteResponse, validate_submit};
+use crate::settings::{Setting, Settings};
+
+/// Every target, by its name in `fuzz/`.
+pub const TARGETS: [&str; 10] = [
+    "payload",
+    "keymaps",
+    "config_toml",
+    "config_json",
+    "terminal_bytes",
+    "rpc_reply",
+    "remote_submit",
+    "session_file",
+    "history_file",
+    "extraction",
+];
+
+/// Runs target `name` on `data` (`dir`: a scratch folder for the targets that write files).
+pub fn run(name: &str, data: &[u8], dir: &Path) {
+    match name {
+        "payload" => payload(data),
+        "keymaps" => keymaps(data),
+        "config_toml" => config_toml(data, dir),
+        "config_json" => config_json(data),
+        "terminal_bytes" => terminal_bytes(data),
+        "rpc_reply" => rpc_reply(data),
+        "remote_submit" => remote_submit(data),
+        "session_file" => session_file(data),
+        "history_file" => history_file(data),
+        "extraction" => extraction(data),
+        other => panic!("no fuzz target {other}"),
+    }
+}
+
+/// A payload: validation never panics; a valid form opens, answers and builds every result.
+pub fn payload(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(value) = serde_json::from_str::<Value>(&text) {
+        let _ = crate::input::validate_extracted_payload(&value);
+    }
+    let Ok(form) = crate::input::parse_payload(&text) else {
+        return;
+    };
+    let _ = crate::result::needs_input_result(&form);
+    let mut model = Model::new(form, Settings::defaults());
+    for msg in [
+        Msg::Number(1),
+        Msg::NextTab,
+        Msg::Toggle,
+        Msg::Review(ReviewAction::Elaborate),
+    ] {
+        let _ = update(&mut model, msg);
+    }
+}
+
+/// Key ids (one per line) and keymap sections: parsed or refused; a parsed id round-trips.
+pub fn keymaps(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    for line in text.lines() {
+        if let Ok(key) = KeyId::parse(line) {
+            let _ = key.label();
+            let again = KeyId::parse(&key.to_string());
+            assert_eq!(
+                again.as_ref().ok(),
+                Some(&key),
+                "a key id round-trips: {key}"
+            );
+        }
+    }
+    let toml_tree = toml::from_str::<toml::Value>(&text)
+        .ok()
+        .and_then(|v| serde_json::to_value(v).ok());
+    let json_tree = serde_json::from_str::<Value>(&text).ok();
+    for tree in [toml_tree, json_tree].into_iter().flatten() {
+        for source in [KeymapSource::Toml, KeymapSource::LegacyJson] {
+            let _ = keymaps_from_value(Some(&tree), source);
+        }
+    }
+}
+
+/// A TOML config: loading never writes; a toggle save leaves a file that loads and differs in that
+/// one value only; a failed save leaves the file byte-identical.
+pub fn config_toml(data: &[u8], dir: &Path) {
+    let path = dir.join("pi-ask.toml");
+    std::fs::write(&path, data).expect("scratch folder is writable");
+    let paths = ConfigPaths::resolve(Some(&path), |_| None);
+    let loaded = load(&paths);
+    assert_eq!(std::fs::read(&path).unwrap(), data, "loading never writes");
+    if !matches!(loaded.source, ConfigSource::Toml(_)) {
+        return;
+    }
+    let before = loaded.config;
+    let on = !before.behaviour.auto_submit_when_answered_without_notes;
+    match save_setting(&path, Setting::AutoSubmit, on, &before) {
+        Ok(()) => {
+            let after = load(&paths);
+            assert!(
+                matches!(after.source, ConfigSource::Toml(_)),
+                "the saved file still loads: {:?}",
+                after.notices
+            );
+            let mut expected = before.clone();
+            expected.behaviour.auto_submit_when_answered_without_notes = on;
+            assert_eq!(after.config, expected, "one value changed, nothing else");
+        }
+        Err(_) => assert_eq!(
+            std::fs::read(&path).unwrap(),
+            data,
+            "a failed save leaves the file"
+        ),
+    }
+}
+
+/// The original's JSON config, any nesting: read, migrated in memory, or refused.
+pub fn config_json(data: &[u8]) {
+    if let Ok(tree) = serde_json::from_slice::<Value>(data) {
+        let _ = crate::config::config_from_tree(tree.clone(), KeymapSource::LegacyJson);
+        let _ = crate::config::config_from_tree(tree.clone(), KeymapSource::Toml);
+        let mut migrated = tree;
+        let _ = crate::config::migrate(&mut migrated);
+    }
+}
+
+/// Terminal input bytes into key events.
+pub fn terminal_bytes(data: &[u8]) {
+    let _ = crate::tui::bytes::decode(data);
+}
+
+/// An RPC host's response line.
+pub fn rpc_reply(data: &[u8]) {
+    let line = String::from_utf8_lossy(data);
+    let _ = crate::rpc::parse_reply("req-1", &["req-0".to_owned()], &line);
+}
+
+const SUBMIT_FORM: &str = r#"{"questions":[
+ {"id":"env","prompt":"Where?","options":[{"value":"staging","label":"Staging"},{"value":"prod","label":"Production"}]},
+ {"id":"checks","prompt":"Checks?","type":"multi","options":[{"value":"lint","label":"Lint"},{"value":"test","label":"Test"}]}]}"#;
+
+/// A remote `submit`: refused, or accepted and applied, after which the flow is finished.
+pub fn remote_submit(data: &[u8]) {
+    let form = crate::input::parse_payload(SUBMIT_FORM).expect("a valid form");
+    let value: Value = serde_json::from_slice(data).unwrap_or_default();
+    let Ok(submit) = validate_submit(&value, "flow:1:a", &form.questions) else {
+        return;
+    };
+    let mut model = Model::new(form, Settings::defaults());
+    let msg = match submit.response {
+        RemoteResponse::Cancel => Msg::RemoteCancel,
+        RemoteResponse::Answer { answers, mode } => Msg::RemoteAnswer {
+            answers,
+            elaborate: mode == RemoteMode::Elaborate,
+        },
+    };
+    let cmds = update(&mut model, msg);
+    assert!(
+        matches!(cmds.as_slice(), [Cmd::Finish(_)]),
+        "an accepted submit finishes the flow"
+    );
+}
+
+/// A pi session file: read or refused; the branch and every lookup never panic.
+pub fn session_file(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(file) = crate::session::parse_session(&text, Path::new("s.jsonl")) {
+        let branch = file.branch();
+        assert!(branch.len() <= file.entries.len());
+        let _ = crate::session::latest_tool_form(&branch);
+        let _ = crate::session::latest_extracted_form(&branch);
+        let _ = crate::session::pending_call(&branch, &|_| false);
+        let _ = crate::session::latest_assistant_turn(&branch);
+    }
+}
+
+/// pi-ask's history file: read, bad lines skipped, lookups safe.
+pub fn history_file(data: &[u8]) {
+    use crate::history::Source;
+    let history = crate::history::parse_history(data);
+    let _ = history.resumable(&|p| p.pid % 2 == 0);
+    let _ = history.latest(&[Source::Tool, Source::Answer]);
+    let _ = history.unhinted_interrupted_in("/", &|_| false);
+    for ask in &history.asks {
+        let _ = ask.headline();
+        let _ = history.find(&ask.opened.id);
+    }
+}
+
+/// A model's reply is read or refused; the built-in extractor's form always validates.
+pub fn extraction(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(candidate) = crate::extract::candidate_from_output(&text) {
+        let _ = crate::extract::check_candidate(&candidate);
+        let _ = crate::extract::repair(&candidate);
+    }
+    let payload = crate::extract::builtin::extract(&text);
+    if let Err(refused) = crate::extract::check_candidate(&payload) {
+        panic!(
+            "built-in extraction made an invalid form: {:?}\n{payload}",
+            refused.issues
+        );
+    }
+}
