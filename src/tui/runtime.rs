@@ -29,10 +29,46 @@ pub fn signal_flag() -> io::Result<Arc<AtomicBool>> {
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGTERM,
         signal_hook::consts::SIGHUP,
+        signal_hook::consts::SIGQUIT,
     ] {
         signal_hook::flag::register(signal, flag.clone())?;
     }
     Ok(flag)
+}
+
+/// SIGTSTP (a job-control stop), recorded by flag: the loop gives the terminal back, stops, and
+/// takes it again when continued, like any full-screen program.
+fn suspend_flag() -> io::Result<Arc<AtomicBool>> {
+    let flag = Arc::new(AtomicBool::new(false));
+    signal_hook::flag::register(signal_hook::consts::SIGTSTP, flag.clone())?;
+    Ok(flag)
+}
+
+/// Suspends: the terminal restored, the process stopped (SIGSTOP, since SIGTSTP's own stop is
+/// replaced by the flag), and on SIGCONT the terminal taken again and the form redrawn.
+fn suspend(
+    session: &mut Session,
+    terminal: &mut super::terminal::Tty,
+    guard: &mut TerminalGuard,
+) -> io::Result<()> {
+    let fullscreen = guard.is_fullscreen();
+    std::mem::replace(guard, TerminalGuard::placeholder()).release();
+    // SAFETY: raising a signal at ourselves; SIGSTOP cannot be caught, and raise returns once a
+    // SIGCONT resumes the process.
+    unsafe { libc::raise(libc::SIGSTOP) };
+    let (cols, rows) = crossterm::terminal::size()?;
+    let placement = if fullscreen {
+        Placement::Fullscreen
+    } else {
+        Placement::Inline {
+            height: preferred_height(session, cols, rows),
+        }
+    };
+    let (fresh, fresh_guard) = TerminalGuard::enter(placement)?;
+    *terminal = fresh;
+    // The placeholder restores nothing (it took nothing over).
+    std::mem::forget(std::mem::replace(guard, fresh_guard));
+    draw(session, terminal, guard)
 }
 
 /// Whether the terminal hung up (its window or pty closed).
@@ -63,6 +99,7 @@ pub fn preferred_height(session: &mut Session, cols: u16, rows: u16) -> u16 {
 pub fn run(session: &mut Session, fullscreen: bool) -> io::Result<Ending> {
     install_panic_hook();
     let signals = signal_flag()?;
+    let stops = suspend_flag()?;
     let (cols, rows) = crossterm::terminal::size()?;
     let placement = if fullscreen {
         Placement::Fullscreen
@@ -77,7 +114,7 @@ pub fn run(session: &mut Session, fullscreen: bool) -> io::Result<Ending> {
     let mut terminal = std::mem::ManuallyDrop::new(terminal);
     // Watched for a hangup (the terminal closed): then the flow ends as if aborted.
     let tty = super::terminal::open_tty()?;
-    let result = event_loop(session, &mut terminal, &mut guard, &signals, &tty);
+    let result = event_loop(session, &mut terminal, &mut guard, &signals, &stops, &tty);
     drop(guard);
     match result {
         Ok(ending) => Ok(ending),
@@ -92,6 +129,7 @@ fn event_loop(
     terminal: &mut super::terminal::Tty,
     guard: &mut TerminalGuard,
     signals: &AtomicBool,
+    stops: &AtomicBool,
     tty: &std::fs::File,
 ) -> io::Result<Ending> {
     draw(session, terminal, guard)?;
@@ -102,6 +140,9 @@ fn event_loop(
         }
         if signals.load(Ordering::Relaxed) || hung_up(tty) {
             return Ok(Ending::Signalled);
+        }
+        if stops.swap(false, Ordering::Relaxed) {
+            suspend(session, terminal, guard)?;
         }
         let now = Instant::now();
         let timeout = session.next_deadline().map_or(IDLE_POLL, |d| {

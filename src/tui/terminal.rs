@@ -289,6 +289,28 @@ fn new_terminal(viewport: Viewport, cols: u16, rows: u16) -> io::Result<Tty> {
     Terminal::with_options(CrosstermBackend::new(tty), TerminalOptions { viewport })
 }
 
+impl TerminalGuard {
+    /// Whether the form is on the alternate screen.
+    pub fn is_fullscreen(&self) -> bool {
+        self.placement == Placement::Fullscreen
+    }
+
+    /// A guard that took nothing over (it stands in while the terminal is given back).
+    pub(crate) fn placeholder() -> TerminalGuard {
+        TerminalGuard {
+            placement: Placement::Fullscreen,
+            top: 0,
+        }
+    }
+
+    /// Gives the terminal back for a suspend (Ctrl+Z from a shell, SIGTSTP): the same restoration
+    /// as on exit. The guard is used up; [`TerminalGuard::enter`] takes the terminal again.
+    pub fn release(self) {
+        restore();
+        std::mem::forget(self);
+    }
+}
+
 impl Drop for TerminalGuard {
     fn drop(&mut self) {
         restore();

@@ -1,0 +1,194 @@
+//! Signals in every state of a form, in a pty: the terminal comes back (cooked mode, cursor shown,
+//! bracketed paste off, Kitty flags popped, no form lines left), the answers so far come out as
+//! a cancelled result, and SIGTSTP suspends to the shell and redraws on SIGCONT.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::pty::Session;
+
+const DOWN: &str = "\x1b[B";
+
+/// Ways to reach a state of the demo form, with something answered on the way.
+fn reach(s: &mut Session, state: &str) {
+    s.wait_for("Single-select demo");
+    s.send("2"); // "Higher quality" on the first question, then the multi question shows
+    s.wait_for("Multi-select demo");
+    match state {
+        "question" => {}
+        "editor" => {
+            s.send("\x1b[F"); // end: the last row, "Type your own", opens its editor
+            s.send("half-typed");
+            s.wait_for("half-typed");
+        }
+        "popup" => {
+            s.send("\x1b[F");
+            s.send("see @");
+            s.wait_for("out.json");
+        }
+        "settings" => {
+            s.send("?");
+            s.wait_for("Auto-submit");
+        }
+        "review" => {
+            s.send("\t");
+            s.send("\t");
+            s.wait_for("Review answers");
+        }
+        "double-press" => {
+            s.send("\t");
+            s.send("\t");
+            s.wait_for("Review answers");
+            s.send("1");
+            s.wait_for("again");
+        }
+        other => panic!("no state {other}"),
+    }
+}
+
+fn check_restored(s: &mut Session, what: &str) {
+    let (code, json) = s.finish();
+    assert_eq!(code, 1, "{what}: cancelled");
+    assert_eq!(json["details"]["cancelled"], true, "{what}");
+    assert_eq!(
+        json["details"]["answers"]["goal"]["values"][0], "quality",
+        "{what}: the answer given before the signal is in the result"
+    );
+    assert!(s.cooked(), "{what}: cooked mode");
+    let screen = s.screen.lock().unwrap();
+    assert!(!screen.screen().hide_cursor(), "{what}: cursor shown");
+    let contents = screen.screen().contents();
+    drop(screen);
+    assert!(
+        !contents.contains("Multi-select demo"),
+        "{what}: no form lines left:\n{contents}"
+    );
+    let raw = s.raw.lock().unwrap().clone();
+    let tail = String::from_utf8_lossy(&raw[raw.len().saturating_sub(400)..]).into_owned();
+    assert!(tail.contains("\x1b[?2004l"), "{what}: bracketed paste off");
+    assert!(tail.contains("\x1b[<1u"), "{what}: Kitty flags popped");
+}
+
+#[test]
+fn every_termination_signal_in_every_state_restores_the_terminal_and_keeps_the_answers() {
+    let signals = [
+        ("SIGINT", libc::SIGINT),
+        ("SIGTERM", libc::SIGTERM),
+        ("SIGHUP", libc::SIGHUP),
+        ("SIGQUIT", libc::SIGQUIT),
+    ];
+    for state in [
+        "question",
+        "editor",
+        "popup",
+        "settings",
+        "review",
+        "double-press",
+    ] {
+        for (name, signal) in signals {
+            let mut s = Session::start(&["demo"], |_| {});
+            reach(&mut s, state);
+            unsafe { libc::kill(s.pid(), signal) };
+            check_restored(&mut s, &format!("{name} in {state}"));
+        }
+    }
+}
+
+fn process_state(pid: i32) -> char {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    stat.rsplit(')')
+        .next()
+        .and_then(|r| r.trim().chars().next())
+        .unwrap_or('?')
+}
+
+fn wait_until(what: &str, mut ok: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !ok() {
+        assert!(start.elapsed() < Duration::from_secs(10), "{what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn sigtstp_gives_the_terminal_back_and_sigcont_redraws_the_form_with_its_answers() {
+    for state in ["question", "editor", "settings"] {
+        let mut s = Session::start(&["demo"], |_| {});
+        reach(&mut s, state);
+        let pid = s.pid();
+        unsafe { libc::kill(pid, libc::SIGTSTP) };
+        wait_until("stopped", || process_state(pid) == 'T');
+        assert!(
+            s.cooked(),
+            "{state}: the shell gets a cooked terminal while stopped"
+        );
+        s.screen.lock().unwrap().process(b"\x1b[2J\x1b[H$ "); // the shell draws its prompt
+        unsafe { libc::kill(pid, libc::SIGCONT) };
+        s.wait_for(if state == "settings" {
+            "Auto-submit"
+        } else {
+            "Multi-select demo"
+        });
+        assert!(!s.cooked(), "{state}: raw again");
+        if state == "settings" {
+            s.send("\x1b"); // close the settings
+        }
+        if state == "editor" {
+            s.wait_for("half-typed");
+            s.send("\r");
+        }
+        s.send("\x1b[Z"); // back to the first question: its answer survived
+        s.wait_for("Single-select demo");
+        unsafe { libc::kill(pid, libc::SIGTERM) };
+        check_restored(&mut s, &format!("after a suspend in {state}"));
+    }
+}
+
+#[test]
+fn a_storm_of_100_resizes_in_a_second_leaves_a_working_form() {
+    let mut s = Session::start(&["demo"], |_| {});
+    s.wait_for("Single-select demo");
+    let start = Instant::now();
+    for i in 0..100u16 {
+        let (rows, cols) = if i % 2 == 0 {
+            (12 + i % 20, 40 + i)
+        } else {
+            (30, 100)
+        };
+        s.resize(rows, cols);
+        std::thread::sleep(Duration::from_millis(8));
+    }
+    assert!(start.elapsed() < Duration::from_secs(3));
+    s.resize(30, 100);
+    s.wait_for("Single-select demo");
+    s.send("1");
+    s.wait_for("Multi-select demo");
+    s.send("1");
+    s.send("\r");
+    s.wait_for("Preview demo");
+    s.send("1");
+    s.wait_for("Review answers");
+    s.send("\r");
+    let (code, json) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(json["details"]["answers"]["goal"]["values"][0], "fast");
+}
+
+#[test]
+fn stdin_at_end_of_file_does_not_end_a_form_that_reads_the_terminal() {
+    let mut s = Session::start_with_env(&["ask", "p.json"], &[], |dir| {
+        std::fs::write(
+                dir.join("p.json"),
+                r#"{"questions":[{"id":"q","prompt":"Still here?","options":[{"value":"y","label":"Yes"}]}]}"#,
+            )
+            .unwrap()
+    });
+    s.wait_for("Still here?");
+    s.send(DOWN);
+    s.send("\x1b[A");
+    s.send("1");
+    s.wait_for("Review");
+    s.send("\r");
+    assert_eq!(s.finish().0, 0);
+}
