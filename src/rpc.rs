@@ -4,7 +4,8 @@
 //! `Type something…`), answered by one `extension_ui_response` line; `Type something…` asks one
 //! `input`. Answers go through the same [`AnswerState`] and result builder as the terminal UI.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -197,6 +198,12 @@ fn shown(line: &str) -> String {
 /// answered): the reply, an abort, or nothing; and the problem to report, if any. Pure, so any
 /// line can be tried against it.
 pub fn parse_reply(id: &str, answered: &[String], line: &str) -> (Option<Reply>, Option<String>) {
+    if line == TOO_LONG {
+        return (
+            None,
+            Some(format!("ignored a line longer than {MAX_LINE} bytes")),
+        );
+    }
     let line = line.trim_end_matches('\r');
     if line.trim().is_empty() {
         return (None, None);
@@ -326,23 +333,45 @@ pub fn result_line(result: &AskResult) -> String {
     json!({ "type": RESULT_LINE_TYPE, "result": result }).to_string()
 }
 
-/// Starts a thread that forwards lines of `input` (split on `\n` only) to a channel.
+/// A host line longer than this is dropped (and reported) instead of read into memory.
+pub const MAX_LINE: usize = 1024 * 1024;
+
+/// What the reader sends in place of a dropped over-long line (never valid JSON).
+const TOO_LONG: &str = "\u{0}too long";
+
+/// Starts a thread that forwards lines of `input` (split on `\n` only) to a channel. A line longer
+/// than [`MAX_LINE`] is skipped to its end and forwarded as a marker the reply reader reports.
 pub fn spawn_line_reader<R: BufRead + Send + 'static>(mut input: R) -> Receiver<String> {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let mut buf = Vec::new();
         loop {
             buf.clear();
-            match input.read_until(b'\n', &mut buf) {
+            let limit = (MAX_LINE + 1) as u64;
+            match (&mut input).take(limit).read_until(b'\n', &mut buf) {
                 Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    if buf.last() == Some(&b'\n') {
-                        buf.pop();
-                    }
-                    if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
-                        break;
+                Ok(_) => {}
+            }
+            let line = if buf.last() == Some(&b'\n') {
+                buf.pop();
+                String::from_utf8_lossy(&buf).into_owned()
+            } else if buf.len() > MAX_LINE {
+                // Skip the rest of the line without keeping it.
+                loop {
+                    buf.clear();
+                    match (&mut input).take(limit).read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) if buf.last() == Some(&b'\n') => break,
+                        Ok(_) => {}
                     }
                 }
+                TOO_LONG.to_owned()
+            } else {
+                // The last line, without a newline.
+                String::from_utf8_lossy(&buf).into_owned()
+            };
+            if tx.send(line).is_err() {
+                break;
             }
         }
     });

@@ -269,3 +269,22 @@ fn the_real_inbox_in_a_pty_answers_an_mcp_call() {
     );
     assert_eq!(inbox.wait_exit(), 0);
 }
+
+#[test]
+fn a_hostile_client_with_huge_and_broken_lines_does_not_stop_the_server() {
+    let mut mcp = Mcp::start(&[]);
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..10 {
+        mcp.stdin.write_all(&chunk).unwrap();
+    }
+    mcp.stdin
+        .write_all(b"\n\xff\xfe not json\n{\"jsonrpc\":\"2.0\",\"id\":5}\n")
+        .unwrap();
+    mcp.stdin.flush().unwrap();
+    mcp.send(json!({"jsonrpc":"2.0","id":9,"method":"tools/list"}));
+    let list = mcp.response(9);
+    assert_eq!(
+        list["result"]["tools"][0]["name"], "ask_user",
+        "still serving: {list}"
+    );
+}

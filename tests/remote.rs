@@ -377,3 +377,28 @@ fn started_events_name_the_flow_and_normalized_questions() {
     assert_eq!(event["questions"][1]["label"], "Q2");
     assert_eq!(event["questions"][0]["required"], false);
 }
+
+#[test]
+fn a_hostile_client_with_a_huge_line_and_invalid_utf8_gets_refusals_and_the_form_stays_open() {
+    let dir = private_dir();
+    let path = dir.path().join("form.sock");
+    let questions = form_questions();
+    let server = RemoteServer::bind(&path, flow()).unwrap();
+    server.announce(&questions);
+    let mut client = Client::connect(&path);
+    client.next();
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..10 {
+        client.writer.write_all(&chunk).unwrap();
+    }
+    client.writer.write_all(b"\n\xff\xfe\x80\n").unwrap();
+    client.send(&submit(json!({"kind": "cancel"})).to_string());
+    let (msgs, replies) = poll_until(&server, &questions, 3, &mut client);
+    assert_eq!(
+        replies[0]["message"],
+        "Submit event is longer than 1048576 bytes."
+    );
+    assert_eq!(replies[1]["message"], "Submit event must be an object.");
+    assert_eq!(replies[2]["ok"], true, "the form still answers after both");
+    assert_eq!(msgs, [Msg::RemoteCancel]);
+}

@@ -473,3 +473,68 @@ fn a_non_string_value_is_reported_as_invalid_never_skipped_silently() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_hostile_host_with_huge_lines_invalid_utf8_and_late_answers_gets_a_well_formed_result() {
+    let mut host = Host::start(&fixture("planning.json"), &["--dialog-timeout", "0.3"]);
+    let first = host.next();
+    // Ten megabytes without a newline, then its end: dropped, not read into memory.
+    let stdin = host.stdin.as_mut().unwrap();
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..10 {
+        stdin.write_all(&chunk).unwrap();
+    }
+    stdin.write_all(b"\n").unwrap();
+    // Invalid UTF-8.
+    stdin.write_all(b"\xff\xfe{\"type\":\x80}\n").unwrap();
+    stdin.flush().unwrap();
+    host.choose(&first, first["options"][0].as_str().unwrap());
+    // The second card times out; its answer comes late, after the third card was sent.
+    let second = host.next();
+    let third = host.next();
+    host.choose(&second, second["options"][0].as_str().unwrap());
+    host.reply(&third, json!({ "cancelled": true }));
+    let (result, code, stderr) = host.result();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result["details"]["answers"]["goal"]["values"],
+        json!(["speed"])
+    );
+    assert!(
+        result["details"]["answers"].get("constraints").is_none(),
+        "a late answer counts for nothing"
+    );
+    assert!(
+        stderr.contains("ignored a line longer than 1048576 bytes"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("ignored a line that is not JSON"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("an already answered request id"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.len() < 10_000,
+        "no huge line echoed: {} bytes",
+        stderr.len()
+    );
+}
+
+#[test]
+fn a_host_that_closes_stdin_mid_dialog_gets_the_cancelled_result_of_the_answers_so_far() {
+    let mut host = Host::start(&fixture("planning.json"), &[]);
+    let first = host.next();
+    host.choose(&first, first["options"][0].as_str().unwrap());
+    let _second = host.next();
+    host.stdin = None;
+    let (result, code, _) = host.result();
+    assert_eq!(code, 1);
+    assert_eq!(result["details"]["cancelled"], true);
+    assert_eq!(
+        result["details"]["answers"]["goal"]["values"],
+        json!(["speed"])
+    );
+}

@@ -192,17 +192,60 @@ pub fn reset_file(path: &Path) -> Result<(), String> {
     })
 }
 
+/// An exclusive `flock` on the config file as it is now, held while it is read, edited and
+/// replaced, so two pi-asks saving different settings at once both keep their change. A save
+/// replaces the file (a new inode), so a waiter that wakes on the old one tries again.
+struct FileLock {
+    /// The locked file; the lock goes when it closes.
+    _file: Option<std::fs::File>,
+}
+
+impl FileLock {
+    fn take(path: &Path) -> FileLock {
+        use std::os::unix::fs::MetadataExt;
+        use std::os::unix::io::AsRawFd;
+        for _ in 0..100 {
+            let Ok(file) = std::fs::File::open(path) else {
+                // No file yet: nothing to lock (it is created from the default snapshot).
+                return FileLock { _file: None };
+            };
+            // SAFETY: flock on a descriptor we own; released when the file closes.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+                return FileLock { _file: None };
+            }
+            let locked = file.metadata().map(|m| m.ino()).ok();
+            let current = std::fs::metadata(path).map(|m| m.ino()).ok();
+            if locked.is_some() && locked == current {
+                return FileLock { _file: Some(file) };
+            }
+        }
+        FileLock { _file: None }
+    }
+}
+
+/// The file a save writes: the target of a symlinked config (so the link stays a link).
+fn write_target(path: &Path) -> std::path::PathBuf {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
 fn edit_file(
     path: &Path,
     current: &Config,
     edit: impl FnOnce(&mut DocumentMut),
 ) -> Result<(), String> {
-    let text = match std::fs::read_to_string(path) {
+    let target = write_target(path);
+    let _lock = FileLock::take(&target);
+    let text = match std::fs::read_to_string(&target) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => default_snapshot(current),
         Err(e) => return Err(manual_edit_message(path, &e.to_string())),
     };
-    if let Ok(meta) = std::fs::metadata(path)
+    if let Ok(meta) = std::fs::metadata(&target)
         && meta.permissions().readonly()
     {
         return Err(manual_edit_message(path, "The file is read-only."));
@@ -211,10 +254,10 @@ fn edit_file(
         manual_edit_message(path, &format!("It is not valid TOML: {}", e.message()))
     })?;
     edit(&mut doc);
-    if let Some(dir) = path.parent() {
+    if let Some(dir) = target.parent() {
         std::fs::create_dir_all(dir).map_err(|e| manual_edit_message(path, &e.to_string()))?;
     }
-    atomic_write(path, &doc.to_string()).map_err(|e| manual_edit_message(path, &e.to_string()))
+    atomic_write(&target, &doc.to_string()).map_err(|e| manual_edit_message(path, &e.to_string()))
 }
 
 fn set_bool(doc: &mut DocumentMut, section: &str, key: &str, on: bool) {
