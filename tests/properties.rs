@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use pi_ask::model::{Cmd, Model, Msg, Tab, update};
+use pi_ask::model::{Cmd, Model, Msg, update};
 use pi_ask::result::AskResult;
 use pi_ask::settings::Settings;
 use proptest::prelude::*;
@@ -72,25 +72,6 @@ fn fixture_form(index: usize) -> pi_ask::form::Form {
         _ => serde_json::from_str(include_str!("../fixtures/payloads/planning.json")).unwrap(),
     };
     form(p)
-}
-
-fn check_invariants(m: &Model) {
-    for (q, question) in m.questions().iter().enumerate() {
-        assert!(m.cursor(q) < question.row_count(), "cursor out of range");
-        for &o in &m.answer(q).selected {
-            assert!(o < question.options.len(), "selected option out of range");
-        }
-        if !question.presented_type.is_multi() {
-            assert!(
-                m.answer(q).committed_count() <= 1,
-                "a single-choice question holds one answer"
-            );
-        }
-    }
-    assert!(m.tab_index() < m.tab_count());
-    if let Some(editor) = m.editor() {
-        assert!(matches!(m.tab(), Tab::Question(q) if q == editor.target.question()));
-    }
 }
 
 fn round_trips(result: &AskResult) {

@@ -5,7 +5,7 @@ pub mod pty;
 
 use pi_ask::form::Form;
 use pi_ask::input::validate_payload;
-use pi_ask::model::{Cmd, Model, Msg, ReviewAction, update};
+use pi_ask::model::{Cmd, Model, Msg, ReviewAction, Tab, update};
 use pi_ask::result::AskResult;
 use pi_ask::settings::Settings;
 use serde_json::Value;
@@ -84,4 +84,25 @@ pub fn multi(id: &str) -> Value {
 
 pub fn payload(questions: Vec<Value>) -> Value {
     serde_json::json!({ "questions": questions })
+}
+
+/// The model's invariants (docs/architecture.md): cursors in range, one choice on single-choice
+/// questions, the tab in range, an open editor on the current question tab.
+pub fn check_invariants(m: &Model) {
+    for (q, question) in m.questions().iter().enumerate() {
+        assert!(m.cursor(q) < question.row_count(), "cursor out of range");
+        for &o in &m.answer(q).selected {
+            assert!(o < question.options.len(), "selected option out of range");
+        }
+        if !question.presented_type.is_multi() {
+            assert!(
+                m.answer(q).committed_count() <= 1,
+                "a single-choice question holds one answer"
+            );
+        }
+    }
+    assert!(m.tab_index() < m.tab_count());
+    if let Some(editor) = m.editor() {
+        assert!(matches!(m.tab(), Tab::Question(q) if q == editor.target.question()));
+    }
 }
