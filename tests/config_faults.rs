@@ -226,3 +226,21 @@ fn huge_and_deeply_nested_files_load_defaults_with_a_notice_and_stay_untouched()
         "a huge but valid file still applies"
     );
 }
+
+#[test]
+fn a_toggle_saved_after_the_user_edited_the_file_keeps_the_users_edit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pi-ask.toml");
+    std::fs::write(&path, USER_FILE).unwrap();
+    let mut s = store(&path);
+    // The user edits the file in another editor while the form is open (not yet noticed).
+    let edited = USER_FILE.replace("showFooterHints = true", "showFooterHints = false # mine");
+    std::fs::write(&path, &edited).unwrap();
+    s.set_setting(Setting::AutoSubmit, true).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("showFooterHints = false # mine"), "{text}");
+    assert!(
+        text.contains("autoSubmitWhenAnsweredWithoutNotes = true # keep"),
+        "{text}"
+    );
+}
