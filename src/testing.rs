@@ -38,6 +38,8 @@ use crate::tui::{App, Appearance, Screen, Session, SettingsApp, bytes};
 pub struct Harness {
     session: Session,
     terminal: Terminal<TestBackend>,
+    /// The last frame drawn, whole.
+    frame: Buffer,
     notifications: Rc<RefCell<Vec<Notification>>>,
     now: Instant,
 }
@@ -128,6 +130,7 @@ impl Harness {
         let mut harness = Harness {
             session: Session::new(screen, store, notifier),
             terminal: Terminal::new(TestBackend::new(width, height)).expect("test backend"),
+            frame: Buffer::empty(ratatui::layout::Rect::new(0, 0, width, height)),
             notifications,
             now: Instant::now(),
         };
@@ -144,11 +147,17 @@ impl Harness {
         self
     }
 
+    /// Draws a frame and keeps it whole. The frame itself is what is read, not the test backend's
+    /// screen: the backend applies only the diff between frames and, unlike a terminal, does not
+    /// clear the second half of a wide character when the diff skips it, so it can show cells
+    /// left over from an earlier frame.
     fn draw(&mut self) {
         let session = &mut self.session;
-        self.terminal
+        let frame = self
+            .terminal
             .draw(|f| session.draw(f))
             .expect("drawing to a test backend");
+        self.frame = frame.buffer.clone();
     }
 
     fn event(&mut self, event: Event) -> &mut Self {
@@ -214,8 +223,7 @@ impl Harness {
     /// The screen, one string per row, trailing spaces removed.
     pub fn screen(&mut self) -> Vec<String> {
         self.draw();
-        let buffer = self.terminal.backend().buffer();
-        rows(buffer)
+        rows(&self.frame)
     }
 
     /// The screen as one string.
@@ -226,13 +234,13 @@ impl Harness {
     /// The styled cell at a position.
     pub fn cell(&mut self, x: u16, y: u16) -> Cell {
         self.draw();
-        self.terminal.backend().buffer()[(x, y)].clone()
+        self.frame[(x, y)].clone()
     }
 
     /// The whole drawn buffer (for snapshot tests of styles).
     pub fn buffer(&mut self) -> Buffer {
         self.draw();
-        self.terminal.backend().buffer().clone()
+        self.frame.clone()
     }
 
     /// The result once the flow finished.
