@@ -5,6 +5,7 @@
 //! [`input`] turns a payload into a [`form::Form`], [`model`] holds the flow and its
 //! [`model::update`] function, and [`result`] turns a finished flow into the tool result.
 
+pub mod atomic;
 pub mod cli;
 pub mod commands;
 pub mod config;

@@ -1,5 +1,8 @@
 //! Nothing panics at any terminal size, in any tab, and the form comes back when the terminal grows.
 
+mod common;
+
+use common::assert_shows_the_point;
 use pi_ask::testing::Harness;
 use proptest::prelude::*;
 
@@ -14,23 +17,6 @@ const PAYLOADS: [&str; 5] = [
 /// States worth drawing on every tab: as opened, an option note open, a question note with text,
 /// the settings modal.
 const STATES: [&[&str]; 4] = [&[], &["n"], &["shift+n", "x", "y"], &["?"]];
-
-/// What every frame must show: the cursor row (`❯`, or the settings modal's reset button, which
-/// is focused by its colour), or, when not even that fits, the start of the one-line notice.
-fn assert_shows_the_point(h: &mut Harness, width: u16, height: u16) {
-    let screen = h.screen();
-    assert_eq!(screen.len(), height as usize);
-    let notice = "terminal too small (need 20 x";
-    let cut: String = notice.chars().take(width as usize).collect();
-    let text = screen.join("\n");
-    assert!(
-        text.contains('❯')
-            || text.contains("[reset all]")
-            || text.contains("[confirm reset]")
-            || screen[0].starts_with(cut.trim_end()),
-        "neither the cursor row nor the notice at {width}x{height}:\n{text}"
-    );
-}
 
 fn tab_count(h: &Harness) -> usize {
     h.model().unwrap().questions().len() + 1

@@ -99,23 +99,11 @@ fn any_step() -> impl Strategy<Value = Step> {
 
 fn check_frame(h: &mut Harness, width: u16, height: u16) {
     let buffer = h.buffer();
-    assert_eq!(buffer.area.width, width);
-    assert_eq!(buffer.area.height, height);
-    let screen = pi_ask::testing::rows(&buffer);
-    assert_eq!(screen.len(), height as usize);
+    assert_eq!((buffer.area.width, buffer.area.height), (width, height));
     if h.is_done() {
         return;
     }
-    let text = screen.join("\n");
-    let notice = "terminal too small (need 20 x";
-    let cut: String = notice.chars().take(width as usize).collect();
-    assert!(
-        text.contains('❯')
-            || text.contains("[reset all]")
-            || text.contains("[confirm reset]")
-            || screen[0].starts_with(cut.trim_end()),
-        "neither the cursor row nor the notice at {width}x{height}:\n{text}"
-    );
+    common::assert_shows_the_point(h, width, height);
     if let Some(model) = h.model() {
         common::check_invariants(model);
     }

@@ -1,7 +1,6 @@
 //! Writing the TOML file: the commented default snapshot, single-value saves that keep the user's
 //! comments, order and layout (toml_edit), and atomic replacement (temp file + rename).
 
-use std::io::Write;
 use std::path::Path;
 
 use toml_edit::{DocumentMut, Item, Table, value};
@@ -283,26 +282,9 @@ fn set_value(doc: &mut DocumentMut, section: &str, key: &str, mut new: toml_edit
 
 /// Replaces `path` atomically: write a temp file in the same folder, sync, keep permissions, rename.
 fn atomic_write(path: &Path, contents: &str) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "config".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(contents.as_bytes())?;
-        file.sync_all()?;
-        if let Ok(meta) = std::fs::metadata(path) {
-            std::fs::set_permissions(&tmp, meta.permissions())?;
-        }
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    crate::atomic::write(
+        path,
+        contents.as_bytes(),
+        crate::atomic::Permissions::KeepExisting,
+    )
 }

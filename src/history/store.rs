@@ -150,7 +150,11 @@ impl HistoryStore {
             text.push_str(&serde_json::to_string(event).map_err(io::Error::other)?);
             text.push('\n');
         }
-        write_atomically(&self.path, text.as_bytes())?;
+        crate::atomic::write(
+            &self.path,
+            text.as_bytes(),
+            crate::atomic::Permissions::Private,
+        )?;
         Ok(true)
     }
 }
@@ -217,33 +221,4 @@ pub fn parse_history(bytes: &[u8]) -> History {
     let mut history = History::from_events(events);
     history.skipped_lines = skipped;
     history
-}
-
-/// Writes `bytes` to a temp file in the same folder, syncs it, and renames it over `path`.
-fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        path.file_name().unwrap_or_default().to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut file = OpenOptions::new()
-            .create(true)
-            .write(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }

@@ -11,8 +11,8 @@
 //! Renames are atomic, so two inboxes never claim the same ask; a claim whose process is gone is
 //! stale and goes back to the queue, so an inbox killed mid-form loses nothing.
 
-use std::io::{self, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::io;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -62,22 +62,7 @@ pub fn default_queue_dir(env: impl Fn(&str) -> Option<String>) -> Option<PathBuf
 }
 
 fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = (|| {
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .write(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, dir.join(name))
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
+    crate::atomic::write(&dir.join(name), bytes, crate::atomic::Permissions::Private)
 }
 
 /// The claimer of a claim file name (`<id>.claim.<pid>.<start>.json`).

@@ -106,3 +106,20 @@ pub fn check_invariants(m: &Model) {
         assert!(matches!(m.tab(), Tab::Question(q) if q == editor.target.question()));
     }
 }
+
+/// What every frame must show: the cursor row (`❯`, or the settings modal's reset button, which
+/// is focused by its colour), or, when not even that fits, the start of the one-line notice.
+pub fn assert_shows_the_point(h: &mut pi_ask::testing::Harness, width: u16, height: u16) {
+    let screen = h.screen();
+    assert_eq!(screen.len(), height as usize);
+    let notice = "terminal too small (need 20 x";
+    let cut: String = notice.chars().take(width as usize).collect();
+    let text = screen.join("\n");
+    assert!(
+        text.contains('❯')
+            || text.contains("[reset all]")
+            || text.contains("[confirm reset]")
+            || screen[0].starts_with(cut.trim_end()),
+        "neither the cursor row nor the notice at {width}x{height}:\n{text}"
+    );
+}
