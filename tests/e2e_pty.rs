@@ -619,3 +619,16 @@ fn a_bad_pi_ask_theme_is_named_on_screen_and_the_form_still_opens() {
     assert_eq!(code, 1);
     assert_eq!(json["details"]["cancelled"], true);
 }
+
+#[test]
+fn an_idle_form_writes_nothing_to_the_terminal() {
+    let mut s = Session::start(&["demo"], |_| {});
+    s.wait_for("Esc dismiss");
+    std::thread::sleep(Duration::from_millis(500));
+    let before = s.raw.lock().unwrap().len();
+    std::thread::sleep(Duration::from_secs(5));
+    let after = s.raw.lock().unwrap().len();
+    assert_eq!(after - before, 0, "bytes written in 5 idle seconds");
+    s.send("\x03");
+    assert_eq!(s.finish().0, 1);
+}

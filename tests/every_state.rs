@@ -151,3 +151,18 @@ fn the_hostile_fixtures_are_valid_payloads() {
         pi_ask::input::validate_payload(&value).unwrap();
     }
 }
+
+#[test]
+fn wide_characters_of_an_earlier_frame_leave_nothing_behind() {
+    // Found by the property above at 20x2: the harness once showed halves of wide characters
+    // from the previous frame ("terminalutooasmallt(").
+    let payload = include_str!("../fixtures/payloads/unicode-long.json");
+    let mut h = Harness::new(payload, 1, 1).unwrap();
+    h.press("n");
+    h.resize(20, 2);
+    h.keys(&["escape", "tab", "left", "n"]);
+    assert_eq!(h.screen()[0], "terminal too small (");
+    h.resize(20, 2);
+    h.keys(&["escape", "tab"]);
+    assert_eq!(h.screen()[0], " Pick your favourite");
+}

@@ -332,3 +332,67 @@ proptest! {
         prop_assert!(pending.iter().any(|a| a.id == "goodask"));
     }
 }
+
+/// Payload-shaped JSON with any values where the fields go.
+fn any_payload() -> impl Strategy<Value = serde_json::Value> {
+    let option = (
+        any_json(),
+        any_json(),
+        proptest::option::of(any_json()),
+        proptest::option::of(any_json()),
+        proptest::option::of(any::<bool>()),
+    )
+        .prop_map(|(value, label, description, preview, recommended)| {
+            let mut o = serde_json::json!({"value": value, "label": label});
+            if let Some(d) = description {
+                o["description"] = d;
+            }
+            if let Some(p) = preview {
+                o["preview"] = p;
+            }
+            if let Some(r) = recommended {
+                o["recommended"] = r.into();
+            }
+            o
+        });
+    let question = (
+        prop_oneof![Just(serde_json::json!("q")), Just(serde_json::json!("r")), any_json()],
+        any_json(),
+        prop_oneof![Just(serde_json::json!("single")), Just(serde_json::json!("multi")), Just(serde_json::json!("preview")), any_json()],
+        proptest::collection::vec(option, 0..4),
+    )
+        .prop_map(|(id, prompt, kind, options)| serde_json::json!({"id": id, "prompt": prompt, "type": kind, "options": options}));
+    (
+        proptest::option::of(any_json()),
+        proptest::collection::vec(question, 0..4),
+    )
+        .prop_map(|(title, questions)| {
+            let mut p = serde_json::json!({"questions": questions});
+            if let Some(t) = title {
+                p["title"] = t;
+            }
+            p
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Structured arbitrary payloads: validated or refused with issues, never a panic; a valid
+    /// one runs a flow to a round-tripping result.
+    #[test]
+    fn structured_arbitrary_payloads_validate_or_list_their_issues(p in any_payload()) {
+        match pi_ask::input::validate_payload(&p) {
+            Ok(form) => {
+                let mut model = Model::new(form, Settings::defaults());
+                let _ = update(&mut model, Msg::Number(1));
+                let cmds = update(&mut model, Msg::Review(pi_ask::model::ReviewAction::Submit));
+                for cmd in cmds {
+                    if let Cmd::Finish(result) = cmd { round_trips(&result); }
+                }
+            }
+            Err(invalid) => prop_assert!(!invalid.issues.is_empty()),
+        }
+        let _ = pi_ask::input::validate_extracted_payload(&p);
+    }
+}

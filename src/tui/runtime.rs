@@ -110,7 +110,9 @@ pub fn run(session: &mut Session, fullscreen: bool) -> io::Result<Ending> {
     };
     let (terminal, mut guard) = TerminalGuard::enter(placement)?;
     // ratatui's Terminal prints to stderr from its destructor when it cannot show the cursor
-    // (a closed terminal); the guard restores the cursor itself, so the Terminal is never dropped.
+    // (a closed terminal); the guard restores the cursor itself, so the Terminal the loop ends
+    // with is never dropped. (Those replaced on a resize or a resume are dropped while the
+    // terminal is there.)
     let mut terminal = std::mem::ManuallyDrop::new(terminal);
     // Watched for a hangup (the terminal closed): then the flow ends as if aborted.
     let tty = super::terminal::open_tty()?;
