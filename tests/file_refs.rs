@@ -400,3 +400,19 @@ fn the_popup_sits_below_the_typed_text_at_every_size_and_counts_the_visible_rows
     let screen = h.screen_text();
     assert!(screen.contains(&format!("3-10 of {total}")), "{screen}");
 }
+
+#[test]
+fn accents_are_folded_so_cafe_finds_cafe_with_an_accent() {
+    let found = search("cafe");
+    assert_eq!(
+        found.first().map(String::as_str),
+        Some("docs/café.md"),
+        "{found:?}"
+    );
+    // And the other way round: typing the accent finds it too.
+    assert_eq!(
+        search("café").first().map(String::as_str),
+        Some("docs/café.md")
+    );
+    assert!(search("docs/cafe").contains(&"docs/café.md".to_owned()));
+}

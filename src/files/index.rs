@@ -40,10 +40,20 @@ pub fn char_bag(text: &str) -> u64 {
     })
 }
 
+/// Text with accents folded away as nucleo normalizes them (`café` → `cafe`), so the byte-wise
+/// prefilter and tiers agree with nucleo's scoring; ASCII text is returned as it is, for free.
+pub fn fold(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.is_ascii() {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        std::borrow::Cow::Owned(text.chars().map(nucleo_matcher::chars::normalize).collect())
+    }
+}
+
 impl Entry {
     pub fn new(path: impl Into<Box<str>>, is_dir: bool) -> Entry {
         let path = path.into();
-        let bag = char_bag(&path);
+        let bag = char_bag(&fold(&path));
         let name_start = path.rfind('/').map_or(0, |i| i + 1) as u32;
         Entry {
             path,

@@ -6,7 +6,7 @@
 use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 
-use super::index::{Entry, FileIndex, char_bag};
+use super::index::{Entry, FileIndex, char_bag, fold};
 
 /// One suggestion.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,19 +94,25 @@ impl Searcher {
             Some(i) => (&query[..=i], &query[i + 1..]),
             None => ("", query),
         };
+        // The prefilter, tiers and subsequence test compare accent-folded text (`cafe` finds
+        // `café.md`); only non-ASCII paths pay for folding.
+        let folded_dir = fold(dir);
+        let folded_rest = fold(rest);
         let smart_lower = !query.chars().any(char::is_uppercase);
-        let in_dir = |e: &Entry| -> bool {
-            if dir.is_empty() {
+        let dir_key = folded_dir.as_bytes();
+        let in_dir_key = |key: &str| -> bool {
+            if dir_key.is_empty() {
                 return true;
             }
-            let p = e.path.as_bytes();
-            p.len() > dir.len()
+            let p = key.as_bytes();
+            p.len() > dir_key.len()
                 && if smart_lower {
-                    p[..dir.len()].eq_ignore_ascii_case(dir.as_bytes())
+                    p[..dir_key.len()].eq_ignore_ascii_case(dir_key)
                 } else {
-                    &p[..dir.len()] == dir.as_bytes()
+                    &p[..dir_key.len()] == dir_key
                 }
         };
+        let in_dir = |e: &Entry| in_dir_key(&fold(&e.path));
         if rest.is_empty() {
             // A folder listing: direct children, folders first, then by name.
             self.last = None;
@@ -140,20 +146,25 @@ impl Searcher {
             None => Box::new(0..entries.len() as u32),
         };
         let needle: Vec<u8> = if smart_lower {
-            rest.to_ascii_lowercase().into_bytes()
+            folded_rest.to_ascii_lowercase().into_bytes()
         } else {
-            rest.as_bytes().to_vec()
+            folded_rest.as_bytes().to_vec()
         };
-        let query_bag = char_bag(rest);
+        let query_bag = char_bag(&folded_rest);
         let mut tiers: [Vec<u32>; 4] = Default::default();
         let mut matched = Vec::new();
         for i in candidates {
             let e = &entries[i as usize];
-            if e.bag & query_bag != query_bag || !in_dir(e) {
+            if e.bag & query_bag != query_bag {
                 continue;
             }
-            let relative = &e.path.as_bytes()[dir.len()..];
-            let tier = tier(e.name().as_bytes(), &needle, smart_lower);
+            let key = fold(&e.path);
+            if !in_dir_key(&key) {
+                continue;
+            }
+            let relative = &key.as_bytes()[dir_key.len()..];
+            let name = &key[key.rfind('/').map_or(0, |i| i + 1)..];
+            let tier = tier(name.as_bytes(), &needle, smart_lower);
             if tier == Tier::Fuzzy && !is_subsequence(&needle, relative, smart_lower) {
                 continue;
             }
@@ -169,7 +180,7 @@ impl Searcher {
 
         // Score the best tiers until there are enough suggestions.
         let pattern = Pattern::new(
-            rest,
+            &folded_rest,
             CaseMatching::Smart,
             Normalization::Smart,
             AtomKind::Fuzzy,
@@ -193,11 +204,13 @@ impl Searcher {
             }
             for &i in members.iter() {
                 let e = &entries[i as usize];
-                // A basename match is scored on the basename; a fuzzy one on the whole relative path.
+                // A basename match is scored on the basename; a fuzzy one on the whole relative path
+                // (past the folder typed, which folded text measures).
+                let key = fold(&e.path);
                 let haystack = if t == Tier::Fuzzy {
-                    &e.path[dir.len()..]
+                    &key[dir_key.len().min(key.len())..]
                 } else {
-                    e.name()
+                    &key[key.rfind('/').map_or(0, |i| i + 1)..]
                 };
                 if let Some(score) =
                     pattern.score(Utf32Str::new(haystack, &mut self.buf), &mut self.matcher)
