@@ -243,6 +243,9 @@ enum Command {
         /// Config file (as for `ask`).
         #[arg(long, value_name = "PATH")]
         config: Option<PathBuf>,
+        /// Seconds between progress notifications of a waiting call (for tests).
+        #[arg(long, value_name = "SECONDS", default_value_t = 5.0, hide = true)]
+        progress_every: f64,
     },
     /// Print the events of a form served with --listen, one JSON line each, until it closes.
     Events {
@@ -407,6 +410,7 @@ pub fn main() -> ExitCode {
             queue,
             timeout,
             config,
+            progress_every,
         } => {
             let queue = match open_queue(queue) {
                 Ok(queue) => queue,
@@ -432,10 +436,16 @@ pub fn main() -> ExitCode {
             let cwd = std::env::current_dir()
                 .map(|d| d.display().to_string())
                 .unwrap_or_default();
+            let progress_every = if progress_every.is_finite() && progress_every > 0.0 {
+                Duration::from_secs_f64(progress_every.min(3600.0))
+            } else {
+                crate::mcp::PROGRESS_EVERY
+            };
             match crate::mcp::serve(crate::mcp::AskServer {
                 queue,
                 timeout,
                 cwd,
+                progress_every,
             }) {
                 Ok(()) => ExitCode::from(EXIT_OK),
                 Err(message) => {

@@ -23,7 +23,7 @@ use crate::result::{self, AskResult};
 /// How often a waiting call looks for its answer.
 const POLL: Duration = Duration::from_millis(20);
 /// How often a waiting call reports progress, when the client asked for it.
-const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+pub const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 
 /// The tool's description: what it does, then the skill's guidance on when to ask.
 pub fn tool_description() -> String {
@@ -53,6 +53,8 @@ pub struct AskServer {
     pub queue: Queue,
     pub timeout: Option<Duration>,
     pub cwd: String,
+    /// How often a waiting call reports progress ([`PROGRESS_EVERY`]).
+    pub progress_every: Duration,
 }
 
 fn text_result(result: &AskResult, is_error: bool) -> CallToolResult {
@@ -90,7 +92,7 @@ impl AskServer {
     async fn wait(&self, id: &str, context: &RequestContext<RoleServer>) -> Outcome {
         let start = Instant::now();
         let progress = context.meta.get_progress_token();
-        let mut next_progress = start + PROGRESS_EVERY;
+        let mut next_progress = start + self.progress_every;
         loop {
             if let Some(result) = self.queue.take_result(id) {
                 return Outcome::Answered(result);
@@ -102,7 +104,7 @@ impl AskServer {
             if let Some(token) = &progress
                 && Instant::now() >= next_progress
             {
-                next_progress += PROGRESS_EVERY;
+                next_progress += self.progress_every;
                 let mut p =
                     ProgressNotificationParam::new(token.clone(), start.elapsed().as_secs_f64());
                 p.message = Some(format!(

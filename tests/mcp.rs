@@ -288,3 +288,33 @@ fn a_hostile_client_with_huge_and_broken_lines_does_not_stop_the_server() {
         "still serving: {list}"
     );
 }
+
+#[test]
+fn a_client_that_asks_for_progress_gets_it_while_the_call_waits() {
+    let mut mcp = Mcp::start(&["--progress-every", "0.2"]);
+    mcp.send(
+        json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{
+        "name":"ask_user","arguments":payload("Where to?"),"_meta":{"progressToken":"tok"}}}),
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let progress = loop {
+        let value = mcp
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .expect("progress");
+        if value["method"] == "notifications/progress" {
+            break value;
+        }
+    };
+    assert_eq!(progress["params"]["progressToken"], "tok");
+    assert!(
+        progress["params"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("waiting for an answer in pi-ask inbox")
+    );
+    let ask = mcp.queued(1).remove(0);
+    let claim = mcp.queue.claim(&ask.id).unwrap().unwrap();
+    mcp.queue.answer(claim, &answered(&ask.payload, 1)).unwrap();
+    assert_eq!(mcp.response(1)["result"]["isError"], false);
+}
