@@ -192,3 +192,47 @@ fn stdin_at_end_of_file_does_not_end_a_form_that_reads_the_terminal() {
     s.send("\r");
     assert_eq!(s.finish().0, 0);
 }
+
+#[test]
+fn a_signal_during_a_save_leaves_the_old_file_or_the_new_one_and_the_answers() {
+    // A config padded to 20 MB makes a save take long enough to signal in the middle of one.
+    let padding = format!("# {}\n", "p".repeat(20 << 20));
+    let mut s = Session::start(&["demo"], |home| {
+        let dir = home.join(".pi/agent/extensions");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("pi-ask.toml"),
+            format!("schemaVersion = 5\n{padding}[behaviour]\nconfirmDismissWhenDirty = true\n"),
+        )
+        .unwrap();
+    });
+    reach(&mut s, "settings");
+    s.send(DOWN);
+    // Toggle, and signal while the save runs.
+    {
+        let mut w = s.writer.lock().unwrap();
+        std::io::Write::write_all(&mut *w, b" ").unwrap();
+        std::io::Write::flush(&mut *w).unwrap();
+    }
+    std::thread::sleep(Duration::from_millis(15));
+    unsafe { libc::kill(s.pid(), libc::SIGTERM) };
+    check_restored(&mut s, "SIGTERM during a save");
+    let dir = s.dir.path().join(".pi/agent/extensions");
+    let text = std::fs::read_to_string(dir.join("pi-ask.toml")).unwrap();
+    assert!(
+        text.starts_with("schemaVersion = 5\n# ppp"),
+        "the file is whole"
+    );
+    assert!(
+        text.ends_with("confirmDismissWhenDirty = true\n")
+            || text.ends_with("confirmDismissWhenDirty = false\n"),
+        "the old value or the new one: {}",
+        &text[text.len() - 60..]
+    );
+    let temp: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(temp.is_empty(), "no temp file left");
+}
