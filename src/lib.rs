@@ -17,6 +17,7 @@ pub mod history;
 pub mod input;
 pub mod keymap;
 pub mod keys;
+pub mod lines;
 pub mod mcp;
 pub mod model;
 pub mod paths;

@@ -4,7 +4,7 @@
 //! `Type something…`), answered by one `extension_ui_response` line; `Type something…` asks one
 //! `input`. Answers go through the same [`AnswerState`] and result builder as the terminal UI.
 
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Write};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::form::{Form, Question, QuestionType};
+use crate::lines::{Line, MAX_LINE};
 use crate::model::AnswerState;
 use crate::result::{AskResult, Outcome, build_from_state};
 
@@ -84,7 +85,7 @@ pub enum Reply {
 /// Where requests go and replies come from.
 pub struct Channel<W: Write> {
     out: W,
-    lines: Receiver<String>,
+    lines: Receiver<Line>,
     timeout: Option<Duration>,
     /// Ids already answered (a second answer is reported, not applied).
     answered: Vec<String>,
@@ -100,7 +101,7 @@ impl<W: Write> Channel<W> {
     /// `lines` delivers the host's input lines; `errors` receives one message per ignored line.
     pub fn new(
         out: W,
-        lines: Receiver<String>,
+        lines: Receiver<Line>,
         timeout: Option<Duration>,
         errors: Box<dyn FnMut(&str)>,
     ) -> Channel<W> {
@@ -164,6 +165,13 @@ impl<W: Write> Channel<W> {
                 }
                 Err(RecvTimeoutError::Disconnected) => return Ok(Reply::Abort),
             };
+            let line = match line {
+                Line::Text(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Line::TooLong => {
+                    (self.errors)(&format!("ignored a line longer than {MAX_LINE} bytes"));
+                    continue;
+                }
+            };
             if let Some(reply) = self.read_reply(&id, &line) {
                 self.answered.push(id);
                 return Ok(reply);
@@ -198,12 +206,6 @@ fn shown(line: &str) -> String {
 /// answered): the reply, an abort, or nothing; and the problem to report, if any. Pure, so any
 /// line can be tried against it.
 pub fn parse_reply(id: &str, answered: &[String], line: &str) -> (Option<Reply>, Option<String>) {
-    if line == TOO_LONG {
-        return (
-            None,
-            Some(format!("ignored a line longer than {MAX_LINE} bytes")),
-        );
-    }
     let line = line.trim_end_matches('\r');
     if line.trim().is_empty() {
         return (None, None);
@@ -333,43 +335,12 @@ pub fn result_line(result: &AskResult) -> String {
     json!({ "type": RESULT_LINE_TYPE, "result": result }).to_string()
 }
 
-/// A host line longer than this is dropped (and reported) instead of read into memory.
-pub const MAX_LINE: usize = 1024 * 1024;
-
-/// What the reader sends in place of a dropped over-long line (never valid JSON).
-const TOO_LONG: &str = "\u{0}too long";
-
-/// Starts a thread that forwards lines of `input` (split on `\n` only) to a channel. A line longer
-/// than [`MAX_LINE`] is skipped to its end and forwarded as a marker the reply reader reports.
-pub fn spawn_line_reader<R: BufRead + Send + 'static>(mut input: R) -> Receiver<String> {
+/// Starts a thread that forwards the lines of `input` to a channel ([`crate::lines`]: split on
+/// `\n` only, a line over [`MAX_LINE`] dropped and reported).
+pub fn spawn_line_reader<R: BufRead + Send + 'static>(mut input: R) -> Receiver<Line> {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            let limit = (MAX_LINE + 1) as u64;
-            match (&mut input).take(limit).read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
-            let line = if buf.last() == Some(&b'\n') {
-                buf.pop();
-                String::from_utf8_lossy(&buf).into_owned()
-            } else if buf.len() > MAX_LINE {
-                // Skip the rest of the line without keeping it.
-                loop {
-                    buf.clear();
-                    match (&mut input).take(limit).read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) if buf.last() == Some(&b'\n') => break,
-                        Ok(_) => {}
-                    }
-                }
-                TOO_LONG.to_owned()
-            } else {
-                // The last line, without a newline.
-                String::from_utf8_lossy(&buf).into_owned()
-            };
+        while let Ok(Some(line)) = crate::lines::read_line(&mut input) {
             if tx.send(line).is_err() {
                 break;
             }

@@ -19,11 +19,10 @@ use super::protocol::{
     self, FlowInfo, RemoteMode, RemoteResponse, SubmitError, ids_of, submit_result, validate_submit,
 };
 use crate::form::Question;
+use crate::lines::{Line, MAX_LINE};
 use crate::model::Msg;
 use crate::result::AskResult;
 
-/// A line longer than this is refused (and skipped to its end) so no client can fill memory.
-pub const MAX_LINE: usize = 1024 * 1024;
 /// A client that does not take its events within this time is dropped, so it cannot stall the form.
 const WRITE_TIMEOUT: Duration = Duration::from_millis(500);
 
@@ -121,41 +120,12 @@ fn clear_stale(path: &Path) -> Result<(), String> {
 
 fn read_client(id: ClientId, stream: UnixStream, to_form: Sender<Incoming>, shared: Arc<Shared>) {
     let mut reader = io::BufReader::new(stream);
-    let mut line = Vec::new();
-    let mut skipping = false;
-    loop {
-        let buf = match reader.fill_buf() {
-            Ok([]) | Err(_) => break,
-            Ok(buf) => buf,
+    while let Ok(Some(line)) = crate::lines::read_line(&mut reader) {
+        let incoming = match line {
+            Line::Text(bytes) => Incoming::Line(id, bytes),
+            Line::TooLong => Incoming::TooLong(id),
         };
-        let (chunk, newline) = match buf.iter().position(|&b| b == b'\n') {
-            Some(at) => (&buf[..at], true),
-            None => (buf, false),
-        };
-        if !skipping {
-            line.extend_from_slice(chunk);
-        }
-        let used = chunk.len() + usize::from(newline);
-        reader.consume(used);
-        if line.len() > MAX_LINE && !skipping {
-            skipping = true;
-            line.clear();
-            if to_form.send(Incoming::TooLong(id)).is_err() {
-                break;
-            }
-        }
-        if newline {
-            if !skipping
-                && to_form
-                    .send(Incoming::Line(id, std::mem::take(&mut line)))
-                    .is_err()
-            {
-                break;
-            }
-            skipping = false;
-            line.clear();
-        }
-        if shared.stop.load(Ordering::Relaxed) {
+        if to_form.send(incoming).is_err() || shared.stop.load(Ordering::Relaxed) {
             break;
         }
     }
