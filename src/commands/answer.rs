@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use super::reopen::{read_session_arg, revalidate, session_origin};
+use super::reopen::{origin_of, read_session_arg, reopening, session_origin};
 use super::{Ended, HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count};
 use crate::cli::report;
 use crate::config::{AnswerExtraction, ConfigPaths, peek};
@@ -168,7 +168,7 @@ fn again(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> Ex
                     form: found.form.clone(),
                     payload: &found.payload,
                     source: Source::AnswerAgain,
-                    origin: session_origin(&file, None, found.entry_id.clone()),
+                    origin: origin_of(&file, &found),
                 };
                 finish(open_on_terminal(history, &opening, options))
             }
@@ -185,23 +185,14 @@ fn again(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> Ex
     let Some(ask) = read.latest(&[Source::Answer, Source::AnswerAgain]) else {
         return nothing("No previous /answer form found in the history; use pi-ask answer first.");
     };
-    let form = match revalidate(ask) {
-        Ok(form) => form,
+    let opening = match reopening(ask, Source::AnswerAgain) {
+        Ok(opening) => opening,
         Err(m) => return failure(&m),
     };
     report(&format!(
         "Reopening previous /answer form: {}.",
-        question_count(&form)
+        question_count(&opening.form)
     ));
-    let opening = Opening {
-        form,
-        payload: &ask.opened.payload,
-        source: Source::AnswerAgain,
-        origin: Origin {
-            reopens: Some(ask.opened.id.clone()),
-            session: ask.opened.origin.session.clone(),
-        },
-    };
     finish(open_on_terminal(history, &opening, options))
 }
 
@@ -272,12 +263,8 @@ impl Spinner {
 impl Progress for Spinner {
     fn attempt(&mut self, attempt: u32, of: u32) {
         self.attempt = (attempt, of);
-        if attempt > 1 {
-            let line = format!(
-                "\r\x1b[2KRetrying question extraction ({}/{})...\r\n",
-                attempt - 1,
-                of - 1
-            );
+        if let Some(notice) = crate::extract::command::retry_notice(attempt, of) {
+            let line = format!("\r\x1b[2K{notice}\r\n");
             self.write(&line);
         }
     }

@@ -6,7 +6,6 @@ use std::process::ExitCode;
 
 use super::{Ended, HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count};
 use crate::cli::report;
-use crate::form::Form;
 use crate::history::{Ask, Origin, SessionCall, Source, process_is_alive};
 use crate::input::{self, InvalidInput};
 use crate::run::RunOptions;
@@ -46,7 +45,8 @@ pub fn session_origin(
     }
 }
 
-fn origin_of(file: &SessionFile, found: &BranchForm) -> Origin {
+/// The origin of a form found on a session branch.
+pub fn origin_of(file: &SessionFile, found: &BranchForm) -> Origin {
     session_origin(file, found.tool_call_id.clone(), found.entry_id.clone())
 }
 
@@ -59,19 +59,35 @@ fn issues_text(invalid: &InvalidInput) -> String {
         .join("; ")
 }
 
-/// A stored payload validated again (the rules may have changed since it was recorded).
-pub fn revalidate(ask: &Ask) -> Result<Form, String> {
+/// A recorded ask opened again as `source`: its payload validated again (the rules may have
+/// changed since it was recorded), and an origin naming what it reopens (a resume names the first
+/// ask of its chain, which its end dismisses).
+pub fn reopening(ask: &Ask, source: Source) -> Result<Opening<'_>, String> {
     let validated = if ask.opened.source.is_extracted() {
         input::validate_extracted_payload(&ask.opened.payload)
     } else {
         input::validate_payload(&ask.opened.payload)
     };
-    validated.map_err(|invalid| {
+    let form = validated.map_err(|invalid| {
         format!(
             "Previous form {} exists but is no longer compatible: {}",
             ask.opened.id,
             issues_text(&invalid)
         )
+    })?;
+    let reopens = if source == Source::Resume {
+        ask.root()
+    } else {
+        &ask.opened.id
+    };
+    Ok(Opening {
+        form,
+        payload: &ask.opened.payload,
+        source,
+        origin: Origin {
+            reopens: Some(reopens.to_owned()),
+            session: ask.opened.origin.session.clone(),
+        },
     })
 }
 
@@ -124,29 +140,20 @@ pub fn replay(
             None => return nothing("No previous ask_user form found in the history."),
         },
     };
-    let form = match revalidate(ask) {
-        Ok(form) => form,
-        Err(m) => return failure(&m),
-    };
-    report(&format!(
-        "Replaying ask_user form {}: {}.",
-        ask.opened.id,
-        question_count(&form)
-    ));
     let source = if ask.opened.source.is_extracted() {
         Source::AnswerAgain
     } else {
         Source::Replay
     };
-    let opening = Opening {
-        form,
-        payload: &ask.opened.payload,
-        source,
-        origin: Origin {
-            reopens: Some(ask.opened.id.clone()),
-            session: ask.opened.origin.session.clone(),
-        },
+    let opening = match reopening(ask, source) {
+        Ok(opening) => opening,
+        Err(m) => return failure(&m),
     };
+    report(&format!(
+        "Replaying ask_user form {}: {}.",
+        ask.opened.id,
+        question_count(&opening.form)
+    ));
     open_on_terminal(history, &opening, options).0
 }
 
@@ -224,18 +231,8 @@ pub fn resume(
             None => return nothing("No interrupted ask to resume."),
         },
     };
-    let form = match revalidate(ask) {
-        Ok(form) => form,
-        Err(m) => return failure(&m),
-    };
-    let opening = Opening {
-        form,
-        payload: &ask.opened.payload,
-        source: Source::Resume,
-        origin: Origin {
-            reopens: Some(ask.root().to_owned()),
-            session: ask.opened.origin.session.clone(),
-        },
-    };
-    open_resumed(&opening, options, history)
+    match reopening(ask, Source::Resume) {
+        Ok(opening) => open_resumed(&opening, options, history),
+        Err(m) => failure(&m),
+    }
 }

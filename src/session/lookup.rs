@@ -55,12 +55,49 @@ fn stored_source_entry(entry: &Entry) -> Option<String> {
         .map(str::to_owned)
 }
 
-fn validate(params: &Value, freeform: bool) -> Option<Form> {
-    if freeform {
-        input::validate_extracted_payload(params).ok()
-    } else {
-        input::validate_payload(params).ok()
+/// How a stored or called payload is validated: as a real `ask_user` call, or as an extracted
+/// form (freeform options allowed).
+type Validate = fn(&Value) -> Result<Form, input::InvalidInput>;
+
+/// The newest `ask:payload` of `source` on the branch among those `accept` takes that still
+/// validates; `Missing::incompatible` when a matching one no longer does.
+fn newest_stored(
+    branch: &[&Entry],
+    source: &str,
+    validate: Validate,
+    accept: impl Fn(&Entry) -> bool,
+) -> Result<BranchForm, Missing> {
+    let mut incompatible = false;
+    for entry in branch.iter().rev().filter(|e| accept(e)) {
+        let Some(params) = stored_params(entry, source) else {
+            continue;
+        };
+        match validate(params) {
+            Ok(form) => {
+                return Ok(BranchForm {
+                    payload: params.clone(),
+                    form,
+                    tool_call_id: stored_source_entry(entry),
+                    entry_id: entry.id.clone(),
+                    stored: true,
+                });
+            }
+            Err(_) => incompatible = true,
+        }
     }
+    Err(Missing { incompatible })
+}
+
+/// A form from a tool call's own arguments, when they validate.
+fn from_call(entry: &Entry, call: Option<String>, args: &Value) -> Option<BranchForm> {
+    let form = input::validate_payload(args).ok()?;
+    Some(BranchForm {
+        payload: args.clone(),
+        form,
+        tool_call_id: call,
+        entry_id: entry.id.clone(),
+        stored: false,
+    })
 }
 
 /// The `ask_user` tool calls of an assistant message: (call id, arguments).
@@ -90,63 +127,37 @@ fn ask_user_calls(entry: &Entry) -> Vec<(Option<String>, &Value)> {
 
 /// The newest real `ask_user` form on the branch (`pi-ask replay --session`).
 pub fn latest_tool_form(branch: &[&Entry]) -> Result<BranchForm, Missing> {
-    let mut incompatible = false;
-    for entry in branch.iter().rev() {
-        let Some(params) = stored_params(entry, "tool") else {
-            continue;
-        };
-        match validate(params, false) {
-            Some(form) => {
-                return Ok(BranchForm {
-                    payload: params.clone(),
-                    form,
-                    tool_call_id: stored_source_entry(entry),
-                    entry_id: entry.id.clone(),
-                    stored: true,
-                });
-            }
-            None => incompatible = true,
-        }
-    }
+    let stored = newest_stored(branch, "tool", input::validate_payload, |_| true);
+    let Err(missing) = stored else {
+        return stored;
+    };
     // No valid stored payload: the newest call whose own arguments validate.
+    let mut incompatible = missing.incompatible;
     for entry in branch.iter().rev() {
         for (call, args) in ask_user_calls(entry).into_iter().rev() {
-            if let Some(form) = validate(args, false) {
-                return Ok(BranchForm {
-                    payload: args.clone(),
-                    form,
-                    tool_call_id: call,
-                    entry_id: entry.id.clone(),
-                    stored: false,
-                });
+            match from_call(entry, call, args) {
+                Some(found) => return Ok(found),
+                None => incompatible = true,
             }
-            incompatible = true;
         }
     }
     Err(Missing { incompatible })
 }
 
-/// The newest extracted form on the branch (`pi-ask answer --again --session`).
+/// The newest extracted form on the branch (`pi-ask answer --again --session`). Its entry is the
+/// assistant message it was extracted from (the payload's `sourceEntryId`).
 pub fn latest_extracted_form(branch: &[&Entry]) -> Result<BranchForm, Missing> {
-    let mut incompatible = false;
-    for entry in branch.iter().rev() {
-        let Some(params) = stored_params(entry, "answer-extraction") else {
-            continue;
-        };
-        match validate(params, true) {
-            Some(form) => {
-                return Ok(BranchForm {
-                    payload: params.clone(),
-                    form,
-                    tool_call_id: None,
-                    entry_id: stored_source_entry(entry).or_else(|| entry.id.clone()),
-                    stored: true,
-                });
-            }
-            None => incompatible = true,
-        }
-    }
-    Err(Missing { incompatible })
+    let found = newest_stored(
+        branch,
+        "answer-extraction",
+        input::validate_extracted_payload,
+        |_| true,
+    )?;
+    Ok(BranchForm {
+        entry_id: found.tool_call_id.or(found.entry_id),
+        tool_call_id: None,
+        ..found
+    })
 }
 
 /// An `ask_user` call that was interrupted: no tool result, no dismissal.
@@ -184,30 +195,10 @@ pub fn pending_call(branch: &[&Entry], dismissed: &dyn Fn(&str) -> bool) -> Opti
             if resolved.contains(call.as_str()) || dismissed(&call) {
                 continue;
             }
-            let stored = branch.iter().rev().find_map(|e| {
-                let params = stored_params(e, "tool")?;
-                (stored_source_entry(e).as_deref() == Some(call.as_str()))
-                    .then(|| validate(params, false).map(|f| (params, f, e.id.clone())))
-                    .flatten()
-            });
-            let form = match stored {
-                Some((params, form, entry_id)) => BranchForm {
-                    payload: params.clone(),
-                    form,
-                    tool_call_id: Some(call.clone()),
-                    entry_id,
-                    stored: true,
-                },
-                None => match validate(args, false) {
-                    Some(form) => BranchForm {
-                        payload: args.clone(),
-                        form,
-                        tool_call_id: Some(call.clone()),
-                        entry_id: entry.id.clone(),
-                        stored: false,
-                    },
-                    None => continue,
-                },
+            let own_payload = |e: &Entry| stored_source_entry(e).as_deref() == Some(call.as_str());
+            let stored = newest_stored(branch, "tool", input::validate_payload, own_payload).ok();
+            let Some(form) = stored.or_else(|| from_call(entry, Some(call.clone()), args)) else {
+                continue;
             };
             return Some(Pending {
                 tool_call_id: call,
