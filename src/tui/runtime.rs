@@ -52,22 +52,11 @@ fn suspend(
     guard: &mut TerminalGuard,
 ) -> io::Result<()> {
     let fullscreen = guard.is_fullscreen();
-    std::mem::replace(guard, TerminalGuard::placeholder()).release();
+    guard.release();
     // SAFETY: raising a signal at ourselves; SIGSTOP cannot be caught, and raise returns once a
     // SIGCONT resumes the process.
     unsafe { libc::raise(libc::SIGSTOP) };
-    let (cols, rows) = crossterm::terminal::size()?;
-    let placement = if fullscreen {
-        Placement::Fullscreen
-    } else {
-        Placement::Inline {
-            height: preferred_height(session, cols, rows),
-        }
-    };
-    let (fresh, fresh_guard) = TerminalGuard::enter(placement)?;
-    *terminal = fresh;
-    // The placeholder restores nothing (it took nothing over).
-    std::mem::forget(std::mem::replace(guard, fresh_guard));
+    *terminal = guard.retake(placement(session, fullscreen)?)?;
     draw(session, terminal, guard)
 }
 
@@ -94,21 +83,25 @@ pub fn preferred_height(session: &mut Session, cols: u16, rows: u16) -> u16 {
     }
 }
 
+/// How the form takes the screen now: the alternate screen, or an inline area as tall as the form
+/// wants at the terminal's size.
+fn placement(session: &mut Session, fullscreen: bool) -> io::Result<Placement> {
+    if fullscreen {
+        return Ok(Placement::Fullscreen);
+    }
+    let (cols, rows) = crossterm::terminal::size()?;
+    Ok(Placement::Inline {
+        height: preferred_height(session, cols, rows),
+    })
+}
+
 /// Runs a session on the controlling terminal until it is done or a signal arrives.
 /// The terminal is restored before this returns, whatever happened.
 pub fn run(session: &mut Session, fullscreen: bool) -> io::Result<Ending> {
     install_panic_hook();
     let signals = signal_flag()?;
     let stops = suspend_flag()?;
-    let (cols, rows) = crossterm::terminal::size()?;
-    let placement = if fullscreen {
-        Placement::Fullscreen
-    } else {
-        Placement::Inline {
-            height: preferred_height(session, cols, rows),
-        }
-    };
-    let (terminal, mut guard) = TerminalGuard::enter(placement)?;
+    let (terminal, mut guard) = TerminalGuard::enter(placement(session, fullscreen)?)?;
     // ratatui's Terminal prints to stderr from its destructor when it cannot show the cursor
     // (a closed terminal); the guard restores the cursor itself, so the Terminal the loop ends
     // with is never dropped. (Those replaced on a resize or a resume are dropped while the

@@ -295,19 +295,19 @@ impl TerminalGuard {
         self.placement == Placement::Fullscreen
     }
 
-    /// A guard that took nothing over (it stands in while the terminal is given back).
-    pub(crate) fn placeholder() -> TerminalGuard {
-        TerminalGuard {
-            placement: Placement::Fullscreen,
-            top: 0,
-        }
+    /// Gives the terminal back for a suspend (SIGTSTP): the same restoration as on exit. Until
+    /// [`TerminalGuard::retake`], dropping the guard restores nothing more.
+    pub fn release(&mut self) {
+        restore();
     }
 
-    /// Gives the terminal back for a suspend (Ctrl+Z from a shell, SIGTSTP): the same restoration
-    /// as on exit. The guard is used up; [`TerminalGuard::enter`] takes the terminal again.
-    pub fn release(self) {
-        restore();
-        std::mem::forget(self);
+    /// Takes the terminal again after [`TerminalGuard::release`], as `placement`.
+    pub fn retake(&mut self, placement: Placement) -> io::Result<Tty> {
+        let (terminal, fresh) = TerminalGuard::enter(placement)?;
+        (self.placement, self.top) = (fresh.placement, fresh.top);
+        // `self` now guards the terminal `fresh` took; `fresh` must not restore it.
+        std::mem::forget(fresh);
+        Ok(terminal)
     }
 }
 
