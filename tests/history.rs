@@ -159,7 +159,7 @@ fn compaction_keeps_the_newest_asks_with_all_their_events() {
 }
 
 #[test]
-fn the_recorder_compacts_as_it_opens() {
+fn the_recorder_compacts_after_a_form_ends_not_before_it_opens() {
     let (_dir, store) = store();
     for i in 0..(KEEP_ASKS + KEEP_ASKS / 4 - 1) {
         store
@@ -167,7 +167,7 @@ fn the_recorder_compacts_as_it_opens() {
             .unwrap();
     }
     let payload = json!({"questions": []});
-    Recorder::open(
+    let recorder = Recorder::open(
         &store,
         OpenAsk {
             source: Source::Tool,
@@ -178,7 +178,23 @@ fn the_recorder_compacts_as_it_opens() {
         },
     )
     .unwrap();
-    assert_eq!(store.read().unwrap().asks.len(), KEEP_ASKS);
+    let id = recorder.id().to_owned();
+    assert_eq!(
+        store.read().unwrap().asks.len(),
+        KEEP_ASKS + KEEP_ASKS / 4,
+        "opening a form does not compact"
+    );
+    let result: pi_ask::result::AskResult = serde_json::from_value(json!({
+        "content": [{"type": "text", "text": "User cancelled."}],
+        "details": {"cancelled": true, "mode": "submit", "questions": [], "answers": {}}
+    }))
+    .unwrap();
+    recorder.end(&result, false).unwrap();
+    let history = store.read().unwrap();
+    assert_eq!(history.asks.len(), KEEP_ASKS);
+    let last = history.asks.last().unwrap();
+    assert_eq!(last.opened.id, id);
+    assert!(last.ended.is_some(), "the ended ask is kept with its end");
 }
 
 /// The child half of the two-process test: appends when asked to through the environment.

@@ -42,8 +42,6 @@ impl Recorder {
             process: ProcessId::current(),
             origin: ask.origin,
         })))?;
-        // Compaction is housekeeping: a failure never stops the form.
-        let _ = store.compact_if_large();
         Ok(Recorder {
             store: store.clone(),
             id,
@@ -70,13 +68,16 @@ impl Recorder {
             status,
             result: serde_json::to_value(result).map_err(io::Error::other)?,
         }))?;
-        match self.dismisses {
-            Some(d) if !interrupted => self.store.append(&Event::Dismiss(Dismissal {
+        if let Some(d) = self.dismisses.filter(|_| !interrupted) {
+            self.store.append(&Event::Dismiss(Dismissal {
                 at: now_timestamp(),
                 ..d
-            })),
-            _ => Ok(()),
+            }))?;
         }
+        // Compaction is housekeeping, done after the form rather than before it opens; a failure
+        // never loses the answer.
+        let _ = self.store.compact_if_large();
+        Ok(())
     }
 }
 

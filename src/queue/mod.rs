@@ -105,8 +105,9 @@ impl Queue {
         write_atomically(&self.dir, &format!("{}.ask.json", ask.id), &bytes)
     }
 
-    /// Claims that go back to the queue because their inbox is gone.
-    fn release_stale(&self, names: &[String]) {
+    /// Claims that go back to the queue because their inbox is gone; whether there were any.
+    fn release_stale(&self, names: &[String]) -> bool {
+        let mut released = false;
         for name in names {
             let Some((id, process)) = claimer(name) else {
                 continue;
@@ -115,6 +116,7 @@ impl Queue {
                 continue;
             }
             let from = self.dir.join(name);
+            released = true;
             if self.is_withdrawn(&id) {
                 let _ = std::fs::remove_file(&from);
             } else {
@@ -122,6 +124,7 @@ impl Queue {
                 let _ = std::fs::rename(&from, self.path(&id, ".ask.json"));
             }
         }
+        released
     }
 
     fn names(&self) -> Vec<String> {
@@ -138,10 +141,11 @@ impl Queue {
     /// Waiting asks, oldest first (stale claims are released first; withdrawn or unreadable
     /// files are skipped).
     pub fn pending(&self) -> Vec<QueuedAsk> {
-        let names = self.names();
-        self.release_stale(&names);
-        let mut asks: Vec<QueuedAsk> = self
-            .names()
+        let mut names = self.names();
+        if self.release_stale(&names) {
+            names = self.names();
+        }
+        let mut asks: Vec<QueuedAsk> = names
             .iter()
             .filter_map(|n| n.strip_suffix(".ask.json"))
             .filter(|id| !self.is_withdrawn(id))
