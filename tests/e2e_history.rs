@@ -335,3 +335,51 @@ fn session_latest_finds_the_newest_session_of_the_working_directory() {
     s.send("\x03");
     assert_eq!(s.wait_exit(), 1);
 }
+
+#[test]
+fn history_lists_asks_newest_first_and_shows_one_whole() {
+    let (_keep, history) = shared_history();
+    let mut first = start(&["ask", "p.json"], &history);
+    first.wait_for("Where should it deploy?");
+    unsafe { libc::kill(first.pid(), libc::SIGKILL) };
+    first.wait_exit();
+    let mut second = start(&["ask", "p.json"], &history);
+    second.wait_for("Where should it deploy?");
+    second.send("\x03");
+    second.wait_exit();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+            .args(args)
+            .arg("--history")
+            .arg(&history)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    let (code, list) = run(&["history"]);
+    assert_eq!(code, Some(0));
+    let rows: Vec<&str> = list.lines().collect();
+    assert!(rows[0].starts_with("ID"), "{list}");
+    assert_eq!(rows.len(), 3, "{list}");
+    assert!(
+        rows[1].contains("cancelled") && rows[1].contains("Deploy"),
+        "newest first: {list}"
+    );
+    assert!(rows[2].contains("interrupted"), "{list}");
+    let id = rows[2].split_whitespace().next().unwrap();
+    let (code, shown) = run(&["history", "show", &id[..4]]);
+    assert_eq!(code, Some(0));
+    let shown: serde_json::Value = serde_json::from_str(&shown).unwrap();
+    assert_eq!(shown["id"], id);
+    assert_eq!(shown["status"], "interrupted");
+    assert_eq!(
+        shown["payload"],
+        serde_json::from_str::<serde_json::Value>(PAYLOAD).unwrap()
+    );
+    assert!(
+        shown.get("result").is_none(),
+        "an interrupted ask has no result"
+    );
+    let (code, _) = run(&["history", "show", "zzzz"]);
+    assert_eq!(code, Some(2));
+}

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use pi_ask::extract::command::{CommandExtractor, ExtractError, Silent};
+use pi_ask::extract::command::{CommandExtractor, ExtractError, Silent, retry_notice};
 use pi_ask::extract::{Extracted, builtin, candidate_from_output, check_candidate, repair};
 use pi_ask::session::AssistantTurn;
 use serde_json::{Value, json};
@@ -168,6 +168,18 @@ fn business_rules_flag_option_spam_generic_prompts_and_invented_recommendations(
     );
 }
 
+/// Records the attempts an extraction announces.
+struct Attempts(Vec<(u32, u32)>);
+
+impl pi_ask::extract::command::Progress for Attempts {
+    fn attempt(&mut self, attempt: u32, of: u32) {
+        self.0.push((attempt, of));
+    }
+    fn tick(&mut self, _: Duration) -> bool {
+        false
+    }
+}
+
 /// A fake model: a shell script that answers each attempt from a numbered reply file.
 fn fake_extractor(dir: &Path, replies: &[&str], timeout_ms: u64, retries: u8) -> CommandExtractor {
     for (n, reply) in replies.iter().enumerate() {
@@ -233,7 +245,14 @@ fn garbage_is_retried_with_the_problem_fed_back_and_fenced_json_is_accepted() {
         5000,
         1,
     );
-    let found = extractor.extract(&turn(), &mut Silent).unwrap();
+    let mut seen = Attempts(Vec::new());
+    let found = extractor.extract(&turn(), &mut seen).unwrap();
+    assert_eq!(seen.0, [(1, 2), (2, 2)], "two attempts announced");
+    let notices: Vec<Option<String>> = seen.0.iter().map(|&(a, n)| retry_notice(a, n)).collect();
+    assert_eq!(
+        notices,
+        [None, Some("Retrying question extraction (1/1)...".into())]
+    );
     assert!(matches!(found, Extracted::Form { .. }));
     let retry = std::fs::read_to_string(dir.path().join("seen2")).unwrap();
     assert!(retry.contains("The previous extraction was invalid. Fix this issue:\nthe reply is neither an ask_user tool call nor JSON"), "{retry}");

@@ -202,6 +202,23 @@ fn form_questions() -> Vec<pi_ask::form::Question> {
     form(payload()).questions
 }
 
+/// A flow serving its socket, announced, and one client that has read the started event.
+fn open_flow() -> (
+    tempfile::TempDir,
+    RemoteServer,
+    Vec<pi_ask::form::Question>,
+    Client,
+) {
+    let dir = private_dir();
+    let path = dir.path().join("form.sock");
+    let questions = form_questions();
+    let server = RemoteServer::bind(&path, flow()).unwrap();
+    server.announce(&questions);
+    let mut client = Client::connect(&path);
+    assert_eq!(client.next()["type"], "started");
+    (dir, server, questions, client)
+}
+
 fn private_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
@@ -349,13 +366,7 @@ fn a_stale_socket_is_reused_and_anything_else_at_the_path_is_refused() {
 
 #[test]
 fn a_second_answer_after_the_first_finds_the_flow_finishing() {
-    let dir = private_dir();
-    let path = dir.path().join("form.sock");
-    let questions = form_questions();
-    let server = RemoteServer::bind(&path, flow()).unwrap();
-    server.announce(&questions);
-    let mut client = Client::connect(&path);
-    client.next();
+    let (_dir, server, questions, mut client) = open_flow();
     client.send(&submit(json!({"kind": "cancel"})).to_string());
     client.send(
         &json!({"version": 1, "requestId": "r2", "flowId": FLOW, "response": {"kind": "cancel"}})
@@ -380,13 +391,7 @@ fn started_events_name_the_flow_and_normalized_questions() {
 
 #[test]
 fn a_hostile_client_with_a_huge_line_and_invalid_utf8_gets_refusals_and_the_form_stays_open() {
-    let dir = private_dir();
-    let path = dir.path().join("form.sock");
-    let questions = form_questions();
-    let server = RemoteServer::bind(&path, flow()).unwrap();
-    server.announce(&questions);
-    let mut client = Client::connect(&path);
-    client.next();
+    let (_dir, server, questions, mut client) = open_flow();
     let chunk = vec![b'x'; 1 << 20];
     for _ in 0..10 {
         client.writer.write_all(&chunk).unwrap();

@@ -476,7 +476,9 @@ fn a_non_string_value_is_reported_as_invalid_never_skipped_silently() {
 
 #[test]
 fn a_hostile_host_with_huge_lines_invalid_utf8_and_late_answers_gets_a_well_formed_result() {
-    let mut host = Host::start(&fixture("planning.json"), &["--dialog-timeout", "0.3"]);
+    // The dialog timeout is long enough that writing 10 MB never runs the first card out, and
+    // short enough that the second card times out before its late answer.
+    let mut host = Host::start(&fixture("planning.json"), &["--dialog-timeout", "2.5"]);
     let first = host.next();
     // Ten megabytes without a newline, then its end: dropped, not read into memory.
     let stdin = host.stdin.as_mut().unwrap();

@@ -64,6 +64,18 @@ pub trait Progress {
     fn done(&mut self) {}
 }
 
+/// The original's notice before attempt `attempt` of `of` (`Retrying question extraction
+/// (1/1)...`), or none for the first attempt.
+pub fn retry_notice(attempt: u32, of: u32) -> Option<String> {
+    (attempt > 1).then(|| {
+        format!(
+            "Retrying question extraction ({}/{})...",
+            attempt - 1,
+            of.saturating_sub(1)
+        )
+    })
+}
+
 /// No progress shown and never aborted (tests, embedders).
 pub struct Silent;
 
