@@ -29,5 +29,6 @@ pub mod run;
 pub mod schema;
 pub mod session;
 pub mod settings;
+pub mod strings;
 pub mod testing;
 pub mod tui;

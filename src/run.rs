@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 use crate::config::{ConfigPaths, ConfigStore};
-use crate::files::{FileIndex, IndexOptions};
+use crate::files::{FileSource, IndexOptions};
 use crate::form::Form;
 use crate::keymap::BindingTable;
 use crate::model::{Msg, ReviewAction};
@@ -231,17 +231,19 @@ pub fn ask_result_with(
     let remote = listen(&form, options)?;
     let store = ConfigStore::open(ConfigPaths::from_env(options.config.as_deref()));
     let config = store.config().clone();
-    // The file index starts walking now, in the background; the UI never waits for it.
-    let exclude = IndexOptions {
+    // The file index walks only when the first `@` or Tab completion asks for it; a bad glob is
+    // reported now and the walk then goes without the globs.
+    let mut files = IndexOptions {
         exclude: config.files.exclude.clone(),
+        max_entries: config.files.max_entries,
         ..IndexOptions::default()
     };
-    let (index, glob_notice) = match FileIndex::build(&root, exclude) {
-        Ok(index) => (index, None),
-        Err(e) => (
-            FileIndex::build(&root, IndexOptions::default()).expect("no globs, no glob errors"),
-            Some(format!("Ignored files.exclude in the config: {e}")),
-        ),
+    let glob_notice = match crate::files::check_globs(&files.exclude) {
+        Ok(()) => None,
+        Err(e) => {
+            files.exclude.clear();
+            Some(format!("Ignored files.exclude in the config: {e}"))
+        }
     };
     let notice: Vec<String> = [store.notice(), glob_notice]
         .into_iter()
@@ -260,7 +262,10 @@ pub fn ask_result_with(
         store.display_path(),
         notice,
     )
-    .with_files(index);
+    .with_files(FileSource::Walk {
+        root: root.clone(),
+        options: files,
+    });
     let mut session = Session::new(Screen::Flow(Box::new(app)), Some(store), notifier())
         .with_appearance(options.appearance.clone());
     if let Some(server) = &remote {

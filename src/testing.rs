@@ -163,6 +163,8 @@ impl Harness {
     fn event(&mut self, event: Event) -> &mut Self {
         if !self.session.is_done() {
             self.session.handle_event(&event, self.now);
+            // Searches run on the file worker; a test sees their answers before the next step.
+            self.session.settle_files(Duration::from_secs(10), self.now);
         }
         self
     }

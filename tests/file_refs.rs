@@ -15,6 +15,7 @@ fn index_with(exclude: &[&str]) -> FileIndex {
         exclude: exclude.iter().map(|s| s.to_string()).collect(),
         git_global: false,
         threads: 2,
+        ..IndexOptions::default()
     };
     let index = FileIndex::build(&tree(), options).unwrap();
     index.wait();
@@ -202,7 +203,7 @@ fn typing_at_in_an_editor_opens_suggestions_and_accepting_inserts_the_reference(
     );
     h.press("enter"); // accepts, does not submit
     assert_eq!(
-        h.model().unwrap().editor().unwrap().text,
+        h.model().unwrap().editor().unwrap().text(),
         "see @src/main.rs "
     );
     assert!(h.popup().is_none());
@@ -222,7 +223,7 @@ fn folders_keep_completing_and_escape_closes_only_the_popup() {
     let mut h = Harness::with_files(ONE, &tree(), 100, 30).unwrap();
     h.press("2").type_text("@sr");
     h.press("tab");
-    assert_eq!(h.model().unwrap().editor().unwrap().text, "@src/");
+    assert_eq!(h.model().unwrap().editor().unwrap().text(), "@src/");
     assert_eq!(
         h.popup().unwrap().items[0].path,
         "src/lib/",
@@ -247,7 +248,7 @@ fn note_editors_offer_suggestions_too_and_paths_with_spaces_are_quoted() {
     assert_eq!(h.popup().unwrap().items[0].path, "docs/my notes.md");
     h.press("tab");
     assert_eq!(
-        h.model().unwrap().editor().unwrap().text,
+        h.model().unwrap().editor().unwrap().text(),
         "@\"docs/my notes.md\" "
     );
 }
@@ -256,7 +257,7 @@ fn note_editors_offer_suggestions_too_and_paths_with_spaces_are_quoted() {
 fn tab_completes_a_path_word_without_at() {
     let mut h = Harness::with_files(ONE, &tree(), 100, 30).unwrap();
     h.press("2").type_text("see sr").press("tab");
-    assert_eq!(h.model().unwrap().editor().unwrap().text, "see src/");
+    assert_eq!(h.model().unwrap().editor().unwrap().text(), "see src/");
     h.type_text("m").press("tab");
     assert_eq!(
         h.popup()
@@ -269,7 +270,7 @@ fn tab_completes_a_path_word_without_at() {
     );
     h.press("tab");
     assert_eq!(
-        h.model().unwrap().editor().unwrap().text,
+        h.model().unwrap().editor().unwrap().text(),
         "see src/main.rs "
     );
 }
@@ -277,9 +278,12 @@ fn tab_completes_a_path_word_without_at() {
 #[test]
 fn suggestion_keys_come_from_the_binding_table() {
     use pi_ask::keymap::{
-        BindingTable, EditorKind, Focus, KeymapSource, PopupAction, Resolution, keymaps_from_value,
+        BindingTable, EditorKind, Focus, KeymapSource, PopupAction, PopupFocus, Resolution,
+        keymaps_from_value,
     };
     use pi_ask::keys::KeyId;
+    use pi_ask::model::Msg;
+    use pi_ask_components::EditOp;
     let keymaps = keymaps_from_value(
         Some(&serde_json::json!({ "autocomplete": { "next": "ctrl+n", "accept": ["ctrl+y"] } })),
         KeymapSource::Toml,
@@ -289,20 +293,20 @@ fn suggestion_keys_come_from_the_binding_table() {
     let popup = Focus::Editor {
         kind: EditorKind::Answer,
         empty: false,
-        popup: true,
+        popup: PopupFocus::Suggestions,
     };
     let key = |id: &str| KeyId::parse(id).unwrap();
     assert_eq!(
         table.resolve(popup, &key("ctrl+n")),
-        Resolution::Popup(PopupAction::Next)
+        Resolution::Msg(Msg::Popup(PopupAction::Next))
     );
     assert_eq!(
         table.resolve(popup, &key("ctrl+y")),
-        Resolution::Popup(PopupAction::Accept)
+        Resolution::Msg(Msg::Popup(PopupAction::Accept))
     );
     assert_eq!(
         table.resolve(popup, &key("down")),
-        Resolution::EditorInput,
+        Resolution::Msg(Msg::Edit(EditOp::CursorDown)),
         "down is no longer bound in the popup"
     );
     assert_eq!(
@@ -321,14 +325,14 @@ fn tab_completion_quotes_paths_with_spaces_and_keeps_completing_inside_quotes() 
     let mut h = Harness::with_files(ONE, &tree(), 100, 30).unwrap();
     h.press("2").type_text("read docs/my").press("tab");
     assert_eq!(
-        h.model().unwrap().editor().unwrap().text,
+        h.model().unwrap().editor().unwrap().text(),
         "read \"docs/my notes.md\" "
     );
     // A quoted word that is still open keeps completing, and stays quoted.
     let mut h = Harness::with_files(ONE, &tree(), 100, 30).unwrap();
     h.press("2").type_text("read \"docs/my").press("tab");
     assert_eq!(
-        h.model().unwrap().editor().unwrap().text,
+        h.model().unwrap().editor().unwrap().text(),
         "read \"docs/my notes.md\" "
     );
 }
@@ -345,7 +349,7 @@ fn escape_on_an_empty_popup_closes_only_the_popup() {
         "the editor stays open"
     );
     h.type_text(" 1t");
-    assert_eq!(h.model().unwrap().editor().unwrap().text, "x @zzzzqqq 1t");
+    assert_eq!(h.model().unwrap().editor().unwrap().text(), "x @zzzzqqq 1t");
 }
 
 #[test]

@@ -271,7 +271,7 @@ fn enter_on_the_custom_row_always_opens_the_editor_with_saved_text() {
             Msg::Confirm,
         ],
     );
-    assert_eq!(m.editor().map(|e| e.text.as_str()), Some("mine"));
+    assert_eq!(m.editor().map(|e| e.text()), Some("mine"));
 }
 
 #[test]
@@ -307,7 +307,7 @@ fn option_notes_open_on_real_options_only_and_blank_deletes() {
     );
     send(&mut m, [Msg::OptionNote]);
     assert_eq!(
-        m.editor().map(|e| e.text.as_str()),
+        m.editor().map(|e| e.text()),
         Some("why B?"),
         "the editor opens with the saved note"
     );

@@ -3,10 +3,11 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers};
 use pi_ask::keymap::{
     Action, BindingTable, Context, EditorKind, Focus, KeymapSource, Keymaps, PopupAction,
-    Resolution, keymaps_from_value,
+    PopupFocus, Resolution, keymaps_from_value,
 };
 use pi_ask::keys::{KeyId, KeyIdError, Mods, all_plain_keys};
 use pi_ask::model::Msg;
+use pi_ask_components::EditOp;
 use serde_json::json;
 
 fn key(id: &str) -> KeyId {
@@ -184,7 +185,7 @@ fn editor(empty: bool) -> Focus {
     Focus::Editor {
         kind: EditorKind::Answer,
         empty,
-        popup: false,
+        popup: PopupFocus::Closed,
     }
 }
 
@@ -192,7 +193,7 @@ fn note(empty: bool) -> Focus {
     Focus::Editor {
         kind: EditorKind::Note,
         empty,
-        popup: false,
+        popup: PopupFocus::Closed,
     }
 }
 
@@ -228,8 +229,18 @@ fn empty_editors_use_arrows_and_tab_for_navigation() {
 fn non_empty_editors_keep_arrows_tab_and_question_mark() {
     let t = BindingTable::default();
     for focus in [editor(false), note(false)] {
-        for k in ["up", "down", "left", "right", "shift+tab", "?", "x", "1"] {
-            assert_eq!(t.resolve(focus, &key(k)), Resolution::EditorInput, "{k}");
+        let edit = |op| Resolution::Msg(Msg::Edit(op));
+        for (k, meaning) in [
+            ("up", edit(EditOp::CursorUp)),
+            ("down", edit(EditOp::CursorDown)),
+            ("left", edit(EditOp::CursorLeft)),
+            ("right", edit(EditOp::CursorRight)),
+            ("shift+tab", Resolution::Ignored),
+            ("?", edit(EditOp::Insert("?".into()))),
+            ("x", edit(EditOp::Insert("x".into()))),
+            ("1", edit(EditOp::Insert("1".into()))),
+        ] {
+            assert_eq!(t.resolve(focus, &key(k)), meaning, "{k}");
         }
     }
 }
@@ -239,7 +250,7 @@ fn tab_in_a_non_empty_editor_completes_the_path_word() {
     let t = BindingTable::default();
     assert_eq!(
         t.resolve(editor(false), &key("tab")),
-        Resolution::Popup(PopupAction::Complete)
+        Resolution::Msg(Msg::Popup(PopupAction::Complete))
     );
     assert_eq!(
         t.resolve(editor(true), &key("tab")),
@@ -334,23 +345,23 @@ fn the_popup_sees_keys_first_when_open() {
     let popup = Focus::Editor {
         kind: EditorKind::Answer,
         empty: false,
-        popup: true,
+        popup: PopupFocus::Suggestions,
     };
     assert_eq!(
         t.resolve(popup, &key("enter")),
-        Resolution::Popup(PopupAction::Accept)
+        Resolution::Msg(Msg::Popup(PopupAction::Accept))
     );
     assert_eq!(
         t.resolve(popup, &key("tab")),
-        Resolution::Popup(PopupAction::Complete)
+        Resolution::Msg(Msg::Popup(PopupAction::Complete))
     );
     assert_eq!(
         t.resolve(popup, &key("esc")),
-        Resolution::Popup(PopupAction::Close)
+        Resolution::Msg(Msg::Popup(PopupAction::Close))
     );
     assert_eq!(
         t.resolve(popup, &key("down")),
-        Resolution::Popup(PopupAction::Next)
+        Resolution::Msg(Msg::Popup(PopupAction::Next))
     );
     assert_eq!(
         t.resolve(popup, &key("ctrl+c")),
@@ -371,10 +382,7 @@ fn remapped_keys_show_in_hints_and_resolve() {
         t.resolve(editor(false), &key("ctrl+k")),
         Resolution::Msg(Msg::EditorSubmit)
     );
-    assert_eq!(
-        t.resolve(editor(false), &key("enter")),
-        Resolution::EditorInput
-    );
+    assert_eq!(t.resolve(editor(false), &key("enter")), Resolution::Ignored);
     assert_eq!(t.label(Action::EditorSubmit), "Ctrl+K");
     assert_eq!(t.label(Action::SettingsModalClose), "Esc / Ctrl+C / ?");
     assert_eq!(t.keys(Action::MainChangeQuestionType), &[key("ctrl+t")]);

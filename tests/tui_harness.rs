@@ -347,7 +347,7 @@ fn raw_terminal_bytes_drive_the_form() {
     assert_eq!(m.answer(0).selected, vec![1]);
     assert!(m.editor().is_some_and(|e| e.target.is_note()));
     h.send_bytes(b"\x1b[200~pasted\ntext\x1b[201~");
-    assert_eq!(h.model().unwrap().editor().unwrap().text, "pasted\ntext");
+    assert_eq!(h.model().unwrap().editor().unwrap().text(), "pasted\ntext");
 }
 
 #[test]
@@ -365,7 +365,7 @@ fn a_non_empty_editor_keeps_question_mark_and_arrows() {
         .type_text("a?")
         .press("left")
         .type_text("b");
-    assert_eq!(h.model().unwrap().editor().unwrap().text, "ab?");
+    assert_eq!(h.model().unwrap().editor().unwrap().text(), "ab?");
     assert!(h.model().unwrap().settings_modal().is_none());
 }
 
@@ -427,7 +427,7 @@ fn custom_answers_and_notes_are_trimmed_when_saved_and_the_draft_keeps_its_space
         Some("padded")
     );
     h.press("3");
-    assert_eq!(h.model().unwrap().editor().unwrap().text, "padded");
+    assert_eq!(h.model().unwrap().editor().unwrap().text(), "padded");
     h.type_text(" ").paste("more\n").press("enter");
     h.press("enter");
     let result = h.result().unwrap();
@@ -440,7 +440,7 @@ fn up_and_down_in_a_single_line_editor_go_to_its_start_and_end() {
     let mut h = Harness::new(ONE_Q, 80, 24).unwrap();
     h.press("3").type_text("abc").press("up").type_text("X");
     h.press("down").type_text("Y");
-    assert_eq!(h.model().unwrap().editor().unwrap().text, "XabcY");
+    assert_eq!(h.model().unwrap().editor().unwrap().text(), "XabcY");
 }
 
 #[test]
@@ -450,7 +450,7 @@ fn up_and_down_in_a_multi_line_note_move_between_lines_then_to_the_ends() {
     h.press("up").type_text("<"); // from the end of `two` to the first line
     h.press("up").type_text("^"); // already on the first line: to its start
     h.press("down").press("down").type_text("$"); // to the last line, then its end
-    assert_eq!(h.model().unwrap().editor().unwrap().text, "^one<\ntwo$");
+    assert_eq!(h.model().unwrap().editor().unwrap().text(), "^one<\ntwo$");
 }
 
 #[test]
@@ -459,7 +459,7 @@ fn readline_keys_edit_the_line_as_readline_does() {
         let mut h = Harness::new(ONE_Q, 80, 24).unwrap();
         h.press("3").type_text("alpha beta gamma");
         h.keys(keys);
-        h.model().unwrap().editor().unwrap().text.clone()
+        h.model().unwrap().editor().unwrap().text().to_owned()
     };
     assert_eq!(text(&["left", "left", "ctrl+u"]), "ma");
     assert_eq!(text(&["ctrl+a", "ctrl+k"]), "");

@@ -1,17 +1,22 @@
-//! Editor: the inline answer and note editor, on ratatui-textarea. It draws on the selected-row
-//! background with a muted placeholder when empty, wraps long lines, takes bracketed pastes, and
-//! leaves a slot below itself for a suggestion popup.
+//! Editor: the inline answer and note editor. It draws a [`TextEdit`] on the selected-row
+//! background with a muted placeholder when empty, wraps long lines, and places the caret.
+//!
+//! [`draw`] and [`height`] are stateless, so a host that keeps the text in its own model (pi-ask
+//! keeps it in `Model`) draws it without a copy; [`Editor`] holds its own [`TextEdit`] for
+//! tui-realm applications.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
-use ratatui::style::Style;
-use ratatui::widgets::Widget;
-use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 use tuirealm::command::{Cmd, Direction, Position as CmdPosition};
+use tuirealm::props::{AttrValue, Attribute};
 use tuirealm::state::{State, StateValue};
 
-use crate::realm::realm_component;
+use crate::realm::{Props, realm_component};
+use crate::text_edit::{EditOp, TextEdit, display_width};
 use crate::theme::Theme;
+
+/// The attribute naming the text shown while the editor is empty.
+pub const PLACEHOLDER: &str = "placeholder";
 
 /// Most lines an editor grows to before it scrolls.
 pub const MAX_EDITOR_LINES: u16 = 6;
@@ -21,99 +26,116 @@ pub const MAX_EDITOR_LINES: u16 = 6;
 pub enum EditorMsg {
     /// The text changed; here is all of it.
     Changed(String),
+    /// The caret moved.
+    Moved,
     /// `Submit` was performed with this text.
     Submitted(String),
 }
 
-/// An inline text editor.
-#[derive(Debug, Clone)]
-pub struct Editor {
-    area: TextArea<'static>,
-    theme: Theme,
-    /// Where the hardware cursor belongs after the last render (for IME placement).
-    cursor: Option<Position>,
-    /// A one-line editor (free-form answers): no newlines, Up/Down go to the start/end.
-    single_line: bool,
+/// Lines `edit` wants when drawn into an area `width` columns wide (at least one, at most
+/// [`MAX_EDITOR_LINES`]), wrapped exactly as [`draw`] wraps it.
+pub fn height(edit: &TextEdit, width: u16) -> u16 {
+    let inner = width.saturating_sub(2).max(1);
+    edit.row_count(inner, MAX_EDITOR_LINES as usize)
+        .clamp(1, MAX_EDITOR_LINES as usize) as u16
 }
 
-/// Readline's forward-word (Alt+F): to the end of this or the next word (letters and digits).
-fn word_forward(area: &mut TextArea<'static>) {
-    let ratatui_textarea::DataCursor(row, col) = area.cursor();
-    let line: Vec<char> = area.lines()[row].chars().collect();
-    let mut to = col.min(line.len());
-    while to < line.len() && !line[to].is_alphanumeric() {
-        to += 1;
+/// Draws `edit` into `area` (a column of margin each side) and returns where the caret is.
+/// Only the rows shown are laid out.
+pub fn draw(
+    edit: &TextEdit,
+    placeholder: &str,
+    theme: &Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) -> Option<Position> {
+    let area = area.intersection(buf.area);
+    if area.width < 3 || area.height == 0 {
+        return None;
     }
-    while to < line.len() && line[to].is_alphanumeric() {
-        to += 1;
+    buf.set_style(area, theme.selected());
+    let inner = Rect::new(area.x + 1, area.y, area.width - 2, area.height);
+    if edit.is_empty() {
+        // The caret sits before the placeholder, as a block.
+        buf.set_style(Rect::new(inner.x, inner.y, 1, 1), theme.caret());
+        if inner.width > 1 {
+            buf.set_stringn(
+                inner.x + 1,
+                inner.y,
+                placeholder,
+                (inner.width - 1) as usize,
+                theme.on_selected(theme.muted()),
+            );
+        }
+        return Some(Position::new(inner.x, inner.y));
     }
-    area.move_cursor(CursorMove::Jump(row as u16, to as u16));
+    let rows = edit.visible_rows(inner.width, inner.height as usize);
+    for (n, &(start, end)) in rows.ranges.iter().enumerate() {
+        draw_row(
+            &edit.text()[start..end],
+            inner.x,
+            inner.y + n as u16,
+            inner.width,
+            theme,
+            buf,
+        );
+    }
+    let (row, column) = rows.caret;
+    let x = inner.x + (column as u16).min(inner.width - 1);
+    let y = inner.y + row as u16;
+    if let Some(cell) = buf.cell_mut((x, y)) {
+        cell.set_style(theme.caret());
+    }
+    Some(Position::new(x, y))
 }
 
-/// Readline's backward-word (Alt+B): to the start of this or the previous word.
-fn word_back(area: &mut TextArea<'static>) {
-    let ratatui_textarea::DataCursor(row, col) = area.cursor();
-    let line: Vec<char> = area.lines()[row].chars().collect();
-    let mut to = col.min(line.len());
-    while to > 0 && !line[to - 1].is_alphanumeric() {
-        to -= 1;
+/// One row of text: tabs drawn as spaces to the next stop, cut at the edge.
+fn draw_row(row: &str, x: u16, y: u16, width: u16, theme: &Theme, buf: &mut Buffer) {
+    if !row.contains('\t') {
+        buf.set_stringn(x, y, row, width as usize, theme.selected());
+        return;
     }
-    while to > 0 && line[to - 1].is_alphanumeric() {
-        to -= 1;
-    }
-    area.move_cursor(CursorMove::Jump(row as u16, to as u16));
-}
-
-/// Readline's Ctrl+W: deletes the whitespace-delimited word before the cursor.
-fn delete_word_before(area: &mut TextArea<'static>) {
-    let ratatui_textarea::DataCursor(row, col) = area.cursor();
-    let line: Vec<char> = area.lines()[row].chars().collect();
-    let mut start = col.min(line.len());
-    while start > 0 && line[start - 1].is_whitespace() {
-        start -= 1;
-    }
-    while start > 0 && !line[start - 1].is_whitespace() {
-        start -= 1;
-    }
-    if start < col {
-        for _ in start..col {
-            area.delete_char();
+    let mut expanded = String::with_capacity(row.len() + 8);
+    for c in row.chars() {
+        if c == '\t' {
+            let column = display_width(&expanded);
+            expanded.extend(std::iter::repeat_n(
+                ' ',
+                crate::text_edit::TAB_WIDTH - column % crate::text_edit::TAB_WIDTH,
+            ));
+        } else {
+            expanded.push(c);
         }
     }
+    buf.set_stringn(x, y, &expanded, width as usize, theme.selected());
+}
+
+/// An inline text editor with its own text, for tui-realm applications.
+#[derive(Debug, Clone)]
+pub struct Editor {
+    edit: TextEdit,
+    placeholder: String,
+    theme: Theme,
+    props: Props,
+    /// Where the hardware cursor belongs after the last render (for IME placement).
+    cursor: Option<Position>,
 }
 
 impl Editor {
-    /// An editor holding `text` with the cursor at its end.
+    /// An editor holding `text` with the caret at its end.
     pub fn new(text: &str, placeholder: &str) -> Editor {
-        let lines: Vec<String> = if text.is_empty() {
-            vec![String::new()]
-        } else {
-            text.split('\n').map(str::to_owned).collect()
-        };
-        let mut area = TextArea::new(lines);
-        area.move_cursor(CursorMove::Bottom);
-        area.move_cursor(CursorMove::End);
-        area.set_wrap_mode(WrapMode::WordOrGlyph);
-        area.set_placeholder_text(placeholder);
-        area.remove_line_number();
-        area.set_cursor_line_style(Style::default());
-        let mut editor = Editor {
-            area,
+        Editor {
+            edit: TextEdit::new(text),
+            placeholder: placeholder.to_owned(),
             theme: Theme::default(),
+            props: Props::focused(),
             cursor: None,
-            single_line: false,
-        };
-        editor.set_theme(Theme::default());
-        editor
+        }
     }
 
     /// Draws with `theme` from now on.
     pub fn set_theme(&mut self, theme: Theme) {
         self.theme = theme;
-        self.area.set_style(theme.selected());
-        self.area
-            .set_placeholder_style(theme.on_selected(theme.muted()));
-        self.area.set_cursor_style(theme.caret());
     }
 
     /// [`Editor::set_theme`] as a builder.
@@ -123,198 +145,106 @@ impl Editor {
     }
 
     /// A one-line editor (free-form answers): pasted line breaks become spaces, Up/Down go to the
-    /// start/end of the line, and no key inserts a newline.
+    /// start/end of the line, and nothing inserts a newline.
     pub fn single_line(mut self) -> Editor {
-        self.single_line = true;
+        self.edit = self.edit.single_line();
         self
     }
 
     /// The whole text, lines joined with `\n`.
-    pub fn text(&self) -> String {
-        self.area.lines().join("\n")
+    pub fn text(&self) -> &str {
+        self.edit.text()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.area.is_empty()
+        self.edit.is_empty()
     }
 
-    /// Text before the cursor on the cursor's line (for completions).
-    pub fn text_before_cursor(&self) -> String {
-        let cursor = self.area.cursor();
-        let line = &self.area.lines()[cursor.0];
-        line.chars().take(cursor.1).collect()
+    /// The text and caret.
+    pub fn edit(&self) -> &TextEdit {
+        &self.edit
     }
 
-    /// Feeds a terminal key to the text area: typing, deletion and cursor movement with readline's
-    /// keys (Ctrl+A/E/B/F, Ctrl+U/K/W/H/D, Alt+B/F/D, Ctrl+Left/Right). Keys readline gives no
-    /// editing meaning do nothing, rather than ratatui-textarea's own shortcuts (undo on Ctrl+U...).
-    /// Returns the new text when it changed.
-    pub fn input(&mut self, event: crossterm::event::KeyEvent) -> Option<String> {
-        use crossterm::event::{KeyCode, KeyModifiers};
-        let before = self.area.lines().to_vec();
-        let ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
-        let alt = event.modifiers.contains(KeyModifiers::ALT);
-        let plain = !ctrl && !alt;
-        let area = &mut self.area;
-        match event.code {
-            KeyCode::Char(c) if plain => area.insert_char(c),
-            KeyCode::Char(c) if ctrl && !alt => match c.to_ascii_lowercase() {
-                'a' => area.move_cursor(CursorMove::Head),
-                'e' => area.move_cursor(CursorMove::End),
-                'b' => area.move_cursor(CursorMove::Back),
-                'f' => area.move_cursor(CursorMove::Forward),
-                'u' => {
-                    area.delete_line_by_head();
-                }
-                'k' => {
-                    area.delete_line_by_end();
-                }
-                'w' => delete_word_before(area),
-                'h' => {
-                    area.delete_char();
-                }
-                'd' => {
-                    area.delete_next_char();
-                }
-                'j' if !self.single_line => area.insert_newline(),
-                _ => {}
-            },
-            KeyCode::Char(c) if alt && !ctrl => match c.to_ascii_lowercase() {
-                'b' => word_back(area),
-                'f' => word_forward(area),
-                'd' => {
-                    area.delete_next_word();
-                }
-                _ => {}
-            },
-            KeyCode::Backspace if alt || ctrl => delete_word_before(area),
-            KeyCode::Backspace => {
-                area.delete_char();
-            }
-            KeyCode::Delete if alt || ctrl => {
-                area.delete_next_word();
-            }
-            KeyCode::Delete => {
-                area.delete_next_char();
-            }
-            KeyCode::Left if alt || ctrl => word_back(area),
-            KeyCode::Right if alt || ctrl => word_forward(area),
-            KeyCode::Left => area.move_cursor(CursorMove::Back),
-            KeyCode::Right => area.move_cursor(CursorMove::Forward),
-            KeyCode::Home => area.move_cursor(CursorMove::Head),
-            KeyCode::End => area.move_cursor(CursorMove::End),
-            KeyCode::Up => self.vertical(CursorMove::Up, CursorMove::Head),
-            KeyCode::Down => self.vertical(CursorMove::Down, CursorMove::End),
-            KeyCode::Enter
-                if !self.single_line && (alt || event.modifiers.contains(KeyModifiers::SHIFT)) =>
-            {
-                area.insert_newline()
-            }
-            KeyCode::Tab if plain => {
-                area.insert_tab();
-            }
-            _ => {}
-        }
-        (self.area.lines() != before.as_slice()).then(|| self.text())
+    /// Performs one editing operation; returns whether the text changed.
+    pub fn apply(&mut self, op: EditOp) -> bool {
+        self.edit.apply(op)
     }
 
-    /// Up/Down: between lines where there is one to go to, else to the start/end of the line
-    /// (a single-line editor always goes to its start/end), as pi's editor does.
-    fn vertical(&mut self, step: CursorMove, edge: CursorMove) {
-        if self.single_line {
-            self.area.move_cursor(edge);
-            return;
-        }
-        let before = self.area.cursor();
-        self.area.move_cursor(step);
-        if self.area.cursor() == before {
-            self.area.move_cursor(edge);
-        }
-    }
-
-    /// Inserts pasted text (line endings normalized, other control characters dropped).
-    pub fn paste(&mut self, text: &str) -> String {
-        let normalized = text.replace("\r\n", "\n").replace('\r', "\n");
-        let normalized = if self.single_line {
-            normalized.replace('\n', " ")
-        } else {
-            normalized
-        };
-        let clean: String = normalized
-            .chars()
-            .filter(|c| *c == '\n' || *c == '\t' || !c.is_control())
-            .collect();
-        self.area.insert_str(clean);
-        self.text()
-    }
-
-    /// Replaces the text before the cursor on its line by `replacement` (minus `remove` characters).
-    pub fn replace_before_cursor(&mut self, remove: usize, replacement: &str) -> String {
-        for _ in 0..remove {
-            self.area.delete_char();
-        }
-        self.area.insert_str(replacement);
-        self.text()
-    }
-
-    /// Lines the editor wants when drawn into an area `width` columns wide (at least one, at most
-    /// [`MAX_EDITOR_LINES`]). Measured with ratatui-textarea's own wrapping, on a copy drawn off
-    /// screen, so the height always matches what [`Editor::render`] shows.
+    /// Lines the editor wants when drawn `width` columns wide.
     pub fn height(&self, width: u16) -> u16 {
-        let inner = width.saturating_sub(2).max(1);
-        let mut probe = self.area.clone();
-        probe.move_cursor(CursorMove::Bottom);
-        probe.move_cursor(CursorMove::End);
-        let tall = Rect::new(0, 0, inner, 256);
-        (&probe).render(tall, &mut Buffer::empty(tall));
-        let lines = probe.screen_cursor().row as u16 + 1;
-        lines.clamp(1, MAX_EDITOR_LINES)
+        height(&self.edit, width)
     }
 
-    /// Where the caret is on screen after the last render.
+    /// Where the caret is on screen after the last render (`None` when not focused).
     pub fn cursor_position(&self) -> Option<Position> {
         self.cursor
     }
 
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
-        if area.width < 3 || area.height == 0 {
-            self.cursor = None;
-            return;
-        }
-        buf.set_style(area, self.theme.selected());
-        let inner = Rect::new(area.x + 1, area.y, area.width - 2, area.height);
-        (&self.area).render(inner, buf);
-        // The screen cursor counts display lines from the top of the text; the viewport may have
-        // scrolled past the first ones.
-        let screen = self.area.screen_cursor();
-        let (top, left) = self.area.scroll_offset();
-        let row = (screen.row as u16).saturating_sub(top);
-        let col = (screen.col as u16).saturating_sub(left);
-        self.cursor = (row < inner.height && col <= inner.width)
-            .then(|| Position::new(inner.x + col.min(inner.width - 1), inner.y + row));
+        let caret = draw(&self.edit, &self.placeholder, &self.theme, area, buf);
+        self.cursor = caret.filter(|_| self.props.focus);
     }
 
     fn state_value(&self) -> State {
-        State::Single(StateValue::String(self.text()))
+        State::Single(StateValue::String(self.edit.text().to_owned()))
     }
 
-    /// `Type`, `Delete`, `Move`, `GoTo` edit the text; `Submit` reports it.
-    pub fn handle(&mut self, cmd: Cmd) -> Option<EditorMsg> {
-        match cmd {
-            Cmd::Type(c) => self.area.insert_char(c),
-            Cmd::Delete => {
-                self.area.delete_char();
+    fn caret(&self) -> Option<Position> {
+        self.cursor
+    }
+
+    fn set_attr(&mut self, attr: Attribute, value: AttrValue) {
+        match (attr, &value) {
+            (Attribute::Text | Attribute::Value, AttrValue::String(text)) => {
+                self.edit = if self.edit.is_single_line() {
+                    TextEdit::new(text).single_line()
+                } else {
+                    TextEdit::new(text)
+                };
             }
-            Cmd::Move(Direction::Left) => self.area.move_cursor(CursorMove::Back),
-            Cmd::Move(Direction::Right) => self.area.move_cursor(CursorMove::Forward),
-            Cmd::Move(Direction::Up) => self.area.move_cursor(CursorMove::Up),
-            Cmd::Move(Direction::Down) => self.area.move_cursor(CursorMove::Down),
-            Cmd::GoTo(CmdPosition::Begin) => self.area.move_cursor(CursorMove::Head),
-            Cmd::GoTo(CmdPosition::End) => self.area.move_cursor(CursorMove::End),
-            Cmd::Submit => return Some(EditorMsg::Submitted(self.text())),
-            _ => return None,
+            (Attribute::Custom(PLACEHOLDER), AttrValue::String(text)) => {
+                self.placeholder = text.clone()
+            }
+            _ => {}
         }
-        Some(EditorMsg::Changed(self.text()))
+        self.props.set(attr, value);
+    }
+
+    fn get_attr(&self, attr: Attribute) -> Option<AttrValue> {
+        match attr {
+            Attribute::Text | Attribute::Value => {
+                Some(AttrValue::String(self.edit.text().to_owned()))
+            }
+            Attribute::Custom(PLACEHOLDER) => Some(AttrValue::String(self.placeholder.clone())),
+            other => self.props.get(other),
+        }
+    }
+
+    /// `Type` inserts, `Delete`/`Cancel` delete before/after the caret, `Move` and `GoTo` move
+    /// it, `Submit` reports the text.
+    pub fn handle(&mut self, cmd: Cmd) -> Option<EditorMsg> {
+        let op = match cmd {
+            Cmd::Type(c) => EditOp::Insert(c.to_string()),
+            Cmd::Delete => EditOp::DeleteCharBackward,
+            Cmd::Cancel => EditOp::DeleteCharForward,
+            Cmd::Move(Direction::Left) => EditOp::CursorLeft,
+            Cmd::Move(Direction::Right) => EditOp::CursorRight,
+            Cmd::Move(Direction::Up) => EditOp::CursorUp,
+            Cmd::Move(Direction::Down) => EditOp::CursorDown,
+            Cmd::GoTo(CmdPosition::Begin) => EditOp::CursorLineStart,
+            Cmd::GoTo(CmdPosition::End) => EditOp::CursorLineEnd,
+            Cmd::Submit => return Some(EditorMsg::Submitted(self.edit.text().to_owned())),
+            _ => return None,
+        };
+        let motion = op.is_motion();
+        let before = self.edit.cursor();
+        if self.edit.apply(op) {
+            Some(EditorMsg::Changed(self.edit.text().to_owned()))
+        } else if motion && self.edit.cursor() != before {
+            Some(EditorMsg::Moved)
+        } else {
+            None
+        }
     }
 }
 
@@ -326,13 +256,10 @@ mod tests {
 
     #[test]
     fn height_counts_wrapped_lines_as_drawn() {
-        let mut e = Editor::new("", "");
-        for c in "a note that is long enough to wrap past the edge".chars() {
-            e.area.insert_char(c);
-        }
+        let e = Editor::new("a note that is long enough to wrap past the edge", "");
         assert_eq!(e.height(22), 3);
         assert_eq!(e.height(100), 1);
-        // After being drawn one line high (the viewport scrolled), the measure is the same.
+        let mut e = e;
         let area = Rect::new(0, 0, 22, 1);
         e.render(area, &mut Buffer::empty(area));
         assert_eq!(e.height(22), 3);

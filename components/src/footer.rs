@@ -21,7 +21,8 @@ pub enum FooterMsg {}
 #[derive(Debug, Clone, Default)]
 pub struct Footer {
     pub notice: Option<String>,
-    /// Hints such as `Enter confirm`; hidden entirely when empty.
+    /// Hints such as `Enter confirm`; hidden entirely when empty. An empty hint starts a new line
+    /// (a second group, such as an editor's editing keys).
     pub hints: Vec<String>,
     pub theme: Theme,
 }
@@ -32,6 +33,12 @@ impl Footer {
         let mut lines: Vec<String> = Vec::new();
         let mut line = String::new();
         for hint in &self.hints {
+            if hint.is_empty() {
+                if !line.is_empty() {
+                    lines.push(std::mem::take(&mut line));
+                }
+                continue;
+            }
             let chunk = format!(" {hint}");
             if line.is_empty() {
                 line = chunk;
@@ -120,4 +127,4 @@ impl Footer {
     }
 }
 
-realm_component!(Footer);
+realm_component!(Footer; basic);

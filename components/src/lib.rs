@@ -9,7 +9,7 @@
 //! - [`TabBar`]: question tabs with answered markers and the review tab, scrolling when they overflow.
 //! - [`OptionList`]: numbered options, cursor, checkboxes, descriptions, `(recommended)`, notes, an editor slot.
 //! - [`PreviewPane`]: a bordered, scrollable preview box.
-//! - [`Editor`]: the inline answer/note editor on ratatui-textarea.
+//! - [`Editor`]: the inline answer/note editor, drawing a [`TextEdit`] (text, caret, editing operations, cached wrapping).
 //! - [`ReviewTab`]: answers and notes per question with Submit / Elaborate / Cancel.
 //! - [`SettingsModal`]: the settings list with the config path and a guarded reset.
 //! - [`Footer`]: a notice, key hints and the bottom rule.
@@ -24,6 +24,7 @@ pub mod settings_modal;
 pub mod styled;
 pub mod tab_bar;
 pub mod text;
+pub mod text_edit;
 pub mod theme;
 
 pub use editor::{Editor, EditorMsg};
@@ -33,4 +34,5 @@ pub use preview_pane::{PreviewPane, PreviewPaneMsg};
 pub use review_tab::{ReviewEntry, ReviewLine, ReviewTab, ReviewTabMsg};
 pub use settings_modal::{SettingsItem, SettingsModal, SettingsModalMsg, SettingsNotice};
 pub use tab_bar::{TabBar, TabBarMsg, TabItem};
+pub use text_edit::{EditOp, TextEdit};
 pub use theme::Theme;

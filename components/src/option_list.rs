@@ -431,4 +431,4 @@ impl OptionList {
     }
 }
 
-realm_component!(OptionList);
+realm_component!(OptionList; basic);

@@ -168,4 +168,4 @@ impl PreviewPane {
     }
 }
 
-realm_component!(PreviewPane);
+realm_component!(PreviewPane; basic);

@@ -197,4 +197,4 @@ impl ReviewTab {
     }
 }
 
-realm_component!(ReviewTab);
+realm_component!(ReviewTab; basic);

@@ -337,4 +337,4 @@ impl SettingsModal {
     }
 }
 
-realm_component!(SettingsModal);
+realm_component!(SettingsModal; basic);

@@ -146,4 +146,4 @@ impl TabBar {
     }
 }
 
-realm_component!(TabBar);
+realm_component!(TabBar; basic);

@@ -75,8 +75,10 @@ fn flat_keymaps_to_contexts(root: &mut Map<String, Value>) {
     };
     let mut contexts = Map::new();
     for context in Context::ORIGINAL {
+        // The original's actions only: the ones pi-ask added keep their defaults.
         let actions: Map<String, Value> = context
             .actions()
+            .filter(|a| a.in_original())
             .map(|a| (a.name().to_owned(), json!(a.default_keys())))
             .collect();
         contexts.insert(context.name().to_owned(), Value::Object(actions));

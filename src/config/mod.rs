@@ -90,10 +90,21 @@ pub struct McpConfig {
     pub timeout_seconds: Option<u64>,
 }
 
-/// The `files` section: extra exclude globs for `@` file suggestions.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The `files` section: extra exclude globs for `@` file suggestions, and the index's cap.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Files {
     pub exclude: Vec<String>,
+    /// Most entries the `@` index holds (`maxEntries`); past it the popup says the index is truncated.
+    pub max_entries: usize,
+}
+
+impl Default for Files {
+    fn default() -> Self {
+        Files {
+            exclude: Vec::new(),
+            max_entries: crate::files::DEFAULT_MAX_ENTRIES,
+        }
+    }
 }
 
 /// The whole configuration, always complete (defaults fill what a file leaves out).
@@ -204,6 +215,15 @@ pub fn config_from_tree(
             .unwrap_or(Value::Array(Vec::new()));
         config.files.exclude = serde_json::from_value(exclude)
             .map_err(|_| InvalidConfig("files.exclude must be a list of glob strings".into()))?;
+        if let Some(max) = files.get("maxEntries") {
+            config.files.max_entries = max
+                .as_u64()
+                .filter(|n| *n > 0)
+                .and_then(|n| usize::try_from(n).ok())
+                .ok_or_else(|| {
+                    InvalidConfig("files.maxEntries must be a positive whole number".into())
+                })?;
+        }
     }
     if let Some(history) = root.get("history") {
         let table = history

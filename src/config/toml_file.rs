@@ -52,6 +52,8 @@ channels = [{}]
 [files]
 # Extra glob patterns left out of `@` file suggestions (.gitignore rules already apply).
 exclude = []
+# Most files and folders the `@` index holds (it walks at the first `@`); past it the popup says so.
+maxEntries = {}
 
 [theme]
 # "auto" (light when COLORFGBG says the background is light, else dark), "dark" or "light".
@@ -93,6 +95,7 @@ extractionTimeoutMs = {}
         b.present_single_as_multi,
         config.notifications.enabled,
         channels.join(", "),
+        config.files.max_entries,
         config.theme.name.name(),
         config.history.enabled,
         config.mcp.timeout_seconds.unwrap_or(0),

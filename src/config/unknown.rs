@@ -10,7 +10,7 @@ const KNOWN: &[(&str, Option<&[&str]>)] = &[
     ("schemaVersion", Some(&[])),
     ("behaviour", Some(&super::BEHAVIOUR_KEYS)),
     ("notifications", Some(&["enabled", "channels"])),
-    ("files", Some(&["exclude"])),
+    ("files", Some(&["exclude", "maxEntries"])),
     (
         "answer",
         Some(&[

@@ -1,25 +1,36 @@
 //! The file index behind `@` suggestions: every file and folder under the flow's working
-//! directory, walked once on background threads and streamed in, honouring .gitignore, .ignore,
-//! git's global and per-repository excludes, and extra globs from the config.
+//! directory (up to a cap), walked once on background threads and streamed in, honouring
+//! .gitignore, .ignore, git's global and per-repository excludes, and extra globs from the config.
+//!
+//! Entries are stored compactly in immutable chunks: each chunk holds its folders' paths once and
+//! its entries' names in one string, and a 16-byte slot per entry (character bag, name offset and
+//! length, folder, kind). A walker thread fills a chunk of its own and publishes it whole, so a
+//! search works on a snapshot (a list of shared chunks) and never holds a lock while it runs.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use ignore::{WalkBuilder, WalkState};
 
-/// One indexed path.
+/// One indexed path, owned (for tests and embedding; the index itself stores entries compactly).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     /// Relative to the root, `/`-separated, without a trailing `/`.
-    pub path: Box<str>,
+    pub path: String,
     pub is_dir: bool,
-    /// Which characters occur in the path (see [`char_bag`]): a one-instruction prefilter.
-    pub bag: u64,
-    /// Byte offset of the basename in `path`.
-    name_start: u32,
+}
+
+impl Entry {
+    pub fn new(path: impl Into<String>, is_dir: bool) -> Entry {
+        Entry {
+            path: path.into(),
+            is_dir,
+        }
+    }
 }
 
 /// A bit per ASCII letter (case folded), digit and common path punctuation; one bit for anything
@@ -50,30 +61,6 @@ pub fn fold(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-impl Entry {
-    pub fn new(path: impl Into<Box<str>>, is_dir: bool) -> Entry {
-        let path = path.into();
-        let bag = char_bag(&fold(&path));
-        let name_start = path.rfind('/').map_or(0, |i| i + 1) as u32;
-        Entry {
-            path,
-            is_dir,
-            bag,
-            name_start,
-        }
-    }
-
-    /// The last path component.
-    pub fn name(&self) -> &str {
-        &self.path[self.name_start as usize..]
-    }
-
-    /// How many folders deep the entry is (0 at the root).
-    pub fn depth(&self) -> usize {
-        self.path.bytes().filter(|&b| b == b'/').count()
-    }
-}
-
 /// How to walk.
 #[derive(Debug, Clone)]
 pub struct IndexOptions {
@@ -83,7 +70,12 @@ pub struct IndexOptions {
     pub git_global: bool,
     /// Walker threads (0 picks from the machine).
     pub threads: usize,
+    /// Most entries indexed; the walk stops there and the index says it is truncated.
+    pub max_entries: usize,
 }
+
+/// The default cap on indexed entries (`[files] maxEntries`).
+pub const DEFAULT_MAX_ENTRIES: usize = 200_000;
 
 impl Default for IndexOptions {
     fn default() -> Self {
@@ -91,14 +83,238 @@ impl Default for IndexOptions {
             exclude: Vec::new(),
             git_global: true,
             threads: 0,
+            max_entries: DEFAULT_MAX_ENTRIES,
         }
+    }
+}
+
+/// Entries in one chunk (a slot id is `chunk << CHUNK_BITS | slot`).
+const CHUNK_BITS: u32 = 10;
+const CHUNK: usize = 1 << CHUNK_BITS;
+/// The folder index of an entry at the root.
+const ROOT_FOLDER: u16 = 0x7fff;
+const DIR_FLAG: u16 = 0x8000;
+
+/// One entry's fixed-size part.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    /// Which characters occur in the path (see [`char_bag`]).
+    bag: u64,
+    /// The name's byte offset in the chunk's text.
+    name: u32,
+    name_len: u16,
+    /// The folder's index in the chunk (or [`ROOT_FOLDER`]), with [`DIR_FLAG`] for folders.
+    folder: u16,
+}
+
+/// Up to [`CHUNK`] entries, immutable once published.
+#[derive(Debug, Default)]
+pub struct Chunk {
+    /// Folder paths and names, back to back.
+    text: String,
+    /// Each folder path's byte range in `text`.
+    folders: Vec<(u32, u32)>,
+    slots: Vec<Slot>,
+}
+
+/// An entry as stored: its folder path (empty at the root) and name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntryRef<'a> {
+    pub folder: &'a str,
+    pub name: &'a str,
+    pub is_dir: bool,
+    pub bag: u64,
+}
+
+impl<'a> EntryRef<'a> {
+    /// Bytes of the path relative to the root.
+    pub fn path_len(&self) -> usize {
+        if self.folder.is_empty() {
+            self.name.len()
+        } else {
+            self.folder.len() + 1 + self.name.len()
+        }
+    }
+
+    /// Writes the path into `out` (cleared first).
+    pub fn write_path(&self, out: &mut String) {
+        out.clear();
+        if !self.folder.is_empty() {
+            out.push_str(self.folder);
+            out.push('/');
+        }
+        out.push_str(self.name);
+    }
+
+    pub fn path(&self) -> String {
+        let mut path = String::with_capacity(self.path_len());
+        self.write_path(&mut path);
+        path
+    }
+
+    /// The path's bytes, without building it.
+    pub fn path_bytes(&self) -> impl Iterator<Item = u8> + 'a {
+        let sep: &'a [u8] = if self.folder.is_empty() { b"" } else { b"/" };
+        self.folder
+            .bytes()
+            .chain(sep.iter().copied())
+            .chain(self.name.bytes())
+    }
+
+    /// How many folders deep the entry is (0 at the root).
+    pub fn depth(&self) -> usize {
+        if self.folder.is_empty() {
+            0
+        } else {
+            1 + self.folder.bytes().filter(|&b| b == b'/').count()
+        }
+    }
+}
+
+impl Chunk {
+    fn get(&self, slot: usize) -> EntryRef<'_> {
+        let s = self.slots[slot];
+        let folder = match s.folder & !DIR_FLAG {
+            ROOT_FOLDER => "",
+            f => {
+                let (start, len) = self.folders[f as usize];
+                &self.text[start as usize..(start + len) as usize]
+            }
+        };
+        let name = &self.text[s.name as usize..s.name as usize + s.name_len as usize];
+        EntryRef {
+            folder,
+            name,
+            is_dir: s.folder & DIR_FLAG != 0,
+            bag: s.bag,
+        }
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.text.capacity()
+            + self.folders.capacity() * std::mem::size_of::<(u32, u32)>()
+            + self.slots.capacity() * std::mem::size_of::<Slot>()
+    }
+}
+
+/// A chunk being filled by one walker thread.
+#[derive(Debug, Default)]
+struct ChunkBuilder {
+    chunk: Chunk,
+    folders: HashMap<String, u16>,
+}
+
+impl ChunkBuilder {
+    /// Adds an entry; `false` (and nothing added) for a name or chunk too long to store.
+    fn push(&mut self, path: &str, is_dir: bool) -> bool {
+        let (folder, name) = match path.rfind('/') {
+            Some(i) => (&path[..i], &path[i + 1..]),
+            None => ("", path),
+        };
+        let Ok(name_len) = u16::try_from(name.len()) else {
+            return false;
+        };
+        if self.chunk.text.len() + path.len() > u32::MAX as usize {
+            return false;
+        }
+        let folder_index = if folder.is_empty() {
+            ROOT_FOLDER
+        } else if let Some(&i) = self.folders.get(folder) {
+            i
+        } else {
+            let i = self.chunk.folders.len() as u16;
+            let start = self.chunk.text.len() as u32;
+            self.chunk.text.push_str(folder);
+            self.chunk.folders.push((start, folder.len() as u32));
+            self.folders.insert(folder.to_owned(), i);
+            i
+        };
+        let start = self.chunk.text.len() as u32;
+        self.chunk.text.push_str(name);
+        self.chunk.slots.push(Slot {
+            bag: char_bag(&fold(path)),
+            name: start,
+            name_len,
+            folder: folder_index | if is_dir { DIR_FLAG } else { 0 },
+        });
+        true
+    }
+
+    fn len(&self) -> usize {
+        self.chunk.slots.len()
+    }
+
+    /// The chunk, trimmed to what it holds, leaving this builder empty.
+    fn take(&mut self) -> Chunk {
+        self.folders.clear();
+        let mut chunk = std::mem::take(&mut self.chunk);
+        chunk.text.shrink_to_fit();
+        chunk.folders.shrink_to_fit();
+        chunk.slots.shrink_to_fit();
+        chunk
+    }
+}
+
+/// The entries found so far, as of one moment: shared chunks, cheap to take and to keep.
+#[derive(Debug, Clone, Default)]
+pub struct Snapshot {
+    chunks: Vec<Arc<Chunk>>,
+}
+
+impl Snapshot {
+    /// Chunks in it (entries only ever come in new chunks).
+    pub fn chunk_count(&self) -> usize {
+        self.chunks.len()
+    }
+
+    pub fn len(&self) -> usize {
+        self.chunks.iter().map(|c| c.slots.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The entry with id `id` (from [`Snapshot::iter`]).
+    pub fn get(&self, id: u32) -> EntryRef<'_> {
+        self.chunks[(id >> CHUNK_BITS) as usize].get((id as usize) & (CHUNK - 1))
+    }
+
+    /// Every entry with its id, from chunk `from_chunk` on.
+    pub fn iter_from(&self, from_chunk: usize) -> impl Iterator<Item = (u32, EntryRef<'_>)> {
+        self.chunks
+            .iter()
+            .enumerate()
+            .skip(from_chunk)
+            .flat_map(|(c, chunk)| {
+                (0..chunk.slots.len())
+                    .map(move |s| (((c as u32) << CHUNK_BITS) | s as u32, chunk.get(s)))
+            })
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (u32, EntryRef<'_>)> {
+        self.iter_from(0)
     }
 }
 
 #[derive(Debug, Default)]
 struct Shared {
-    entries: Mutex<Vec<Entry>>,
+    chunks: Mutex<Vec<Arc<Chunk>>>,
+    /// Entries taken so far (published or not), to stop at the cap.
+    taken: AtomicUsize,
     complete: AtomicBool,
+    truncated: AtomicBool,
+}
+
+impl Shared {
+    fn publish(&self, chunk: Chunk) {
+        if !chunk.slots.is_empty() {
+            self.chunks
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(Arc::new(chunk));
+        }
+    }
 }
 
 /// A file index that fills in on background threads. Cheap to clone (shared).
@@ -107,9 +323,6 @@ pub struct FileIndex {
     root: PathBuf,
     shared: Arc<Shared>,
 }
-
-/// Entries flushed to the shared list at a time, so suggestions appear before the walk ends.
-const BATCH: usize = 512;
 
 impl FileIndex {
     /// Starts indexing `root` in the background and returns at once.
@@ -130,13 +343,18 @@ impl FileIndex {
 
     /// An index over fixed entries (for tests and embedding).
     pub fn from_entries(root: &Path, entries: Vec<Entry>) -> FileIndex {
-        let shared = Arc::new(Shared {
-            entries: Mutex::new(entries),
-            complete: AtomicBool::new(true),
-        });
+        let shared = Shared::default();
+        let mut builder = ChunkBuilder::default();
+        for e in entries {
+            if builder.push(&e.path, e.is_dir) && builder.len() == CHUNK {
+                shared.publish(builder.take());
+            }
+        }
+        shared.publish(builder.take());
+        shared.complete.store(true, Ordering::Release);
         FileIndex {
             root: root.to_path_buf(),
-            shared,
+            shared: Arc::new(shared),
         }
     }
 
@@ -149,28 +367,49 @@ impl FileIndex {
         self.shared.complete.load(Ordering::Acquire)
     }
 
+    /// Whether the walk stopped at the entry cap.
+    pub fn is_truncated(&self) -> bool {
+        self.shared.truncated.load(Ordering::Acquire)
+    }
+
+    /// The entries found so far; the walk goes on publishing while it is held.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            chunks: self
+                .shared
+                .chunks
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone(),
+        }
+    }
+
     /// Entries found so far.
     pub fn len(&self) -> usize {
-        self.entries().len()
+        self.snapshot().len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// The entries found so far (the walk appends while this is not held).
-    pub fn entries(&self) -> MutexGuard<'_, Vec<Entry>> {
-        self.shared
-            .entries
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
+    /// The entries found so far, as owned values (tests and embedding).
+    pub fn entries(&self) -> Vec<Entry> {
+        self.snapshot()
+            .iter()
+            .map(|(_, e)| Entry::new(e.path(), e.is_dir))
+            .collect()
     }
 
-    /// Bytes the index holds on the heap (entries and their paths).
+    /// Bytes the index holds on the heap (chunks: names, folder paths, slots).
     pub fn heap_bytes(&self) -> usize {
-        let entries = self.entries();
-        entries.capacity() * std::mem::size_of::<Entry>()
-            + entries.iter().map(|e| e.path.len()).sum::<usize>()
+        let snapshot = self.snapshot();
+        snapshot.chunks.capacity() * std::mem::size_of::<Arc<Chunk>>()
+            + snapshot
+                .chunks
+                .iter()
+                .map(|c| std::mem::size_of::<Chunk>() + c.heap_bytes())
+                .sum::<usize>()
     }
 
     /// Blocks until the walk is complete (benchmarks and tests).
@@ -179,6 +418,11 @@ impl FileIndex {
             std::thread::sleep(Duration::from_millis(1));
         }
     }
+}
+
+/// Whether every exclude glob parses.
+pub fn check_globs(patterns: &[String]) -> Result<(), globset::Error> {
+    exclude_set(patterns).map(drop)
 }
 
 fn exclude_set(patterns: &[String]) -> Result<GlobSet, globset::Error> {
@@ -202,29 +446,22 @@ fn walk(root: &Path, options: &IndexOptions, exclude: &GlobSet, shared: &Arc<Sha
         .follow_links(false)
         .threads(options.threads)
         .filter_entry(|e| e.file_name() != ".git");
+    let max = options.max_entries;
     builder.build_parallel().run(|| {
-        let shared = shared.clone();
-        let mut batch: Vec<Entry> = Vec::with_capacity(BATCH);
         let root = root.to_path_buf();
-        // Flushes what the thread holds when it is dropped at the end of the walk.
+        // Publishes what the thread holds when it is dropped at the end of the walk.
         struct Flush {
-            batch: Vec<Entry>,
+            builder: ChunkBuilder,
             shared: Arc<Shared>,
         }
         impl Drop for Flush {
             fn drop(&mut self) {
-                if !self.batch.is_empty() {
-                    self.shared
-                        .entries
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .append(&mut self.batch);
-                }
+                self.shared.publish(self.builder.take());
             }
         }
         let mut flush = Flush {
-            batch: std::mem::take(&mut batch),
-            shared,
+            builder: ChunkBuilder::default(),
+            shared: shared.clone(),
         };
         Box::new(move |result| {
             // Unreadable folders and broken entries are skipped without error.
@@ -246,14 +483,13 @@ fn walk(root: &Path, options: &IndexOptions, exclude: &GlobSet, shared: &Arc<Sha
                     WalkState::Continue
                 };
             }
-            flush.batch.push(Entry::new(path, is_dir));
-            if flush.batch.len() >= BATCH {
-                flush
-                    .shared
-                    .entries
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .append(&mut flush.batch);
+            if flush.shared.taken.fetch_add(1, Ordering::Relaxed) >= max {
+                flush.shared.truncated.store(true, Ordering::Release);
+                return WalkState::Quit;
+            }
+            if flush.builder.push(&path, is_dir) && flush.builder.len() >= CHUNK {
+                let chunk = flush.builder.take();
+                flush.shared.publish(chunk);
             }
             WalkState::Continue
         })

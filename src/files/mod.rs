@@ -4,12 +4,16 @@
 pub mod complete;
 pub mod index;
 pub mod search;
+pub mod worker;
 
 pub use complete::{
     AtToken, PathWord, at_token, complete_word, insertion, path_word, word_insertion,
 };
-pub use index::{Entry, FileIndex, IndexOptions};
+pub use index::{
+    DEFAULT_MAX_ENTRIES, Entry, EntryRef, FileIndex, IndexOptions, Snapshot, check_globs,
+};
 pub use search::{Matches, Searcher, Suggestion};
+pub use worker::{FileSource, FileWorker, Reply, Request};
 
 /// Suggestions shown at once (pi shows 20).
 pub const SHOWN: usize = 20;

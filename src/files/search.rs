@@ -6,7 +6,7 @@
 use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 
-use super::index::{Entry, FileIndex, char_bag, fold};
+use super::index::{EntryRef, FileIndex, Snapshot, char_bag, fold};
 
 /// One suggestion.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,12 +17,11 @@ pub struct Suggestion {
 }
 
 impl Suggestion {
-    fn from_entry(e: &Entry) -> Suggestion {
-        let path = if e.is_dir {
-            format!("{}/", e.path)
-        } else {
-            e.path.to_string()
-        };
+    fn from_entry(e: EntryRef<'_>) -> Suggestion {
+        let mut path = e.path();
+        if e.is_dir {
+            path.push('/');
+        }
         Suggestion {
             path,
             is_dir: e.is_dir,
@@ -48,7 +47,7 @@ pub struct Matches {
 #[derive(Debug, Clone)]
 struct Last {
     query: String,
-    /// Index entries examined so far (entries only ever get appended).
+    /// Index chunks examined so far (entries only ever come in new chunks).
     scanned: usize,
     matched: Vec<u32>,
 }
@@ -58,6 +57,8 @@ pub struct Searcher {
     matcher: Matcher,
     last: Option<Last>,
     buf: Vec<char>,
+    /// The path being looked at (entries store folder and name apart).
+    path: String,
 }
 
 impl Default for Searcher {
@@ -66,6 +67,7 @@ impl Default for Searcher {
             matcher: Matcher::new(Config::DEFAULT.match_paths()),
             last: None,
             buf: Vec::new(),
+            path: String::new(),
         }
     }
 }
@@ -89,7 +91,12 @@ impl Searcher {
     /// subsequence test) and counted; nucleo scores only the best tiers needed to fill `limit`,
     /// which is what keeps a keystroke fast at 100k files.
     pub fn search(&mut self, index: &FileIndex, query: &str, limit: usize) -> Matches {
-        let entries = index.entries();
+        self.search_snapshot(&index.snapshot(), query, limit)
+    }
+
+    /// [`Searcher::search`] over a snapshot taken already.
+    pub fn search_snapshot(&mut self, entries: &Snapshot, query: &str, limit: usize) -> Matches {
+        let path = &mut self.path;
         let (dir, rest) = match query.rfind('/') {
             Some(i) => (&query[..=i], &query[i + 1..]),
             None => ("", query),
@@ -112,16 +119,23 @@ impl Searcher {
                     &p[..dir_key.len()] == dir_key
                 }
         };
-        let in_dir = |e: &Entry| in_dir_key(&fold(&e.path));
         if rest.is_empty() {
             // A folder listing: direct children, folders first, then by name.
             self.last = None;
-            let mut children: Vec<&Entry> = entries
+            let mut children: Vec<EntryRef<'_>> = entries
                 .iter()
-                .filter(|e| in_dir(e) && !e.path[dir.len()..].contains('/'))
+                .map(|(_, e)| e)
+                .filter(|e| {
+                    e.write_path(path);
+                    in_dir_key(&fold(path)) && !path[dir.len().min(path.len())..].contains('/')
+                })
                 .collect();
             let total = children.len();
-            children.sort_by(|a, b| b.is_dir.cmp(&a.is_dir).then_with(|| a.path.cmp(&b.path)));
+            children.sort_by(|a, b| {
+                b.is_dir
+                    .cmp(&a.is_dir)
+                    .then_with(|| a.path_bytes().cmp(b.path_bytes()))
+            });
             return Matches {
                 items: children
                     .into_iter()
@@ -136,14 +150,15 @@ impl Searcher {
         let refine = self.last.as_ref().filter(|last| {
             query.starts_with(&last.query) && query.rfind('/') == last.query.rfind('/')
         });
-        let candidates: Box<dyn Iterator<Item = u32>> = match refine {
+        let candidates: Box<dyn Iterator<Item = (u32, EntryRef<'_>)>> = match refine {
             Some(last) => Box::new(
                 last.matched
                     .clone()
                     .into_iter()
-                    .chain(last.scanned as u32..entries.len() as u32),
+                    .map(|i| (i, entries.get(i)))
+                    .chain(entries.iter_from(last.scanned)),
             ),
-            None => Box::new(0..entries.len() as u32),
+            None => Box::new(entries.iter()),
         };
         let needle: Vec<u8> = if smart_lower {
             folded_rest.to_ascii_lowercase().into_bytes()
@@ -153,12 +168,12 @@ impl Searcher {
         let query_bag = char_bag(&folded_rest);
         let mut tiers: [Vec<u32>; 4] = Default::default();
         let mut matched = Vec::new();
-        for i in candidates {
-            let e = &entries[i as usize];
+        for (i, e) in candidates {
             if e.bag & query_bag != query_bag {
                 continue;
             }
-            let key = fold(&e.path);
+            e.write_path(path);
+            let key = fold(path);
             if !in_dir_key(&key) {
                 continue;
             }
@@ -174,7 +189,7 @@ impl Searcher {
         let total = matched.len();
         self.last = Some(Last {
             query: query.to_owned(),
-            scanned: entries.len(),
+            scanned: entries.chunk_count(),
             matched,
         });
 
@@ -196,17 +211,19 @@ impl Searcher {
             let shortlist = SHORTLIST.max(limit);
             if members.len() > shortlist {
                 let by_length = |a: &u32, b: &u32| {
-                    let (pa, pb) = (&entries[*a as usize].path, &entries[*b as usize].path);
-                    pa.len().cmp(&pb.len()).then_with(|| pa.cmp(pb))
+                    let (ea, eb) = (entries.get(*a), entries.get(*b));
+                    ea.path_len()
+                        .cmp(&eb.path_len())
+                        .then_with(|| ea.path_bytes().cmp(eb.path_bytes()))
                 };
                 members.select_nth_unstable_by(shortlist - 1, by_length);
                 members.truncate(shortlist);
             }
             for &i in members.iter() {
-                let e = &entries[i as usize];
                 // A basename match is scored on the basename; a fuzzy one on the whole relative path
                 // (past the folder typed, which folded text measures).
-                let key = fold(&e.path);
+                entries.get(i).write_path(path);
+                let key = fold(path);
                 let haystack = if t == Tier::Fuzzy {
                     &key[dir_key.len().min(key.len())..]
                 } else {
@@ -220,11 +237,11 @@ impl Searcher {
             }
         }
         let better = |a: &(Tier, u32, u32), b: &(Tier, u32, u32)| {
-            let (ea, eb) = (&entries[a.2 as usize], &entries[b.2 as usize]);
+            let (ea, eb) = (entries.get(a.2), entries.get(b.2));
             b.0.cmp(&a.0)
                 .then_with(|| b.1.cmp(&a.1))
-                .then_with(|| ea.path.len().cmp(&eb.path.len()))
-                .then_with(|| ea.path.cmp(&eb.path))
+                .then_with(|| ea.path_len().cmp(&eb.path_len()))
+                .then_with(|| ea.path_bytes().cmp(eb.path_bytes()))
         };
         if ranked.len() > limit && limit > 0 {
             ranked.select_nth_unstable_by(limit - 1, better);
@@ -234,7 +251,7 @@ impl Searcher {
         Matches {
             items: ranked
                 .iter()
-                .map(|&(_, _, i)| Suggestion::from_entry(&entries[i as usize]))
+                .map(|&(_, _, i)| Suggestion::from_entry(entries.get(i)))
                 .collect(),
             total,
         }

@@ -1,6 +1,12 @@
-//! The binding contexts and their actions, with the default keys of each.
+//! The binding contexts and the action table: every action's id, default keys, the [`Msg`] it
+//! produces, when it applies, what it does (one line, for docs and the config template) and its
+//! hint verb. Resolution, hints, the commented config and docs/keymaps.md all read this table.
 
 use std::fmt;
+
+use pi_ask_components::EditOp;
+
+use crate::model::{Msg, PopupAction};
 
 /// Where a key is pressed. Each context has its own actions and bindings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -45,6 +51,20 @@ impl Context {
         }
     }
 
+    /// What the context covers, for the docs table.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Context::Global => "everywhere but the settings modal",
+            Context::Main => "option lists and the review tab",
+            Context::Editor => {
+                "the free-form answer editor; its editing actions work in every editor"
+            }
+            Context::NoteEditor => "the note editors",
+            Context::SettingsModal => "the settings modal",
+            Context::Autocomplete => "the `@` suggestion popup",
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<Context> {
         Context::ALL.into_iter().find(|c| c.name() == name)
     }
@@ -58,8 +78,60 @@ impl Context {
     }
 }
 
+/// When an action applies (besides its context being consulted).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum When {
+    Always,
+    /// No editor is open, or the open one is empty (the `*WhenEmpty` actions, `global.settings`).
+    EditorEmpty,
+    /// The open editor holds text (caret motions and deletions, which do nothing on no text).
+    EditorHasText,
+}
+
+impl When {
+    /// Whether both can hold at once (two such actions may not share a key in one context).
+    pub fn overlaps(self, other: When) -> bool {
+        !matches!(
+            (self, other),
+            (When::EditorEmpty, When::EditorHasText) | (When::EditorHasText, When::EditorEmpty)
+        )
+    }
+}
+
+/// Which part of a context an action belongs to, so precedence can take part of a context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    /// Moving through the form and ending it.
+    Flow,
+    /// `main`'s jumps (first, last, a page), which an empty editor hands to the list.
+    Jump,
+    /// Editing text in an editor.
+    Editing,
+}
+
+/// Everything the table says about one action.
+#[derive(Debug)]
+pub struct ActionSpec {
+    pub context: Context,
+    /// The name within its context (`nextTab`).
+    pub name: &'static str,
+    pub default_keys: &'static [&'static str],
+    pub msg: Msg,
+    pub when: When,
+    pub group: Group,
+    /// The footer hint's verb (`select`, `close list`); empty for actions without a hint.
+    pub hint: &'static str,
+    /// What it does, in one line.
+    pub description: &'static str,
+    /// Whether the original pi-ask has it (its JSON config must list exactly those).
+    pub original: bool,
+}
+
 macro_rules! actions {
-    ($( $variant:ident => ($ctx:ident, $name:literal, [$($key:literal),*]) ),* $(,)?) => {
+    ($( $variant:ident => {
+        $ctx:ident, $name:literal, [$($key:literal),*], $msg:expr, $when:ident, $group:ident,
+        $original:literal, hint $hint:literal, $description:literal
+    } ),* $(,)?) => {
         /// A bindable action. Its config id is `<context>.<name>`, e.g. `main.nextTab`.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Action { $($variant),* }
@@ -67,81 +139,177 @@ macro_rules! actions {
         impl Action {
             pub const ALL: &'static [Action] = &[$(Action::$variant),*];
 
-            pub fn context(self) -> Context {
-                match self { $(Action::$variant => Context::$ctx),* }
-            }
-
-            /// The name within its context (`nextTab`).
-            pub fn name(self) -> &'static str {
-                match self { $(Action::$variant => $name),* }
-            }
-
-            /// The default key ids.
-            pub fn default_keys(self) -> &'static [&'static str] {
-                match self { $(Action::$variant => &[$($key),*]),* }
+            /// The action's row of the table.
+            pub fn spec(self) -> &'static ActionSpec {
+                match self {
+                    $(Action::$variant => {
+                        static SPEC: ActionSpec = ActionSpec {
+                            context: Context::$ctx,
+                            name: $name,
+                            default_keys: &[$($key),*],
+                            msg: $msg,
+                            when: When::$when,
+                            group: Group::$group,
+                            hint: $hint,
+                            description: $description,
+                            original: $original,
+                        };
+                        &SPEC
+                    }),*
+                }
             }
         }
     };
 }
 
+use EditOp as E;
+
 actions! {
-    GlobalDismiss => (Global, "dismiss", ["ctrl+c"]),
-    GlobalSettings => (Global, "settings", ["?"]),
-    MainConfirm => (Main, "confirm", ["enter"]),
-    MainCancel => (Main, "cancel", ["esc"]),
-    MainChangeQuestionType => (Main, "changeQuestionType", ["t"]),
-    MainToggle => (Main, "toggle", ["space"]),
-    MainNextTab => (Main, "nextTab", ["tab", "right"]),
-    MainPreviousTab => (Main, "previousTab", ["shift+tab", "left"]),
-    MainNextOption => (Main, "nextOption", ["down"]),
-    MainPreviousOption => (Main, "previousOption", ["up"]),
-    MainFirstOption => (Main, "firstOption", ["home"]),
-    MainLastOption => (Main, "lastOption", ["end"]),
-    MainPageDown => (Main, "pageDown", ["pageDown"]),
-    MainPageUp => (Main, "pageUp", ["pageUp"]),
-    MainPreviewDown => (Main, "previewDown", ["shift+down"]),
-    MainPreviewUp => (Main, "previewUp", ["shift+up"]),
-    MainOptionNote => (Main, "optionNote", ["n"]),
-    MainQuestionNote => (Main, "questionNote", ["shift+n"]),
-    EditorSubmit => (Editor, "submit", ["enter"]),
-    EditorClose => (Editor, "close", ["esc"]),
-    EditorNextTabWhenEmpty => (Editor, "nextTabWhenEmpty", ["tab", "right"]),
-    EditorPreviousTabWhenEmpty => (Editor, "previousTabWhenEmpty", ["shift+tab", "left"]),
-    EditorNextOptionWhenEmpty => (Editor, "nextOptionWhenEmpty", ["down"]),
-    EditorPreviousOptionWhenEmpty => (Editor, "previousOptionWhenEmpty", ["up"]),
-    NoteEditorSave => (NoteEditor, "save", ["enter"]),
-    NoteEditorClose => (NoteEditor, "close", ["esc"]),
-    NoteEditorNextTabWhenEmpty => (NoteEditor, "nextTabWhenEmpty", ["tab", "right"]),
-    NoteEditorPreviousTabWhenEmpty => (NoteEditor, "previousTabWhenEmpty", ["shift+tab", "left"]),
-    NoteEditorNextOptionWhenEmpty => (NoteEditor, "nextOptionWhenEmpty", ["down"]),
-    NoteEditorPreviousOptionWhenEmpty => (NoteEditor, "previousOptionWhenEmpty", ["up"]),
-    SettingsModalClose => (SettingsModal, "close", ["esc", "ctrl+c", "?"]),
-    SettingsModalNextOption => (SettingsModal, "nextOption", ["down"]),
-    SettingsModalPreviousOption => (SettingsModal, "previousOption", ["up"]),
-    SettingsModalToggle => (SettingsModal, "toggle", ["enter", "space"]),
-    AutocompleteNext => (Autocomplete, "next", ["down"]),
-    AutocompletePrevious => (Autocomplete, "previous", ["up"]),
-    AutocompleteAccept => (Autocomplete, "accept", ["enter"]),
-    AutocompleteComplete => (Autocomplete, "complete", ["tab"]),
-    AutocompleteClose => (Autocomplete, "close", ["esc"]),
+    GlobalDismiss => { Global, "dismiss", ["ctrl+c"], Msg::Dismiss, Always, Flow, true,
+        hint "", "Dismiss the form (a second press confirms when answers would be lost)" },
+    GlobalSettings => { Global, "settings", ["?"], Msg::OpenSettings, EditorEmpty, Flow, true,
+        hint "settings", "Open the settings modal (typed as text in an editor that holds text)" },
+    MainConfirm => { Main, "confirm", ["enter"], Msg::Confirm, Always, Flow, true,
+        hint "confirm", "Choose the highlighted option and go on, or run the highlighted review action" },
+    MainCancel => { Main, "cancel", ["esc"], Msg::Cancel, Always, Flow, true,
+        hint "dismiss", "Cancel the form (a second press confirms when answers would be lost)" },
+    MainChangeQuestionType => { Main, "changeQuestionType", ["t"], Msg::ChangeQuestionType, Always, Flow, true,
+        hint "question type", "Switch the question between one choice and several" },
+    MainToggle => { Main, "toggle", ["space"], Msg::Toggle, Always, Flow, true,
+        hint "toggle", "Toggle the highlighted option of a multi question" },
+    MainNextTab => { Main, "nextTab", ["tab", "right"], Msg::NextTab, Always, Flow, true,
+        hint "tab", "The next tab" },
+    MainPreviousTab => { Main, "previousTab", ["shift+tab", "left"], Msg::PreviousTab, Always, Flow, true,
+        hint "tab", "The previous tab" },
+    MainNextOption => { Main, "nextOption", ["down"], Msg::NextOption, Always, Flow, true,
+        hint "select", "The next option (or review action)" },
+    MainPreviousOption => { Main, "previousOption", ["up"], Msg::PreviousOption, Always, Flow, true,
+        hint "select", "The previous option (or review action)" },
+    MainFirstOption => { Main, "firstOption", ["home"], Msg::FirstOption, Always, Jump, false,
+        hint "", "The first option" },
+    MainLastOption => { Main, "lastOption", ["end"], Msg::LastOption, Always, Jump, false,
+        hint "", "The last option" },
+    MainPageDown => { Main, "pageDown", ["pageDown"], Msg::PageDown, Always, Jump, false,
+        hint "", "A page of options down (as many rows as the list shows)" },
+    MainPageUp => { Main, "pageUp", ["pageUp"], Msg::PageUp, Always, Jump, false,
+        hint "", "A page of options up" },
+    MainPreviewDown => { Main, "previewDown", ["shift+down"], Msg::PreviewDown, Always, Flow, false,
+        hint "", "Scroll a preview question's pane down a line" },
+    MainPreviewUp => { Main, "previewUp", ["shift+up"], Msg::PreviewUp, Always, Flow, false,
+        hint "", "Scroll a preview question's pane up a line" },
+    MainOptionNote => { Main, "optionNote", ["n"], Msg::OptionNote, Always, Flow, true,
+        hint "note", "Write a note on the highlighted option" },
+    MainQuestionNote => { Main, "questionNote", ["shift+n"], Msg::QuestionNote, Always, Flow, true,
+        hint "note", "Write a note on the question" },
+    EditorSubmit => { Editor, "submit", ["enter"], Msg::EditorSubmit, Always, Flow, true,
+        hint "submit", "Submit the typed answer" },
+    EditorClose => { Editor, "close", ["esc"], Msg::EditorClose, Always, Flow, true,
+        hint "close", "Close the editor, keeping the draft" },
+    EditorNextTabWhenEmpty => { Editor, "nextTabWhenEmpty", ["tab", "right"], Msg::NextTab, EditorEmpty, Flow, true,
+        hint "", "The next tab, while the editor is empty" },
+    EditorPreviousTabWhenEmpty => { Editor, "previousTabWhenEmpty", ["shift+tab", "left"], Msg::PreviousTab, EditorEmpty, Flow, true,
+        hint "", "The previous tab, while the editor is empty" },
+    EditorNextOptionWhenEmpty => { Editor, "nextOptionWhenEmpty", ["down"], Msg::NextOption, EditorEmpty, Flow, true,
+        hint "", "The next option, while the editor is empty" },
+    EditorPreviousOptionWhenEmpty => { Editor, "previousOptionWhenEmpty", ["up"], Msg::PreviousOption, EditorEmpty, Flow, true,
+        hint "", "The previous option, while the editor is empty" },
+    EditorCursorLeft => { Editor, "cursorLeft", ["left", "ctrl+b"], Msg::Edit(E::CursorLeft), EditorHasText, Editing, false,
+        hint "", "Caret a character left" },
+    EditorCursorRight => { Editor, "cursorRight", ["right", "ctrl+f"], Msg::Edit(E::CursorRight), EditorHasText, Editing, false,
+        hint "", "Caret a character right" },
+    EditorCursorWordLeft => { Editor, "cursorWordLeft", ["alt+left", "ctrl+left", "alt+b"], Msg::Edit(E::CursorWordLeft), EditorHasText, Editing, false,
+        hint "word", "Caret to the start of this or the previous word" },
+    EditorCursorWordRight => { Editor, "cursorWordRight", ["alt+right", "ctrl+right", "alt+f"], Msg::Edit(E::CursorWordRight), EditorHasText, Editing, false,
+        hint "word", "Caret to the end of this or the next word" },
+    EditorCursorLineStart => { Editor, "cursorLineStart", ["home", "ctrl+a"], Msg::Edit(E::CursorLineStart), EditorHasText, Editing, false,
+        hint "", "Caret to the start of the line" },
+    EditorCursorLineEnd => { Editor, "cursorLineEnd", ["end", "ctrl+e"], Msg::Edit(E::CursorLineEnd), EditorHasText, Editing, false,
+        hint "", "Caret to the end of the line" },
+    EditorCursorUp => { Editor, "cursorUp", ["up"], Msg::Edit(E::CursorUp), EditorHasText, Editing, false,
+        hint "", "Caret a line up (on the first line, to its start)" },
+    EditorCursorDown => { Editor, "cursorDown", ["down"], Msg::Edit(E::CursorDown), EditorHasText, Editing, false,
+        hint "", "Caret a line down (on the last line, to its end)" },
+    EditorDeleteCharBackward => { Editor, "deleteCharBackward", ["backspace", "ctrl+h"], Msg::Edit(E::DeleteCharBackward), EditorHasText, Editing, false,
+        hint "", "Delete the character before the caret" },
+    EditorDeleteCharForward => { Editor, "deleteCharForward", ["delete", "ctrl+d"], Msg::Edit(E::DeleteCharForward), EditorHasText, Editing, false,
+        hint "", "Delete the character after the caret" },
+    EditorDeleteWordBackward => { Editor, "deleteWordBackward", ["ctrl+w", "alt+backspace", "ctrl+backspace"], Msg::Edit(E::DeleteWordBackward), EditorHasText, Editing, false,
+        hint "delete word", "Delete the whitespace-separated word before the caret" },
+    EditorDeleteWordForward => { Editor, "deleteWordForward", ["alt+d", "alt+delete", "ctrl+delete"], Msg::Edit(E::DeleteWordForward), EditorHasText, Editing, false,
+        hint "", "Delete to the end of this or the next word" },
+    EditorDeleteToLineStart => { Editor, "deleteToLineStart", ["ctrl+u"], Msg::Edit(E::DeleteToLineStart), EditorHasText, Editing, false,
+        hint "", "Delete from the start of the line to the caret" },
+    EditorDeleteToLineEnd => { Editor, "deleteToLineEnd", ["ctrl+k"], Msg::Edit(E::DeleteToLineEnd), EditorHasText, Editing, false,
+        hint "", "Delete from the caret to the end of the line" },
+    EditorNewLine => { Editor, "newLine", ["shift+enter", "alt+enter", "ctrl+j"], Msg::Edit(E::NewLine), Always, Editing, false,
+        hint "new line", "Start a new line (note editors; the free-form answer is one line)" },
+    NoteEditorSave => { NoteEditor, "save", ["enter"], Msg::EditorSubmit, Always, Flow, true,
+        hint "save", "Save the note" },
+    NoteEditorClose => { NoteEditor, "close", ["esc"], Msg::EditorClose, Always, Flow, true,
+        hint "close", "Close the note editor, keeping the draft" },
+    NoteEditorNextTabWhenEmpty => { NoteEditor, "nextTabWhenEmpty", ["tab", "right"], Msg::NextTab, EditorEmpty, Flow, true,
+        hint "", "The next tab, while the note is empty" },
+    NoteEditorPreviousTabWhenEmpty => { NoteEditor, "previousTabWhenEmpty", ["shift+tab", "left"], Msg::PreviousTab, EditorEmpty, Flow, true,
+        hint "", "The previous tab, while the note is empty" },
+    NoteEditorNextOptionWhenEmpty => { NoteEditor, "nextOptionWhenEmpty", ["down"], Msg::NextOption, EditorEmpty, Flow, true,
+        hint "", "The next option, while the note is empty" },
+    NoteEditorPreviousOptionWhenEmpty => { NoteEditor, "previousOptionWhenEmpty", ["up"], Msg::PreviousOption, EditorEmpty, Flow, true,
+        hint "", "The previous option, while the note is empty" },
+    SettingsModalClose => { SettingsModal, "close", ["esc", "ctrl+c", "?"], Msg::CloseSettings, Always, Flow, true,
+        hint "to close", "Close the settings modal" },
+    SettingsModalNextOption => { SettingsModal, "nextOption", ["down"], Msg::SettingsNext, Always, Flow, true,
+        hint "", "The next setting" },
+    SettingsModalPreviousOption => { SettingsModal, "previousOption", ["up"], Msg::SettingsPrevious, Always, Flow, true,
+        hint "", "The previous setting" },
+    SettingsModalToggle => { SettingsModal, "toggle", ["enter", "space"], Msg::SettingsToggle, Always, Flow, true,
+        hint "to change", "Toggle the highlighted setting (or arm and confirm the reset)" },
+    AutocompleteNext => { Autocomplete, "next", ["down"], Msg::Popup(PopupAction::Next), Always, Flow, false,
+        hint "select", "The next suggestion" },
+    AutocompletePrevious => { Autocomplete, "previous", ["up"], Msg::Popup(PopupAction::Previous), Always, Flow, false,
+        hint "select", "The previous suggestion" },
+    AutocompleteAccept => { Autocomplete, "accept", ["enter"], Msg::Popup(PopupAction::Accept), Always, Flow, false,
+        hint "accept", "Insert the highlighted suggestion" },
+    AutocompleteComplete => { Autocomplete, "complete", ["tab"], Msg::Popup(PopupAction::Complete), Always, Flow, false,
+        hint "complete", "Insert the highlighted suggestion; with the popup closed, complete the path word before the caret" },
+    AutocompleteClose => { Autocomplete, "close", ["esc"], Msg::Popup(PopupAction::Close), Always, Flow, false,
+        hint "close list", "Close the popup until the text before the caret changes" },
 }
 
 impl Action {
+    pub fn context(self) -> Context {
+        self.spec().context
+    }
+
+    /// The name within its context (`nextTab`).
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    /// The default key ids.
+    pub fn default_keys(self) -> &'static [&'static str] {
+        self.spec().default_keys
+    }
+
+    /// The message a key bound to this action produces.
+    pub fn msg(self) -> Msg {
+        self.spec().msg.clone()
+    }
+
+    pub fn when(self) -> When {
+        self.spec().when
+    }
+
+    pub fn group(self) -> Group {
+        self.spec().group
+    }
+
     pub fn from_name(context: Context, name: &str) -> Option<Action> {
         context.actions().find(|a| a.name() == name)
     }
 
     /// Whether the original pi-ask has this action (its JSON config must list exactly those).
     pub fn in_original(self) -> bool {
-        !matches!(
-            self,
-            Action::MainFirstOption
-                | Action::MainLastOption
-                | Action::MainPageDown
-                | Action::MainPageUp
-                | Action::MainPreviewDown
-                | Action::MainPreviewUp
-        )
+        self.spec().original
     }
 
     /// `<context>.<name>`.

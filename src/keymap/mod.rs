@@ -4,9 +4,13 @@
 //! a `(context, key) → action` lookup and its reverse, from which every hint is generated.
 
 mod action;
+pub mod docs;
+mod precedence;
 mod validate;
 
-pub use action::{Action, Context};
+pub use crate::model::PopupAction;
+pub use action::{Action, ActionSpec, Context, Group, When};
+pub use precedence::{EditorKind, Fallback, Focus, Layer, PopupFocus, layers};
 pub use validate::{KeymapSource, keymaps_from_value};
 
 use std::collections::HashMap;
@@ -55,63 +59,11 @@ impl Keymaps {
     }
 }
 
-/// Which kind of editor has focus.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EditorKind {
-    Answer,
-    Note,
-}
-
-/// What has keyboard focus, as far as key resolution cares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Focus {
-    /// Option lists and the review tab.
-    Main,
-    /// An inline editor; `empty` hands navigation keys to the `*WhenEmpty` actions,
-    /// `popup` gives the `@` suggestion popup the first look at keys.
-    Editor {
-        kind: EditorKind,
-        empty: bool,
-        popup: bool,
-    },
-    /// The settings modal, which blocks every other context.
-    SettingsModal,
-}
-
-impl Focus {
-    /// The same focus with the suggestion popup closed.
-    pub fn without_popup(self) -> Focus {
-        match self {
-            Focus::Editor { kind, empty, .. } => Focus::Editor {
-                kind,
-                empty,
-                popup: false,
-            },
-            other => other,
-        }
-    }
-}
-
-/// An action of the `@` suggestion popup.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PopupAction {
-    Next,
-    Previous,
-    Accept,
-    /// Tab: accepts the highlighted suggestion, or (popup closed) completes the path word.
-    Complete,
-    Close,
-}
-
 /// What a key press means in the current focus.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Resolution {
-    /// A flow intent.
+    /// A flow intent (editing and popup keys included).
     Msg(Msg),
-    /// A popup intent (handled by the editor component).
-    Popup(PopupAction),
-    /// Not bound here: the editor gets the key as text or cursor movement.
-    EditorInput,
     /// Not bound and nothing to type into.
     Ignored,
 }
@@ -120,7 +72,9 @@ pub enum Resolution {
 #[derive(Debug, Clone)]
 pub struct BindingTable {
     keymaps: Keymaps,
-    lookup: HashMap<(Context, KeyId), Action>,
+    /// Several actions of a context share a key only when they never apply together
+    /// (`left`: `previousTabWhenEmpty` and `cursorLeft`).
+    lookup: HashMap<(Context, KeyId), Vec<Action>>,
 }
 
 impl Default for BindingTable {
@@ -134,8 +88,10 @@ impl BindingTable {
         let mut lookup = HashMap::new();
         for (action, keys) in keymaps.iter() {
             for key in keys {
-                // Validation rejects duplicates; first binding wins if unvalidated keymaps are used.
-                lookup.entry((action.context(), *key)).or_insert(action);
+                let bound: &mut Vec<Action> = lookup.entry((action.context(), *key)).or_default();
+                if !bound.contains(&action) {
+                    bound.push(action);
+                }
             }
         }
         BindingTable { keymaps, lookup }
@@ -145,9 +101,14 @@ impl BindingTable {
         &self.keymaps
     }
 
-    /// The action bound to a key in a context.
+    /// The first action bound to a key in a context.
     pub fn action(&self, context: Context, key: &KeyId) -> Option<Action> {
-        self.lookup.get(&(context, *key)).copied()
+        self.actions(context, key).first().copied()
+    }
+
+    /// Every action bound to a key in a context, in table order.
+    pub fn actions(&self, context: Context, key: &KeyId) -> &[Action] {
+        self.lookup.get(&(context, *key)).map_or(&[], Vec::as_slice)
     }
 
     /// The keys bound to an action.
@@ -169,115 +130,31 @@ impl BindingTable {
         self.keys(action).first().map(KeyId::label)
     }
 
-    fn is(&self, context: Context, key: &KeyId, action: Action) -> bool {
-        self.action(context, key) == Some(action)
-    }
-
-    /// Resolves a key press in the given focus, in the original's order: global dismiss, global
-    /// settings (only outside non-empty editors), then the focused context.
+    /// Resolves a key press in the given focus: the focus's layers in order (see
+    /// [`precedence`]), the first bound action that applies; else the focus's fallback.
     pub fn resolve(&self, focus: Focus, key: &KeyId) -> Resolution {
-        use Action::*;
-        if focus == Focus::SettingsModal {
-            return match self.action(Context::SettingsModal, key) {
-                Some(SettingsModalClose) => Resolution::Msg(Msg::CloseSettings),
-                Some(SettingsModalNextOption) => Resolution::Msg(Msg::SettingsNext),
-                Some(SettingsModalPreviousOption) => Resolution::Msg(Msg::SettingsPrevious),
-                Some(SettingsModalToggle) => Resolution::Msg(Msg::SettingsToggle),
-                _ => Resolution::Ignored,
-            };
-        }
-        if let Focus::Editor { popup: true, .. } = focus {
-            match self.action(Context::Autocomplete, key) {
-                Some(AutocompleteNext) => return Resolution::Popup(PopupAction::Next),
-                Some(AutocompletePrevious) => return Resolution::Popup(PopupAction::Previous),
-                Some(AutocompleteAccept) => return Resolution::Popup(PopupAction::Accept),
-                Some(AutocompleteComplete) => return Resolution::Popup(PopupAction::Complete),
-                Some(AutocompleteClose) => return Resolution::Popup(PopupAction::Close),
-                _ => {}
+        let (layers, fallback) = layers(focus);
+        for layer in layers.iter().filter(|l| l.open(focus)) {
+            let found = self
+                .actions(layer.context, key)
+                .iter()
+                .find(|a| layer.takes(**a) && precedence::applies(a.when(), focus));
+            if let Some(action) = found {
+                return Resolution::Msg(action.msg());
             }
         }
-        if self.is(Context::Global, key, GlobalDismiss) {
-            return Resolution::Msg(Msg::Dismiss);
-        }
-        let editor_empty = match focus {
-            Focus::Editor { empty, .. } => empty,
-            _ => true,
-        };
-        if editor_empty && self.is(Context::Global, key, GlobalSettings) {
-            return Resolution::Msg(Msg::OpenSettings);
-        }
-        match focus {
-            Focus::Editor { kind, empty, .. } => {
-                let context = if kind == EditorKind::Note {
-                    Context::NoteEditor
-                } else {
-                    Context::Editor
-                };
-                let msg = match self.action(context, key) {
-                    Some(EditorSubmit | NoteEditorSave) => Some(Msg::EditorSubmit),
-                    Some(EditorClose | NoteEditorClose) => Some(Msg::EditorClose),
-                    Some(EditorNextTabWhenEmpty | NoteEditorNextTabWhenEmpty) if empty => {
-                        Some(Msg::NextTab)
-                    }
-                    Some(EditorPreviousTabWhenEmpty | NoteEditorPreviousTabWhenEmpty) if empty => {
-                        Some(Msg::PreviousTab)
-                    }
-                    Some(EditorNextOptionWhenEmpty | NoteEditorNextOptionWhenEmpty) if empty => {
-                        Some(Msg::NextOption)
-                    }
-                    Some(EditorPreviousOptionWhenEmpty | NoteEditorPreviousOptionWhenEmpty)
-                        if empty =>
-                    {
-                        Some(Msg::PreviousOption)
-                    }
-                    _ => None,
-                };
-                // An empty editor has nothing to jump through: the list's jump keys still move.
-                let msg = match (msg, empty) {
-                    (None, true) => match self.action(Context::Main, key) {
-                        Some(MainFirstOption) => Some(Msg::FirstOption),
-                        Some(MainLastOption) => Some(Msg::LastOption),
-                        Some(MainPageDown) => Some(Msg::PageDown),
-                        Some(MainPageUp) => Some(Msg::PageUp),
-                        _ => None,
-                    },
-                    (msg, _) => msg,
-                };
-                match msg {
-                    Some(msg) => Resolution::Msg(msg),
-                    // A non-empty editor completes the path word under the cursor.
-                    None if !empty && self.is(Context::Autocomplete, key, AutocompleteComplete) => {
-                        Resolution::Popup(PopupAction::Complete)
-                    }
-                    None => Resolution::EditorInput,
+        match fallback {
+            Fallback::Digit => match key.digit() {
+                Some(d) => Resolution::Msg(Msg::Number(d)),
+                None => Resolution::Ignored,
+            },
+            Fallback::Type => match key.typed_char() {
+                Some(c) => {
+                    Resolution::Msg(Msg::Edit(pi_ask_components::EditOp::Insert(c.to_string())))
                 }
-            }
-            Focus::Main => {
-                let msg = match self.action(Context::Main, key) {
-                    Some(MainNextTab) => Msg::NextTab,
-                    Some(MainPreviousTab) => Msg::PreviousTab,
-                    Some(MainPreviousOption) => Msg::PreviousOption,
-                    Some(MainNextOption) => Msg::NextOption,
-                    Some(MainFirstOption) => Msg::FirstOption,
-                    Some(MainLastOption) => Msg::LastOption,
-                    Some(MainPageDown) => Msg::PageDown,
-                    Some(MainPageUp) => Msg::PageUp,
-                    Some(MainPreviewDown) => Msg::PreviewDown,
-                    Some(MainPreviewUp) => Msg::PreviewUp,
-                    Some(MainToggle) => Msg::Toggle,
-                    Some(MainChangeQuestionType) => Msg::ChangeQuestionType,
-                    Some(MainConfirm) => Msg::Confirm,
-                    Some(MainCancel) => Msg::Cancel,
-                    Some(MainQuestionNote) => Msg::QuestionNote,
-                    Some(MainOptionNote) => Msg::OptionNote,
-                    _ => match key.digit() {
-                        Some(d) => Msg::Number(d),
-                        None => return Resolution::Ignored,
-                    },
-                };
-                Resolution::Msg(msg)
-            }
-            Focus::SettingsModal => Resolution::Ignored,
+                None => Resolution::Ignored,
+            },
+            Fallback::Nothing => Resolution::Ignored,
         }
     }
 }

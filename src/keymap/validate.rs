@@ -23,6 +23,7 @@ pub fn keymaps_from_value(
 ) -> Result<Keymaps, Vec<String>> {
     let mut keymaps = Keymaps::default();
     let mut problems = Vec::new();
+    let mut explicit: Vec<Action> = Vec::new();
     let Some(value) = value else {
         if source == KeymapSource::LegacyJson {
             problems.push("Keymaps must be an object.".to_owned());
@@ -55,6 +56,7 @@ pub fn keymaps_from_value(
                             .map(|reason| format!("Invalid keymap for {action}: {reason}.")),
                     );
                     keymaps.set(action, keys);
+                    explicit.push(action);
                 }
                 Err(reason) => problems.push(format!("Invalid keymap for {action}: {reason}.")),
             }
@@ -77,12 +79,43 @@ pub fn keymaps_from_value(
             }
         }
     }
+    give_way(&mut keymaps, &explicit);
     problems.extend(check_keymaps(&keymaps));
     if problems.is_empty() {
         Ok(keymaps)
     } else {
         Err(problems)
     }
+}
+
+/// The actions pi-ask added to the original's (editing keys, jumps, the popup) keep their
+/// default keys only where no key the user bound collides with them: a config written for the
+/// original, binding `ctrl+k` or `ctrl+d`, stays valid, and those keys do what it says.
+fn give_way(keymaps: &mut Keymaps, explicit: &[Action]) {
+    for &action in Action::ALL {
+        if action.in_original() || explicit.contains(&action) {
+            continue;
+        }
+        let kept: Vec<KeyId> = keymaps
+            .keys(action)
+            .iter()
+            .copied()
+            .filter(|key| {
+                !explicit
+                    .iter()
+                    .any(|&other| conflicts(action, other) && keymaps.keys(other).contains(key))
+            })
+            .collect();
+        keymaps.set(action, kept);
+    }
+}
+
+/// Whether one key may not mean both `a` and `b`.
+fn conflicts(a: Action, b: Action) -> bool {
+    let (ca, cb) = (a.context(), b.context());
+    (ca == cb && a.when().overlaps(b.when()))
+        || (ca == Context::Global && shares_global(cb))
+        || (cb == Context::Global && shares_global(ca))
 }
 
 /// A binding: one key id or a list of them. Repeated keys in one list count once. Returns the
@@ -133,7 +166,8 @@ fn reachable(key: KeyId) -> Result<KeyId, String> {
 }
 
 /// The rules every keymap set must satisfy: digits 1-9 are reserved, a key means one action per
-/// context, and a global key is not bound again in main, editor or noteEditor.
+/// context (an action for an empty editor and one for an editor with text may share it), and a
+/// global key is not bound again in main, editor or noteEditor.
 pub fn check_keymaps(keymaps: &Keymaps) -> Vec<String> {
     let mut problems = Vec::new();
     for (action, keys) in keymaps.iter() {
@@ -153,7 +187,7 @@ pub fn check_keymaps(keymaps: &Keymaps) -> Vec<String> {
                 continue;
             }
             let (ca, cb) = (a.context(), b.context());
-            if ca == cb {
+            if ca == cb && a.when().overlaps(b.when()) {
                 problems.push(format!("Duplicate keymap {} for {a} and {b}.", key.label()));
             } else if ca == Context::Global && shares_global(cb) {
                 problems.push(format!(

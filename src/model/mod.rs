@@ -5,13 +5,17 @@
 
 mod answer;
 mod msg;
+mod popup;
 mod settings_modal;
 mod update;
 
 pub use answer::AnswerState;
-pub use msg::{Cmd, Msg, Notification, ReviewAction};
+pub use msg::{Cmd, Msg, Notification, PopupAction, ReviewAction};
+pub use popup::{Popup, PopupKind};
 pub use settings_modal::{ModalMessage, SettingsModal, SettingsRow};
 pub use update::update;
+
+use pi_ask_components::TextEdit;
 
 use crate::form::{Form, Question};
 use crate::settings::Settings;
@@ -62,11 +66,27 @@ impl EditorTarget {
     }
 }
 
-/// An open inline editor and its unsaved text.
+/// An open inline editor: what it edits, and its unsaved text and caret (the only copy of them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Editor {
     pub target: EditorTarget,
-    pub text: String,
+    pub edit: TextEdit,
+}
+
+impl Editor {
+    /// An editor on `target` holding `text`, the caret at its end (free-form answers are one line).
+    pub fn new(target: EditorTarget, text: &str) -> Editor {
+        let edit = TextEdit::new(text);
+        let edit = match target {
+            EditorTarget::Answer { .. } => edit.single_line(),
+            _ => edit,
+        };
+        Editor { target, edit }
+    }
+
+    pub fn text(&self) -> &str {
+        self.edit.text()
+    }
 }
 
 /// The page size before the view has measured one.
@@ -92,6 +112,8 @@ pub struct Model {
     type_notice: Option<String>,
     config_notice: Option<String>,
     settings_modal: Option<SettingsModal>,
+    /// The `@` popup under the open editor, and the search it waits for.
+    completion: popup::Completion,
     notified: bool,
     finished: bool,
     /// Option rows the view showed last (the size of a page for PageDown/PageUp).
@@ -126,6 +148,7 @@ impl Model {
             type_notice: None,
             config_notice: None,
             settings_modal: None,
+            completion: popup::Completion::default(),
             notified: false,
             finished: false,
             page_rows: DEFAULT_PAGE_ROWS,
@@ -134,6 +157,17 @@ impl Model {
         };
         model.sync_editor_to_cursor();
         model
+    }
+
+    /// Offers `@` file suggestions in the flow's editors (the runtime can search files).
+    pub fn with_file_suggestions(mut self) -> Model {
+        self.completion.enabled = true;
+        self
+    }
+
+    /// The open suggestion popup.
+    pub fn popup(&self) -> Option<&Popup> {
+        self.completion.popup.as_ref()
     }
 
     pub fn title(&self) -> Option<&str> {
@@ -190,7 +224,7 @@ impl Model {
 
     /// Whether no editor is open or the open one is empty (navigation keys then move, not edit).
     pub fn editor_is_empty(&self) -> bool {
-        self.editor.as_ref().is_none_or(|e| e.text.is_empty())
+        self.editor.as_ref().is_none_or(|e| e.edit.is_empty())
     }
 
     pub fn settings(&self) -> &Settings {
@@ -260,10 +294,7 @@ impl Model {
         }
         let question = &self.questions[q];
         if self.cursors[q] == question.custom_row() && self.answers[q].custom_text.is_none() {
-            self.editor = Some(Editor {
-                target: EditorTarget::Answer { question: q },
-                text: String::new(),
-            });
+            self.editor = Some(Editor::new(EditorTarget::Answer { question: q }, ""));
         }
     }
 }

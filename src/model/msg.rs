@@ -39,6 +39,17 @@ impl ReviewAction {
     }
 }
 
+/// An action of the `@` suggestion popup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PopupAction {
+    Next,
+    Previous,
+    Accept,
+    /// Tab: accepts the highlighted suggestion, or (popup closed) completes the path word.
+    Complete,
+    Close,
+}
+
 /// A user intent (or a report from the runtime). Keys become `Msg`s only through the binding table.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
@@ -84,8 +95,19 @@ pub enum Msg {
     QuestionNote,
     /// Switch the current question between single/preview and multi.
     ChangeQuestionType,
-    /// The open editor's whole text changed.
+    /// The open editor's whole text is now this (the caret at its end).
     EditorChanged(String),
+    /// One editing operation in the open editor (typing, deleting, moving the caret, pasting).
+    Edit(pi_ask_components::EditOp),
+    /// A key of the `@` suggestion popup (Tab with the popup closed completes the path word).
+    Popup(PopupAction),
+    /// The answer to [`Cmd::Search`] or [`Cmd::ListDir`] number `generation` (dropped when a
+    /// newer request was made since); `truncated` when the file index stopped at its cap.
+    Suggestions {
+        generation: u64,
+        matches: crate::files::Matches,
+        truncated: bool,
+    },
     /// Enter in an editor: submit a free-form answer, or save a note.
     EditorSubmit,
     /// Esc in an editor: save the draft and close.
@@ -140,4 +162,8 @@ pub enum Cmd {
     ResetConfig,
     /// Send [`Msg::ResetWindowExpired`] after [`crate::settings::RESET_CONFIRM_WINDOW_MS`].
     StartResetWindow,
+    /// Find the files matching an `@` query, off the UI thread; answer with [`Msg::Suggestions`].
+    Search { query: String, generation: u64 },
+    /// List the folder of a path word for Tab completion; answer with [`Msg::Suggestions`].
+    ListDir { word: String, generation: u64 },
 }

@@ -1,13 +1,23 @@
 //! `update`: the one place the flow's state changes.
 
 use super::{
-    Cmd, Editor, EditorTarget, Model, Msg, Notification, ReviewAction, SettingsModal, Tab,
+    Cmd, Editor, EditorTarget, Model, Msg, Notification, ReviewAction, SettingsModal, Tab, popup,
 };
 use crate::form::QuestionType;
 use crate::result::{self, Outcome};
 
 /// Applies one message to the flow and returns the effects to carry out. Never does I/O.
 pub fn update(model: &mut Model, msg: Msg) -> Vec<Cmd> {
+    let editing = model.editor.as_ref().map(|e| e.target);
+    let cmds = update_flow(model, msg);
+    // The popup belongs to one editor: it closes with it.
+    if model.editor.as_ref().map(|e| e.target) != editing {
+        model.completion.close();
+    }
+    cmds
+}
+
+fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
     if model.finished {
         return Vec::new();
     }
@@ -62,10 +72,29 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Cmd> {
         Msg::ChangeQuestionType => change_question_type(model),
         Msg::EditorChanged(text) => {
             if let Some(editor) = &mut model.editor {
-                editor.text = text;
+                *editor = Editor::new(editor.target, &text);
             }
             Vec::new()
         }
+        Msg::Edit(op) => match &mut model.editor {
+            Some(editor) => {
+                let before = (editor.edit.cursor(), editor.edit.text().len());
+                let changed = editor.edit.apply(op.clone());
+                let moved = (editor.edit.cursor(), editor.edit.text().len()) != before;
+                if changed || moved {
+                    popup::after_edit(model, &op)
+                } else {
+                    Vec::new()
+                }
+            }
+            None => Vec::new(),
+        },
+        Msg::Popup(action) if model.editor.is_some() => popup::action(model, action),
+        Msg::Suggestions {
+            generation,
+            matches,
+            truncated,
+        } => popup::suggestions(model, generation, matches, truncated),
         Msg::EditorSubmit => close_editor(model, true),
         Msg::EditorClose => close_editor(model, false),
         Msg::Cancel if model.editor.is_some() => close_editor(model, false),
@@ -82,6 +111,9 @@ fn is_user_action(msg: &Msg) -> bool {
         Msg::Opened
             | Msg::ViewMeasured { .. }
             | Msg::EditorChanged(_)
+            | Msg::Edit(_)
+            | Msg::Popup(_)
+            | Msg::Suggestions { .. }
             | Msg::SettingsChanged(_)
             | Msg::ConfigNotice(_)
             | Msg::ResetWindowExpired
@@ -366,10 +398,7 @@ fn number(model: &mut Model, n: u8) -> Vec<Cmd> {
 
 fn open_answer_editor(model: &mut Model, q: usize) {
     let text = model.answers[q].custom_text.clone().unwrap_or_default();
-    model.editor = Some(Editor {
-        target: EditorTarget::Answer { question: q },
-        text,
-    });
+    model.editor = Some(Editor::new(EditorTarget::Answer { question: q }, &text));
 }
 
 fn open_option_note(model: &mut Model) -> Vec<Cmd> {
@@ -384,13 +413,13 @@ fn open_option_note(model: &mut Model) -> Vec<Cmd> {
                 .get(&opt.value)
                 .cloned()
                 .unwrap_or_default();
-            model.editor = Some(Editor {
-                target: EditorTarget::OptionNote {
+            model.editor = Some(Editor::new(
+                EditorTarget::OptionNote {
                     question: q,
                     option,
                 },
-                text,
-            });
+                &text,
+            ));
         }
     }
     Vec::new()
@@ -402,10 +431,10 @@ fn open_question_note(model: &mut Model) -> Vec<Cmd> {
     }
     if let Tab::Question(q) = model.tab() {
         let text = model.answers[q].note.clone().unwrap_or_default();
-        model.editor = Some(Editor {
-            target: EditorTarget::QuestionNote { question: q },
-            text,
-        });
+        model.editor = Some(Editor::new(
+            EditorTarget::QuestionNote { question: q },
+            &text,
+        ));
     }
     Vec::new()
 }
@@ -421,9 +450,10 @@ fn commit_open_editor(model: &mut Model) {
 /// Saves the editor's text to its target and closes it. `submit` is Enter: a non-blank
 /// free-form answer on a single/preview question then advances to the next tab.
 fn close_editor(model: &mut Model, submit: bool) -> Vec<Cmd> {
-    let Some(Editor { target, text }) = model.editor.take() else {
+    let Some(Editor { target, edit }) = model.editor.take() else {
         return Vec::new();
     };
+    let text = edit.into_text();
     match target {
         EditorTarget::QuestionNote { question } => model.answers[question].set_note(&text),
         EditorTarget::OptionNote { question, option } => {

@@ -3,7 +3,13 @@
 use crate::keymap::{Action, BindingTable};
 use crate::model::{Model, Tab};
 
-fn hint(table: &BindingTable, action: Action, verb: &str) -> Option<String> {
+/// An action's keys and its verb from the action table.
+fn hint(table: &BindingTable, action: Action) -> Option<String> {
+    hint_as(table, action, action.spec().hint)
+}
+
+/// An action's keys with a verb of this state (`Enter continue` on a multi question).
+fn hint_as(table: &BindingTable, action: Action, verb: &str) -> Option<String> {
     let label = table.label(action);
     (!label.is_empty()).then(|| format!("{label} {verb}"))
 }
@@ -39,9 +45,9 @@ pub fn flow_hints(table: &BindingTable, model: &Model, popup_open: bool) -> Vec<
                 ("down", "up", "↑↓"),
                 "select",
             ),
-            hint(table, AutocompleteAccept, "accept"),
-            hint(table, AutocompleteComplete, "complete"),
-            hint(table, AutocompleteClose, "close list"),
+            hint(table, AutocompleteAccept),
+            hint(table, AutocompleteComplete),
+            hint(table, AutocompleteClose),
         ]
         .into_iter()
         .flatten()
@@ -59,27 +65,21 @@ pub fn flow_hints(table: &BindingTable, model: &Model, popup_open: bool) -> Vec<
         ("down", "up", "↑↓"),
         "select",
     );
-    let editor_has_text = model.editor().is_some_and(|e| !e.text.is_empty());
+    let editor_has_text = model.editor().is_some_and(|e| !e.edit.is_empty());
     let settings = (!editor_has_text)
-        .then(|| hint(table, GlobalSettings, "settings"))
+        .then(|| hint(table, GlobalSettings))
         .flatten();
     let mut hints: Vec<Option<String>> = match (model.editor(), model.tab()) {
         (Some(editor), _) if editor.target.is_note() => {
-            vec![
-                hint(table, NoteEditorSave, "save"),
-                hint(table, NoteEditorClose, "close"),
-            ]
+            vec![hint(table, NoteEditorSave), hint(table, NoteEditorClose)]
         }
-        (Some(_), _) => vec![
-            hint(table, EditorSubmit, "submit"),
-            hint(table, EditorClose, "close"),
-        ],
+        (Some(_), _) => vec![hint(table, EditorSubmit), hint(table, EditorClose)],
         (None, Tab::Review) => vec![
             tabs,
             select,
             Some("1/2/3 choose".to_owned()),
-            hint(table, MainConfirm, "confirm"),
-            hint(table, MainCancel, "cancel"),
+            hint_as(table, MainConfirm, "confirm"),
+            hint_as(table, MainCancel, "cancel"),
         ],
         (None, Tab::Question(q)) => {
             let multi = model.questions()[q].presented_type.is_multi();
@@ -94,30 +94,66 @@ pub fn flow_hints(table: &BindingTable, model: &Model, popup_open: bool) -> Vec<
             };
             let mut hints = vec![tabs, select];
             if multi {
-                hints.push(hint(table, MainToggle, "toggle"));
+                hints.push(hint(table, MainToggle));
             }
-            hints.push(hint(table, MainChangeQuestionType, "question type"));
-            hints.push(hint(
+            hints.push(hint(table, MainChangeQuestionType));
+            hints.push(hint_as(
                 table,
                 MainConfirm,
                 if multi { "continue" } else { "confirm" },
             ));
             hints.push(notes);
-            hints.push(hint(table, MainCancel, "dismiss"));
+            hints.push(hint(table, MainCancel));
             hints
         }
     };
     hints.push(settings);
-    hints.into_iter().flatten().collect()
+    let mut hints: Vec<String> = hints.into_iter().flatten().collect();
+    // Once an editor holds text, its editing keys get a line of their own.
+    if let Some(editor) = model.editor().filter(|e| !e.edit.is_empty()) {
+        let editing = editing_hints(table, editor.target.is_note());
+        if !editing.is_empty() {
+            hints.push(String::new());
+            hints.extend(editing);
+        }
+    }
+    hints
+}
+
+/// The editing actions with a hint verb, from the table: word motions as one pair, deleting a
+/// word, and (in notes) a new line.
+fn editing_hints(table: &BindingTable, note: bool) -> Vec<String> {
+    use Action::*;
+    let word = match (
+        table.first_label(EditorCursorWordLeft),
+        table.first_label(EditorCursorWordRight),
+    ) {
+        (Some(l), Some(r)) => Some(format!("{l}/{r} {}", EditorCursorWordLeft.spec().hint)),
+        (Some(k), None) | (None, Some(k)) => {
+            Some(format!("{k} {}", EditorCursorWordLeft.spec().hint))
+        }
+        (None, None) => None,
+    };
+    let first = |action: Action| {
+        table
+            .first_label(action)
+            .map(|k| format!("{k} {}", action.spec().hint))
+    };
+    [
+        word,
+        first(EditorDeleteWordBackward),
+        note.then(|| first(EditorNewLine)).flatten(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// The settings modal's footer line.
 pub fn settings_footer(table: &BindingTable) -> String {
-    let toggle = table.label(Action::SettingsModalToggle);
-    let close = table.label(Action::SettingsModalClose);
     [
-        (!toggle.is_empty()).then(|| format!("{toggle} to change")),
-        (!close.is_empty()).then(|| format!("{close} to close")),
+        hint(table, Action::SettingsModalToggle),
+        hint(table, Action::SettingsModalClose),
     ]
     .into_iter()
     .flatten()

@@ -12,7 +12,8 @@ mod settings_app;
 pub mod terminal;
 pub mod view;
 
-pub use app::{App, Popup, PopupKind};
+pub use crate::model::{Popup, PopupKind};
+pub use app::App;
 pub use appearance::{Appearance, ChosenTheme, ColorMode, Look, ThemeSource};
 pub use hints::{flow_hints, settings_footer};
 pub use session::{Notifier, Outside, Screen, Session};

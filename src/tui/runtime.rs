@@ -12,6 +12,8 @@ use super::terminal::{Placement, TerminalGuard, install_panic_hook};
 
 /// How often the loop wakes to check signals and timers when no input arrives.
 const IDLE_POLL: Duration = Duration::from_millis(100);
+/// How soon the loop looks again while the file worker owes an answer.
+const FILES_POLL: Duration = Duration::from_millis(8);
 
 /// Why the loop ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,9 +142,14 @@ fn event_loop(
             suspend(session, terminal, guard)?;
         }
         let now = Instant::now();
-        let timeout = session.next_deadline().map_or(IDLE_POLL, |d| {
-            d.saturating_duration_since(now).min(IDLE_POLL)
-        });
+        let idle = if session.awaits_files() {
+            FILES_POLL
+        } else {
+            IDLE_POLL
+        };
+        let timeout = session
+            .next_deadline()
+            .map_or(idle, |d| d.saturating_duration_since(now).min(idle));
         // Quiet frames: draw only after input or a timer, not on every idle wake-up.
         let mut changed = false;
         if event::poll(timeout)? {

@@ -15,6 +15,7 @@ use super::appearance::Appearance;
 use super::settings_app::SettingsApp;
 use super::view;
 use crate::config::{Channel, Config, ConfigStore, ThemeConfig};
+use crate::files::{FileSource, FileWorker, IndexOptions, Reply, Request};
 use crate::keymap::BindingTable;
 use crate::model::{Cmd, Msg, Notification};
 use crate::result::AskResult;
@@ -46,6 +47,8 @@ pub struct Session {
     notifier: Notifier,
     result: Option<AskResult>,
     appearance: Appearance,
+    /// Searches and folder listings, off this thread; started by the first one.
+    files: Option<FileWorker>,
 }
 
 impl Session {
@@ -72,6 +75,7 @@ impl Session {
             notifier,
             result: None,
             appearance: Appearance::default(),
+            files: None,
         };
         // The config's theme, in pi's dark defaults until the driver says what the terminal shows.
         session.set_appearance(Appearance::default());
@@ -165,10 +169,13 @@ impl Session {
 
     /// Fires timers that are due. Returns whether anything visible may have changed.
     pub fn tick(&mut self, now: Instant) -> bool {
-        let mut changed = match &mut self.screen {
-            Screen::Flow(app) => app.tick(),
-            Screen::Settings(_) => false,
-        };
+        let replies = self
+            .files
+            .as_mut()
+            .map(FileWorker::take_replies)
+            .unwrap_or_default();
+        let mut changed = !replies.is_empty();
+        self.deliver(replies, now);
         let outside: Vec<Msg> = match &self.screen {
             Screen::Flow(app) => {
                 let questions = app.model().questions();
@@ -204,6 +211,52 @@ impl Session {
         changed
     }
 
+    /// Whether an answer from the file worker is expected soon (the loop should wake up for it).
+    pub fn awaits_files(&self) -> bool {
+        self.files.as_ref().is_some_and(FileWorker::is_busy)
+    }
+
+    /// Waits (up to `timeout`) for the file worker to answer what it was asked, and applies the
+    /// answers: the harness does this after every input so screens are deterministic.
+    pub fn settle_files(&mut self, timeout: Duration, now: Instant) {
+        while let Some(worker) = self.files.as_mut().filter(|w| w.is_busy()) {
+            let replies = worker.wait_replies(timeout);
+            if replies.is_empty() {
+                return;
+            }
+            self.deliver(replies, now);
+        }
+    }
+
+    fn deliver(&mut self, replies: Vec<Reply>, now: Instant) {
+        for reply in replies {
+            self.dispatch(
+                Msg::Suggestions {
+                    generation: reply.generation,
+                    matches: reply.matches,
+                    truncated: reply.truncated,
+                },
+                now,
+            );
+        }
+    }
+
+    /// The file worker, started at the first request with the flow's file source.
+    fn file_worker(&mut self) -> &mut FileWorker {
+        let screen = &mut self.screen;
+        self.files.get_or_insert_with(|| {
+            let source = match screen {
+                Screen::Flow(app) => app.files.take(),
+                Screen::Settings(_) => None,
+            };
+            // Without a source, Tab still completes path words from the working directory.
+            FileWorker::spawn(source.unwrap_or_else(|| FileSource::Walk {
+                root: std::path::PathBuf::from("."),
+                options: IndexOptions::default(),
+            }))
+        })
+    }
+
     /// Carries out commands, and whatever the messages they lead to ask for.
     fn run(&mut self, cmds: Vec<Cmd>, now: Instant) {
         let mut queue: VecDeque<Cmd> = cmds.into();
@@ -231,6 +284,16 @@ impl Session {
                         }],
                         _ => Vec::new(),
                     }
+                }
+                Cmd::Search { query, generation } => {
+                    self.file_worker()
+                        .request(Request::Search { query, generation });
+                    Vec::new()
+                }
+                Cmd::ListDir { word, generation } => {
+                    self.file_worker()
+                        .request(Request::ListDir { word, generation });
+                    Vec::new()
                 }
                 Cmd::ResetConfig => {
                     self.reset_deadline = None;

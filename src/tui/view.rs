@@ -1,5 +1,6 @@
 //! Drawing a flow: the frame (rule, title, tabs, body, footer) and the settings modal on top.
 
+use pi_ask_components::editor;
 use pi_ask_components::text::{fill, put, width, wrap};
 use pi_ask_components::{
     Footer, PreviewPane, ReviewEntry, ReviewLine, ReviewTab, SettingsItem,
@@ -9,10 +10,11 @@ use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 
-use super::app::{App, Popup};
+use super::app::App;
 use super::appearance::Look;
 use super::hints::{flow_hints, settings_footer};
 use crate::form::QuestionType;
+use crate::model::Popup;
 use crate::model::{
     EditorTarget, ModalMessage, Model, ReviewAction, SettingsModal, SettingsRow, Tab,
 };
@@ -129,7 +131,7 @@ fn flow_footer(app: &App) -> Footer {
             flow_hints(
                 &app.table,
                 &app.model,
-                app.popup.as_ref().is_some_and(|p| !p.items.is_empty()),
+                app.popup().is_some_and(|p| !p.items.is_empty()),
             )
         } else {
             Vec::new()
@@ -299,11 +301,18 @@ impl QuestionLayout {
         let question = &app.model.questions()[q];
         let answer = app.model.answer(q);
         let prompt = wrap(&question.prompt, cols.saturating_sub(1).max(1) as usize);
-        let editing = app.editor.as_ref().map(|(t, _)| *t);
-        let note_editor = match (editing, &app.editor) {
-            (Some(EditorTarget::QuestionNote { .. }), Some((_, e))) => {
-                Some(e.height(editor_draw_width(note_editor_width(cols))))
-            }
+        let open_editor = app.model.editor();
+        let editing = open_editor.map(|e| e.target);
+        let note_editor = match open_editor {
+            Some(
+                e @ crate::model::Editor {
+                    target: EditorTarget::QuestionNote { .. },
+                    ..
+                },
+            ) => Some(editor::height(
+                &e.edit,
+                editor_draw_width(note_editor_width(cols)),
+            )),
             _ => None,
         };
         let note_lines = match (&note_editor, &answer.note) {
@@ -365,14 +374,13 @@ impl QuestionLayout {
             selected.push(custom_row);
         }
         let editor_lines = slot_row.and_then(|row| {
-            let (_, e) = app.editor.as_ref()?;
+            let e = open_editor?;
             Some((
                 row,
-                e.height(editor_draw_width(list_slot_width(
-                    list_width,
-                    row,
-                    question.freeform,
-                ))),
+                editor::height(
+                    &e.edit,
+                    editor_draw_width(list_slot_width(list_width, row, question.freeform)),
+                ),
             ))
         });
         let state = pi_ask_components::OptionListState {
@@ -393,7 +401,7 @@ impl QuestionLayout {
             custom_row: Some(custom_row),
             freeform: question.freeform,
         };
-        let popup = app.popup.as_ref().map_or(0, popup_height);
+        let popup = app.popup().map_or(0, popup_height);
         let list = &mut app.lists[q];
         list.state = state;
         list.theme = app.look.theme;
@@ -617,11 +625,16 @@ fn draw_question(
         preview_max_scroll,
     };
     let slot = note_slot.or(slot)?;
-    let (_, editor) = app.editor.as_mut()?;
+    let open = app.model.editor()?;
     let editor_area = Rect::new(slot.x, slot.y, editor_draw_width(slot.width), slot.height);
-    editor.render(editor_area, buf);
-    let cursor = editor.cursor_position();
-    if let Some(popup) = &app.popup {
+    let cursor = editor::draw(
+        &open.edit,
+        open.target.placeholder(),
+        &theme,
+        editor_area,
+        buf,
+    );
+    if let Some(popup) = app.model.popup() {
         draw_popup(popup, editor_area, body, &theme, buf);
     }
     cursor
@@ -799,7 +812,15 @@ fn draw_popup(popup: &Popup, editor: Rect, body: Rect, theme: &Theme, buf: &mut 
             buf,
             x,
             y,
-            "   no matching files",
+            format!(
+                "   {}{}",
+                crate::strings::NO_MATCHING_FILES,
+                if popup.truncated {
+                    crate::strings::INDEX_TRUNCATED
+                } else {
+                    ""
+                }
+            ),
             cols,
             theme.panel(theme.muted()),
         );
@@ -866,9 +887,14 @@ fn draw_popup(popup: &Popup, editor: Rect, body: Rect, theme: &Theme, buf: &mut 
     if with_count {
         let last = first + shown.len();
         let count = format!(
-            "    {}-{last} of {}",
+            "    {}-{last} of {}{}",
             first + 1,
-            popup.total.max(popup.items.len())
+            popup.total.max(popup.items.len()),
+            if popup.truncated {
+                crate::strings::INDEX_TRUNCATED
+            } else {
+                ""
+            }
         );
         put(
             buf,
