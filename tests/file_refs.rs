@@ -420,3 +420,163 @@ fn accents_are_folded_so_cafe_finds_cafe_with_an_accent() {
     );
     assert!(search("docs/cafe").contains(&"docs/café.md".to_owned()));
 }
+
+#[test]
+fn the_index_stops_at_its_cap_and_says_so() {
+    let options = IndexOptions {
+        git_global: false,
+        max_entries: 3,
+        ..IndexOptions::default()
+    };
+    let index = FileIndex::build(&tree(), options).unwrap();
+    index.wait();
+    assert_eq!(index.len(), 3);
+    assert!(index.is_truncated());
+    let full = index_with(&[]);
+    assert!(!full.is_truncated());
+    assert!(full.len() > 3);
+}
+
+#[test]
+fn a_truncated_index_is_named_in_the_popup() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..40 {
+        std::fs::write(dir.path().join(format!("note{i}.md")), "").unwrap();
+    }
+    let index = FileIndex::build(
+        dir.path(),
+        IndexOptions {
+            git_global: false,
+            max_entries: 10,
+            ..IndexOptions::default()
+        },
+    )
+    .unwrap();
+    index.wait();
+    let form = pi_ask::input::parse_payload(ONE).unwrap();
+    let app = pi_ask::tui::App::new(
+        form,
+        pi_ask::settings::Settings::defaults(),
+        pi_ask::keymap::BindingTable::default(),
+        String::new(),
+        None,
+    )
+    .with_files(index);
+    let mut session = pi_ask::tui::Session::new(
+        pi_ask::tui::Screen::Flow(Box::new(app)),
+        None,
+        Box::new(|_, _| {}),
+    );
+    let now = std::time::Instant::now();
+    let key = |c| {
+        crossterm::event::Event::Key(crossterm::event::KeyEvent::new(
+            c,
+            crossterm::event::KeyModifiers::NONE,
+        ))
+    };
+    use crossterm::event::KeyCode;
+    for code in [KeyCode::End, KeyCode::Char('@'), KeyCode::Char('n')] {
+        session.handle_event(&key(code), now);
+        session.settle_files(std::time::Duration::from_secs(10), now);
+    }
+    let popup = session.app().unwrap().popup().expect("the popup is open");
+    assert!(popup.truncated);
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 30)).unwrap();
+    let frame = terminal.draw(|f| session.draw(f)).unwrap();
+    let screen: String = frame
+        .buffer
+        .content()
+        .chunks(80)
+        .map(|row| row.iter().map(|c| c.symbol()).collect::<String>() + "\n")
+        .collect();
+    assert!(screen.contains("(index truncated)"), "{screen}");
+}
+
+#[test]
+fn the_index_walks_only_when_a_search_first_asks_for_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("late.md"), "").unwrap();
+    let form = pi_ask::input::parse_payload(ONE).unwrap();
+    let app = pi_ask::tui::App::new(
+        form,
+        pi_ask::settings::Settings::defaults(),
+        pi_ask::keymap::BindingTable::default(),
+        String::new(),
+        None,
+    )
+    .with_files(pi_ask::files::FileSource::Walk {
+        root: dir.path().to_path_buf(),
+        options: IndexOptions {
+            git_global: false,
+            ..IndexOptions::default()
+        },
+    });
+    let mut session = pi_ask::tui::Session::new(
+        pi_ask::tui::Screen::Flow(Box::new(app)),
+        None,
+        Box::new(|_, _| {}),
+    );
+    let now = std::time::Instant::now();
+    let key = |c| {
+        crossterm::event::Event::Key(crossterm::event::KeyEvent::new(
+            c,
+            crossterm::event::KeyModifiers::NONE,
+        ))
+    };
+    use crossterm::event::KeyCode;
+    session.handle_event(&key(KeyCode::End), now);
+    session.handle_event(&key(KeyCode::Char('x')), now);
+    assert!(!session.files_started(), "typing without `@` walks nothing");
+    session.handle_event(&key(KeyCode::Char(' ')), now);
+    session.handle_event(&key(KeyCode::Char('@')), now);
+    assert!(session.files_started());
+    // The walk streams in: the popup fills once `late.md` is found.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while session
+        .app()
+        .unwrap()
+        .popup()
+        .is_none_or(|p| p.items.is_empty())
+    {
+        assert!(std::time::Instant::now() < deadline, "no suggestion came");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        session.tick(std::time::Instant::now());
+    }
+    assert_eq!(
+        session.app().unwrap().popup().unwrap().items[0].path,
+        "late.md"
+    );
+}
+
+#[test]
+fn index_entries_take_less_than_half_the_bytes_of_one_allocation_per_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut entries = Vec::new();
+    for d in 0..40 {
+        let folder = format!("src/module_{d}/nested");
+        std::fs::create_dir_all(dir.path().join(&folder)).unwrap();
+        for f in 0..25 {
+            let path = format!("{folder}/file_number_{f}.rs");
+            std::fs::write(dir.path().join(&path), "").unwrap();
+            entries.push(path);
+        }
+    }
+    let index = FileIndex::build(
+        dir.path(),
+        IndexOptions {
+            git_global: false,
+            ..IndexOptions::default()
+        },
+    )
+    .unwrap();
+    index.wait();
+    let n = index.len();
+    assert!(n >= 1000);
+    // The layout before: a 32-byte entry (boxed path, bag, name offset, kind) plus the path.
+    let one_allocation_per_path: usize = index.entries().iter().map(|e| 32 + e.path.len()).sum();
+    assert!(
+        index.heap_bytes() * 2 <= one_allocation_per_path,
+        "{} bytes for {n} entries, against {one_allocation_per_path}",
+        index.heap_bytes()
+    );
+}

@@ -4,9 +4,10 @@
 mod common;
 
 use common::*;
-use pi_ask::model::{Cmd, Model, Msg, update};
+use pi_ask::model::{Cmd, Model, Msg, PopupAction, update};
 use pi_ask::result::AskResult;
 use pi_ask::settings::Settings;
+use pi_ask_components::EditOp;
 use proptest::prelude::*;
 
 fn any_msg() -> impl Strategy<Value = Msg> {
@@ -49,6 +50,56 @@ fn any_msg() -> impl Strategy<Value = Msg> {
             elaborate: false
         }),
         Just(Msg::RemoteCancel),
+        any_edit().prop_map(Msg::Edit),
+        prop_oneof![
+            Just(PopupAction::Next),
+            Just(PopupAction::Previous),
+            Just(PopupAction::Accept),
+            Just(PopupAction::Complete),
+            Just(PopupAction::Close),
+        ]
+        .prop_map(Msg::Popup),
+        (
+            0u64..12,
+            proptest::collection::vec(("[a-z/ é]{0,8}", any::<bool>()), 0..4),
+            0usize..30,
+            any::<bool>()
+        )
+            .prop_map(|(generation, items, total, truncated)| Msg::Suggestions {
+                generation,
+                matches: pi_ask::files::Matches {
+                    items: items
+                        .into_iter()
+                        .map(|(path, is_dir)| pi_ask::files::Suggestion { path, is_dir })
+                        .collect(),
+                    total,
+                },
+                truncated,
+            }),
+    ]
+}
+
+/// Every editing operation, with text that includes `@` tokens, quotes, line breaks and
+/// multi-byte characters.
+fn any_edit() -> impl Strategy<Value = EditOp> {
+    prop_oneof![
+        "[a-z@\"/ é日\n]{0,4}".prop_map(EditOp::Insert),
+        "[a-z@\"/ é\r\n\t\u{7}]{0,6}".prop_map(EditOp::Paste),
+        Just(EditOp::NewLine),
+        Just(EditOp::DeleteCharBackward),
+        Just(EditOp::DeleteCharForward),
+        Just(EditOp::DeleteWordBackward),
+        Just(EditOp::DeleteWordForward),
+        Just(EditOp::DeleteToLineStart),
+        Just(EditOp::DeleteToLineEnd),
+        Just(EditOp::CursorLeft),
+        Just(EditOp::CursorRight),
+        Just(EditOp::CursorWordLeft),
+        Just(EditOp::CursorWordRight),
+        Just(EditOp::CursorLineStart),
+        Just(EditOp::CursorLineEnd),
+        Just(EditOp::CursorUp),
+        Just(EditOp::CursorDown),
     ]
 }
 
@@ -88,9 +139,11 @@ proptest! {
     fn no_message_sequence_panics_or_breaks_invariants(
         which in 0usize..3,
         settings in any_settings(),
+        files in any::<bool>(),
         msgs in proptest::collection::vec(any_msg(), 0..80),
     ) {
-        let mut m = Model::new(fixture_form(which), settings);
+        let m = Model::new(fixture_form(which), settings);
+        let mut m = if files { m.with_file_suggestions() } else { m };
         check_invariants(&m);
         let mut finishes = 0;
         for msg in msgs {
@@ -394,5 +447,23 @@ proptest! {
             Err(invalid) => prop_assert!(!invalid.issues.is_empty()),
         }
         let _ = pi_ask::input::validate_extracted_payload(&p);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The compact index gives back exactly the entries it was given, across chunk boundaries,
+    /// shared and new folders, and any characters.
+    #[test]
+    fn the_compact_index_stores_entries_exactly(
+        entries in proptest::collection::vec(("[a-zé日/._ -]{1,24}", any::<bool>()), 0..2500),
+    ) {
+        let entries: Vec<pi_ask::files::Entry> = entries
+            .into_iter()
+            .map(|(p, d)| pi_ask::files::Entry::new(p.trim_matches('/').to_owned() + "x", d))
+            .collect();
+        let index = pi_ask::files::FileIndex::from_entries(std::path::Path::new("."), entries.clone());
+        prop_assert_eq!(index.entries(), entries);
     }
 }

@@ -88,33 +88,32 @@ impl Default for IndexOptions {
     }
 }
 
-/// Entries in one chunk (a slot id is `chunk << CHUNK_BITS | slot`).
+/// Entries in one chunk (an entry id is `chunk << CHUNK_BITS | slot`).
 const CHUNK_BITS: u32 = 10;
 const CHUNK: usize = 1 << CHUNK_BITS;
-/// The folder index of an entry at the root.
-const ROOT_FOLDER: u16 = 0x7fff;
-const DIR_FLAG: u16 = 0x8000;
 
-/// One entry's fixed-size part.
-#[derive(Debug, Clone, Copy)]
-struct Slot {
-    /// Which characters occur in the path (see [`char_bag`]).
-    bag: u64,
-    /// The name's byte offset in the chunk's text.
-    name: u32,
-    name_len: u16,
-    /// The folder's index in the chunk (or [`ROOT_FOLDER`]), with [`DIR_FLAG`] for folders.
-    folder: u16,
-}
+// An entry's `meta` word: where its name ends in the chunk's names, its folder, its kind.
+const NAME_END_BITS: u32 = 19;
+const NAME_END_MASK: u32 = (1 << NAME_END_BITS) - 1;
+const FOLDER_BITS: u32 = 11;
+const FOLDER_MASK: u32 = (1 << FOLDER_BITS) - 1;
+/// The folder number of an entry at the root (a chunk has at most [`CHUNK`] folders).
+const ROOT_FOLDER: u32 = FOLDER_MASK;
+const DIR_FLAG: u32 = 1 << (NAME_END_BITS + FOLDER_BITS);
 
-/// Up to [`CHUNK`] entries, immutable once published.
+/// Up to [`CHUNK`] entries, immutable once published: 12 bytes per entry plus its name, and each
+/// folder's path once.
 #[derive(Debug, Default)]
 pub struct Chunk {
-    /// Folder paths and names, back to back.
-    text: String,
-    /// Each folder path's byte range in `text`.
-    folders: Vec<(u32, u32)>,
-    slots: Vec<Slot>,
+    /// Every entry's name, back to back (an entry's name ends where the next one starts).
+    names: String,
+    /// Folder paths, back to back, and where each ends.
+    folder_text: String,
+    folder_ends: Vec<u32>,
+    /// Which characters occur in each entry's path (see [`char_bag`]).
+    bags: Vec<u64>,
+    /// Each entry's name end, folder and kind (see the `meta` constants).
+    meta: Vec<u32>,
 }
 
 /// An entry as stored: its folder path (empty at the root) and name.
@@ -172,85 +171,119 @@ impl<'a> EntryRef<'a> {
 }
 
 impl Chunk {
+    fn len(&self) -> usize {
+        self.meta.len()
+    }
+
     fn get(&self, slot: usize) -> EntryRef<'_> {
-        let s = self.slots[slot];
-        let folder = match s.folder & !DIR_FLAG {
+        let meta = self.meta[slot];
+        let name_start = match slot {
+            0 => 0,
+            _ => (self.meta[slot - 1] & NAME_END_MASK) as usize,
+        };
+        let name = &self.names[name_start..(meta & NAME_END_MASK) as usize];
+        let folder = match (meta >> NAME_END_BITS) & FOLDER_MASK {
             ROOT_FOLDER => "",
             f => {
-                let (start, len) = self.folders[f as usize];
-                &self.text[start as usize..(start + len) as usize]
+                let f = f as usize;
+                let start = match f {
+                    0 => 0,
+                    _ => self.folder_ends[f - 1] as usize,
+                };
+                &self.folder_text[start..self.folder_ends[f] as usize]
             }
         };
-        let name = &self.text[s.name as usize..s.name as usize + s.name_len as usize];
         EntryRef {
             folder,
             name,
-            is_dir: s.folder & DIR_FLAG != 0,
-            bag: s.bag,
+            is_dir: meta & DIR_FLAG != 0,
+            bag: self.bags[slot],
         }
     }
 
     fn heap_bytes(&self) -> usize {
-        self.text.capacity()
-            + self.folders.capacity() * std::mem::size_of::<(u32, u32)>()
-            + self.slots.capacity() * std::mem::size_of::<Slot>()
+        self.names.capacity()
+            + self.folder_text.capacity()
+            + self.folder_ends.capacity() * std::mem::size_of::<u32>()
+            + self.bags.capacity() * std::mem::size_of::<u64>()
+            + self.meta.capacity() * std::mem::size_of::<u32>()
     }
+}
+
+/// Why an entry did not go into a chunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Refused {
+    /// The chunk is full: publish it and add the entry to a new one.
+    Full,
+    /// A name no chunk can hold (longer than any file system allows).
+    TooLong,
 }
 
 /// A chunk being filled by one walker thread.
 #[derive(Debug, Default)]
 struct ChunkBuilder {
     chunk: Chunk,
-    folders: HashMap<String, u16>,
+    folders: HashMap<String, u32>,
 }
 
 impl ChunkBuilder {
-    /// Adds an entry; `false` (and nothing added) for a name or chunk too long to store.
-    fn push(&mut self, path: &str, is_dir: bool) -> bool {
+    fn push(&mut self, path: &str, is_dir: bool) -> Result<(), Refused> {
         let (folder, name) = match path.rfind('/') {
             Some(i) => (&path[..i], &path[i + 1..]),
             None => ("", path),
         };
-        let Ok(name_len) = u16::try_from(name.len()) else {
-            return false;
-        };
-        if self.chunk.text.len() + path.len() > u32::MAX as usize {
-            return false;
+        if name.len() > NAME_END_MASK as usize {
+            return Err(Refused::TooLong);
         }
-        let folder_index = if folder.is_empty() {
-            ROOT_FOLDER
-        } else if let Some(&i) = self.folders.get(folder) {
-            i
-        } else {
-            let i = self.chunk.folders.len() as u16;
-            let start = self.chunk.text.len() as u32;
-            self.chunk.text.push_str(folder);
-            self.chunk.folders.push((start, folder.len() as u32));
-            self.folders.insert(folder.to_owned(), i);
-            i
+        let chunk = &mut self.chunk;
+        let known = self.folders.get(folder).copied();
+        let new_folder = !folder.is_empty() && known.is_none();
+        if chunk.len() >= CHUNK
+            || chunk.names.len() + name.len() > NAME_END_MASK as usize
+            || chunk.folder_text.len() + folder.len() > u32::MAX as usize
+            || (new_folder && chunk.folder_ends.len() >= ROOT_FOLDER as usize)
+        {
+            return Err(Refused::Full);
+        }
+        let folder_number = match known {
+            _ if folder.is_empty() => ROOT_FOLDER,
+            Some(n) => n,
+            None => {
+                let n = chunk.folder_ends.len() as u32;
+                chunk.folder_text.push_str(folder);
+                chunk.folder_ends.push(chunk.folder_text.len() as u32);
+                self.folders.insert(folder.to_owned(), n);
+                n
+            }
         };
-        let start = self.chunk.text.len() as u32;
-        self.chunk.text.push_str(name);
-        self.chunk.slots.push(Slot {
-            bag: char_bag(&fold(path)),
-            name: start,
-            name_len,
-            folder: folder_index | if is_dir { DIR_FLAG } else { 0 },
-        });
-        true
+        chunk.names.push_str(name);
+        chunk.bags.push(char_bag(&fold(path)));
+        chunk.meta.push(
+            chunk.names.len() as u32
+                | folder_number << NAME_END_BITS
+                | if is_dir { DIR_FLAG } else { 0 },
+        );
+        Ok(())
     }
 
-    fn len(&self) -> usize {
-        self.chunk.slots.len()
+    /// Adds an entry, publishing the chunk through `publish` first when it is full.
+    fn add(&mut self, path: &str, is_dir: bool, publish: impl FnOnce(Chunk)) {
+        if self.push(path, is_dir) == Err(Refused::Full) {
+            publish(self.take());
+            // An empty chunk takes any entry a file system can name.
+            let _ = self.push(path, is_dir);
+        }
     }
 
     /// The chunk, trimmed to what it holds, leaving this builder empty.
     fn take(&mut self) -> Chunk {
         self.folders.clear();
         let mut chunk = std::mem::take(&mut self.chunk);
-        chunk.text.shrink_to_fit();
-        chunk.folders.shrink_to_fit();
-        chunk.slots.shrink_to_fit();
+        chunk.names.shrink_to_fit();
+        chunk.folder_text.shrink_to_fit();
+        chunk.folder_ends.shrink_to_fit();
+        chunk.bags.shrink_to_fit();
+        chunk.meta.shrink_to_fit();
         chunk
     }
 }
@@ -268,7 +301,7 @@ impl Snapshot {
     }
 
     pub fn len(&self) -> usize {
-        self.chunks.iter().map(|c| c.slots.len()).sum()
+        self.chunks.iter().map(|c| c.len()).sum()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -287,8 +320,7 @@ impl Snapshot {
             .enumerate()
             .skip(from_chunk)
             .flat_map(|(c, chunk)| {
-                (0..chunk.slots.len())
-                    .map(move |s| (((c as u32) << CHUNK_BITS) | s as u32, chunk.get(s)))
+                (0..chunk.len()).map(move |s| (((c as u32) << CHUNK_BITS) | s as u32, chunk.get(s)))
             })
     }
 
@@ -308,7 +340,7 @@ struct Shared {
 
 impl Shared {
     fn publish(&self, chunk: Chunk) {
-        if !chunk.slots.is_empty() {
+        if chunk.len() > 0 {
             self.chunks
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -346,9 +378,7 @@ impl FileIndex {
         let shared = Shared::default();
         let mut builder = ChunkBuilder::default();
         for e in entries {
-            if builder.push(&e.path, e.is_dir) && builder.len() == CHUNK {
-                shared.publish(builder.take());
-            }
+            builder.add(&e.path, e.is_dir, |chunk| shared.publish(chunk));
         }
         shared.publish(builder.take());
         shared.complete.store(true, Ordering::Release);
@@ -487,10 +517,10 @@ fn walk(root: &Path, options: &IndexOptions, exclude: &GlobSet, shared: &Arc<Sha
                 flush.shared.truncated.store(true, Ordering::Release);
                 return WalkState::Quit;
             }
-            if flush.builder.push(&path, is_dir) && flush.builder.len() >= CHUNK {
-                let chunk = flush.builder.take();
-                flush.shared.publish(chunk);
-            }
+            let shared = &flush.shared;
+            flush
+                .builder
+                .add(&path, is_dir, |chunk| shared.publish(chunk));
             WalkState::Continue
         })
     });

@@ -211,6 +211,11 @@ impl Session {
         changed
     }
 
+    /// Whether a search or listing has run (the index walk starts with the first one).
+    pub fn files_started(&self) -> bool {
+        self.files.is_some()
+    }
+
     /// Whether an answer from the file worker is expected soon (the loop should wake up for it).
     pub fn awaits_files(&self) -> bool {
         self.files.as_ref().is_some_and(FileWorker::is_busy)

@@ -104,6 +104,24 @@ pub fn check_invariants(m: &Model) {
     assert!(m.tab_index() < m.tab_count());
     if let Some(editor) = m.editor() {
         assert!(matches!(m.tab(), Tab::Question(q) if q == editor.target.question()));
+        let caret = editor.edit.cursor();
+        assert!(
+            editor.text().is_char_boundary(caret),
+            "the caret is inside the text"
+        );
+        if !editor.target.is_note() {
+            assert!(
+                !editor.text().contains('\n'),
+                "a free-form answer is one line"
+            );
+        }
+    }
+    if let Some(popup) = m.popup() {
+        assert!(m.editor().is_some(), "the popup belongs to an open editor");
+        assert!(
+            popup.items.is_empty() || popup.selected < popup.items.len(),
+            "the popup's selection is one of its items"
+        );
     }
 }
 
