@@ -6,9 +6,10 @@ use ratatui::style::Style;
 use tuirealm::command::Cmd;
 use tuirealm::state::State;
 
-use crate::realm::realm_component;
+use crate::realm::{Props, realm_component};
 use crate::text::{fill, put, width, wrap};
 use crate::theme::Theme;
+use tuirealm::props::{AttrValue, Attribute};
 
 /// Separator between hints.
 pub const HINT_SEPARATOR: &str = " · ";
@@ -25,6 +26,8 @@ pub struct Footer {
     /// (a second group, such as an editor's editing keys).
     pub hints: Vec<String>,
     pub theme: Theme,
+    /// The tui-realm attributes it was given (focus, and any other for `query`).
+    pub props: Props,
 }
 
 impl Footer {
@@ -127,4 +130,25 @@ impl Footer {
     }
 }
 
-realm_component!(Footer; basic);
+impl Footer {
+    fn caret(&self) -> Option<ratatui::layout::Position> {
+        None
+    }
+
+    /// `Text` sets the notice; every attribute is kept for `query`.
+    fn set_attr(&mut self, attr: Attribute, value: AttrValue) {
+        if let (Attribute::Text, AttrValue::String(s)) = (attr, &value) {
+            self.notice = Some(s.clone());
+        }
+        self.props.set(attr, value);
+    }
+
+    fn get_attr(&self, attr: Attribute) -> Option<AttrValue> {
+        match attr {
+            Attribute::Text => self.notice.clone().map(AttrValue::String),
+            other => self.props.get(other),
+        }
+    }
+}
+
+realm_component!(Footer);

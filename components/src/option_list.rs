@@ -10,9 +10,10 @@ use ratatui::layout::Rect;
 use tuirealm::command::{Cmd, Direction};
 use tuirealm::state::{State, StateValue};
 
-use crate::realm::realm_component;
+use crate::realm::{Props, realm_component};
 use crate::text::{put, width, wrap};
 use crate::theme::Theme;
+use tuirealm::props::{AttrValue, Attribute, PropPayload, PropValue};
 
 /// The fixed content of one row.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,6 +80,8 @@ pub struct OptionList {
     visible: usize,
     used: u16,
     pub theme: Theme,
+    /// The tui-realm attributes it was given (focus, and any other for `query`).
+    pub props: Props,
 }
 
 /// Indent of descriptions, notes and editors under a one-digit row (`❯ 1. `); rows with longer
@@ -105,6 +108,7 @@ impl OptionList {
             visible: 0,
             used: 0,
             theme: Theme::default(),
+            props: Props::default(),
         }
     }
 
@@ -431,4 +435,53 @@ impl OptionList {
     }
 }
 
-realm_component!(OptionList; basic);
+impl OptionList {
+    fn caret(&self) -> Option<ratatui::layout::Position> {
+        None
+    }
+
+    /// `Value` (a length) moves the cursor; `Content` (a list of strings) replaces the rows'
+    /// labels; every attribute is kept for `query`.
+    fn set_attr(&mut self, attr: Attribute, value: AttrValue) {
+        match (attr, &value) {
+            (Attribute::Value, AttrValue::Length(n)) => {
+                self.state.cursor = (*n).min(self.rows.len().saturating_sub(1))
+            }
+            (Attribute::Content, AttrValue::Payload(PropPayload::Vec(labels))) => {
+                let rows = labels
+                    .iter()
+                    .filter_map(|v| match v {
+                        PropValue::Str(label) => Some(OptionRow {
+                            label: label.clone(),
+                            description: None,
+                            recommended: false,
+                        }),
+                        _ => None,
+                    })
+                    .collect();
+                *self = OptionList {
+                    props: std::mem::take(&mut self.props),
+                    theme: self.theme,
+                    ..OptionList::new(Arc::new(rows))
+                };
+            }
+            _ => {}
+        }
+        self.props.set(attr, value);
+    }
+
+    fn get_attr(&self, attr: Attribute) -> Option<AttrValue> {
+        match attr {
+            Attribute::Value => Some(AttrValue::Length(self.state.cursor)),
+            Attribute::Content => Some(AttrValue::Payload(PropPayload::Vec(
+                self.rows
+                    .iter()
+                    .map(|r| PropValue::Str(r.label.clone()))
+                    .collect(),
+            ))),
+            other => self.props.get(other),
+        }
+    }
+}
+
+realm_component!(OptionList);

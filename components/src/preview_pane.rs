@@ -8,9 +8,10 @@ use ratatui::widgets::{Block, BorderType, Borders, Widget};
 use tuirealm::command::{Cmd, Direction};
 use tuirealm::state::{State, StateValue};
 
-use crate::realm::realm_component;
+use crate::realm::{Props, realm_component};
 use crate::text::{wrap, wrap_preformatted};
 use crate::theme::Theme;
+use tuirealm::props::{AttrValue, Attribute};
 
 /// Shown when an option has no preview text.
 pub const NO_PREVIEW_TEXT: &str = "No preview available";
@@ -32,6 +33,8 @@ pub struct PreviewPane {
     /// How far the content could scroll in the last render.
     max_scroll: u16,
     pub theme: Theme,
+    /// The tui-realm attributes it was given (focus, and any other for `query`).
+    pub props: Props,
 }
 
 impl PreviewPane {
@@ -47,6 +50,7 @@ impl PreviewPane {
             scroll: 0,
             max_scroll: 0,
             theme: Theme::default(),
+            props: Props::default(),
         }
     }
 
@@ -168,4 +172,46 @@ impl PreviewPane {
     }
 }
 
-realm_component!(PreviewPane; basic);
+impl PreviewPane {
+    fn caret(&self) -> Option<ratatui::layout::Position> {
+        None
+    }
+
+    /// `Title` (a string), `Text` (the preview) and `Custom("description")` set the content, `Scroll` (a length) the first
+    /// line shown; every attribute is kept for `query`.
+    fn set_attr(&mut self, attr: Attribute, value: AttrValue) {
+        match (attr, &value) {
+            (Attribute::Title | Attribute::Custom(LABEL), AttrValue::String(s)) => {
+                self.title = s.clone()
+            }
+            (Attribute::Text, AttrValue::String(s)) => self.preview = Some(s.clone()),
+            (Attribute::Custom(DESCRIPTION), AttrValue::String(s)) => {
+                self.description = Some(s.clone())
+            }
+            (Attribute::Scroll, AttrValue::Length(n)) => {
+                self.scroll = u16::try_from(*n).unwrap_or(u16::MAX)
+            }
+            _ => {}
+        }
+        self.props.set(attr, value);
+    }
+
+    fn get_attr(&self, attr: Attribute) -> Option<AttrValue> {
+        match attr {
+            Attribute::Title | Attribute::Custom(LABEL) => {
+                Some(AttrValue::String(self.title.clone()))
+            }
+            Attribute::Text => self.preview.clone().map(AttrValue::String),
+            Attribute::Custom(DESCRIPTION) => self.description.clone().map(AttrValue::String),
+            Attribute::Scroll => Some(AttrValue::Length(self.scroll as usize)),
+            other => self.props.get(other),
+        }
+    }
+}
+
+/// The attribute naming the option a pane previews.
+pub const LABEL: &str = "label";
+/// The attribute holding the previewed option's description.
+pub const DESCRIPTION: &str = "description";
+
+realm_component!(PreviewPane);

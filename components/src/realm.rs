@@ -76,28 +76,6 @@ macro_rules! realm_component {
             }
         }
     };
-    ($ty:ty; basic) => {
-        impl $ty {
-            fn caret(&self) -> Option<ratatui::layout::Position> {
-                None
-            }
-
-            fn get_attr(
-                &self,
-                _attr: tuirealm::props::Attribute,
-            ) -> Option<tuirealm::props::AttrValue> {
-                None
-            }
-
-            fn set_attr(
-                &mut self,
-                _attr: tuirealm::props::Attribute,
-                _value: tuirealm::props::AttrValue,
-            ) {
-            }
-        }
-        realm_component!($ty);
-    };
 }
 
 pub(crate) use realm_component;

@@ -7,9 +7,10 @@ use ratatui::style::Style;
 use tuirealm::command::{Cmd, Direction};
 use tuirealm::state::{State, StateValue};
 
-use crate::realm::realm_component;
+use crate::realm::{Props, realm_component};
 use crate::text::{put_segments, wrap};
 use crate::theme::Theme;
+use tuirealm::props::{AttrValue, Attribute};
 
 /// One line under a question in the review.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,6 +51,8 @@ pub struct ReviewTab {
     pub selected: usize,
     pub hint: Option<String>,
     pub theme: Theme,
+    /// The tui-realm attributes it was given (focus, and any other for `query`).
+    pub props: Props,
 }
 
 impl Default for ReviewTab {
@@ -60,6 +63,7 @@ impl Default for ReviewTab {
             selected: 0,
             hint: None,
             theme: Theme::default(),
+            props: Props::default(),
         }
     }
 }
@@ -197,4 +201,29 @@ impl ReviewTab {
     }
 }
 
-realm_component!(ReviewTab; basic);
+impl ReviewTab {
+    fn caret(&self) -> Option<ratatui::layout::Position> {
+        None
+    }
+
+    /// `Value` (a length) highlights an action, `Text` sets the hint under them; every attribute
+    /// is kept for `query`.
+    fn set_attr(&mut self, attr: Attribute, value: AttrValue) {
+        match (attr, &value) {
+            (Attribute::Value, AttrValue::Length(n)) => self.selected = (*n).min(2),
+            (Attribute::Text, AttrValue::String(s)) => self.hint = Some(s.clone()),
+            _ => {}
+        }
+        self.props.set(attr, value);
+    }
+
+    fn get_attr(&self, attr: Attribute) -> Option<AttrValue> {
+        match attr {
+            Attribute::Value => Some(AttrValue::Length(self.selected)),
+            Attribute::Text => self.hint.clone().map(AttrValue::String),
+            other => self.props.get(other),
+        }
+    }
+}
+
+realm_component!(ReviewTab);

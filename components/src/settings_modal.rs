@@ -8,9 +8,10 @@ use ratatui::widgets::{Block, BorderType, Borders, Clear, Widget};
 use tuirealm::command::{Cmd, Direction};
 use tuirealm::state::{State, StateValue};
 
-use crate::realm::realm_component;
+use crate::realm::{Props, realm_component};
 use crate::text::{put_segments, truncate, width, wrap};
 use crate::theme::Theme;
+use tuirealm::props::{AttrValue, Attribute};
 
 /// One row of the settings list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,6 +64,8 @@ pub struct SettingsModal {
     pub notice: Option<SettingsNotice>,
     pub footer: String,
     pub theme: Theme,
+    /// The tui-realm attributes it was given (focus, and any other for `query`).
+    pub props: Props,
 }
 
 /// A path shortened in the middle to `max` columns, keeping its file name: `/home/u/…/pi-ask.toml`.
@@ -337,4 +340,31 @@ impl SettingsModal {
     }
 }
 
-realm_component!(SettingsModal; basic);
+impl SettingsModal {
+    fn caret(&self) -> Option<ratatui::layout::Position> {
+        None
+    }
+
+    /// `Title` and `Text` (the config path) set the header, `Value` (a length) the focused item;
+    /// every attribute is kept for `query`.
+    fn set_attr(&mut self, attr: Attribute, value: AttrValue) {
+        match (attr, &value) {
+            (Attribute::Title, AttrValue::String(s)) => self.title = s.clone(),
+            (Attribute::Text, AttrValue::String(s)) => self.path = s.clone(),
+            (Attribute::Value, AttrValue::Length(n)) => self.focus = *n,
+            _ => {}
+        }
+        self.props.set(attr, value);
+    }
+
+    fn get_attr(&self, attr: Attribute) -> Option<AttrValue> {
+        match attr {
+            Attribute::Title => Some(AttrValue::String(self.title.clone())),
+            Attribute::Text => Some(AttrValue::String(self.path.clone())),
+            Attribute::Value => Some(AttrValue::Length(self.focus)),
+            other => self.props.get(other),
+        }
+    }
+}
+
+realm_component!(SettingsModal);

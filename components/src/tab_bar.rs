@@ -7,9 +7,10 @@ use ratatui::style::Style;
 use tuirealm::command::{Cmd, Direction};
 use tuirealm::state::{State, StateValue};
 
-use crate::realm::realm_component;
+use crate::realm::{Props, realm_component};
 use crate::text::{put, width};
 use crate::theme::Theme;
+use tuirealm::props::{AttrValue, Attribute};
 
 /// One question tab.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,6 +34,8 @@ pub struct TabBar {
     /// Index of the active tab; `tabs.len()` is the review tab.
     pub active: usize,
     pub theme: Theme,
+    /// The tui-realm attributes it was given (focus, and any other for `query`).
+    pub props: Props,
 }
 
 impl TabBar {
@@ -42,6 +45,7 @@ impl TabBar {
             review_label: "Review".into(),
             active,
             theme: Theme::default(),
+            props: Props::default(),
         }
     }
 
@@ -146,4 +150,25 @@ impl TabBar {
     }
 }
 
-realm_component!(TabBar; basic);
+impl TabBar {
+    fn caret(&self) -> Option<ratatui::layout::Position> {
+        None
+    }
+
+    /// `Value` (a length) picks the active tab; every attribute is kept for `query`.
+    fn set_attr(&mut self, attr: Attribute, value: AttrValue) {
+        if let (Attribute::Value, AttrValue::Length(n)) = (attr, &value) {
+            self.active = (*n).min(self.tabs.len());
+        }
+        self.props.set(attr, value);
+    }
+
+    fn get_attr(&self, attr: Attribute) -> Option<AttrValue> {
+        match attr {
+            Attribute::Value => Some(AttrValue::Length(self.active)),
+            other => self.props.get(other),
+        }
+    }
+}
+
+realm_component!(TabBar);

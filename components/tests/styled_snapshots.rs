@@ -206,6 +206,7 @@ fn settings_modal_focused_toggle_reset_and_error() {
             notice: (focus == 2).then(|| SettingsNotice::Error("Unable to save.".into())),
             footer: "Enter / Space to change · Esc to close".into(),
             theme: Theme::default(),
+            ..SettingsModal::default()
         };
         insta::assert_snapshot!(
             format!("styled_settings_focus_{focus}"),
@@ -220,6 +221,7 @@ fn footer_notice_and_hints_and_preview_pane() {
         notice: Some("Unsaved ask answers or drafts.".into()),
         hints: vec!["Enter confirm".into(), "Esc dismiss".into()],
         theme: Theme::default(),
+        ..Footer::default()
     };
     insta::assert_snapshot!("styled_footer", render(40, 4, |a, b| footer.render(a, b)));
     let mut pane = PreviewPane::new(

@@ -137,6 +137,7 @@ fn flow_footer(app: &App) -> Footer {
             Vec::new()
         },
         theme: app.look.theme,
+        ..Footer::default()
     }
 }
 
@@ -772,6 +773,7 @@ pub fn settings_view(
         }),
         footer: settings_footer(table),
         theme: look.theme,
+        ..ModalView::default()
     }
 }
 

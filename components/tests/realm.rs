@@ -1,0 +1,230 @@
+//! Every component as a tui-realm component: `perform` then `state`, attributes set with `attr`
+//! and read back with `query`, and rendering through `Component::view` (tui-realm's own
+//! `render_to_string`), with the editor's caret placed only when focused.
+
+use std::sync::Arc;
+
+use pi_ask_components::{
+    Editor, Footer, OptionList, OptionRow, PreviewPane, ReviewTab, SettingsItem, SettingsModal,
+    TabBar, TabItem,
+};
+use tuirealm::command::{Cmd, CmdResult, Direction, Position};
+use tuirealm::component::Component;
+use tuirealm::props::{AttrValue, Attribute, PropPayload, PropValue, QueryResult};
+use tuirealm::ratatui::layout::Size;
+use tuirealm::state::{State, StateValue};
+use tuirealm::terminal::{TerminalAdapter, TestTerminalAdapter};
+use tuirealm::testing::render_to_string;
+
+fn rows() -> Arc<Vec<OptionRow>> {
+    Arc::new(
+        ["Postgres", "SQLite", "DuckDB"]
+            .iter()
+            .map(|l| OptionRow {
+                label: (*l).into(),
+                description: None,
+                recommended: false,
+            })
+            .collect(),
+    )
+}
+
+fn usize_state(c: &dyn Component) -> usize {
+    match c.state() {
+        State::Single(StateValue::Usize(n)) => n,
+        other => panic!("not a row: {other:?}"),
+    }
+}
+
+fn queried(c: &dyn Component, attr: Attribute) -> Option<AttrValue> {
+    c.query(attr).map(|q| match q {
+        QueryResult::Owned(v) => v,
+        QueryResult::Borrowed(_) => panic!("components answer with owned values"),
+    })
+}
+
+#[test]
+fn option_list_moves_with_perform_and_reports_the_cursor() {
+    let mut list = OptionList::new(rows());
+    assert!(matches!(
+        list.perform(Cmd::Move(Direction::Down)),
+        CmdResult::Changed(State::Single(StateValue::Usize(1)))
+    ));
+    list.perform(Cmd::Move(Direction::Down));
+    list.perform(Cmd::Move(Direction::Down));
+    assert_eq!(usize_state(&list), 2, "clamped at the last row");
+    list.attr(Attribute::Value, AttrValue::Length(0));
+    assert_eq!(usize_state(&list), 0);
+    list.attr(
+        Attribute::Content,
+        AttrValue::Payload(PropPayload::Vec(vec![
+            PropValue::Str("One".into()),
+            PropValue::Str("Two".into()),
+        ])),
+    );
+    assert_eq!(list.rows().len(), 2);
+    let screen = render_to_string(&mut list, Size::new(20, 3));
+    assert!(screen.starts_with("❯ 1. One\n  2. Two"), "{screen}");
+}
+
+#[test]
+fn focus_is_an_attribute_every_component_keeps() {
+    let mut components: Vec<Box<dyn Component>> = vec![
+        Box::new(OptionList::new(rows())),
+        Box::new(PreviewPane::new("P", None, None)),
+        Box::new(Editor::new("", "")),
+        Box::new(ReviewTab::default()),
+        Box::new(TabBar::new(Vec::new(), 0)),
+        Box::new(SettingsModal::default()),
+        Box::new(Footer::default()),
+    ];
+    for c in &mut components {
+        c.attr(Attribute::Focus, AttrValue::Flag(true));
+        assert_eq!(
+            queried(c.as_ref(), Attribute::Focus),
+            Some(AttrValue::Flag(true))
+        );
+        c.attr(Attribute::Focus, AttrValue::Flag(false));
+        assert_eq!(
+            queried(c.as_ref(), Attribute::Focus),
+            Some(AttrValue::Flag(false))
+        );
+        c.attr(
+            Attribute::Custom("host"),
+            AttrValue::String("anything".into()),
+        );
+        assert_eq!(
+            queried(c.as_ref(), Attribute::Custom("host")),
+            Some(AttrValue::String("anything".into())),
+            "an attribute a component does not use is kept for query"
+        );
+    }
+}
+
+#[test]
+fn the_editor_edits_with_perform_and_places_its_caret_only_when_focused() {
+    let mut editor = Editor::new("", "Add a note...");
+    for c in "hi there".chars() {
+        editor.perform(Cmd::Type(c));
+    }
+    editor.perform(Cmd::GoTo(Position::Begin));
+    editor.perform(Cmd::Delete);
+    editor.perform(Cmd::Cancel);
+    assert_eq!(
+        editor.state(),
+        State::Single(StateValue::String("i there".into()))
+    );
+    assert!(matches!(
+        editor.perform(Cmd::Move(Direction::Right)),
+        CmdResult::Changed(_)
+    ));
+    assert!(matches!(
+        editor.perform(Cmd::Scroll(Direction::Up)),
+        CmdResult::Invalid(_)
+    ));
+    editor.attr(Attribute::Text, AttrValue::String("new".into()));
+    assert_eq!(
+        queried(&editor, Attribute::Text),
+        Some(AttrValue::String("new".into()))
+    );
+
+    let mut terminal = TestTerminalAdapter::new(Size::new(20, 1)).unwrap();
+    terminal
+        .raw_mut()
+        .draw(|f| editor.view(f, f.area()))
+        .unwrap();
+    assert_eq!(
+        terminal.raw_mut().get_cursor_position().unwrap(),
+        tuirealm::ratatui::layout::Position::new(4, 0),
+        "the caret is after `new`"
+    );
+    editor.attr(Attribute::Focus, AttrValue::Flag(false));
+    editor.render(
+        tuirealm::ratatui::layout::Rect::new(0, 0, 20, 1),
+        &mut tuirealm::ratatui::buffer::Buffer::empty(tuirealm::ratatui::layout::Rect::new(
+            0, 0, 20, 1,
+        )),
+    );
+    assert_eq!(editor.cursor_position(), None, "no caret without focus");
+}
+
+#[test]
+fn preview_pane_takes_its_content_as_attributes_and_scrolls() {
+    let mut pane = PreviewPane::new("A", None, None);
+    pane.attr(Attribute::Title, AttrValue::String("SQLite".into()));
+    pane.attr(Attribute::Text, AttrValue::String("one\ntwo\nthree".into()));
+    pane.attr(
+        Attribute::Custom(pi_ask_components::preview_pane::DESCRIPTION),
+        AttrValue::String("One file".into()),
+    );
+    let screen = render_to_string(&mut pane, Size::new(24, 8));
+    assert!(
+        screen.contains("SQLite") && screen.contains("One file"),
+        "{screen}"
+    );
+    assert!(screen.contains("three"), "{screen}");
+    pane.perform(Cmd::Scroll(Direction::Down));
+    assert_eq!(pane.state(), State::Single(StateValue::U16(1)));
+    assert_eq!(
+        queried(&pane, Attribute::Scroll),
+        Some(AttrValue::Length(1))
+    );
+}
+
+#[test]
+fn review_tab_chooses_with_perform_and_reports_the_action() {
+    let mut review = ReviewTab::default();
+    review.perform(Cmd::Move(Direction::Down));
+    assert_eq!(usize_state(&review), 1);
+    review.attr(Attribute::Value, AttrValue::Length(2));
+    assert!(matches!(review.perform(Cmd::Submit), CmdResult::Changed(_)));
+    review.attr(Attribute::Text, AttrValue::String("Press 3 again".into()));
+    let screen = render_to_string(&mut review, Size::new(30, 8));
+    assert!(screen.contains("❯ 3. Cancel"), "{screen}");
+    assert!(screen.contains("Press 3 again"), "{screen}");
+}
+
+#[test]
+fn tab_bar_settings_modal_and_footer_answer_their_attributes() {
+    let mut tabs = TabBar::new(
+        vec![TabItem {
+            label: "DB".into(),
+            answered: false,
+        }],
+        0,
+    );
+    tabs.perform(Cmd::Move(Direction::Right));
+    assert_eq!(queried(&tabs, Attribute::Value), Some(AttrValue::Length(1)));
+    tabs.attr(Attribute::Value, AttrValue::Length(0));
+    assert!(render_to_string(&mut tabs, Size::new(30, 1)).contains("DB"));
+
+    let mut modal = SettingsModal {
+        items: vec![SettingsItem::Reset {
+            armed: false,
+            description: "Reset".into(),
+        }],
+        ..SettingsModal::default()
+    };
+    modal.attr(Attribute::Title, AttrValue::String("my tool".into()));
+    modal.attr(Attribute::Text, AttrValue::String("/etc/my.toml".into()));
+    assert_eq!(
+        queried(&modal, Attribute::Title),
+        Some(AttrValue::String("my tool".into()))
+    );
+    let screen = render_to_string(&mut modal, Size::new(60, 14));
+    assert!(
+        screen.contains("my tool") && screen.contains("/etc/my.toml"),
+        "{screen}"
+    );
+
+    let mut footer = Footer {
+        hints: vec!["Enter confirm".into()],
+        ..Footer::default()
+    };
+    footer.attr(Attribute::Text, AttrValue::String("Saved.".into()));
+    let screen = render_to_string(&mut footer, Size::new(30, 4));
+    assert!(
+        screen.contains("Saved.") && screen.contains("Enter confirm"),
+        "{screen}"
+    );
+}
