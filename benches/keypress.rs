@@ -52,5 +52,37 @@ fn keypress(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, keypress);
+/// The parts of that press, measured apart: the key through the table and `update` alone, and the
+/// floor every frame pays (resetting a 200x60 buffer, as ratatui does between frames).
+fn keypress_parts(c: &mut Criterion) {
+    let down = KeyEvent::new(KeyCode::Down, KeyModifiers::NONE);
+    let up = KeyEvent::new(KeyCode::Up, KeyModifiers::NONE);
+    c.bench_function("down_key_300_options_update_only", |b| {
+        b.iter_custom(|iters| {
+            let mut app = app();
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                if app.model().cursor(0) >= 290 {
+                    for _ in 0..290 {
+                        app.handle_key(up);
+                    }
+                }
+                let start = Instant::now();
+                std::hint::black_box(app.handle_key(down));
+                total += start.elapsed();
+            }
+            total
+        })
+    });
+    let area = Rect::new(0, 0, 200, 60);
+    let mut buf = Buffer::empty(area);
+    c.bench_function("buffer_reset_200x60", |b| {
+        b.iter(|| {
+            buf.reset();
+            std::hint::black_box(&buf);
+        })
+    });
+}
+
+criterion_group!(benches, keypress, keypress_parts);
 criterion_main!(benches);

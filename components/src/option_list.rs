@@ -79,6 +79,8 @@ pub struct OptionList {
     /// Rows drawn whole in the last render (a page for PageUp/PageDown), and lines used.
     visible: usize,
     used: u16,
+    /// The widest `N. label` of the rows, measured once (rows never change).
+    widest: std::cell::OnceCell<usize>,
     pub theme: Theme,
     /// The tui-realm attributes it was given (focus, and any other for `query`).
     pub props: Props,
@@ -90,7 +92,9 @@ pub const DETAIL_INDENT: u16 = 5;
 
 /// The indent of details under row `index`: the width of `❯ N. `.
 pub fn detail_indent(index: usize) -> u16 {
-    (2 + width(&format!("{}. ", index + 1))) as u16
+    // `❯ ` + the row number's digits + `. `, counted without formatting (this runs per row).
+    let digits = (index + 1).checked_ilog10().map_or(1, |d| d as u16 + 1);
+    2 + digits + 2
 }
 
 const RECOMMENDED: &str = "(recommended)";
@@ -107,6 +111,7 @@ impl OptionList {
             cache: LayoutCache::default(),
             visible: 0,
             used: 0,
+            widest: std::cell::OnceCell::new(),
             theme: Theme::default(),
             props: Props::default(),
         }
@@ -119,6 +124,18 @@ impl OptionList {
     /// The shared rows, for another list over the same options (no copy).
     pub fn shared_rows(&self) -> Arc<Vec<OptionRow>> {
         Arc::clone(&self.rows)
+    }
+
+    /// Columns of the widest `N. label` (one line, unwrapped), for sizing a list beside a pane.
+    pub fn widest_label(&self) -> usize {
+        *self.widest.get_or_init(|| {
+            self.rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| detail_indent(i) as usize - 2 + width(&r.label))
+                .max()
+                .unwrap_or(0)
+        })
     }
 
     pub fn offset(&self) -> usize {
@@ -175,7 +192,7 @@ impl OptionList {
             let hang = if self.state.freeform {
                 FREEFORM_INDENT as usize
             } else {
-                2 + width(&format!("{}. ", index + 1)) + if self.state.checkboxes { 4 } else { 0 }
+                detail_indent(index) as usize + if self.state.checkboxes { 4 } else { 0 }
             };
             let inner = cols.saturating_sub(self.indent(index) as usize).max(1);
             let subtitle = match (&row.description, row.recommended) {
@@ -198,6 +215,12 @@ impl OptionList {
             && r == index
         {
             return (Vec::new(), h);
+        }
+        // Most rows have neither saved text nor a note: nothing to wrap.
+        if !self.state.texts.iter().any(|(r, _)| *r == index)
+            && !self.state.notes.iter().any(|(r, _)| *r == index)
+        {
+            return (Vec::new(), 0);
         }
         let inner = cols.saturating_sub(self.indent(index) as usize).max(1);
         let mut lines = Vec::new();

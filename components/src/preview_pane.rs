@@ -4,7 +4,6 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Widget};
 use tuirealm::command::{Cmd, Direction};
 use tuirealm::state::{State, StateValue};
 
@@ -120,17 +119,30 @@ impl PreviewPane {
             .map(|l| Line::from(Span::styled(l, self.theme.text())))
             .collect();
         }
-        let mut block = Block::default()
-            .borders(Borders::ALL)
-            .border_type(BorderType::Plain)
-            .border_style(self.theme.accent());
-        if compact {
-            block = block.title(Span::styled(
-                format!(" {} ", self.title),
-                self.theme.accent(),
-            ));
+        // The border, drawn row by row (a `Block` looks every cell up again).
+        let style = self.theme.accent();
+        let (left, right, bottom) = (area.x, area.x + area.width - 1, area.y + area.height - 1);
+        let span = (area.width - 2) as usize;
+        crate::text::fill(buf, left, area.y, 1, "┌", style);
+        crate::text::fill(buf, left + 1, area.y, span, "─", style);
+        crate::text::fill(buf, right, area.y, 1, "┐", style);
+        for y in area.y + 1..bottom {
+            crate::text::fill(buf, left, y, 1, "│", style);
+            crate::text::fill(buf, right, y, 1, "│", style);
         }
-        block.render(area, buf);
+        crate::text::fill(buf, left, bottom, 1, "└", style);
+        crate::text::fill(buf, left + 1, bottom, span, "─", style);
+        crate::text::fill(buf, right, bottom, 1, "┘", style);
+        if compact {
+            crate::text::put(
+                buf,
+                left + 1,
+                area.y,
+                format!(" {} ", self.title),
+                span,
+                style,
+            );
+        }
         let max_scroll = lines.len().saturating_sub(inner.height as usize) as u16;
         self.max_scroll = max_scroll;
         self.scroll = self.scroll.min(max_scroll);
@@ -140,7 +152,12 @@ impl PreviewPane {
             .take(inner.height as usize)
             .enumerate()
         {
-            buf.set_line(inner.x, inner.y + i as u16, line, inner.width);
+            // Each line is one span; `put` writes ASCII cells directly (a preview is mostly code).
+            let mut x = inner.x;
+            for span in &line.spans {
+                let room = (inner.x + inner.width).saturating_sub(x) as usize;
+                x = crate::text::put(buf, x, inner.y + i as u16, &span.content, room, span.style).0;
+            }
         }
         let below = max_scroll - self.scroll;
         let marker = |text: String, y: u16, buf: &mut Buffer| {

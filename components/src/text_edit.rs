@@ -132,12 +132,16 @@ impl TextEdit {
     /// At most `max_bytes` of the text before the caret on its line (a char boundary is kept), for
     /// completions that look at the token being typed without scanning a long line.
     pub fn tail_before_cursor(&self, max_bytes: usize) -> &str {
-        let line = self.line_before_cursor();
-        let mut from = line.len().saturating_sub(max_bytes);
-        while !line.is_char_boundary(from) {
+        // Only the window is scanned for the line break, however long the line.
+        let mut from = self.cursor.saturating_sub(max_bytes);
+        while !self.text.is_char_boundary(from) {
             from += 1;
         }
-        &line[from..]
+        let window = &self.text[from..self.cursor];
+        match window.rfind('\n') {
+            Some(i) => &window[i + 1..],
+            None => window,
+        }
     }
 
     /// Performs `op`. Returns whether the text changed (a motion never changes it).
@@ -580,6 +584,15 @@ mod tests {
         assert_eq!(e.cursor(), 1);
         e.apply(EditOp::CursorUp);
         assert_eq!(e.cursor(), 0);
+    }
+
+    #[test]
+    fn the_tail_before_the_caret_stops_at_the_line_and_the_window() {
+        let e = edit("first\nsecond line é", 20);
+        assert_eq!(e.tail_before_cursor(100), "second line é");
+        assert_eq!(e.tail_before_cursor(3), " é");
+        assert_eq!(e.tail_before_cursor(1), "", "a char boundary is kept");
+        assert_eq!(edit("a\n", 2).tail_before_cursor(10), "");
     }
 
     #[test]

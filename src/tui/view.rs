@@ -346,13 +346,7 @@ impl QuestionLayout {
         let list = &app.lists[q];
         let (list_width, pane) = match pane {
             Some(pane) if cols >= PREVIEW_WIDE_MIN => {
-                let widest = list
-                    .rows()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, r)| width(&format!("{}. {}", i + 1, r.label)))
-                    .max()
-                    .unwrap_or(0);
+                let widest = list.widest_label();
                 let max_left = 22.max(34.min((cols as f32 * 0.34) as u16));
                 let left = ((widest + 4) as u16).clamp(22, max_left);
                 let right = cols.saturating_sub(left + 2);
