@@ -565,3 +565,35 @@ fn a_regular_file_in_place_of_the_config_folder_gets_the_could_not_create_notice
         "the file is untouched"
     );
 }
+
+#[test]
+fn the_settings_docs_table_is_generated_from_the_settings_table() {
+    let doc = include_str!("../docs/configuration.md");
+    let begin = "<!-- settings table: generated from src/settings.rs -->";
+    let end = "<!-- end of settings table -->";
+    let start = doc.find(begin).expect("the begin marker") + begin.len();
+    let stop = doc[start..].find(end).expect("the end marker") + start;
+    assert_eq!(
+        doc[start..stop].trim_matches('\n'),
+        pi_ask::settings::Setting::docs_table().trim_end(),
+        "regenerate the table in docs/configuration.md from Setting::docs_table()"
+    );
+}
+
+#[test]
+fn every_toggle_of_the_settings_table_is_in_the_commented_default_file() {
+    let text = pi_ask::config::default_snapshot(&pi_ask::config::Config::default());
+    for setting in pi_ask::settings::Setting::ALL {
+        let spec = setting.spec();
+        assert!(
+            text.contains(&format!(
+                "# {}\n{} = {}",
+                spec.comment, spec.key, spec.default
+            )),
+            "{} is missing from:\n{text}",
+            spec.key
+        );
+    }
+    let parsed: toml::Table = text.parse().expect("the default file is TOML");
+    assert_eq!(parsed["files"]["maxEntries"].as_integer(), Some(200_000));
+}

@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use pi_ask::model::{Cmd, Model, Msg, PopupAction, update};
 use pi_ask::result::AskResult;
-use pi_ask::settings::Settings;
+use pi_ask::settings::{Setting, Settings};
 use pi_ask_components::EditOp;
 use proptest::prelude::*;
 
@@ -104,14 +104,12 @@ fn any_edit() -> impl Strategy<Value = EditOp> {
 }
 
 fn any_settings() -> impl Strategy<Value = Settings> {
-    (any::<[bool; 6]>()).prop_map(|b| {
+    // Every setting of the settings table, each on or off.
+    (any::<[bool; Setting::ALL.len()]>()).prop_map(|b| {
         let mut s = Settings::defaults();
-        s.behaviour.auto_submit_when_answered_without_notes = b[0];
-        s.behaviour.confirm_dismiss_when_dirty = b[1];
-        s.behaviour.double_press_review_shortcuts = b[2];
-        s.behaviour.show_footer_hints = b[3];
-        s.behaviour.present_single_as_multi = b[4];
-        s.notifications_enabled = b[5];
+        for (setting, on) in Setting::ALL.into_iter().zip(b) {
+            s.set(setting, on);
+        }
         s
     })
 }

@@ -182,11 +182,17 @@ pub fn config_from_tree(
         let n = n
             .as_object()
             .ok_or_else(|| InvalidConfig("notifications must be a table".into()))?;
-        if let Some(enabled) = n.get("enabled") {
-            config.notifications.enabled = enabled.as_bool().ok_or_else(|| {
-                InvalidConfig("notifications.enabled must be true or false".into())
-            })?;
+        let mut settings = crate::settings::Settings::defaults();
+        for setting in crate::settings::Setting::in_section("notifications") {
+            let key = setting.spec().key;
+            if let Some(v) = n.get(key) {
+                let on = v.as_bool().ok_or_else(|| {
+                    InvalidConfig(format!("notifications.{key} must be true or false"))
+                })?;
+                settings.set(setting, on);
+            }
         }
+        config.notifications.enabled = settings.notifications_enabled;
         if let Some(channels) = n.get("channels") {
             let (channels, skipped) = read_channels(channels);
             for s in skipped {
@@ -253,37 +259,25 @@ pub fn config_from_tree(
 }
 
 /// The `behaviour` keys, in the order of [`Behaviour`]'s fields.
-const BEHAVIOUR_KEYS: [&str; 5] = [
-    "autoSubmitWhenAnsweredWithoutNotes",
-    "confirmDismissWhenDirty",
-    "doublePressReviewShortcuts",
-    "showFooterHints",
-    "presentSingleAsMulti",
-];
-
+/// The `behaviour` section: every setting the settings table keeps there.
 fn read_behaviour(value: Option<&Value>) -> Result<Behaviour, InvalidConfig> {
-    let mut behaviour = Behaviour::default();
+    let mut settings = crate::settings::Settings::defaults();
     let Some(value) = value else {
-        return Ok(behaviour);
+        return Ok(settings.behaviour);
     };
     let table = value
         .as_object()
         .ok_or_else(|| InvalidConfig("behaviour must be a table".into()))?;
-    let fields: [&mut bool; 5] = [
-        &mut behaviour.auto_submit_when_answered_without_notes,
-        &mut behaviour.confirm_dismiss_when_dirty,
-        &mut behaviour.double_press_review_shortcuts,
-        &mut behaviour.show_footer_hints,
-        &mut behaviour.present_single_as_multi,
-    ];
-    for (key, slot) in BEHAVIOUR_KEYS.into_iter().zip(fields) {
+    for setting in crate::settings::Setting::in_section("behaviour") {
+        let key = setting.spec().key;
         if let Some(v) = table.get(key) {
-            *slot = v
+            let on = v
                 .as_bool()
                 .ok_or_else(|| InvalidConfig(format!("behaviour.{key} must be true or false")))?;
+            settings.set(setting, on);
         }
     }
-    Ok(behaviour)
+    Ok(settings.behaviour)
 }
 
 /// Valid channels, and a description of each skipped one.

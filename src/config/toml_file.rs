@@ -11,7 +11,6 @@ use crate::settings::{Setting, Settings};
 
 /// The commented default config file, with the given config's values.
 pub fn default_snapshot(config: &Config) -> String {
-    let b = &config.behaviour;
     let channels: Vec<String> = config
         .notifications
         .channels
@@ -25,28 +24,31 @@ pub fn default_snapshot(config: &Config) -> String {
             }
         })
         .collect();
+    // The toggles come from the settings table: each with its comment and current value.
+    let settings = config.settings();
+    let section = |name: &str| -> String {
+        Setting::in_section(name)
+            .map(|s| {
+                format!(
+                    "# {}\n{} = {}\n",
+                    s.spec().comment,
+                    s.spec().key,
+                    settings.get(s)
+                )
+            })
+            .collect()
+    };
+    let behaviour = format!("[behaviour]\n{}", section("behaviour"));
+    let notifications = section("notifications");
     let mut out = format!(
         r##"# pi-ask configuration.
 # Settings toggled in the settings modal (? in a form, or `pi-ask settings`) are saved here
 # without touching your comments or layout. Documentation: docs/configuration.md.
 schemaVersion = {CURRENT_SCHEMA_VERSION}
 
-[behaviour]
-# Finish the form as soon as the review tab is reached with every question answered and no notes.
-autoSubmitWhenAnsweredWithoutNotes = {}
-# Ask for a second cancel/dismiss before discarding entered answers or drafts.
-confirmDismissWhenDirty = {}
-# Review-tab shortcuts 1, 2 and 3 need the same key twice.
-doublePressReviewShortcuts = {}
-# Show key hints at the bottom of the form.
-showFooterHints = {}
-# New forms show single-select questions as multi-select (the result keeps the requested type).
-presentSingleAsMulti = {}
-
+{behaviour}
 [notifications]
-# One notification when a form opens and waits for input.
-enabled = {}
-# In order: "bell", "osc9", "osc777", or {{ type = "command", command = "notify-send \"$ASK_NOTIFY_TITLE\" \"$ASK_NOTIFY_MESSAGE\"" }}.
+{notifications}# In order: "bell", "osc9", "osc777", or {{ type = "command", command = "notify-send \"$ASK_NOTIFY_TITLE\" \"$ASK_NOTIFY_MESSAGE\"" }}.
 channels = [{}]
 
 [files]
@@ -88,12 +90,6 @@ extractionTimeoutMs = {}
 # listed keep their defaults. Key ids look like "ctrl+k", "shift+tab", "pageDown", "?".
 # The defaults are shown commented out. Digits 1-9 are reserved. See docs/keymaps.md.
 "##,
-        b.auto_submit_when_answered_without_notes,
-        b.confirm_dismiss_when_dirty,
-        b.double_press_review_shortcuts,
-        b.show_footer_hints,
-        b.present_single_as_multi,
-        config.notifications.enabled,
         channels.join(", "),
         config.files.max_entries,
         config.theme.name.name(),

@@ -4,12 +4,13 @@
 
 use serde_json::{Map, Value};
 
-/// The sections pi-ask reads and their keys. `None`: the section's keys are checked by keymap
-/// validation. (`theme.colors` keys are tokens, checked by the theme reader as it reads them.)
+/// The sections pi-ask reads and their keys besides the settings table's (`behaviour.*`,
+/// `notifications.enabled`). `None`: the section's keys are checked by keymap validation.
+/// (`theme.colors` keys are tokens, checked by the theme reader as it reads them.)
 const KNOWN: &[(&str, Option<&[&str]>)] = &[
     ("schemaVersion", Some(&[])),
-    ("behaviour", Some(&super::BEHAVIOUR_KEYS)),
-    ("notifications", Some(&["enabled", "channels"])),
+    ("behaviour", Some(&[])),
+    ("notifications", Some(&["channels"])),
     ("files", Some(&["exclude", "maxEntries"])),
     (
         "answer",
@@ -60,6 +61,8 @@ pub fn unknown_keys(root: &Map<String, Value>) -> Vec<String> {
         let (Some(keys), Some(table)) = (keys, value.as_object()) else {
             continue;
         };
+        let mut keys: Vec<&str> = keys.to_vec();
+        keys.extend(crate::settings::Setting::in_section(section).map(|s| s.spec().key));
         for inner in table.keys().filter(|k| !keys.contains(&k.as_str())) {
             let guess = nearest(inner, keys.iter().copied()).map(|g| format!("{section}.{g}"));
             found.push(describe(format!("{section}.{inner}"), guess));
