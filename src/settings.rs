@@ -195,6 +195,6 @@ impl Setting {
 }
 
 /// Description of the reset row in the settings modal.
-pub const RESET_DESCRIPTION: &str = "Reset behaviour, keymaps, notifications, and extraction settings to defaults. Press twice quickly to confirm.";
+pub use crate::strings::RESET_DESCRIPTION;
 /// How long the reset action stays armed after its first press.
 pub const RESET_CONFIRM_WINDOW_MS: u64 = 2000;

@@ -1,5 +1,65 @@
-//! Texts the form shows that are not a key hint (hint verbs live in the action table,
-//! `src/keymap/action.rs`), kept in one place so wording is reviewed and changed together.
+//! Texts the form shows that are not a key hint's verb (those live in the action table,
+//! `src/keymap/action.rs`), kept in one place so wording is reviewed and changed together. The
+//! components' own default texts (`Review`, `No preview available`) are in
+//! `pi_ask_components::strings`.
+
+use crate::form::QuestionType;
+
+/// The notice shown while a dirty flow waits for a second cancel/dismiss.
+pub const DISMISS_NOTICE: &str =
+    "Unsaved ask answers or drafts. Press cancel/dismiss again to discard.";
+
+/// Placeholders of an empty editor.
+pub const NOTE_PLACEHOLDER: &str = "Add a note...";
+pub const ANSWER_PLACEHOLDER: &str = "Type answer...";
+
+/// The review tab's actions.
+pub const SUBMIT: &str = "Submit";
+pub const ELABORATE: &str = "Elaborate";
+pub const CANCEL: &str = "Cancel";
+
+/// Under the review actions when double-press shortcuts are on.
+pub const REVIEW_SHORTCUT_HINT: &str = "Press 1, 2, or 3 twice to confirm a review action.";
+
+/// Under the review actions while one waits for its second press.
+pub fn review_shortcut_pending(number: usize, action: &str) -> String {
+    format!("Press {number} again to {action}.")
+}
+
+/// The review tab's fixed digit keys, in the footer.
+pub const REVIEW_DIGITS_HINT: &str = "1/2/3 choose";
+
+/// A type change that would drop choices, waiting for its confirming press.
+pub fn type_change_pending(to: QuestionType) -> String {
+    format!(
+        "Switching to {} will clear selected options for this question. Press the type key again to confirm.",
+        to.display_name()
+    )
+}
+
+/// A type change done.
+pub fn type_changed(from: QuestionType, to: QuestionType) -> String {
+    format!(
+        "Question type changed from {} to {}.",
+        from.display_name(),
+        to.display_name()
+    )
+}
+
+/// The settings modal's sections and rows that are not settings.
+pub const SECTION_LIVE: &str = "Live settings";
+pub const SECTION_DEFAULTS: &str = "Defaults for future asks";
+pub const SECTION_APPEARANCE: &str = "Appearance";
+pub const SECTION_ACTIONS: &str = "Actions";
+pub const THEME_ROW: &str = "Theme";
+
+/// The reset row's description.
+pub const RESET_DESCRIPTION: &str = "Reset behaviour, keymaps, notifications, and extraction settings to defaults. Press twice quickly to confirm.";
+
+/// What a frame too small for the form shows.
+pub fn terminal_too_small(min_width: u16, min_height: u16) -> String {
+    format!("terminal too small (need {min_width} x {min_height})")
+}
 
 /// The `@` popup with nothing to offer.
 pub const NO_MATCHING_FILES: &str = "no matching files";

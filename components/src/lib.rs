@@ -21,6 +21,7 @@ pub mod preview_pane;
 pub mod realm;
 pub mod review_tab;
 pub mod settings_modal;
+pub mod strings;
 pub mod styled;
 pub mod tab_bar;
 pub mod text;

@@ -13,7 +13,7 @@ use crate::theme::Theme;
 use tuirealm::props::{AttrValue, Attribute};
 
 /// Shown when an option has no preview text.
-pub const NO_PREVIEW_TEXT: &str = "No preview available";
+pub use crate::strings::NO_PREVIEW_TEXT;
 
 /// What the preview pane reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

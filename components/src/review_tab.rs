@@ -59,7 +59,7 @@ impl Default for ReviewTab {
     fn default() -> Self {
         ReviewTab {
             entries: Vec::new(),
-            actions: ["Submit", "Elaborate", "Cancel"],
+            actions: crate::strings::REVIEW_ACTIONS,
             selected: 0,
             hint: None,
             theme: Theme::default(),
@@ -76,7 +76,10 @@ impl ReviewTab {
     /// warning colour, as the original draws them).
     fn review_lines(&self, cols: usize) -> Vec<Row> {
         let t = &self.theme;
-        let mut out: Vec<Row> = vec![vec![(" Review answers".to_owned(), t.accent())], Vec::new()];
+        let mut out: Vec<Row> = vec![
+            vec![(format!(" {}", crate::strings::REVIEW_HEADING), t.accent())],
+            Vec::new(),
+        ];
         for (i, entry) in self.entries.iter().enumerate() {
             if i > 0 {
                 out.push(Vec::new());

@@ -42,7 +42,7 @@ impl TabBar {
     pub fn new(tabs: Vec<TabItem>, active: usize) -> TabBar {
         TabBar {
             tabs,
-            review_label: "Review".into(),
+            review_label: crate::strings::REVIEW_TAB.into(),
             active,
             theme: Theme::default(),
             props: Props::default(),

@@ -258,7 +258,6 @@ pub fn config_from_tree(
     Ok((config, notices))
 }
 
-/// The `behaviour` keys, in the order of [`Behaviour`]'s fields.
 /// The `behaviour` section: every setting the settings table keeps there.
 fn read_behaviour(value: Option<&Value>) -> Result<Behaviour, InvalidConfig> {
     let mut settings = crate::settings::Settings::defaults();

@@ -20,9 +20,7 @@ use pi_ask_components::TextEdit;
 use crate::form::{Form, Question};
 use crate::settings::Settings;
 
-/// The notice shown while a dirty flow waits for a second cancel/dismiss.
-pub const DISMISS_NOTICE: &str =
-    "Unsaved ask answers or drafts. Press cancel/dismiss again to discard.";
+pub use crate::strings::DISMISS_NOTICE;
 
 /// Which tab is showing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,9 +57,9 @@ impl EditorTarget {
     /// Placeholder shown while the editor is empty.
     pub fn placeholder(self) -> &'static str {
         if self.is_note() {
-            "Add a note..."
+            crate::strings::NOTE_PLACEHOLDER
         } else {
-            "Type answer..."
+            crate::strings::ANSWER_PLACEHOLDER
         }
     }
 }
@@ -281,8 +279,10 @@ impl Model {
             return None;
         }
         Some(match self.pending_review_shortcut {
-            Some(action) => format!("Press {} again to {}.", action.index() + 1, action.label()),
-            None => "Press 1, 2, or 3 twice to confirm a review action.".to_owned(),
+            Some(action) => {
+                crate::strings::review_shortcut_pending(action.index() + 1, action.label())
+            }
+            None => crate::strings::REVIEW_SHORTCUT_HINT.to_owned(),
         })
     }
 

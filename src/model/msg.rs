@@ -20,9 +20,9 @@ impl ReviewAction {
 
     pub fn label(self) -> &'static str {
         match self {
-            ReviewAction::Submit => "Submit",
-            ReviewAction::Elaborate => "Elaborate",
-            ReviewAction::Cancel => "Cancel",
+            ReviewAction::Submit => crate::strings::SUBMIT,
+            ReviewAction::Elaborate => crate::strings::ELABORATE,
+            ReviewAction::Cancel => crate::strings::CANCEL,
         }
     }
 

@@ -499,10 +499,7 @@ fn change_question_type(model: &mut Model) -> Vec<Cmd> {
     let destructive = !to.is_multi() && model.answers[q].committed_count() > 1;
     if destructive && model.pending_type_change != Some(q) {
         model.pending_type_change = Some(q);
-        model.type_notice = Some(format!(
-            "Switching to {} will clear selected options for this question. Press the type key again to confirm.",
-            to.display_name()
-        ));
+        model.type_notice = Some(crate::strings::type_change_pending(to));
         return Vec::new();
     }
     if destructive {
@@ -510,11 +507,7 @@ fn change_question_type(model: &mut Model) -> Vec<Cmd> {
     }
     model.pending_type_change = None;
     model.questions[q].presented_type = to;
-    model.type_notice = Some(format!(
-        "Question type changed from {} to {}.",
-        from.display_name(),
-        to.display_name()
-    ));
+    model.type_notice = Some(crate::strings::type_changed(from, to));
     Vec::new()
 }
 

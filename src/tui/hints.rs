@@ -77,7 +77,7 @@ pub fn flow_hints(table: &BindingTable, model: &Model, popup_open: bool) -> Vec<
         (None, Tab::Review) => vec![
             tabs,
             select,
-            Some("1/2/3 choose".to_owned()),
+            Some(crate::strings::REVIEW_DIGITS_HINT.to_owned()),
             hint_as(table, MainConfirm, "confirm"),
             hint_as(table, MainCancel, "cancel"),
         ],

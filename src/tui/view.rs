@@ -19,6 +19,7 @@ use crate::model::{
     EditorTarget, ModalMessage, Model, ReviewAction, SettingsModal, SettingsRow, Tab,
 };
 use crate::settings::{RESET_DESCRIPTION, Setting, Settings};
+use crate::strings;
 
 /// Narrowest the form is drawn at; below it a one-line notice asks for a bigger terminal.
 pub const MIN_WIDTH: u16 = 20;
@@ -258,7 +259,7 @@ fn draw_too_small(area: Rect, buf: &mut Buffer, theme: &Theme, min_height: u16) 
     if area.height == 0 || area.width == 0 {
         return;
     }
-    let text = format!("terminal too small (need {MIN_WIDTH} x {min_height})");
+    let text = crate::strings::terminal_too_small(MIN_WIDTH, min_height);
     put(
         buf,
         area.x,
@@ -741,16 +742,16 @@ pub fn settings_view(
         on: settings.get(s),
         description: s.description().to_owned(),
     };
-    let mut items = vec![SettingsItem::Section("Live settings".into())];
+    let mut items = vec![SettingsItem::Section(strings::SECTION_LIVE.into())];
     items.extend(Setting::LIVE.into_iter().map(toggle));
-    items.push(SettingsItem::Section("Defaults for future asks".into()));
+    items.push(SettingsItem::Section(strings::SECTION_DEFAULTS.into()));
     items.push(toggle(Setting::PresentSingleAsMulti));
-    items.push(SettingsItem::Section("Appearance".into()));
+    items.push(SettingsItem::Section(strings::SECTION_APPEARANCE.into()));
     items.push(SettingsItem::Info {
-        label: "Theme".into(),
+        label: strings::THEME_ROW.into(),
         value: look.label.clone(),
     });
-    items.push(SettingsItem::Section("Actions".into()));
+    items.push(SettingsItem::Section(strings::SECTION_ACTIONS.into()));
     items.push(SettingsItem::Reset {
         armed: modal.reset_armed(),
         description: RESET_DESCRIPTION.to_owned(),
