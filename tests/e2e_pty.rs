@@ -621,6 +621,33 @@ fn a_bad_pi_ask_theme_is_named_on_screen_and_the_form_still_opens() {
 }
 
 #[test]
+fn a_key_bound_to_nothing_writes_nothing_to_the_terminal() {
+    let mut s = Session::start(&["demo"], |_| {});
+    s.wait_for("Esc dismiss");
+    std::thread::sleep(Duration::from_millis(300));
+    let before = s.raw.lock().unwrap().len();
+    // `z` and F9 mean nothing on a question tab.
+    s.send("z");
+    s.send("\x1b[20~");
+    std::thread::sleep(Duration::from_secs(1));
+    let after = s.raw.lock().unwrap().len();
+    assert_eq!(
+        after - before,
+        0,
+        "bytes written for keys that mean nothing"
+    );
+    s.send("\x1b[B");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        s.raw.lock().unwrap().len() > after,
+        "a key that means something is drawn"
+    );
+    s.send("\x03");
+    s.send("\x03");
+    assert_eq!(s.finish().0, 1);
+}
+
+#[test]
 fn an_idle_form_writes_nothing_to_the_terminal() {
     let mut s = Session::start(&["demo"], |_| {});
     s.wait_for("Esc dismiss");

@@ -152,6 +152,13 @@ impl App {
         }
     }
 
+    /// Whether a key means anything in the current focus (a key bound to nothing changes nothing,
+    /// so the runtime does not draw for it).
+    pub fn reacts_to(&self, event: &KeyEvent) -> bool {
+        KeyId::from_event(event)
+            .is_some_and(|key| self.table.resolve(self.focus(), &key) != Resolution::Ignored)
+    }
+
     /// Bracketed paste: goes into the open editor; otherwise ignored.
     pub fn handle_paste(&mut self, text: &str) -> Vec<Cmd> {
         if self.model.editor().is_none() {

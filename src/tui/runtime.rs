@@ -153,16 +153,16 @@ fn event_loop(
         // Quiet frames: draw only after input or a timer, not on every idle wake-up.
         let mut changed = false;
         if event::poll(timeout)? {
-            changed = true;
-            // Take everything that is already waiting, then draw once.
+            // Take everything that is already waiting, then draw once (if any of it mattered).
             loop {
                 match event::read()? {
                     Event::Key(k) if k.kind == KeyEventKind::Release => {}
                     Event::Resize(c, r) => {
                         let height = preferred_height(session, c, r);
                         guard.resize(terminal, height)?;
+                        changed = true;
                     }
-                    other => session.handle_event(&other, Instant::now()),
+                    other => changed |= session.handle_event(&other, Instant::now()),
                 }
                 if session.is_done() || !event::poll(Duration::ZERO)? {
                     break;

@@ -138,8 +138,18 @@ impl Session {
         self.dispatch(Msg::Opened, now);
     }
 
-    /// A terminal event.
-    pub fn handle_event(&mut self, event: &Event, now: Instant) {
+    /// A terminal event. Returns whether it may have changed what is drawn (a key bound to
+    /// nothing, a key release or a focus report does not).
+    pub fn handle_event(&mut self, event: &Event, now: Instant) -> bool {
+        let relevant = match (&self.screen, event) {
+            (Screen::Flow(app), Event::Key(key)) => app.reacts_to(key),
+            (Screen::Flow(app), Event::Paste(_)) => app.model().editor().is_some(),
+            (Screen::Settings(_), Event::Key(_)) => true,
+            _ => false,
+        };
+        if !relevant {
+            return false;
+        }
         let cmds = match (&mut self.screen, event) {
             (Screen::Flow(app), Event::Key(key)) => app.handle_key(*key),
             (Screen::Flow(app), Event::Paste(text)) => app.handle_paste(text),
@@ -147,6 +157,7 @@ impl Session {
             _ => Vec::new(),
         };
         self.run(cmds, now);
+        true
     }
 
     /// Sends a message to the screen and carries out what follows.
