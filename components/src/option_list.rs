@@ -67,6 +67,8 @@ struct RowLayout {
 struct LayoutCache {
     key: (usize, bool),
     rows: Vec<Option<RowLayout>>,
+    /// The label and subtitle lines of every row together, once all are laid out.
+    base_total: Option<usize>,
 }
 
 /// The option list. Rows are shared (`Arc`) so a frame never copies them, and their wrapped
@@ -187,6 +189,7 @@ impl OptionList {
             self.cache = LayoutCache {
                 key,
                 rows: vec![None; self.rows.len()],
+                base_total: None,
             };
         }
         if self.cache.rows[index].is_none() {
@@ -248,11 +251,51 @@ impl OptionList {
     }
 
     /// Total height of every row (used for layouts that size the list to its content).
+    /// The rows' own lines are summed once per width; a frame adds only the few rows with saved
+    /// text, a note or the editor slot, so this does not grow with the number of rows.
     pub fn content_height(&mut self, cols: u16) -> u16 {
-        (0..self.rows.len())
-            .map(|i| self.row_height(i, cols as usize))
-            .sum::<usize>()
-            .min(u16::MAX as usize) as u16
+        let cols = cols as usize;
+        if self.rows.is_empty() {
+            return 0;
+        }
+        self.layout(0, cols);
+        let base = match self.cache.base_total {
+            Some(total) => total,
+            None => {
+                let total = (0..self.rows.len())
+                    .map(|i| {
+                        let l = self.layout(i, cols);
+                        l.label.len() + l.subtitle.len()
+                    })
+                    .sum();
+                self.cache.base_total = Some(total);
+                total
+            }
+        };
+        let mut special: Vec<usize> = self
+            .state
+            .texts
+            .iter()
+            .chain(&self.state.notes)
+            .map(|(row, _)| *row)
+            .chain(self.state.editor.map(|(row, _)| row))
+            .filter(|row| *row < self.rows.len())
+            .collect();
+        special.sort_unstable();
+        special.dedup();
+        let extras: usize = special
+            .into_iter()
+            .map(|row| {
+                let (lines, slot) = self.extras(row, cols);
+                lines.len() + slot as usize
+            })
+            .sum();
+        let freeform = if self.state.freeform {
+            self.rows.len()
+        } else {
+            0
+        };
+        (base + extras + freeform).min(u16::MAX as usize) as u16
     }
 
     /// Moves `offset` so the cursor row is fully visible in `height` lines, scrolling as little as possible.
@@ -510,3 +553,46 @@ impl OptionList {
 }
 
 realm_component!(OptionList);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summed_height_equals_the_rows_heights_in_every_state() {
+        let rows: Vec<OptionRow> = (0..40)
+            .map(|i| OptionRow {
+                label: format!("Option {i} with a label long enough to wrap at narrow widths"),
+                description: (i % 3 == 0).then(|| "A description that also wraps here".into()),
+                recommended: i % 7 == 0,
+            })
+            .collect();
+        let mut list = OptionList::new(Arc::new(rows));
+        let states = [
+            OptionListState::default(),
+            OptionListState {
+                checkboxes: true,
+                texts: vec![(39, "saved text that wraps over lines".into())],
+                notes: vec![(2, "a note".into()), (39, "and another".into())],
+                editor: Some((5, 3)),
+                ..OptionListState::default()
+            },
+            OptionListState {
+                freeform: true,
+                notes: vec![(99, "out of range".into())],
+                ..OptionListState::default()
+            },
+        ];
+        for state in states {
+            for cols in [12u16, 30, 80, 200] {
+                list.state = state.clone();
+                let summed: usize = (0..40).map(|i| list.row_height(i, cols as usize)).sum();
+                assert_eq!(
+                    list.content_height(cols) as usize,
+                    summed,
+                    "{cols} columns, {state:?}"
+                );
+            }
+        }
+    }
+}
