@@ -3,16 +3,19 @@
 //! key on a preview question with 300 options (compared with the plain 300-option list in
 //! `benches/keypress.rs`).
 
+mod support;
+
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 use pi_ask::input::parse_payload;
 use pi_ask::keymap::BindingTable;
 use pi_ask::settings::Settings;
 use pi_ask::tui::{App, view};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use support::key;
 
 fn app(payload: &str) -> App {
     let form = parse_payload(payload).unwrap();
@@ -57,10 +60,6 @@ fn preview_payload() -> String {
     .to_string()
 }
 
-fn key(code: KeyCode) -> KeyEvent {
-    KeyEvent::new(code, KeyModifiers::NONE)
-}
-
 fn editor_char(c: &mut Criterion) {
     let area = Rect::new(0, 0, 200, 60);
     let pasted: String = "lorem ipsum dolor sit amet ".repeat(1_048_576 / 27 + 1);
@@ -97,26 +96,7 @@ fn preview_down(c: &mut Criterion) {
     let area = Rect::new(0, 0, 200, 60);
     let payload = preview_payload();
     c.bench_function("down_key_300_preview_options_200x60", |b| {
-        b.iter_custom(|iters| {
-            let mut app = app(&payload);
-            let mut buf = Buffer::empty(area);
-            view::draw_into(&mut app, area, &mut buf);
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                if app.model().cursor(0) >= 290 {
-                    for _ in 0..290 {
-                        app.handle_key(key(KeyCode::Up));
-                    }
-                }
-                let start = Instant::now();
-                app.handle_key(key(KeyCode::Down));
-                buf.reset();
-                view::draw_into(&mut app, area, &mut buf);
-                total += start.elapsed();
-            }
-            std::hint::black_box(&buf);
-            total
-        })
+        b.iter_custom(|iters| support::time_down_presses(&mut app(&payload), iters, Some(area)))
     });
 }
 

@@ -421,6 +421,31 @@ fn accents_are_folded_so_cafe_finds_cafe_with_an_accent() {
     assert!(search("docs/cafe").contains(&"docs/café.md".to_owned()));
 }
 
+/// A session on the one-question form offering files from `files`, driven event by event.
+fn session_with_files(files: impl Into<pi_ask::files::FileSource>) -> pi_ask::tui::Session {
+    let form = pi_ask::input::parse_payload(ONE).unwrap();
+    let app = pi_ask::tui::App::new(
+        form,
+        pi_ask::settings::Settings::defaults(),
+        pi_ask::keymap::BindingTable::default(),
+        String::new(),
+        None,
+    )
+    .with_files(files);
+    pi_ask::tui::Session::new(
+        pi_ask::tui::Screen::Flow(Box::new(app)),
+        None,
+        Box::new(|_, _| {}),
+    )
+}
+
+fn key(code: crossterm::event::KeyCode) -> crossterm::event::Event {
+    crossterm::event::Event::Key(crossterm::event::KeyEvent::new(
+        code,
+        crossterm::event::KeyModifiers::NONE,
+    ))
+}
+
 #[test]
 fn the_index_stops_at_its_cap_and_says_so() {
     let options = IndexOptions {
@@ -453,27 +478,8 @@ fn a_truncated_index_is_named_in_the_popup() {
     )
     .unwrap();
     index.wait();
-    let form = pi_ask::input::parse_payload(ONE).unwrap();
-    let app = pi_ask::tui::App::new(
-        form,
-        pi_ask::settings::Settings::defaults(),
-        pi_ask::keymap::BindingTable::default(),
-        String::new(),
-        None,
-    )
-    .with_files(index);
-    let mut session = pi_ask::tui::Session::new(
-        pi_ask::tui::Screen::Flow(Box::new(app)),
-        None,
-        Box::new(|_, _| {}),
-    );
+    let mut session = session_with_files(index);
     let now = std::time::Instant::now();
-    let key = |c| {
-        crossterm::event::Event::Key(crossterm::event::KeyEvent::new(
-            c,
-            crossterm::event::KeyModifiers::NONE,
-        ))
-    };
     use crossterm::event::KeyCode;
     for code in [KeyCode::End, KeyCode::Char('@'), KeyCode::Char('n')] {
         session.handle_event(&key(code), now);
@@ -496,33 +502,14 @@ fn a_truncated_index_is_named_in_the_popup() {
 fn the_index_walks_only_when_a_search_first_asks_for_it() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("late.md"), "").unwrap();
-    let form = pi_ask::input::parse_payload(ONE).unwrap();
-    let app = pi_ask::tui::App::new(
-        form,
-        pi_ask::settings::Settings::defaults(),
-        pi_ask::keymap::BindingTable::default(),
-        String::new(),
-        None,
-    )
-    .with_files(pi_ask::files::FileSource::Walk {
+    let mut session = session_with_files(pi_ask::files::FileSource::Walk {
         root: dir.path().to_path_buf(),
         options: IndexOptions {
             git_global: false,
             ..IndexOptions::default()
         },
     });
-    let mut session = pi_ask::tui::Session::new(
-        pi_ask::tui::Screen::Flow(Box::new(app)),
-        None,
-        Box::new(|_, _| {}),
-    );
     let now = std::time::Instant::now();
-    let key = |c| {
-        crossterm::event::Event::Key(crossterm::event::KeyEvent::new(
-            c,
-            crossterm::event::KeyModifiers::NONE,
-        ))
-    };
     use crossterm::event::KeyCode;
     session.handle_event(&key(KeyCode::End), now);
     session.handle_event(&key(KeyCode::Char('x')), now);

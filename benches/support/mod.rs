@@ -1,0 +1,39 @@
+//! What the key benches share: timing Down presses down a long list, back to the top untimed.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use pi_ask::tui::{App, view};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+pub fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+/// `iters` Down presses on the first question of `app`, each timed through the binding table and
+/// `update`, and, with an `area`, the view drawn into a reset buffer of that size (as a frame is).
+/// The cursor goes back to the top untimed, so every timed press really moves.
+pub fn time_down_presses(app: &mut App, iters: u64, area: Option<Rect>) -> Duration {
+    let mut buf = Buffer::empty(area.unwrap_or_default());
+    if let Some(area) = area {
+        view::draw_into(app, area, &mut buf);
+    }
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        if app.model().cursor(0) >= 290 {
+            for _ in 0..290 {
+                app.handle_key(key(KeyCode::Up));
+            }
+        }
+        let start = Instant::now();
+        std::hint::black_box(app.handle_key(key(KeyCode::Down)));
+        if let Some(area) = area {
+            buf.reset();
+            view::draw_into(app, area, &mut buf);
+        }
+        total += start.elapsed();
+    }
+    std::hint::black_box(&buf);
+    total
+}
