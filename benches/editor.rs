@@ -9,24 +9,12 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use crossterm::event::KeyCode;
-use pi_ask::input::parse_payload;
-use pi_ask::keymap::BindingTable;
-use pi_ask::settings::Settings;
-use pi_ask::tui::{App, view};
+use pi_ask::tui::view;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use support::key;
 
-fn app(payload: &str) -> App {
-    let form = parse_payload(payload).unwrap();
-    App::new(
-        form,
-        Settings::defaults(),
-        BindingTable::default(),
-        String::new(),
-        None,
-    )
-}
+use support::app;
 
 /// One single question whose only row is `Type your own`, so its answer editor is open at once.
 fn free_form_payload() -> String {

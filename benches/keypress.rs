@@ -4,22 +4,12 @@
 mod support;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pi_ask::input::parse_payload;
-use pi_ask::keymap::BindingTable;
-use pi_ask::settings::Settings;
 use pi_ask::tui::App;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 fn app() -> App {
-    let form = parse_payload(include_str!("../fixtures/payloads/many-options.json")).unwrap();
-    App::new(
-        form,
-        Settings::defaults(),
-        BindingTable::default(),
-        String::new(),
-        None,
-    )
+    support::app(include_str!("../fixtures/payloads/many-options.json"))
 }
 
 fn keypress(c: &mut Criterion) {

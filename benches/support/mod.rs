@@ -7,6 +7,18 @@ use pi_ask::tui::{App, view};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+/// A flow on `payload` with default settings and keymaps.
+pub fn app(payload: &str) -> App {
+    let form = pi_ask::input::parse_payload(payload).unwrap();
+    App::new(
+        form,
+        pi_ask::settings::Settings::defaults(),
+        pi_ask::keymap::BindingTable::default(),
+        String::new(),
+        None,
+    )
+}
+
 pub fn key(code: KeyCode) -> KeyEvent {
     KeyEvent::new(code, KeyModifiers::NONE)
 }
