@@ -14,7 +14,7 @@ use crate::remote::{RemoteMode, RemoteResponse, validate_submit};
 use crate::settings::{Setting, Settings};
 
 /// Every target, by its name in `fuzz/`.
-pub const TARGETS: [&str; 10] = [
+pub const TARGETS: [&str; 11] = [
     "payload",
     "keymaps",
     "config_toml",
@@ -25,6 +25,7 @@ pub const TARGETS: [&str; 10] = [
     "session_file",
     "history_file",
     "extraction",
+    "editing",
 ];
 
 /// Runs target `name` on `data` (`dir`: a scratch folder for the targets that write files).
@@ -40,6 +41,7 @@ pub fn run(name: &str, data: &[u8], dir: &Path) {
         "session_file" => session_file(data),
         "history_file" => history_file(data),
         "extraction" => extraction(data),
+        "editing" => editing(data),
         other => panic!("no fuzz target {other}"),
     }
 }
@@ -209,5 +211,85 @@ pub fn extraction(data: &[u8]) {
             "built-in extraction made an invalid form: {:?}\n{payload}",
             refused.issues
         );
+    }
+}
+
+/// Editing operations from bytes on a one-line and a multi-line editor, at a width from the first
+/// byte: the caret stays on a character boundary, a one-line editor never holds a line break, the
+/// rows shown fit the width and hold the caret, and the rows kept between edits are exactly the
+/// rows of the same text laid out afresh.
+pub fn editing(data: &[u8]) {
+    use pi_ask_components::{EditOp, TextEdit};
+    let Some((&first, mut rest)) = data.split_first() else {
+        return;
+    };
+    let width = u16::from(first % 40) + 1;
+    let height = usize::from(first / 40) % 6 + 1;
+    let mut edits = [TextEdit::new(""), TextEdit::new("").single_line()];
+    while let Some((&b, tail)) = rest.split_first() {
+        rest = tail;
+        let op = match b % 18 {
+            0 | 1 => {
+                let n = usize::from(b / 18) % 8;
+                let (text, tail) = rest.split_at(n.min(rest.len()));
+                rest = tail;
+                let text = String::from_utf8_lossy(text).into_owned();
+                if b % 18 == 0 {
+                    EditOp::Insert(text)
+                } else {
+                    EditOp::Paste(text)
+                }
+            }
+            2 => EditOp::NewLine,
+            3 => EditOp::DeleteCharBackward,
+            4 => EditOp::DeleteCharForward,
+            5 => EditOp::DeleteWordBackward,
+            6 => EditOp::DeleteWordForward,
+            7 => EditOp::DeleteToLineStart,
+            8 => EditOp::DeleteToLineEnd,
+            9 => EditOp::CursorLeft,
+            10 => EditOp::CursorRight,
+            11 => EditOp::CursorWordLeft,
+            12 => EditOp::CursorWordRight,
+            13 => EditOp::CursorLineStart,
+            14 => EditOp::CursorLineEnd,
+            15 => EditOp::CursorUp,
+            16 => EditOp::CursorDown,
+            _ => EditOp::Insert(" ".into()),
+        };
+        for edit in &mut edits {
+            edit.apply(op.clone());
+            let text = edit.text();
+            assert!(text.is_char_boundary(edit.cursor()));
+            if edit.is_single_line() {
+                assert!(
+                    !text.contains('\n'),
+                    "a one-line editor holds no line break"
+                );
+            }
+            let shown = edit.visible_rows(width, height);
+            assert!(shown.ranges.len() <= height && !shown.ranges.is_empty());
+            assert!(
+                shown.caret.0 < shown.ranges.len(),
+                "the caret's row is shown"
+            );
+            for &(start, end) in &shown.ranges {
+                let row = &text[start..end];
+                let w = pi_ask_components::text_edit::display_width(row);
+                assert!(
+                    w <= usize::from(width) || row.chars().count() == 1,
+                    "a row wider than the editor: {row:?}"
+                );
+            }
+            let mut fresh = TextEdit::new(text);
+            if edit.is_single_line() {
+                fresh = fresh.single_line();
+            }
+            assert_eq!(
+                edit.row_count(width, usize::MAX),
+                fresh.row_count(width, usize::MAX),
+                "the kept rows are the rows of the text"
+            );
+        }
     }
 }

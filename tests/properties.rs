@@ -465,3 +465,16 @@ proptest! {
         prop_assert_eq!(index.entries(), entries);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The editing fuzz target's checks on arbitrary bytes: caret, line breaks, shown rows and
+    /// the row cache against a fresh layout.
+    #[test]
+    fn editing_keeps_the_caret_the_rows_and_their_cache_right(
+        data in proptest::collection::vec(any::<u8>(), 0..400),
+    ) {
+        pi_ask::fuzzing::editing(&data);
+    }
+}
