@@ -100,6 +100,8 @@ const FOLDER_MASK: u32 = (1 << FOLDER_BITS) - 1;
 /// The folder number of an entry at the root (a chunk has at most [`CHUNK`] folders).
 const ROOT_FOLDER: u32 = FOLDER_MASK;
 const DIR_FLAG: u32 = 1 << (NAME_END_BITS + FOLDER_BITS);
+/// The whole path is ASCII (it folds to itself, so searches need not build it).
+const ASCII_FLAG: u32 = DIR_FLAG << 1;
 
 /// Up to [`CHUNK`] entries, immutable once published: 12 bytes per entry plus its name, and each
 /// folder's path once.
@@ -123,6 +125,8 @@ pub struct EntryRef<'a> {
     pub name: &'a str,
     pub is_dir: bool,
     pub bag: u64,
+    /// Folder and name are ASCII.
+    pub ascii: bool,
 }
 
 impl<'a> EntryRef<'a> {
@@ -198,6 +202,7 @@ impl Chunk {
             name,
             is_dir: meta & DIR_FLAG != 0,
             bag: self.bags[slot],
+            ascii: meta & ASCII_FLAG != 0,
         }
     }
 
@@ -261,7 +266,8 @@ impl ChunkBuilder {
         chunk.meta.push(
             chunk.names.len() as u32
                 | folder_number << NAME_END_BITS
-                | if is_dir { DIR_FLAG } else { 0 },
+                | if is_dir { DIR_FLAG } else { 0 }
+                | if path.is_ascii() { ASCII_FLAG } else { 0 },
         );
         Ok(())
     }

@@ -131,11 +131,7 @@ impl Searcher {
                 })
                 .collect();
             let total = children.len();
-            children.sort_by(|a, b| {
-                b.is_dir
-                    .cmp(&a.is_dir)
-                    .then_with(|| a.path_bytes().cmp(b.path_bytes()))
-            });
+            children.sort_by(|a, b| b.is_dir.cmp(&a.is_dir).then_with(|| cmp_paths(a, b)));
             return Matches {
                 items: children
                     .into_iter()
@@ -172,17 +168,32 @@ impl Searcher {
             if e.bag & query_bag != query_bag {
                 continue;
             }
-            e.write_path(path);
-            let key = fold(path);
-            if !in_dir_key(&key) {
-                continue;
-            }
-            let relative = &key.as_bytes()[dir_key.len()..];
-            let name = &key[key.rfind('/').map_or(0, |i| i + 1)..];
-            let tier = tier(name.as_bytes(), &needle, smart_lower);
-            if tier == Tier::Fuzzy && !is_subsequence(&needle, relative, smart_lower) {
-                continue;
-            }
+            let tier = if e.ascii {
+                // ASCII folds to itself: compare the stored parts without building the path.
+                if !dir_key.is_empty() && !starts_with(&e, dir_key, smart_lower) {
+                    continue;
+                }
+                let tier = tier(e.name.as_bytes(), &needle, smart_lower);
+                if tier == Tier::Fuzzy
+                    && !is_subsequence_in(&needle, &skip(parts(&e), dir_key.len()), smart_lower)
+                {
+                    continue;
+                }
+                tier
+            } else {
+                e.write_path(path);
+                let key = fold(path);
+                if !in_dir_key(&key) {
+                    continue;
+                }
+                let relative = &key.as_bytes()[dir_key.len()..];
+                let name = &key[key.rfind('/').map_or(0, |i| i + 1)..];
+                let tier = tier(name.as_bytes(), &needle, smart_lower);
+                if tier == Tier::Fuzzy && !is_subsequence_in(&needle, &[relative], smart_lower) {
+                    continue;
+                }
+                tier
+            };
             matched.push(i);
             tiers[tier as usize].push(i);
         }
@@ -214,7 +225,7 @@ impl Searcher {
                     let (ea, eb) = (entries.get(*a), entries.get(*b));
                     ea.path_len()
                         .cmp(&eb.path_len())
-                        .then_with(|| ea.path_bytes().cmp(eb.path_bytes()))
+                        .then_with(|| cmp_paths(&ea, &eb))
                 };
                 members.select_nth_unstable_by(shortlist - 1, by_length);
                 members.truncate(shortlist);
@@ -241,7 +252,7 @@ impl Searcher {
             b.0.cmp(&a.0)
                 .then_with(|| b.1.cmp(&a.1))
                 .then_with(|| ea.path_len().cmp(&eb.path_len()))
-                .then_with(|| ea.path_bytes().cmp(eb.path_bytes()))
+                .then_with(|| cmp_paths(&ea, &eb))
         };
         if ranked.len() > limit && limit > 0 {
             ranked.select_nth_unstable_by(limit - 1, better);
@@ -283,19 +294,132 @@ fn tier(name: &[u8], needle: &[u8], fold: bool) -> Tier {
     }
 }
 
-/// Whether `needle` occurs in `haystack` in order (not necessarily together).
-fn is_subsequence(needle: &[u8], haystack: &[u8], fold: bool) -> bool {
-    let mut rest = haystack;
-    for &n in needle {
-        let found = if fold {
-            rest.iter().position(|&h| h.to_ascii_lowercase() == n)
-        } else {
-            rest.iter().position(|&h| h == n)
-        };
-        match found {
-            Some(p) => rest = &rest[p + 1..],
-            None => return false,
+/// An entry's path as the byte slices it is stored in: folder, separator, name.
+fn parts<'a>(e: &EntryRef<'a>) -> [&'a [u8]; 3] {
+    if e.folder.is_empty() {
+        [b"", b"", e.name.as_bytes()]
+    } else {
+        [e.folder.as_bytes(), b"/", e.name.as_bytes()]
+    }
+}
+
+/// Two entries' paths in byte order, compared slice by slice (no path is built).
+fn cmp_paths(a: &EntryRef<'_>, b: &EntryRef<'_>) -> std::cmp::Ordering {
+    let (pa, pb) = (parts(a), parts(b));
+    let (mut ia, mut ib) = (
+        pa.iter().copied().filter(|p| !p.is_empty()),
+        pb.iter().copied().filter(|p| !p.is_empty()),
+    );
+    let (mut xa, mut xb): (&[u8], &[u8]) =
+        (ia.next().unwrap_or_default(), ib.next().unwrap_or_default());
+    loop {
+        if xa.is_empty() {
+            xa = match ia.next() {
+                Some(p) => p,
+                None => {
+                    return if xb.is_empty() && ib.next().is_none() {
+                        std::cmp::Ordering::Equal
+                    } else {
+                        std::cmp::Ordering::Less
+                    };
+                }
+            };
+        }
+        if xb.is_empty() {
+            xb = match ib.next() {
+                Some(p) => p,
+                None => return std::cmp::Ordering::Greater,
+            };
+        }
+        let n = xa.len().min(xb.len());
+        match xa[..n].cmp(&xb[..n]) {
+            std::cmp::Ordering::Equal => {
+                xa = &xa[n..];
+                xb = &xb[n..];
+            }
+            other => return other,
         }
     }
+}
+
+/// The parts with their first `n` bytes left out.
+fn skip(mut parts: [&[u8]; 3], mut n: usize) -> [&[u8]; 3] {
+    for part in &mut parts {
+        let cut = n.min(part.len());
+        *part = &part[cut..];
+        n -= cut;
+    }
+    parts
+}
+
+/// Whether `needle` occurs in the parts, read one after another, in order (not necessarily
+/// together).
+fn is_subsequence_in(needle: &[u8], haystack: &[&[u8]], fold: bool) -> bool {
+    let mut needle = needle;
+    for part in haystack {
+        let mut rest = *part;
+        while let Some((&n, tail)) = needle.split_first() {
+            let found = if fold {
+                rest.iter().position(|&h| h.to_ascii_lowercase() == n)
+            } else {
+                rest.iter().position(|&h| h == n)
+            };
+            match found {
+                Some(p) => {
+                    rest = &rest[p + 1..];
+                    needle = tail;
+                }
+                None => break,
+            }
+        }
+        if needle.is_empty() {
+            return true;
+        }
+    }
+    needle.is_empty()
+}
+
+/// Whether an entry's path is longer than `prefix` and starts with it (ASCII case folded under
+/// smart case), without building the path.
+fn starts_with(e: &EntryRef<'_>, prefix: &[u8], fold: bool) -> bool {
+    if e.path_len() <= prefix.len() {
+        return false;
+    }
+    let mut prefix = prefix;
+    for part in parts(e) {
+        let n = part.len().min(prefix.len());
+        if !eq_bytes(&part[..n], &prefix[..n], fold) {
+            return false;
+        }
+        prefix = &prefix[n..];
+    }
     true
+}
+
+#[cfg(test)]
+mod order_tests {
+    use super::*;
+    use crate::files::{Entry, FileIndex};
+
+    #[test]
+    fn paths_compare_as_their_text_does() {
+        let paths = [
+            "a", "a/b", "a-b", "a/b/c", "ab", "a/bc", "b", "a/a", "aa/a", "a/", "z/y/x", "z/yx",
+        ];
+        let index = FileIndex::from_entries(
+            std::path::Path::new("."),
+            paths
+                .iter()
+                .filter(|p| !p.ends_with('/'))
+                .map(|p| Entry::new(*p, false))
+                .collect(),
+        );
+        let snapshot = index.snapshot();
+        let all: Vec<_> = snapshot.iter().map(|(_, e)| e).collect();
+        for a in &all {
+            for b in &all {
+                assert_eq!(cmp_paths(a, b), a.path().cmp(&b.path()), "{a:?} {b:?}");
+            }
+        }
+    }
 }
