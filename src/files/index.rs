@@ -333,6 +333,27 @@ impl Snapshot {
     pub fn iter(&self) -> impl Iterator<Item = (u32, EntryRef<'_>)> {
         self.iter_from(0)
     }
+
+    /// The entries from chunk `from_chunk` on whose character bag holds all of `bag`; the bags
+    /// are checked in a tight loop before an entry is looked at.
+    pub fn iter_with_bag(
+        &self,
+        from_chunk: usize,
+        bag: u64,
+    ) -> impl Iterator<Item = (u32, EntryRef<'_>)> {
+        self.chunks
+            .iter()
+            .enumerate()
+            .skip(from_chunk)
+            .flat_map(move |(c, chunk)| {
+                chunk
+                    .bags
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, b)| **b & bag == bag)
+                    .map(move |(s, _)| (((c as u32) << CHUNK_BITS) | s as u32, chunk.get(s)))
+            })
+    }
 }
 
 #[derive(Debug, Default)]

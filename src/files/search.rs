@@ -146,22 +146,22 @@ impl Searcher {
         let refine = self.last.as_ref().filter(|last| {
             query.starts_with(&last.query) && query.rfind('/') == last.query.rfind('/')
         });
+        let query_bag = char_bag(&folded_rest);
         let candidates: Box<dyn Iterator<Item = (u32, EntryRef<'_>)>> = match refine {
             Some(last) => Box::new(
                 last.matched
                     .clone()
                     .into_iter()
                     .map(|i| (i, entries.get(i)))
-                    .chain(entries.iter_from(last.scanned)),
+                    .chain(entries.iter_with_bag(last.scanned, query_bag)),
             ),
-            None => Box::new(entries.iter()),
+            None => Box::new(entries.iter_with_bag(0, query_bag)),
         };
         let needle: Vec<u8> = if smart_lower {
             folded_rest.to_ascii_lowercase().into_bytes()
         } else {
             folded_rest.as_bytes().to_vec()
         };
-        let query_bag = char_bag(&folded_rest);
         let mut tiers: [Vec<u32>; 4] = Default::default();
         let mut matched = Vec::new();
         for (i, e) in candidates {
