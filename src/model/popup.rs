@@ -5,7 +5,6 @@
 
 use super::{Cmd, Model, PopupAction};
 use crate::files::{self, Matches, Suggestion};
-use pi_ask_components::EditOp;
 
 /// Bytes before the caret looked at for the token being completed: a path longer than this is
 /// not typed by hand, and a long line costs nothing per key.
@@ -228,8 +227,8 @@ pub(super) fn action(model: &mut Model, action: PopupAction) -> Vec<Cmd> {
 
 /// An editing operation: a paste never opens the popup (as in pi) and ends any token being typed;
 /// every other edit or caret move refreshes it.
-pub(super) fn after_edit(model: &mut Model, op: &EditOp) -> Vec<Cmd> {
-    if matches!(op, EditOp::Paste(_)) {
+pub(super) fn after_edit(model: &mut Model, paste: bool) -> Vec<Cmd> {
+    if paste {
         model.completion.close();
         return Vec::new();
     }

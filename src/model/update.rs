@@ -79,10 +79,11 @@ fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
         Msg::Edit(op) => match &mut model.editor {
             Some(editor) => {
                 let before = (editor.edit.cursor(), editor.edit.text().len());
-                let changed = editor.edit.apply(op.clone());
+                let paste = matches!(op, pi_ask_components::EditOp::Paste(_));
+                let changed = editor.edit.apply(op);
                 let moved = (editor.edit.cursor(), editor.edit.text().len()) != before;
                 if changed || moved {
-                    popup::after_edit(model, &op)
+                    popup::after_edit(model, paste)
                 } else {
                     Vec::new()
                 }
