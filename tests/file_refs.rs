@@ -533,6 +533,15 @@ fn the_index_walks_only_when_a_search_first_asks_for_it() {
         session.app().unwrap().popup().unwrap().items[0].path,
         "late.md"
     );
+    // Once the walk is over, the last answer says so and the loop stops waking up for files.
+    while session.awaits_files() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the worker never said the walk was over"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        session.tick(std::time::Instant::now());
+    }
 }
 
 #[test]
@@ -565,5 +574,45 @@ fn index_entries_take_less_than_half_the_bytes_of_one_allocation_per_path() {
         index.heap_bytes() * 2 <= one_allocation_per_path,
         "{} bytes for {n} entries, against {one_allocation_per_path}",
         index.heap_bytes()
+    );
+}
+
+#[test]
+fn the_last_answer_of_a_streaming_walk_says_it_is_over() {
+    // A walk long enough to stream: the worker searches again while it runs, and once more after.
+    let dir = tempfile::tempdir().unwrap();
+    for d in 0..60 {
+        let folder = dir.path().join(format!("folder{d}"));
+        std::fs::create_dir(&folder).unwrap();
+        for f in 0..60 {
+            std::fs::write(folder.join(format!("note{f}.md")), "").unwrap();
+        }
+    }
+    let mut session = session_with_files(pi_ask::files::FileSource::Walk {
+        root: dir.path().to_path_buf(),
+        options: IndexOptions {
+            git_global: false,
+            threads: 1,
+            ..IndexOptions::default()
+        },
+    });
+    let now = std::time::Instant::now();
+    use crossterm::event::KeyCode;
+    for code in [KeyCode::End, KeyCode::Char('@'), KeyCode::Char('n')] {
+        session.handle_event(&key(code), now);
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while session.awaits_files() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the worker never said the walk was over"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        session.tick(std::time::Instant::now());
+    }
+    let popup = session.app().unwrap().popup().expect("the popup is open");
+    assert_eq!(
+        popup.total, 3600,
+        "every note matches `n`, found to the end of the walk"
     );
 }

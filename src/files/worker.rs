@@ -168,8 +168,9 @@ fn serve(source: FileSource, inbox: &Receiver<Request>, outbox: &Sender<Reply>) 
     // The last search, to run again while the walk streams in: query, generation, entries seen.
     let mut last: Option<(String, u64, usize)> = None;
     loop {
-        let streaming = last.is_some() && index.as_ref().is_some_and(|i| !i.is_complete());
-        let next = if streaming {
+        // `last` is kept only while the walk was still running: wake up to search again, and once
+        // more after the walk ends, so the final answer says no more will follow.
+        let next = if last.is_some() {
             inbox.recv_timeout(STREAM_REFRESH)
         } else {
             inbox.recv().map_err(|_| RecvTimeoutError::Disconnected)
