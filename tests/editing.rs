@@ -167,6 +167,23 @@ fn tab_lists_the_folder_and_one_candidate_is_inserted_at_once() {
 }
 
 #[test]
+fn tab_on_no_matching_files_completes_the_path_word_as_with_the_popup_closed() {
+    let mut m = free_form();
+    let (_, g) = search(&send(&mut m, [insert("@zz")])).unwrap();
+    send(&mut m, [answer(g, &[])]);
+    assert!(
+        m.popup().is_some_and(|p| p.items.is_empty()),
+        "no matching files"
+    );
+    let cmds = send(&mut m, [Msg::Popup(PopupAction::Complete)]);
+    assert!(
+        cmds.iter()
+            .any(|c| matches!(c, Cmd::ListDir { word, .. } if word == "zz")),
+        "{cmds:?}"
+    );
+}
+
+#[test]
 fn without_file_suggestions_an_at_is_just_text() {
     let mut m = flow(payload(vec![single("q")]));
     send(&mut m, [Msg::LastOption]);

@@ -179,6 +179,16 @@ fn replace_before_caret(model: &mut Model, chars: usize, text: &str) {
 pub(super) fn action(model: &mut Model, action: PopupAction) -> Vec<Cmd> {
     let before = before_caret(model);
     let completion = &mut model.completion;
+    // A popup with nothing to offer (`no matching files`) takes only its close key: Tab does what
+    // it does with the popup closed.
+    if action != PopupAction::Close
+        && completion
+            .popup
+            .as_ref()
+            .is_some_and(|p| p.items.is_empty())
+    {
+        completion.close();
+    }
     match (action, completion.popup.as_mut()) {
         (PopupAction::Next, Some(p)) => {
             p.selected = (p.selected + 1) % p.items.len().max(1);
