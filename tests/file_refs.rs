@@ -22,6 +22,20 @@ fn index_with(exclude: &[&str]) -> FileIndex {
     index
 }
 
+/// The index of `root`, walked to the end (without the user's global excludes).
+fn complete_index(root: &Path) -> FileIndex {
+    let index = FileIndex::build(
+        root,
+        IndexOptions {
+            git_global: false,
+            ..IndexOptions::default()
+        },
+    )
+    .unwrap();
+    index.wait();
+    index
+}
+
 fn paths(index: &FileIndex) -> Vec<String> {
     let mut p: Vec<String> = index
         .entries()
@@ -89,15 +103,7 @@ fn unreadable_roots_and_symlink_loops_do_not_fail() {
     std::fs::create_dir(dir.path().join("a")).unwrap();
     std::os::unix::fs::symlink(dir.path(), dir.path().join("a/loop")).unwrap();
     std::fs::write(dir.path().join("a/file.txt"), "x").unwrap();
-    let index = FileIndex::build(
-        dir.path(),
-        IndexOptions {
-            git_global: false,
-            ..IndexOptions::default()
-        },
-    )
-    .unwrap();
-    index.wait();
+    let index = complete_index(dir.path());
     assert!(paths(&index).contains(&"a/file.txt".to_owned()));
     let missing = FileIndex::build(&dir.path().join("nope"), IndexOptions::default()).unwrap();
     missing.wait();
@@ -547,25 +553,15 @@ fn the_index_walks_only_when_a_search_first_asks_for_it() {
 #[test]
 fn index_entries_take_less_than_half_the_bytes_of_one_allocation_per_path() {
     let dir = tempfile::tempdir().unwrap();
-    let mut entries = Vec::new();
     for d in 0..40 {
         let folder = format!("src/module_{d}/nested");
         std::fs::create_dir_all(dir.path().join(&folder)).unwrap();
         for f in 0..25 {
             let path = format!("{folder}/file_number_{f}.rs");
             std::fs::write(dir.path().join(&path), "").unwrap();
-            entries.push(path);
         }
     }
-    let index = FileIndex::build(
-        dir.path(),
-        IndexOptions {
-            git_global: false,
-            ..IndexOptions::default()
-        },
-    )
-    .unwrap();
-    index.wait();
+    let index = complete_index(dir.path());
     let n = index.len();
     assert!(n >= 1000);
     // The layout before: a 32-byte entry (boxed path, bag, name offset, kind) plus the path.

@@ -124,11 +124,6 @@ impl TextEdit {
         self.cursor
     }
 
-    /// The text from the start of the caret's line to the caret.
-    pub fn line_before_cursor(&self) -> &str {
-        &self.text[self.line_start()..self.cursor]
-    }
-
     /// At most `max_bytes` of the text before the caret on its line (a char boundary is kept), for
     /// completions that look at the token being typed without scanning a long line.
     pub fn tail_before_cursor(&self, max_bytes: usize) -> &str {

@@ -154,24 +154,6 @@ impl<'a> EntryRef<'a> {
         self.write_path(&mut path);
         path
     }
-
-    /// The path's bytes, without building it.
-    pub fn path_bytes(&self) -> impl Iterator<Item = u8> + 'a {
-        let sep: &'a [u8] = if self.folder.is_empty() { b"" } else { b"/" };
-        self.folder
-            .bytes()
-            .chain(sep.iter().copied())
-            .chain(self.name.bytes())
-    }
-
-    /// How many folders deep the entry is (0 at the root).
-    pub fn depth(&self) -> usize {
-        if self.folder.is_empty() {
-            0
-        } else {
-            1 + self.folder.bytes().filter(|&b| b == b'/').count()
-        }
-    }
 }
 
 impl Chunk {
@@ -319,19 +301,9 @@ impl Snapshot {
         self.chunks[(id >> CHUNK_BITS) as usize].get((id as usize) & (CHUNK - 1))
     }
 
-    /// Every entry with its id, from chunk `from_chunk` on.
-    pub fn iter_from(&self, from_chunk: usize) -> impl Iterator<Item = (u32, EntryRef<'_>)> {
-        self.chunks
-            .iter()
-            .enumerate()
-            .skip(from_chunk)
-            .flat_map(|(c, chunk)| {
-                (0..chunk.len()).map(move |s| (((c as u32) << CHUNK_BITS) | s as u32, chunk.get(s)))
-            })
-    }
-
+    /// Every entry with its id.
     pub fn iter(&self) -> impl Iterator<Item = (u32, EntryRef<'_>)> {
-        self.iter_from(0)
+        self.iter_with_bag(0, 0)
     }
 
     /// The entries from chunk `from_chunk` on whose character bag holds all of `bag`; the bags
