@@ -316,7 +316,7 @@ pub fn run<W: Write>(form: &Form, channel: &mut Channel<W>) -> std::io::Result<A
                     Reply::Abort => return Ok(finish(form, &states, Outcome::Cancelled)),
                     Reply::Dismissed => {}
                     Reply::Value(text) => {
-                        states[i].set_custom_text(&text);
+                        states[i].set_custom_text(text.trim());
                         states[i].custom_selected = states[i].custom_text.is_some();
                     }
                 }

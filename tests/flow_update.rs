@@ -774,3 +774,28 @@ fn config_notice_shows_until_tab_change_or_config_change() {
     send(&mut m, [Msg::NextTab]);
     assert_eq!(m.notice(), None);
 }
+
+/// The original 1.3.0 keeps a draft closed with Esc exactly as typed (surrounding spaces
+/// included) as `customText`, `values` and `labels`; Enter submits it trimmed.
+#[test]
+fn esc_keeps_a_custom_draft_verbatim_and_enter_trims_it() {
+    let mut m = flow(payload(vec![single("one")]));
+    let custom = (m.questions()[0].custom_row() + 1) as u8;
+    send(
+        &mut m,
+        [Msg::Number(custom), typed("  spaced  "), Msg::EditorClose],
+    );
+    let answer = &json(&submit(&mut m))["details"]["answers"]["one"];
+    assert_eq!(answer["customText"], "  spaced  ");
+    assert_eq!(answer["values"], json!(["  spaced  "]));
+    assert_eq!(answer["labels"], json!(["  spaced  "]));
+
+    let mut m = flow(payload(vec![single("one")]));
+    send(
+        &mut m,
+        [Msg::Number(custom), typed("  spaced  "), Msg::EditorSubmit],
+    );
+    let answer = &json(&submit(&mut m))["details"]["answers"]["one"];
+    assert_eq!(answer["customText"], "spaced");
+    assert_eq!(answer["values"], json!(["spaced"]));
+}

@@ -407,3 +407,45 @@ fn a_hostile_client_with_a_huge_line_and_invalid_utf8_gets_refusals_and_the_form
     assert_eq!(replies[2]["ok"], true, "the form still answers after both");
     assert_eq!(msgs, [Msg::RemoteCancel]);
 }
+
+/// A misspelled field (`value` for `values`, or `labels`, which pi-ask recomputes) used to be
+/// skipped: the submit was accepted and the answer it carried lost. Every level refuses unknown keys.
+#[test]
+fn unknown_keys_are_refused_at_every_level_naming_the_known_ones() {
+    let cases: Vec<(Value, &str, &str)> = vec![
+        (
+            submit(json!({"kind": "answer", "answers": {"env": {"value": "prod"}}})),
+            "invalid_answer",
+            r#"Unknown key "value" in the answer for question "env"; known keys: values, customText, note, optionNotes."#,
+        ),
+        (
+            submit(json!({"kind": "answer", "answers": {"env": {"labels": ["Production"]}}})),
+            "invalid_answer",
+            r#"Unknown key "labels" in the answer for question "env"; known keys: values, customText, note, optionNotes."#,
+        ),
+        (
+            submit(json!({"kind": "answer", "answer": {}, "answers": {}})),
+            "invalid_answer",
+            r#"Unknown key "answer" in an answer response; known keys: kind, mode, answers."#,
+        ),
+        (
+            submit(json!({"kind": "cancel", "reason": "later"})),
+            "invalid_request",
+            r#"Unknown key "reason" in a cancel response; known keys: kind."#,
+        ),
+        (
+            json!({"version": 1, "requestId": "r1", "flowId": FLOW, "respones": {},
+                   "response": {"kind": "cancel"}}),
+            "invalid_request",
+            r#"Unknown key "respones" in the submit event; known keys: type, version, requestId, flowId, response."#,
+        ),
+    ];
+    for (value, kind, message) in cases {
+        let err = refused(value.clone());
+        assert_eq!((err.kind(), err.message()), (kind, message), "{value}");
+    }
+    // The socket's framing key is part of the envelope.
+    let framed = json!({"type": "submit", "version": 1, "requestId": "r1", "flowId": FLOW,
+                        "response": {"kind": "cancel"}});
+    assert!(validate_submit(&framed, FLOW, &form_questions()).is_ok());
+}

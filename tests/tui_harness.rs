@@ -36,7 +36,7 @@ fn first_screen_shows_title_tabs_prompt_options_and_hints() {
         &screen[16..19],
         [
             "",
-            " ⇆ tab · ↑↓ select · T question type · Enter confirm · N/Shift+N note",
+            " ⇆ tab · ↑↓ select · t question type · Enter confirm · N/Shift+N note",
             " Esc dismiss · ? settings"
         ],
         "hints as the original's screens show them, wrapped lines indented"
@@ -175,7 +175,7 @@ fn footer_hints_follow_remapped_keys_and_can_be_hidden() {
     let mut h = Harness::with_config(TWO, &config, 120, 20).unwrap();
     assert!(
         h.screen_text().contains(
-            " ⇆ tab · ↑↓ select · T question type · Ctrl+K confirm · N/Shift+N note · Q dismiss · ? settings"
+            " ⇆ tab · ↑↓ select · t question type · Ctrl+K confirm · N/Shift+N note · Q dismiss · ? settings"
         ),
         "{}",
         h.screen_text()
@@ -418,20 +418,21 @@ fn turning_on_auto_submit_in_the_modal_on_a_complete_review_finishes_at_once() {
 }
 
 #[test]
-fn custom_answers_and_notes_are_trimmed_when_saved_and_the_draft_keeps_its_spaces() {
+fn custom_answers_are_trimmed_when_submitted_and_a_draft_closed_with_esc_keeps_its_spaces() {
     let mut h = Harness::new(ONE_Q, 80, 24).unwrap();
     h.press("shift+n").type_text("  a note  ").press("enter");
     h.press("3").type_text(" padded ").press("esc");
     assert_eq!(
         h.model().unwrap().answer(0).custom_text.as_deref(),
-        Some("padded")
+        Some(" padded "),
+        "Esc saves the draft verbatim, as the original 1.3.0 does"
     );
     h.press("3");
-    assert_eq!(h.model().unwrap().editor().unwrap().text(), "padded");
+    assert_eq!(h.model().unwrap().editor().unwrap().text(), " padded ");
     h.type_text(" ").paste("more\n").press("enter");
     h.press("enter");
     let result = h.result().unwrap();
-    assert_eq!(result.details.answers["q"].values, ["padded more"]);
+    assert_eq!(result.details.answers["q"].values, ["padded  more"]);
     assert_eq!(result.details.answers["q"].note.as_deref(), Some("a note"));
 }
 
@@ -611,7 +612,7 @@ fn remapped_navigation_keys_are_hinted_with_their_labels() {
     let mut h = Harness::with_config(TWO, &config, 120, 20).unwrap();
     let screen = h.screen_text();
     assert!(
-        screen.contains(" ⇆ tab · Ctrl+N/Ctrl+P select · Ctrl+T question type ·"),
+        screen.contains(" ⇆ tab · Ctrl+N/Ctrl+P select · ctrl+t question type ·"),
         "{screen}"
     );
 }
@@ -736,5 +737,92 @@ fn a_misspelt_section_is_named_on_screen_and_the_rest_of_the_file_applies() {
         std::fs::read_to_string(&config).unwrap(),
         text,
         "the file is not rewritten"
+    );
+}
+
+/// The vim-style example of docs/keymaps.md, exactly as written there.
+fn docs_vim_example() -> String {
+    let docs = include_str!("../docs/keymaps.md");
+    let section = &docs[docs.find("## Example: vim-style").expect("the vim example")..];
+    let start = section.find("```toml\n").expect("its TOML block") + "```toml\n".len();
+    section[start..start + section[start..].find("```").unwrap()].to_owned()
+}
+
+/// With `j`/`k` bound to the list (the docs' vim example), moving onto `Type your own` used to
+/// open its editor and type every later `j`/`k`, so `k` could no longer move up and the review
+/// showed `jk` as the answer.
+#[test]
+fn the_docs_vim_keys_pass_through_the_type_your_own_row_both_ways() {
+    let (_dir, config) = config_file(&docs_vim_example());
+    let mut h = Harness::with_config(TWO, &config, 100, 24).unwrap();
+    let custom = h.model().unwrap().questions()[0].custom_row();
+    h.send_bytes(b"jj"); // Alpha → Beta → Type your own (its editor opens, empty)
+    assert_eq!(h.model().unwrap().cursor(0), custom);
+    assert!(
+        h.model().unwrap().editor().is_some(),
+        "the row's editor opened"
+    );
+    h.send_bytes(b"j"); // the last row: stays, types nothing
+    assert_eq!(h.model().unwrap().cursor(0), custom);
+    assert_eq!(h.model().unwrap().editor().unwrap().text(), "");
+    h.send_bytes(b"k"); // back up through the row
+    assert_eq!(h.model().unwrap().cursor(0), custom - 1);
+    assert!(h.model().unwrap().editor().is_none());
+    h.send_bytes(b"jk"); // down into the row and up again
+    assert_eq!(h.model().unwrap().cursor(0), custom - 1);
+    assert_eq!(h.model().unwrap().answer(0).custom_text, None);
+
+    // A word starting with another letter is typed, `j` and `k` inside it included.
+    h.send_bytes(b"j").send_bytes(b"ok jk").send_bytes(b"\r");
+    assert_eq!(
+        h.model().unwrap().answer(0).custom_text.as_deref(),
+        Some("ok jk")
+    );
+    // An editor asked for with a key types `j` from the first letter.
+    h.send_bytes(b"h"); // back to the first question (vim's previous tab)
+    assert_eq!(h.model().unwrap().tab(), pi_ask::model::Tab::Question(0));
+    h.press("enter"); // on the row with saved text: opens its editor for typing
+    h.press("ctrl+u").send_bytes(b"just").send_bytes(b"\r");
+    assert_eq!(
+        h.model().unwrap().answer(0).custom_text.as_deref(),
+        Some("just")
+    );
+    h.send_bytes(b"\t"); // to the review
+    let screen = h.screen_text();
+    assert!(screen.contains("just"), "{screen}");
+    assert!(!screen.contains("jk\n"), "{screen}");
+}
+
+/// The footer follows the original's construction: the question-type hint by its raw key ids,
+/// every other key by its label (one-character keys upper-cased).
+#[test]
+fn footer_hints_match_the_originals_text_for_default_and_remapped_keys() {
+    let mut h = Harness::new(TWO, 140, 20).unwrap();
+    let screen = h.screen_text();
+    assert!(
+        screen.contains(
+            " t question type · Enter confirm · N/Shift+N note · Esc dismiss · ? settings\n"
+        ),
+        "{screen}"
+    );
+    h.press("tab"); // the multi question
+    let screen = h.screen_text();
+    assert!(
+        screen.contains(
+            " Space toggle · t question type · Enter continue · N/Shift+N note · Esc dismiss · ? settings\n"
+        ),
+        "{screen}"
+    );
+
+    let (_dir, config) = config_file(
+        "schemaVersion = 5\n[keymaps.main]\nnextOption = \"j\"\npreviousOption = \"k\"\nchangeQuestionType = [\"t\", \"ctrl+t\"]\noptionNote = \"m\"\n",
+    );
+    let mut h = Harness::with_config(TWO, &config, 140, 20).unwrap();
+    let screen = h.screen_text();
+    assert!(
+        screen.contains(
+            "J/K select · t / ctrl+t question type · Enter confirm · M/Shift+N note · Esc dismiss"
+        ),
+        "{screen}"
     );
 }

@@ -7,6 +7,9 @@ use super::action::{Action, Context, Group, When};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EditorKind {
     Answer,
+    /// An answer editor the cursor opened by landing on the `Type your own` row: while it is
+    /// empty, `main.nextOption`/`main.previousOption` keep moving (a remapped `j`/`k` is not typed).
+    LandedAnswer,
     Note,
 }
 
@@ -80,6 +83,8 @@ pub enum Gate {
     EditorHasText,
     PopupSuggestions,
     PopupOpen,
+    /// An empty answer editor opened by the cursor landing on its row.
+    LandedAndEmpty,
 }
 
 /// One step of the lookup.
@@ -115,8 +120,8 @@ const MAIN: &[Layer] = &[
 
 const SETTINGS_MODAL: &[Layer] = &[layer(Context::SettingsModal, Take::All, Gate::Always)];
 
-/// An editor's layers with its own context (`editor` or `noteEditor`) third.
-const fn editor_layers(own: Context) -> [Layer; 7] {
+/// An editor's layers with its own context (`editor` or `noteEditor`) fourth.
+const fn editor_layers(own: Context) -> [Layer; 9] {
     [
         layer(Context::Autocomplete, Take::All, Gate::PopupSuggestions),
         layer(
@@ -126,6 +131,19 @@ const fn editor_layers(own: Context) -> [Layer; 7] {
         ),
         layer(Context::Global, Take::All, Gate::Always),
         layer(own, Take::Group(Group::Flow), Gate::Always),
+        // An empty answer editor the cursor landed in hands the list's row-to-row keys back
+        // (after the editor's own keys, so `editor.submit` or a `*WhenEmpty` action on the same
+        // key wins; before typing, so a remapped `j`/`k` moves instead of being typed).
+        layer(
+            Context::Main,
+            Take::Only(Action::MainNextOption),
+            Gate::LandedAndEmpty,
+        ),
+        layer(
+            Context::Main,
+            Take::Only(Action::MainPreviousOption),
+            Gate::LandedAndEmpty,
+        ),
         // An empty editor has nothing to jump through: the list's jump keys still move.
         layer(Context::Main, Take::Group(Group::Jump), Gate::EditorEmpty),
         // A non-empty editor completes the path word before the caret.
@@ -147,7 +165,7 @@ pub fn layers(focus: Focus) -> (&'static [Layer], Fallback) {
         Focus::Main => (MAIN, Fallback::Digit),
         Focus::SettingsModal => (SETTINGS_MODAL, Fallback::Nothing),
         Focus::Editor {
-            kind: EditorKind::Answer,
+            kind: EditorKind::Answer | EditorKind::LandedAnswer,
             ..
         } => (ANSWER_EDITOR, Fallback::Type),
         Focus::Editor {
@@ -166,6 +184,14 @@ impl Layer {
             Gate::EditorHasText => !focus.editor_empty(),
             Gate::PopupSuggestions => focus.popup() == PopupFocus::Suggestions,
             Gate::PopupOpen => focus.popup() != PopupFocus::Closed,
+            Gate::LandedAndEmpty => matches!(
+                focus,
+                Focus::Editor {
+                    kind: EditorKind::LandedAnswer,
+                    empty: true,
+                    ..
+                }
+            ),
         }
     }
 

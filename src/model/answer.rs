@@ -11,7 +11,8 @@ use crate::result::Answer;
 pub struct AnswerState {
     /// Selected real options (indices into `question.options`), in selection order.
     pub selected: Vec<usize>,
-    /// Saved free-form text, trimmed (never blank).
+    /// Saved free-form text (never blank): verbatim when an editor was closed with Esc, as the
+    /// original keeps it; trimmed when it was submitted with Enter.
     pub custom_text: Option<String>,
     /// Whether the free-form text is part of the answer.
     pub custom_selected: bool,
@@ -64,15 +65,14 @@ impl AnswerState {
         }
     }
 
-    /// Saves free-form text, trimmed as the original does; whitespace-only text clears it (and its
-    /// selection).
+    /// Saves free-form text as given (the caller trims what Enter submits); whitespace-only text
+    /// clears it (and its selection), as in the original.
     pub fn set_custom_text(&mut self, text: &str) {
-        match non_blank(text) {
-            None => {
-                self.custom_text = None;
-                self.custom_selected = false;
-            }
-            some => self.custom_text = some,
+        if text.trim().is_empty() {
+            self.custom_text = None;
+            self.custom_selected = false;
+        } else {
+            self.custom_text = Some(text.to_owned());
         }
     }
 

@@ -69,6 +69,11 @@ impl EditorTarget {
 pub struct Editor {
     pub target: EditorTarget,
     pub edit: TextEdit,
+    /// Opened by the cursor landing on an empty `Type your own` row, not by a key that asked for
+    /// it (Enter, Space, a digit). While such an editor is empty, the keys of `main.nextOption`
+    /// and `main.previousOption` still move (docs/keymaps.md: a remapped `j`/`k` passes through
+    /// the row instead of being typed).
+    pub landed: bool,
 }
 
 impl Editor {
@@ -79,7 +84,11 @@ impl Editor {
             EditorTarget::Answer { .. } => edit.single_line(),
             _ => edit,
         };
-        Editor { target, edit }
+        Editor {
+            target,
+            edit,
+            landed: false,
+        }
     }
 
     pub fn text(&self) -> &str {
@@ -294,7 +303,10 @@ impl Model {
         }
         let question = &self.questions[q];
         if self.cursors[q] == question.custom_row() && self.answers[q].custom_text.is_none() {
-            self.editor = Some(Editor::new(EditorTarget::Answer { question: q }, ""));
+            self.editor = Some(Editor {
+                landed: true,
+                ..Editor::new(EditorTarget::Answer { question: q }, "")
+            });
         }
     }
 }

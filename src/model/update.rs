@@ -451,7 +451,7 @@ fn commit_open_editor(model: &mut Model) {
 /// Saves the editor's text to its target and closes it. `submit` is Enter: a non-blank
 /// free-form answer on a single/preview question then advances to the next tab.
 fn close_editor(model: &mut Model, submit: bool) -> Vec<Cmd> {
-    let Some(Editor { target, edit }) = model.editor.take() else {
+    let Some(Editor { target, edit, .. }) = model.editor.take() else {
         return Vec::new();
     };
     let text = edit.into_text();
@@ -464,7 +464,9 @@ fn close_editor(model: &mut Model, submit: bool) -> Vec<Cmd> {
         EditorTarget::Answer { question } => {
             let multi = model.questions[question].presented_type.is_multi();
             let answer = &mut model.answers[question];
-            answer.set_custom_text(&text);
+            // Enter submits the answer trimmed; Esc keeps the draft verbatim (the original 1.3.0
+            // keeps `"  spaced  "` as it was typed).
+            answer.set_custom_text(if submit { text.trim() } else { &text });
             let saved = answer.custom_text.is_some();
             if saved {
                 answer.custom_selected = true;

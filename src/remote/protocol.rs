@@ -226,8 +226,24 @@ pub fn validate_submit(
     let Some(response) = obj.get("response").and_then(Value::as_object) else {
         return Err(invalid_request("Submit response must be an object."));
     };
+    if let Some(key) = unknown_key(obj, SUBMIT_KEYS) {
+        return Err(invalid_request(&unknown_key_message(
+            key,
+            "the submit event",
+            SUBMIT_KEYS,
+        )));
+    }
     let response = match response.get("kind").and_then(Value::as_str) {
-        Some("cancel") => RemoteResponse::Cancel,
+        Some("cancel") => {
+            if let Some(key) = unknown_key(response, CANCEL_KEYS) {
+                return Err(invalid_request(&unknown_key_message(
+                    key,
+                    "a cancel response",
+                    CANCEL_KEYS,
+                )));
+            }
+            RemoteResponse::Cancel
+        }
         Some("answer") => validate_answer(response, questions)?,
         _ => {
             return Err(invalid_request(
@@ -242,10 +258,39 @@ pub fn validate_submit(
     })
 }
 
+/// The keys of a submit event (`type` frames it on the socket).
+const SUBMIT_KEYS: &[&str] = &["type", "version", "requestId", "flowId", "response"];
+/// The keys of each kind of response.
+const CANCEL_KEYS: &[&str] = &["kind"];
+const ANSWER_RESPONSE_KEYS: &[&str] = &["kind", "mode", "answers"];
+/// The keys of one question's answer. Labels and indices are not among them: pi-ask recomputes
+/// them from the values, so a sender that names them has misread the protocol.
+const ANSWER_KEYS: &[&str] = &["values", "customText", "note", "optionNotes"];
+
+/// The first key of `obj` that is not in `known`. A misspelled key (`value` for `values`) would
+/// otherwise be skipped and the answer it carried silently lost, so every level refuses one.
+fn unknown_key<'a>(obj: &'a Map<String, Value>, known: &[&str]) -> Option<&'a str> {
+    obj.keys().map(String::as_str).find(|k| !known.contains(k))
+}
+
+fn unknown_key_message(key: &str, place: &str, known: &[&str]) -> String {
+    format!(
+        r#"Unknown key "{key}" in {place}; known keys: {}."#,
+        known.join(", ")
+    )
+}
+
 fn validate_answer(
     response: &Map<String, Value>,
     questions: &[Question],
 ) -> Result<RemoteResponse, SubmitError> {
+    if let Some(key) = unknown_key(response, ANSWER_RESPONSE_KEYS) {
+        return Err(invalid_answer(unknown_key_message(
+            key,
+            "an answer response",
+            ANSWER_RESPONSE_KEYS,
+        )));
+    }
     let Some(answers) = response.get("answers").and_then(Value::as_object) else {
         return Err(invalid_answer(
             "Answer response must include an answers object.".into(),
@@ -281,6 +326,13 @@ fn answer_state(question: &Question, answer: &Value) -> Result<AnswerState, Subm
             r#"Answer for question "{id}" must be an object."#
         )));
     };
+    if let Some(key) = unknown_key(obj, ANSWER_KEYS) {
+        return Err(invalid_answer(unknown_key_message(
+            key,
+            &format!(r#"the answer for question "{id}""#),
+            ANSWER_KEYS,
+        )));
+    }
     let one_choice = question.presented_type != QuestionType::Multi;
     let mut state = AnswerState::default();
     if let Some(values) = obj.get("values").filter(|v| !v.is_null()) {

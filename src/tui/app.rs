@@ -122,6 +122,8 @@ impl App {
             Some(editor) => Focus::Editor {
                 kind: if editor.target.is_note() {
                     EditorKind::Note
+                } else if editor.landed {
+                    EditorKind::LandedAnswer
                 } else {
                     EditorKind::Answer
                 },

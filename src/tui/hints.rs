@@ -14,6 +14,21 @@ fn hint_as(table: &BindingTable, action: Action, verb: &str) -> Option<String> {
     (!label.is_empty()).then(|| format!("{label} {verb}"))
 }
 
+/// The question-type hint names its keys by their raw ids joined ` / ` (`t question type`,
+/// `ctrl+t question type`), the one hint the original builds that way; every other hint writes
+/// labels (`N/Shift+N note`).
+fn question_type_hint(table: &BindingTable) -> Option<String> {
+    let keys = table.keys(Action::MainChangeQuestionType);
+    let ids: Vec<String> = keys.iter().map(ToString::to_string).collect();
+    (!ids.is_empty()).then(|| {
+        format!(
+            "{} {}",
+            ids.join(" / "),
+            Action::MainChangeQuestionType.spec().hint
+        )
+    })
+}
+
 /// A pair of actions shown as one hint: `⇆`/`↑↓` for the default keys (as the original draws
 /// them), otherwise both first keys' labels (`Ctrl+N/Ctrl+P select`).
 fn pair_hint(
@@ -96,7 +111,7 @@ pub fn flow_hints(table: &BindingTable, model: &Model, popup_open: bool) -> Vec<
             if multi {
                 hints.push(hint(table, MainToggle));
             }
-            hints.push(hint(table, MainChangeQuestionType));
+            hints.push(question_type_hint(table));
             hints.push(hint_as(
                 table,
                 MainConfirm,
