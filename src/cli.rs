@@ -644,6 +644,7 @@ fn ask(
                     Err(code) => code,
                 },
                 Mode::Print | Mode::Json => match commands::recorded(history, &opening, cwd, |f| {
+                    report(crate::run::NO_UI_MODE);
                     Ok(crate::run::Finished {
                         result: result::needs_input_result(&f),
                         interrupted: false,

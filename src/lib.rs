@@ -21,6 +21,7 @@ pub mod lines;
 pub mod mcp;
 pub mod model;
 pub mod paths;
+pub mod printable;
 pub mod queue;
 pub mod remote;
 pub mod result;

@@ -300,7 +300,14 @@ pub fn run<W: Write>(form: &Form, channel: &mut Channel<W>) -> std::io::Result<A
             Reply::Value(v) => v,
         };
         match options.iter().position(|o| *o == chosen) {
-            None => return Ok(finish(form, &states, Outcome::Cancelled)),
+            None => {
+                (channel.errors)(&format!(
+                    "the host's reply \"{}\" to question {} names none of its options: the ask ends cancelled",
+                    crate::printable::printable(&chosen),
+                    i + 1
+                ));
+                return Ok(finish(form, &states, Outcome::Cancelled));
+            }
             Some(index) if index < question.options.len() => states[i].selected = vec![index],
             Some(_) => {
                 let placeholder = if question.presented_type == QuestionType::Multi {

@@ -198,6 +198,13 @@ pub fn deliver_result(result: &AskResult, output: Option<&Path>) -> ExitCode {
     emit(result, output, exit_code(result))
 }
 
+/// Said on stderr when a form cannot open: the exit status alone (1) would read as a cancel.
+pub const NO_TERMINAL: &str = "no terminal to ask on (/dev/tty cannot be opened): the pending questions are on stdout as a cancelled result";
+
+/// Said on stderr by `--mode print` and `--mode json`, which never open a form.
+pub const NO_UI_MODE: &str =
+    "this mode opens no form: the pending questions are on stdout as a cancelled result";
+
 /// Whether a terminal can show a form (`/dev/tty` opens).
 pub fn has_terminal() -> bool {
     terminal::open_tty().is_ok()
@@ -217,6 +224,7 @@ pub fn ask_result_with(
     outside: Vec<Box<dyn crate::tui::Outside>>,
 ) -> Result<Finished, ExitCode> {
     if terminal::open_tty().is_err() {
+        crate::cli::report(NO_TERMINAL);
         return Ok(Finished::answered(result::needs_input_result(&form)));
     }
     // `@` suggestions list files under --cwd (default: the current directory).
@@ -277,13 +285,13 @@ pub fn ask_result_with(
     for source in outside {
         session = session.with_outside(source);
     }
-    let interrupted = match runtime::run(&mut session, options.fullscreen) {
-        Ok(Ending::Done) => false,
-        Ok(Ending::Signalled) => {
+    let interruption = match runtime::run(&mut session, options.fullscreen) {
+        Ok(Ending::Done) => None,
+        Ok(Ending::Interrupted(why)) => {
             // An abort from outside cancels the flow; the caller still gets a result.
             session.dispatch(Msg::CloseSettings, Instant::now());
             session.dispatch(Msg::Review(ReviewAction::Cancel), Instant::now());
-            true
+            Some(why)
         }
         Err(e) => {
             crate::cli::report(&format!("terminal error: {e}"));
@@ -297,10 +305,16 @@ pub fn ask_result_with(
         }
     }
     match session.result() {
-        Some(result) => Ok(Finished {
-            result: result.clone(),
-            interrupted,
-        }),
+        Some(result) => {
+            let mut result = result.clone();
+            if let Some(why) = interruption {
+                result::mark_interrupted(&mut result, why.cause());
+            }
+            Ok(Finished {
+                result,
+                interrupted: interruption.is_some(),
+            })
+        }
         None => {
             crate::cli::report("the form ended without a result");
             Err(ExitCode::from(EXIT_ERROR))
@@ -390,13 +404,21 @@ pub fn rpc_result(
     let errors = Box::new(crate::cli::report);
     let mut channel = crate::rpc::Channel::new(std::io::stdout(), lines, timeout, errors)
         .interrupted_by(interrupted.clone());
-    let result = crate::rpc::run(&form, &mut channel).map_err(|e| {
+    let mut result = crate::rpc::run(&form, &mut channel).map_err(|e| {
         crate::cli::report(&format!("cannot talk to the host: {e}"));
         ExitCode::from(EXIT_ERROR)
     })?;
+    let interrupted = interrupted.load(std::sync::atomic::Ordering::Relaxed);
+    if interrupted {
+        // A host's abort keeps the original's cancel text; a signal says what happened.
+        result::mark_interrupted(
+            &mut result,
+            runtime::Interruption::from_last_signal().cause(),
+        );
+    }
     Ok(Finished {
         result,
-        interrupted: interrupted.load(std::sync::atomic::Ordering::Relaxed),
+        interrupted,
     })
 }
 

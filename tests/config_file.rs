@@ -597,3 +597,33 @@ fn every_toggle_of_the_settings_table_is_in_the_commented_default_file() {
     let parsed: toml::Table = text.parse().expect("the default file is TOML");
     assert_eq!(parsed["files"]["maxEntries"].as_integer(), Some(200_000));
 }
+
+/// A syntax error used to say only `unclosed table, expected ]`; it names the file, line and
+/// column, and quotes the line.
+#[test]
+fn a_toml_syntax_error_names_its_line_and_column_and_quotes_the_line() {
+    let home = tempfile::tempdir().unwrap();
+    let path = toml_path(home.path());
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(
+        &path,
+        "schemaVersion = 5\n\n[keymaps.main\nnextOption = \"j\"\n",
+    )
+    .unwrap();
+    let loaded = pi_ask::config::load(&paths_in(home.path()));
+    assert_eq!(loaded.notices.len(), 1, "{:?}", loaded.notices);
+    let notice = &loaded.notices[0];
+    assert!(
+        notice.contains("(pi-ask.toml:3:14: ") && notice.contains("; line 3: [keymaps.main)"),
+        "{notice}"
+    );
+    // A control character in the offending line is not quoted raw.
+    std::fs::write(&path, "schemaVersion = 5\n[x\u{1b}]2;t\u{7}\n").unwrap();
+    let notice = pi_ask::config::load(&paths_in(home.path()))
+        .notices
+        .remove(0);
+    assert!(
+        !notice.contains('\u{1b}') && notice.contains("pi-ask.toml:2:"),
+        "{notice}"
+    );
+}

@@ -51,6 +51,17 @@ fn check_restored(s: &mut Session, what: &str) {
     let (code, json) = s.finish();
     assert_eq!(code, 1, "{what}: cancelled");
     assert_eq!(json["details"]["cancelled"], true, "{what}");
+    // A signal is not the person's cancel: the text names it (every caller's `what` starts with
+    // the signal, or is a suspend ended by SIGTERM).
+    let signal = what.split(' ').next().filter(|w| w.starts_with("SIG"));
+    let text = json["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.starts_with(&format!(
+            "The ask was interrupted before the user answered ({}); nothing was chosen.",
+            signal.unwrap_or("SIGTERM")
+        )),
+        "{what}: {text}"
+    );
     assert_eq!(
         json["details"]["answers"]["goal"]["values"][0], "quality",
         "{what}: the answer given before the signal is in the result"

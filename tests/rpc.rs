@@ -370,6 +370,13 @@ fn print_and_json_modes_return_the_pending_questions_at_once() {
                 .output()
                 .unwrap();
             assert_eq!(out.status.code(), Some(1), "{name} {mode}");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                stderr.contains(
+                    "pi-ask: this mode opens no form: the pending questions are on stdout"
+                ),
+                "exit 1 with no form says why on stderr: {stderr}"
+            );
             let v: Value = serde_json::from_slice(&out.stdout).unwrap();
             let text = v["content"][0]["text"].as_str().unwrap();
             assert!(
@@ -400,6 +407,11 @@ fn ask_without_a_terminal_falls_back_to_the_pending_questions() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("pi-ask: no terminal to ask on"),
+        "exit 1 with no form says why on stderr: {stderr}"
+    );
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(
         v["content"][0]["text"]
@@ -411,7 +423,11 @@ fn ask_without_a_terminal_falls_back_to_the_pending_questions() {
 
 #[test]
 fn a_termination_signal_ends_rpc_mode_with_the_answers_so_far() {
-    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+    for (signal, name) in [
+        (libc::SIGTERM, "SIGTERM"),
+        (libc::SIGINT, "SIGINT"),
+        (libc::SIGHUP, "SIGHUP"),
+    ] {
         let mut host = Host::start(&fixture("planning.json"), &[]);
         let first = host.next();
         host.choose(&first, first["options"][0].as_str().unwrap());
@@ -421,6 +437,14 @@ fn a_termination_signal_ends_rpc_mode_with_the_answers_so_far() {
         let (result, code, _) = host.result();
         assert_eq!(code, 1, "signal {signal}");
         assert_eq!(result["details"]["cancelled"], true);
+        // Not the person's cancel: the text says what ended it.
+        assert_eq!(
+            result["content"][0]["text"],
+            format!(
+                "The ask was interrupted before the user answered ({name}); nothing was chosen. \
+                 What was entered so far is in details.answers for context; it was not submitted."
+            )
+        );
         assert_eq!(
             result["details"]["answers"]["goal"]["values"],
             json!(["speed"]),
@@ -539,4 +563,19 @@ fn a_host_that_closes_stdin_mid_dialog_gets_the_cancelled_result_of_the_answers_
         result["details"]["answers"]["goal"]["values"],
         json!(["speed"])
     );
+}
+
+#[test]
+fn a_select_reply_that_names_no_option_cancels_and_says_why_on_stderr() {
+    let mut host = Host::start(&fixture("planning.json"), &[]);
+    let first = host.next();
+    host.choose(&first, "Speed\u{1b}]2;x\u{7}");
+    let (result, code, stderr) = host.result();
+    assert_eq!(code, 1);
+    assert_eq!(result["details"]["cancelled"], true);
+    assert!(
+        stderr.contains("the host's reply \"Speed?]2;x?\" to question 1 names none of its options"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains('\u{1b}'), "{stderr}");
 }

@@ -262,7 +262,7 @@ fn load_with(paths: &ConfigPaths, create_default: bool) -> Loaded {
 /// Reads TOML text from `path` (never writes).
 pub(crate) fn load_toml_text(path: &Path, text: &str) -> Loaded {
     let tree = toml::from_str::<toml::Value>(text)
-        .map_err(|e| e.message().to_owned())
+        .map_err(|e| syntax_error_detail(path, text, &e))
         .and_then(|v| serde_json::to_value(v).map_err(|e| e.to_string()));
     from_tree(
         path,
@@ -270,6 +270,42 @@ pub(crate) fn load_toml_text(path: &Path, text: &str) -> Loaded {
         KeymapSource::Toml,
         ConfigSource::Toml(path.to_path_buf()),
     )
+}
+
+/// A TOML syntax error with its place, as an editor jumps to it (`pi-ask.toml:3:8: unclosed
+/// table, expected `]``), and the offending line quoted (control characters shown as `?`, at most
+/// 80 characters) so the notice alone says what to fix.
+fn syntax_error_detail(path: &Path, text: &str, error: &toml::de::Error) -> String {
+    located_syntax_error(path, text, error.message(), error.span())
+}
+
+/// [`syntax_error_detail`] from a message and the byte span it points at (the `toml` and
+/// `toml_edit` errors both have them).
+pub(crate) fn located_syntax_error(
+    path: &Path,
+    text: &str,
+    message: &str,
+    span: Option<std::ops::Range<usize>>,
+) -> String {
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let message = message.trim_end();
+    let Some(span) = span else {
+        return format!("{name}: {message}");
+    };
+    let at = span.start.min(text.len());
+    let at = (0..=at)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_no = text[..at].matches('\n').count() + 1;
+    let column = text[line_start..at].chars().count() + 1;
+    let line = text[line_start..].lines().next().unwrap_or("");
+    let quoted = crate::printable::printable(&line.chars().take(80).collect::<String>());
+    format!("{name}:{line_no}:{column}: {message}; line {line_no}: {quoted}")
 }
 
 fn load_json(path: &Path) -> Loaded {

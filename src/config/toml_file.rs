@@ -249,7 +249,8 @@ fn edit_file(
         return Err(manual_edit_message(path, "The file is read-only."));
     }
     let mut doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
-        manual_edit_message(path, &format!("It is not valid TOML: {}", e.message()))
+        let detail = super::load::located_syntax_error(path, &text, e.message(), e.span());
+        manual_edit_message(path, &format!("It is not valid TOML: {detail}"))
     })?;
     edit(&mut doc);
     if let Some(dir) = target.parent() {

@@ -3,7 +3,7 @@
 mod text;
 mod types;
 
-pub use text::{render_transcript, summary_text};
+pub use text::{interrupted_summary, render_transcript, summary_text};
 pub use types::*;
 
 use indexmap::IndexMap;
@@ -141,6 +141,13 @@ fn elaboration(
         next_action: "clarify_then_reask".into(),
         items,
     }
+}
+
+/// Marks a cancelled result as interrupted (a signal, a closed terminal): `cancelled` stays true
+/// and the answers so far stay in `details`, but the text says the person never answered.
+pub fn mark_interrupted(result: &mut AskResult, cause: &str) {
+    let text = interrupted_summary(cause, !result.details.answers.is_empty());
+    result.content = vec![Content::text(text)];
 }
 
 /// The result for a payload rejected before any UI opened.

@@ -4,6 +4,19 @@ use super::{Answer, Details, ElaborationItem, Mode, QuestionSummary, Target};
 use crate::form::QuestionType;
 
 pub const CANCELLED_SUMMARY: &str = "User cancelled the ask flow";
+/// `content[0].text` of a form ended by a signal or a lost terminal: the person did not decline,
+/// so the agent must not read it as a cancel. `cause` names what ended it (`SIGTERM`).
+pub fn interrupted_summary(cause: &str, answers_so_far: bool) -> String {
+    let mut text =
+        format!("The ask was interrupted before the user answered ({cause}); nothing was chosen.");
+    if answers_so_far {
+        text.push_str(
+            " What was entered so far is in details.answers for context; it was not submitted.",
+        );
+    }
+    text
+}
+
 pub const ELABORATED_SUMMARY: &str = "User asked for elaboration based on notes";
 
 /// `content[0].text` for a finished flow.

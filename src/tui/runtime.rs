@@ -2,7 +2,8 @@
 
 use std::io;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{self, Event, KeyEventKind};
@@ -20,8 +21,45 @@ const FILES_POLL: Duration = Duration::from_millis(8);
 pub enum Ending {
     /// The session finished (result, or settings closed).
     Done,
-    /// A termination signal arrived (SIGINT, SIGTERM, SIGHUP).
-    Signalled,
+    /// A termination signal arrived or the terminal went away.
+    Interrupted(Interruption),
+}
+
+/// What ended a form before anyone answered it: never the person, so its result must not say they
+/// cancelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interruption {
+    /// A termination signal, by name (`SIGTERM`).
+    Signal(&'static str),
+    /// The terminal closed (its window or pty went away).
+    TerminalClosed,
+}
+
+impl Interruption {
+    /// The cause as the interrupted result names it.
+    pub fn cause(self) -> &'static str {
+        match self {
+            Interruption::Signal(name) => name,
+            Interruption::TerminalClosed => "the terminal closed",
+        }
+    }
+
+    /// The signal that arrived last (any process-wide registration of [`signal_flag`] records it).
+    pub fn from_last_signal() -> Interruption {
+        let number = last_signal().load(Ordering::Relaxed);
+        Interruption::Signal(match number as libc::c_int {
+            libc::SIGINT => "SIGINT",
+            libc::SIGHUP => "SIGHUP",
+            libc::SIGQUIT => "SIGQUIT",
+            _ => "SIGTERM",
+        })
+    }
+}
+
+/// The number of the termination signal that arrived last (0: none yet).
+fn last_signal() -> &'static Arc<AtomicUsize> {
+    static LAST: OnceLock<Arc<AtomicUsize>> = OnceLock::new();
+    LAST.get_or_init(|| Arc::new(AtomicUsize::new(0)))
 }
 
 /// Termination signals, recorded by flag so the loop can restore the terminal and end cleanly.
@@ -34,6 +72,7 @@ pub fn signal_flag() -> io::Result<Arc<AtomicBool>> {
         signal_hook::consts::SIGQUIT,
     ] {
         signal_hook::flag::register(signal, flag.clone())?;
+        signal_hook::flag::register_usize(signal, Arc::clone(last_signal()), signal as usize)?;
     }
     Ok(flag)
 }
@@ -116,7 +155,7 @@ pub fn run(session: &mut Session, fullscreen: bool) -> io::Result<Ending> {
     match result {
         Ok(ending) => Ok(ending),
         // I/O on a terminal that went away is a hangup, not an error.
-        Err(_) if hung_up(&tty) => Ok(Ending::Signalled),
+        Err(_) if hung_up(&tty) => Ok(Ending::Interrupted(Interruption::TerminalClosed)),
         Err(e) => Err(e),
     }
 }
@@ -135,8 +174,11 @@ fn event_loop(
         if session.is_done() {
             return Ok(Ending::Done);
         }
-        if signals.load(Ordering::Relaxed) || hung_up(tty) {
-            return Ok(Ending::Signalled);
+        if signals.load(Ordering::Relaxed) {
+            return Ok(Ending::Interrupted(Interruption::from_last_signal()));
+        }
+        if hung_up(tty) {
+            return Ok(Ending::Interrupted(Interruption::TerminalClosed));
         }
         if stops.swap(false, Ordering::Relaxed) {
             suspend(session, terminal, guard)?;
