@@ -197,6 +197,10 @@ enum Command {
         /// Reopen the latest extracted form instead (from the history, or on the session's branch).
         #[arg(long)]
         again: bool,
+        /// Print the extracted payload as JSON and open no form (to see and fix what the
+        /// extractor made, then pass it to `pi-ask ask`).
+        #[arg(long, conflicts_with = "again")]
+        print: bool,
         /// builtin (offline) or command ([answer] extractor in the config); default: the
         /// command when one is configured.
         #[arg(long, value_enum, value_name = "WHICH")]
@@ -374,6 +378,7 @@ pub fn main() -> ExitCode {
             message,
             session,
             again,
+            print,
             extractor,
             options,
             history,
@@ -386,6 +391,7 @@ pub fn main() -> ExitCode {
                 message,
                 session,
                 again,
+                print,
                 extractor: match extractor {
                     None => commands::answer::ExtractorChoice::Configured,
                     Some(ExtractorArg::Builtin) => commands::answer::ExtractorChoice::Builtin,

@@ -120,3 +120,54 @@ fn schema_restricts_types_and_requires_identifiers_and_labels() {
         serde_json::json!(["value", "label"])
     );
 }
+
+/// `pi-ask answer --print` shows what the extractor made, with no form and no terminal, as a
+/// payload `pi-ask validate` (and so `pi-ask ask`) accepts; its questions have real labels.
+#[test]
+fn answer_print_shows_the_extracted_payload_without_a_form() {
+    let home = tempfile::tempdir().unwrap();
+    let run = |args: &[&str], stdin: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+            .args(args)
+            .env("HOME", home.path())
+            .env_remove("PI_ASK_CONFIG")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let message = "Cache is in. Also, what TTL should entries have — 5 minutes, 1 hour or 1 day?";
+    let (code, out, err) = run(
+        &["answer", "--print", "--extractor", "builtin", "-"],
+        message,
+    );
+    assert_eq!(code, 0, "{err}");
+    let payload: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let question = &payload["questions"][0];
+    assert_eq!(question["label"], "TTL entries");
+    assert_eq!(question["prompt"], "What TTL should entries have?");
+    assert_eq!(question["options"].as_array().unwrap().len(), 3);
+    let (code, _, err) = run(&["validate", "-"], &out);
+    assert_eq!(code, 0, "the printed payload validates: {err}");
+
+    let (code, out, err) = run(
+        &["answer", "--print", "--extractor", "builtin", "-"],
+        "All tests pass.",
+    );
+    assert_eq!(code, 1);
+    assert_eq!(out.trim(), r#"{"questions":[]}"#);
+    assert!(err.contains("No questions found"), "{err}");
+}

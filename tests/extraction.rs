@@ -85,6 +85,31 @@ fn the_builtin_extractor_on_messages_written_after_it_was_tuned() {
     assert!(exact * 2 >= total, "{exact}/{total} exact");
 }
 
+#[test]
+fn the_builtin_extractor_on_inline_alternatives_lead_ins_and_everyday_shapes() {
+    // trial.json: 20 messages of the shapes a trial found missing (inline `A, B or C`, `A/B`,
+    // `A vs B` after a dash or colon, lead-ins such as `Also,`) beside numbered lists, bullets,
+    // a lone yes/no question and prose with no question. Written with the fix, so every one is
+    // expected exactly.
+    let (exact, total) = score("trial.json");
+    assert_eq!((exact, total), (20, 20));
+}
+
+#[test]
+fn extracted_questions_get_a_short_label_from_their_prompt() {
+    let payload = builtin::extract(
+        "Also, what TTL should entries have — 5 minutes, 1 hour or 1 day?\n\
+         **Storage:** Which database should the new service use: Postgres or SQLite?",
+    );
+    let labels: Vec<&str> = payload["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["label"].as_str().unwrap_or("(none)"))
+        .collect();
+    assert_eq!(labels, ["TTL entries", "Storage"]);
+}
+
 fn q(options: Value) -> Value {
     json!({"questions": [{"id": "db", "prompt": "Which database?", "options": options}]})
 }

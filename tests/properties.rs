@@ -304,7 +304,7 @@ proptest! {
     /// Whatever a model prints is read without panicking, and the built-in extractor turns any
     /// prose into a form that validates (or into no questions).
     #[test]
-    fn extraction_never_panics_and_builtin_forms_always_validate(text in "(\\PC|\n|\\?|: | or |1\\. |- |\\(a\\) |```){0,80}") {
+    fn extraction_never_panics_and_builtin_forms_always_validate(text in "(\\PC|\n|\\?|: | or | vs |/| — |`|Also, |And |Should I |1\\. |- |\\(a\\) |```){0,80}") {
         let _ = pi_ask::extract::candidate_from_output(&text);
         let payload = pi_ask::extract::builtin::extract(&text);
         let checked = pi_ask::extract::check_candidate(&payload);

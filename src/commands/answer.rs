@@ -35,11 +35,15 @@ pub struct AnswerArgs {
     pub session: Option<PathBuf>,
     pub again: bool,
     pub extractor: ExtractorChoice,
+    /// `--print`: the extracted payload as JSON on stdout, no form.
+    pub print: bool,
 }
 
 /// `pi-ask answer [FILE|-] [--session FILE|latest] [--again] [--extractor …]`.
 pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> ExitCode {
-    if let Err(code) = super::require_terminal("answer") {
+    if !args.print
+        && let Err(code) = super::require_terminal("answer")
+    {
         return code;
     }
     if args.again {
@@ -80,10 +84,25 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
     };
     let (payload, form) = match extracted {
         Extracted::NoQuestions => {
+            if args.print {
+                println!("{}", serde_json::json!({ "questions": [] }));
+            }
             return nothing("No questions found in the latest assistant message.");
         }
         Extracted::Form { payload, form } => (payload, form),
     };
+    if args.print {
+        // What the extractor made, to read, fix and pass to `pi-ask ask`.
+        return match serde_json::to_string_pretty(&payload) {
+            Ok(text) => crate::run::deliver(
+                &text,
+                None,
+                &mut std::io::stdout().lock(),
+                crate::cli::EXIT_OK,
+            ),
+            Err(e) => failure(&e.to_string()),
+        };
+    }
     let opening = Opening {
         form,
         payload: &payload,

@@ -206,13 +206,117 @@ fn is_rhetorical_opening(prompt: &str) -> bool {
 }
 
 fn clean(text: &str) -> String {
-    text.trim()
+    let text = text
+        .trim()
         .trim_start_matches("**")
         .trim_end_matches("**")
         .trim()
         .trim_end_matches(['.', ',', ';', '!'])
-        .trim()
-        .to_owned()
+        .trim();
+    // A choice quoted as code (`deploy`) is the word itself.
+    let unquoted = text
+        .strip_prefix('`')
+        .and_then(|t| t.strip_suffix('`'))
+        .filter(|t| !t.is_empty() && !t.contains('`'));
+    unquoted.unwrap_or(text).to_owned()
+}
+
+/// Words that run alternatives together like `or`: `A vs B`, `A versus B`.
+fn or_words(text: &str) -> String {
+    text.replace(" vs. ", " or ")
+        .replace(" vs ", " or ")
+        .replace(" versus ", " or ")
+}
+
+/// Openers that carry no meaning before a question: `Also,`, `And`, `Finally,`, `Quick
+/// question:`. Bare words (`And`, `Also`, `But`, `So`) count only before a question word or an
+/// auxiliary, so `So far so good?` stays whole.
+const LEAD_INS: &[&str] = &[
+    "quick question:",
+    "one more question:",
+    "one more thing:",
+    "one last thing:",
+    "last thing:",
+    "question:",
+    "oh, and",
+    "and also,",
+    "also,",
+    "and,",
+    "finally,",
+    "lastly,",
+    "last,",
+    "next,",
+    "then,",
+    "so,",
+    "ok,",
+    "okay,",
+    "also",
+    "and",
+    "but",
+    "so",
+    "then",
+];
+
+/// Words that open a question.
+const QUESTION_WORDS: &[&str] = &[
+    "what", "which", "who", "whom", "whose", "when", "where", "why", "how",
+];
+
+/// The question without its lead-ins, its first letter upper-cased when one was stripped.
+fn strip_lead_in(prompt: &str) -> String {
+    let mut text = prompt.trim();
+    let mut stripped = false;
+    'again: loop {
+        let lower = text.to_lowercase();
+        for lead in LEAD_INS {
+            if !lower.starts_with(lead) || !text.is_char_boundary(lead.len()) {
+                continue;
+            }
+            let rest = text[lead.len()..].trim_start();
+            let bare = !lead.ends_with([',', ':']) && !lead.contains(' ');
+            let after_word = !text[lead.len()..].starts_with(char::is_alphanumeric);
+            let opens_question = || {
+                let word = first_word(rest);
+                QUESTION_WORDS.contains(&word.as_str()) || AUXILIARIES.contains(&word.as_str())
+            };
+            if after_word && !rest.is_empty() && (!bare || opens_question()) {
+                text = rest;
+                stripped = true;
+                continue 'again;
+            }
+        }
+        break;
+    }
+    if !stripped {
+        return text.to_owned();
+    }
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// `A/B` or `A/B/C` inside a question (`JSON/TOML`, `dark/light/auto`): words of letters, digits
+/// and dashes, two letters at least, never a path, a URL or `and/or`.
+fn slash_alternatives(prompt: &str) -> Option<Vec<String>> {
+    let found: Vec<Vec<String>> = prompt
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '/'))
+        .filter(|w| w.contains('/') && !w.starts_with('/') && !w.ends_with('/'))
+        .map(|w| w.split('/').map(str::to_owned).collect::<Vec<_>>())
+        .filter(|parts: &Vec<String>| {
+            (2..=4).contains(&parts.len())
+                && parts.iter().all(|p| {
+                    p.chars().count() >= 2 && p.chars().all(|c| c.is_alphanumeric() || c == '-')
+                })
+                && !parts.iter().any(|p| p.eq_ignore_ascii_case("or"))
+        })
+        .collect();
+    match found.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
 }
 
 /// A choice's label and description: `**Label** — description`, `Label: description`.
@@ -240,6 +344,7 @@ fn choice(text: &str) -> (String, Option<String>) {
 
 /// `A, B, or C` / `A or B` split into parts (already without the question's lead-in).
 fn split_alternatives(text: &str) -> Vec<String> {
+    let text = or_words(text);
     let text = text.trim().trim_end_matches('?').trim();
     let mut parts: Vec<String> = Vec::new();
     for chunk in text.split(", ") {
@@ -256,7 +361,11 @@ fn split_alternatives(text: &str) -> Vec<String> {
 /// `…X or Y?` inside a question: Y runs to the `?`; X (and any comma-listed ones) are taken from
 /// the end of the text before it, as many words as the shortest alternative.
 fn inline_or(prompt: &str) -> Option<Vec<String>> {
-    let body = prompt.trim_end_matches('?');
+    let body = or_words(prompt);
+    let body = body.trim_end_matches('?');
+    if let Some(actions) = inline_actions(body) {
+        return Some(actions);
+    }
     let at = body.rfind(" or ")?;
     let (left, right) = (&body[..at], body[at + 4..].trim());
     if right.is_empty()
@@ -283,6 +392,49 @@ fn inline_or(prompt: &str) -> Option<Vec<String>> {
     // A lone `X or Y?` has nothing before X; a longer lead-in must not be swallowed.
     alternatives.insert(0, lead);
     Some(alternatives)
+}
+
+/// Openers after which a question offers actions (`Should I pin it or upgrade?`): the
+/// alternatives are the verb phrases after them.
+const ACTION_OPENERS: &[&str] = &[
+    "should i ",
+    "should we ",
+    "shall i ",
+    "shall we ",
+    "do you want me to ",
+    "would you like me to ",
+    "do you want to ",
+    "would you rather ",
+];
+
+/// `Should I X or Y?`: `X` and `Y` as actions, first letters upper-cased (`Pin the old version`).
+fn inline_actions(body: &str) -> Option<Vec<String>> {
+    let lower = body.to_lowercase();
+    let opener = ACTION_OPENERS.iter().find(|o| lower.starts_with(*o))?;
+    let rest = body.get(opener.len()..)?;
+    if !rest.contains(" or ") {
+        return None;
+    }
+    let parts = split_alternatives(rest);
+    let short = parts
+        .iter()
+        .all(|p| (1..=6).contains(&p.split_whitespace().count()));
+    // `Should I use X or Y` names things, not actions: the shortest-words rule handles those.
+    let names_things = parts
+        .iter()
+        .skip(1)
+        .any(|p| !p.contains(' ') && p.chars().next().is_some_and(char::is_uppercase));
+    (parts.len() >= 2 && short && !names_things).then(|| {
+        parts
+            .into_iter()
+            .map(|p| {
+                let mut c = p.chars();
+                c.next()
+                    .map(|f| f.to_uppercase().chain(c).collect())
+                    .unwrap_or_default()
+            })
+            .collect()
+    })
 }
 
 /// `(A) x (B) y (C) z` after a question.
@@ -384,7 +536,8 @@ fn trailing_parenthesis(prompt: &str) -> Option<(String, String)> {
 }
 
 fn question_at(lines: &[Line], at: usize, sentence: &str, after: &str) -> Option<Found> {
-    let (label, mut prompt) = split_label(sentence);
+    let (label, prompt) = split_label(sentence);
+    let mut prompt = strip_lead_in(&prompt);
     let mut multi = false;
     let mut options: Vec<(String, Option<String>)> = Vec::new();
     let bare = |items: Vec<String>| items.into_iter().map(|s| (s, None)).collect::<Vec<_>>();
@@ -398,9 +551,12 @@ fn question_at(lines: &[Line], at: usize, sentence: &str, after: &str) -> Option
             prompt = rest;
         }
     }
+    // `…: A, B or C?` and `… — A, B or C?`: the alternatives after a colon or a dash.
     if options.is_empty()
-        && let Some((lead, tail)) = prompt.rsplit_once(": ")
-        && tail.contains(" or ")
+        && let Some((lead, tail)) = [": ", " — ", " – ", " - "]
+            .iter()
+            .find_map(|sep| prompt.rsplit_once(sep))
+        && or_words(tail).contains(" or ")
     {
         options = bare(split_alternatives(tail));
         prompt = format!("{}?", lead.trim_end());
@@ -425,6 +581,11 @@ fn question_at(lines: &[Line], at: usize, sentence: &str, after: &str) -> Option
     }
     if options.is_empty()
         && let Some(items) = inline_or(&prompt)
+    {
+        options = bare(items);
+    }
+    if options.is_empty()
+        && let Some(items) = slash_alternatives(&prompt)
     {
         options = bare(items);
     }
@@ -462,9 +623,9 @@ fn find_questions(text: &str) -> Vec<Found> {
                 continue;
             }
             let after = parts[n + 1..].join(" ");
-            let answered = !after.is_empty()
-                && inline_letters(&after).is_none()
-                && !after.trim_end().ends_with('?');
+            // Answered by the message: the sentence right after it is a statement.
+            let answered = parts.get(n + 1).is_some_and(|next| !next.ends_with('?'))
+                && inline_letters(&after).is_none();
             if answered && is_rhetorical_opening(sentence) {
                 continue;
             }
@@ -510,6 +671,31 @@ fn question_id(prompt: &str) -> String {
     }
 }
 
+/// A short label from a prompt's words, without question words and fillers (`What TTL should
+/// entries have?` → `TTL entries`), so the result reads `TTL entries: 1 hour` rather than `Q1: …`.
+/// At most three words and 24 characters; `Question` when nothing is left.
+fn short_label(prompt: &str) -> String {
+    let mut label = String::new();
+    for word in prompt
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty() && !STOPWORDS.contains(&w.to_lowercase().as_str()))
+        .take(3)
+    {
+        if !label.is_empty() && label.chars().count() + 1 + word.chars().count() > 24 {
+            break;
+        }
+        if !label.is_empty() {
+            label.push(' ');
+        }
+        label.push_str(word);
+    }
+    let mut chars = label.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => "Question".to_owned(),
+    }
+}
+
 fn unique(base: String, taken: &mut Vec<String>) -> String {
     let mut id = base.clone();
     let mut n = 2;
@@ -552,9 +738,7 @@ pub fn extract(text: &str) -> Value {
                 "type": if q.multi && !q.options.is_empty() { "multi" } else { "single" },
                 "options": options,
             });
-            if let Some(label) = q.label {
-                out["label"] = label.into();
-            }
+            out["label"] = q.label.unwrap_or_else(|| short_label(&q.prompt)).into();
             out
         })
         .collect();
