@@ -23,10 +23,15 @@ fn any_msg() -> impl Strategy<Value = Msg> {
         Just(Msg::PageUp),
         Just(Msg::PreviewDown),
         Just(Msg::PreviewUp),
-        (0usize..40, 0u16..50).prop_map(|(page_rows, preview_max_scroll)| Msg::ViewMeasured {
-            page_rows,
-            preview_max_scroll
-        }),
+        (0usize..40, 0u16..50, 0u16..30).prop_map(
+            |(page_rows, preview_max_scroll, preview_page)| Msg::ViewMeasured {
+                page_rows,
+                preview_max_scroll,
+                preview_page,
+            }
+        ),
+        Just(Msg::PreviewPageDown),
+        Just(Msg::PreviewPageUp),
         Just(Msg::Confirm),
         Just(Msg::Cancel),
         Just(Msg::Toggle),

@@ -826,3 +826,58 @@ fn footer_hints_match_the_originals_text_for_default_and_remapped_keys() {
         "{screen}"
     );
 }
+
+/// A preview taller than its pane: the footer says how to scroll it, Shift+PageDown/PageUp page
+/// through it (remappable), and each option keeps its own position.
+#[test]
+fn a_long_preview_pages_names_its_scroll_keys_and_keeps_its_place_per_option() {
+    let long: String = (1..=3000).map(|i| format!("line {i}\\n")).collect();
+    let payload = format!(
+        r#"{{"questions":[{{"id":"p","prompt":"Pick","type":"preview","options":[
+            {{"value":"a","label":"A","preview":"{long}"}},{{"value":"b","label":"B","preview":"{long}"}},
+            {{"value":"c","label":"C","preview":"short"}}]}}]}}"#
+    );
+    let mut h = Harness::new(&payload, 120, 30).unwrap();
+    let screen = h.screen_text();
+    assert!(
+        screen.contains("Shift+↓↑ scroll preview · Shift+pageDown/pageUp page preview"),
+        "the footer names the preview's scroll keys from the first frame:\n{screen}"
+    );
+    h.press("shift+pageDown");
+    let page = h.model().unwrap().preview_scroll();
+    assert!(page > 5, "a page is the pane's height, not a line: {page}");
+    h.press("shift+pageDown")
+        .press("shift+pageUp")
+        .press("shift+down");
+    assert_eq!(h.model().unwrap().preview_scroll(), page + 1);
+    let screen = h.screen_text();
+    assert!(screen.contains(&format!("↑ {} more", page + 1)), "{screen}");
+
+    h.press("down"); // option B starts at its top
+    assert_eq!(h.model().unwrap().preview_scroll(), 0);
+    h.press("shift+down");
+    h.press("down"); // option C: short, nothing to scroll, no scroll hint
+    let screen = h.screen_text();
+    assert!(!screen.contains("scroll preview"), "{screen}");
+    h.press("up").press("up"); // back on A: where it was left
+    assert_eq!(h.model().unwrap().preview_scroll(), page + 1);
+    h.press("down");
+    assert_eq!(
+        h.model().unwrap().preview_scroll(),
+        1,
+        "B kept its line too"
+    );
+
+    // Remapped, the hint follows.
+    let (_dir, config) = config_file(
+        "schemaVersion = 5\n[keymaps.main]\npreviewPageDown = \"ctrl+f\"\npreviewPageUp = \"ctrl+b\"\n",
+    );
+    let mut h = Harness::with_config(&payload, &config, 120, 30).unwrap();
+    assert!(
+        h.screen_text().contains("Ctrl+F/Ctrl+B page preview"),
+        "{}",
+        h.screen_text()
+    );
+    h.press("ctrl+f");
+    assert!(h.model().unwrap().preview_scroll() > 5);
+}

@@ -31,6 +31,8 @@ pub struct PreviewPane {
     pub scroll: u16,
     /// How far the content could scroll in the last render.
     max_scroll: u16,
+    /// How many content lines the last render showed.
+    page: u16,
     pub theme: Theme,
     /// The tui-realm attributes it was given (focus, and any other for `query`).
     pub props: Props,
@@ -48,6 +50,7 @@ impl PreviewPane {
             preview,
             scroll: 0,
             max_scroll: 0,
+            page: 0,
             theme: Theme::default(),
             props: Props::default(),
         }
@@ -99,6 +102,11 @@ impl PreviewPane {
         self.max_scroll
     }
 
+    /// How many content lines the last render showed (a page, for paging keys).
+    pub fn page_height(&self) -> u16 {
+        self.page
+    }
+
     /// Draws the box; hidden lines are counted on its borders (`↑ N more`, `↓ N more`).
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
         if area.width < 5 || area.height < 3 {
@@ -145,6 +153,7 @@ impl PreviewPane {
         }
         let max_scroll = lines.len().saturating_sub(inner.height as usize) as u16;
         self.max_scroll = max_scroll;
+        self.page = inner.height;
         self.scroll = self.scroll.min(max_scroll);
         for (i, line) in lines
             .iter()

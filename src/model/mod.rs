@@ -17,7 +17,7 @@ pub use update::update;
 
 use pi_ask_components::TextEdit;
 
-use crate::form::{Form, Question};
+use crate::form::{Form, Question, QuestionType};
 use crate::settings::Settings;
 
 pub use crate::strings::DISMISS_NOTICE;
@@ -125,9 +125,13 @@ pub struct Model {
     finished: bool,
     /// Option rows the view showed last (the size of a page for PageDown/PageUp).
     page_rows: usize,
-    /// First preview line shown, and the most the view can scroll it.
-    preview_scroll: u16,
+    /// First preview line shown, per (question, option) that was scrolled: moving to another
+    /// option and back finds the text where it was left.
+    preview_scrolls: std::collections::HashMap<(usize, usize), u16>,
+    /// The most the view can scroll the shown preview (`u16::MAX`: not drawn yet), and how many
+    /// of its lines it showed (a page).
     preview_max_scroll: u16,
+    preview_page: u16,
 }
 
 impl Model {
@@ -159,8 +163,9 @@ impl Model {
             notified: false,
             finished: false,
             page_rows: DEFAULT_PAGE_ROWS,
-            preview_scroll: 0,
+            preview_scrolls: std::collections::HashMap::new(),
             preview_max_scroll: u16::MAX,
+            preview_page: 1,
         };
         model.sync_editor_to_cursor();
         model
@@ -210,12 +215,48 @@ impl Model {
         self.questions.len() + 1
     }
 
-    /// The highlighted row of a question (its last row is `Type your own`).
-    /// First line shown of the highlighted option's preview.
+    /// First line shown of the highlighted option's preview (kept per option).
     pub fn preview_scroll(&self) -> u16 {
-        self.preview_scroll
+        self.preview_key()
+            .and_then(|key| self.preview_scrolls.get(&key).copied())
+            .unwrap_or(0)
     }
 
+    /// Whether the last frame's preview pane could not show all of its text (the footer then
+    /// names the preview's scroll keys).
+    pub fn preview_overflows(&self) -> bool {
+        self.preview_max_scroll != u16::MAX
+            && self.preview_max_scroll > 0
+            && self.preview_key().is_some()
+    }
+
+    /// The (question, option) whose preview shows now: a preview question's highlighted option.
+    fn preview_key(&self) -> Option<(usize, usize)> {
+        let Tab::Question(q) = self.tab() else {
+            return None;
+        };
+        let question = &self.questions[q];
+        (question.presented_type == QuestionType::Preview
+            && self.cursors[q] < question.options.len())
+        .then(|| (q, self.cursors[q]))
+    }
+
+    /// Scrolls the shown preview by `delta` lines, within what the view last measured.
+    fn scroll_preview_by(&mut self, delta: i32) {
+        let Some(key) = self.preview_key() else {
+            return;
+        };
+        let max = i32::from(self.preview_max_scroll);
+        let now = i32::from(self.preview_scroll());
+        let next = (now + delta).clamp(0, max) as u16;
+        if next == 0 {
+            self.preview_scrolls.remove(&key);
+        } else {
+            self.preview_scrolls.insert(key, next);
+        }
+    }
+
+    /// The highlighted row of a question (its last row is `Type your own`).
     pub fn cursor(&self, question: usize) -> usize {
         self.cursors[question]
     }

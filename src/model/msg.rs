@@ -76,10 +76,15 @@ pub enum Msg {
     /// Scroll the preview pane of a preview question one line down or up.
     PreviewDown,
     PreviewUp,
-    /// The view reports what it drew: option rows visible, and how far the preview can scroll.
+    /// Scroll the preview pane a page (as many lines as it showed) down or up.
+    PreviewPageDown,
+    PreviewPageUp,
+    /// The view reports what it drew: option rows visible, how far the preview can scroll, and
+    /// how many preview lines it showed.
     ViewMeasured {
         page_rows: usize,
         preview_max_scroll: u16,
+        preview_page: u16,
     },
     /// Enter: choose the highlighted option and advance, or run the highlighted review action.
     Confirm,

@@ -55,13 +55,18 @@ fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
         Msg::PageUp => move_option(model, -(model.page_rows.max(1) as isize)),
         Msg::PreviewDown => scroll_preview(model, 1),
         Msg::PreviewUp => scroll_preview(model, -1),
+        Msg::PreviewPageDown => scroll_preview(model, i32::from(model.preview_page.max(1))),
+        Msg::PreviewPageUp => scroll_preview(model, -i32::from(model.preview_page.max(1))),
         Msg::ViewMeasured {
             page_rows,
             preview_max_scroll,
+            preview_page,
         } => {
             model.page_rows = page_rows.max(1);
             model.preview_max_scroll = preview_max_scroll;
-            model.preview_scroll = model.preview_scroll.min(preview_max_scroll);
+            model.preview_page = preview_page.max(1);
+            // Clamps the shown preview's scroll to what the view can show.
+            model.scroll_preview_by(0);
             Vec::new()
         }
         Msg::Confirm => confirm(model),
@@ -218,7 +223,6 @@ fn go_to_tab(model: &mut Model, tab: usize) -> Vec<Cmd> {
     model.type_notice = None;
     model.config_notice = None;
     model.suppress_auto_open = false;
-    model.preview_scroll = 0;
     land_cursor(model);
     model.sync_editor_to_cursor();
     maybe_auto_submit(model)
@@ -277,7 +281,6 @@ fn move_option(model: &mut Model, delta: isize) -> Vec<Cmd> {
             if next != model.cursors[q] {
                 model.cursors[q] = next;
                 model.suppress_auto_open = false;
-                model.preview_scroll = 0;
             }
             model.sync_editor_to_cursor();
         }
@@ -291,12 +294,7 @@ fn move_option(model: &mut Model, delta: isize) -> Vec<Cmd> {
 
 /// Scrolls the preview pane of a preview question (the view bounds it to the text).
 fn scroll_preview(model: &mut Model, delta: i32) -> Vec<Cmd> {
-    if let Tab::Question(q) = model.tab()
-        && model.questions[q].presented_type == QuestionType::Preview
-    {
-        model.preview_scroll = (i32::from(model.preview_scroll) + delta)
-            .clamp(0, i32::from(model.preview_max_scroll)) as u16;
-    }
+    model.scroll_preview_by(delta);
     Vec::new()
 }
 
@@ -383,7 +381,6 @@ fn number(model: &mut Model, n: u8) -> Vec<Cmd> {
             }
             if model.cursors[q] != index {
                 model.cursors[q] = index;
-                model.preview_scroll = 0;
                 model.suppress_auto_open = false;
             }
             let custom = index == model.questions[q].custom_row();

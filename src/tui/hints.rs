@@ -108,6 +108,21 @@ pub fn flow_hints(table: &BindingTable, model: &Model, popup_open: bool) -> Vec<
                 (None, None) => None,
             };
             let mut hints = vec![tabs, select];
+            // A preview taller than its pane: how to read the rest.
+            if model.preview_overflows() {
+                hints.push(pair_hint(
+                    table,
+                    (MainPreviewDown, MainPreviewUp),
+                    ("shift+down", "shift+up", "Shift+↓↑"),
+                    MainPreviewDown.spec().hint,
+                ));
+                hints.push(pair_hint(
+                    table,
+                    (MainPreviewPageDown, MainPreviewPageUp),
+                    ("shift+pageDown", "shift+pageUp", "Shift+pageDown/pageUp"),
+                    MainPreviewPageDown.spec().hint,
+                ));
+            }
             if multi {
                 hints.push(hint(table, MainToggle));
             }

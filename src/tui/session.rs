@@ -350,6 +350,7 @@ impl Session {
         match &mut self.screen {
             Screen::Flow(app) => {
                 let before = app.measured;
+                let overflowed = app.model().preview_overflows();
                 view::draw(app, frame);
                 // The page size and preview scroll range follow what was drawn.
                 if app.measured != before {
@@ -357,7 +358,14 @@ impl Session {
                     app.update(Msg::ViewMeasured {
                         page_rows: m.page_rows,
                         preview_max_scroll: m.preview_max_scroll,
+                        preview_page: m.preview_page,
                     });
+                    // The footer names the preview's scroll keys only while it overflows, which
+                    // this frame just measured: drawn again so the hint is there at once.
+                    if app.model().preview_overflows() != overflowed {
+                        frame.buffer_mut().reset();
+                        view::draw(app, frame);
+                    }
                 }
             }
             Screen::Settings(s) => {

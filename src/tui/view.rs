@@ -559,6 +559,7 @@ fn draw_question(
     let rows_area = Rect::new(body.x, y, body.width, rows_bottom.saturating_sub(y));
     let list = &mut app.lists[q];
     let mut preview_max_scroll = 0;
+    let mut preview_page = 0;
     let slot = match layout.pane {
         Some((mut pane, PanePlace::Beside { x, width })) => {
             let slot = list.render(
@@ -578,6 +579,7 @@ fn draw_question(
             );
             pane.render(pane_area, buf);
             preview_max_scroll = pane.max_scroll();
+            preview_page = pane.page_height();
             slot
         }
         Some((mut pane, PanePlace::Below)) => {
@@ -611,6 +613,7 @@ fn draw_question(
                 );
                 pane.render(pane_area, buf);
                 preview_max_scroll = pane.max_scroll();
+                preview_page = pane.page_height();
             }
             slot
         }
@@ -619,6 +622,7 @@ fn draw_question(
     app.measured = Measured {
         page_rows: app.lists[q].visible_rows().max(1),
         preview_max_scroll,
+        preview_page,
     };
     let slot = note_slot.or(slot)?;
     let open = app.model.editor()?;
@@ -641,6 +645,7 @@ fn draw_question(
 pub struct Measured {
     pub page_rows: usize,
     pub preview_max_scroll: u16,
+    pub preview_page: u16,
 }
 
 /// The review entries for the highlighted action: Submit and Cancel show notes only for answered
