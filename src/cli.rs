@@ -630,6 +630,7 @@ fn ask(
                 payload: &value,
                 source: Source::Tool,
                 origin: Origin::default(),
+                restore: None,
             };
             let cwd = commands::recorded_cwd(&run_options);
             match mode {
@@ -639,7 +640,11 @@ fn ask(
                     }
                     commands::open_on_terminal(history, &opening, &run_options).0
                 }
-                Mode::Rpc => match commands::recorded(history, &opening, cwd, |form| {
+                Mode::Rpc => match commands::recorded(history, &opening, cwd, |form, journal| {
+                    // The dialogs are the form: it shows with the first one.
+                    if let Some(journal) = &journal {
+                        journal.shown();
+                    }
                     crate::run::rpc_result(form, config.as_deref(), timeout)
                 }) {
                     Ok(done) => crate::run::emit_rpc(
@@ -649,16 +654,20 @@ fn ask(
                     ),
                     Err(code) => code,
                 },
-                Mode::Print | Mode::Json => match commands::recorded(history, &opening, cwd, |f| {
-                    report(crate::run::NO_UI_MODE);
-                    Ok(crate::run::Finished {
-                        result: result::needs_input_result(&f),
-                        interrupted: false,
-                    })
-                }) {
-                    Ok(done) => crate::run::emit(&done.result, output.as_deref(), EXIT_CANCELLED),
-                    Err(code) => code,
-                },
+                Mode::Print | Mode::Json => {
+                    match commands::recorded(history, &opening, cwd, |f, _| {
+                        report(crate::run::NO_UI_MODE);
+                        Ok(crate::run::Finished {
+                            result: result::needs_input_result(&f),
+                            interrupted: false,
+                        })
+                    }) {
+                        Ok(done) => {
+                            crate::run::emit(&done.result, output.as_deref(), EXIT_CANCELLED)
+                        }
+                        Err(code) => code,
+                    }
+                }
             }
         }
         Err(invalid) if mode == Mode::Rpc => crate::run::emit_rpc(
@@ -686,6 +695,8 @@ impl From<FormOptions> for crate::run::RunOptions {
             source: String::new(),
             tool_call_id: None,
             submit_when_answered: false,
+            journal: None,
+            restore: None,
         }
     }
 }

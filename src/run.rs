@@ -48,6 +48,10 @@ pub struct RunOptions {
     pub tool_call_id: Option<String>,
     /// Finish as soon as every question is answered (a picker, not a form to review).
     pub submit_when_answered: bool,
+    /// Records the form in the history: its opening once drawn, its drafts as they change.
+    pub journal: Option<crate::history::JournalHandle>,
+    /// What was entered before (`pi-ask resume`), put back before the first frame.
+    pub restore: Option<crate::model::Draft>,
 }
 
 /// The remote socket as the session's outside source of messages.
@@ -263,7 +267,7 @@ pub fn ask_result_with(
     if options.submit_when_answered {
         settings.behaviour.auto_submit_when_answered_without_notes = true;
     }
-    let app = App::new(
+    let mut app = App::new(
         form,
         settings,
         BindingTable::new(config.keymaps),
@@ -274,8 +278,16 @@ pub fn ask_result_with(
         root: root.clone(),
         options: files,
     });
+    if let Some(draft) = &options.restore
+        && !app.model.restore(draft)
+    {
+        crate::cli::report(
+            "what was entered before does not fit this form any more; it opens without it",
+        );
+    }
     let mut session = Session::new(Screen::Flow(Box::new(app)), Some(store), notifier())
-        .with_appearance(options.appearance.clone());
+        .with_appearance(options.appearance.clone())
+        .with_journal(options.journal.clone());
     if let Some(server) = &remote {
         if let Some(app) = session.app() {
             server.announce(app.model().questions());
@@ -288,7 +300,9 @@ pub fn ask_result_with(
     let interruption = match runtime::run(&mut session, options.fullscreen) {
         Ok(Ending::Done) => None,
         Ok(Ending::Interrupted(why)) => {
-            // An abort from outside cancels the flow; the caller still gets a result.
+            // Everything entered is recorded first, so a resume finds it; then the abort from
+            // outside cancels the flow, and the caller still gets a result.
+            session.record_draft();
             session.dispatch(Msg::CloseSettings, Instant::now());
             session.dispatch(Msg::Review(ReviewAction::Cancel), Instant::now());
             Some(why)

@@ -134,3 +134,42 @@ fn a_withdrawn_ask_closes_its_form() {
     assert!(queue.take_result("a1").is_none());
     assert!(s.cooked());
 }
+
+/// Killed mid-form, an inbox leaves an unfinished record; once a second inbox answers the ask,
+/// that record is answered too: `pi-ask resume` does not offer it and `history` says so.
+#[test]
+fn an_ask_answered_by_another_inbox_is_answered_in_the_history_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let history = dir.path().join("history.jsonl");
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    queue
+        .submit(&ask("a1", "Where should it deploy?", 1))
+        .unwrap();
+    let env = [("PI_ASK_HISTORY", history.to_str().unwrap())];
+    let run = |args: &[&str]| Session::start_with_env(args, &env, |_| {});
+    let q = queue.dir().to_str().unwrap();
+    let mut first = run(&["inbox", "--queue", q]);
+    first.wait_for("Where should it deploy?");
+    unsafe { libc::kill(first.pid(), libc::SIGKILL) };
+    first.wait_exit();
+    let mut second = run(&["inbox", "--once", "--queue", q]);
+    second.wait_for("Where should it deploy?");
+    second.send("1");
+    second.wait_for("Review");
+    second.send(ENTER);
+    wait_answer(&queue, "a1");
+    assert_eq!(second.wait_exit(), 0);
+
+    let mut resume = run(&["resume"]);
+    assert_eq!(resume.wait_exit(), 1);
+    resume.wait_for("No interrupted ask to resume.");
+    let listing = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .arg("history")
+        .env("PI_ASK_HISTORY", &history)
+        .env("HOME", dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&listing.stdout);
+    assert!(text.contains("answered elsewhere"), "{text}");
+    assert!(!text.contains("interrupted"), "{text}");
+}

@@ -799,3 +799,51 @@ fn esc_keeps_a_custom_draft_verbatim_and_enter_trims_it() {
     assert_eq!(answer["customText"], "spaced");
     assert_eq!(answer["values"], json!(["spaced"]));
 }
+
+/// A draft puts back answers, notes, types, the tab, the cursors and the open editor's text;
+/// one that does not fit the form changes nothing.
+#[test]
+fn a_draft_round_trips_and_a_draft_that_does_not_fit_is_refused() {
+    let mut m = flow(tabs3());
+    send(
+        &mut m,
+        [
+            Msg::QuestionNote,
+            typed("why"),
+            Msg::EditorSubmit,
+            Msg::Number(2),
+            Msg::ChangeQuestionType, // the multi question becomes single
+            Msg::NextOption,
+            Msg::NextOption,
+            Msg::NextOption, // its Type your own row: the editor opens
+            typed("half"),
+        ],
+    );
+    let draft = m.draft();
+    let json = serde_json::to_value(&draft).unwrap();
+    let back: pi_ask::model::Draft = serde_json::from_value(json).unwrap();
+    assert_eq!(back, draft);
+
+    let mut fresh = flow(tabs3());
+    assert!(fresh.restore(&back));
+    assert_eq!(fresh.draft(), draft);
+    assert_eq!(fresh.tab(), Tab::Question(1));
+    assert_eq!(fresh.editor().unwrap().text(), "half");
+    assert_eq!(fresh.answer(0).note.as_deref(), Some("why"));
+    assert_eq!(fresh.answer(0).selected, [1]);
+    assert_eq!(
+        fresh.questions()[1].presented_type,
+        QuestionType::Single,
+        "the type change is kept"
+    );
+
+    // Another form: nothing changes.
+    let mut other = flow(payload(vec![single("x")]));
+    let before = other.draft();
+    assert!(!other.restore(&back));
+    assert_eq!(other.draft(), before);
+    // An option out of range: refused.
+    let mut bad = back.clone();
+    bad.answers[0].selected = vec![7];
+    assert!(!flow(tabs3()).restore(&bad));
+}

@@ -373,6 +373,7 @@ fn a_resumed_recorder_dismisses_its_root_or_its_session_call_on_end() {
     resume(Origin {
         reopens: Some("00000001".into()),
         session: None,
+        queue_id: None,
     })
     .end(&result, false)
     .unwrap();
@@ -384,6 +385,7 @@ fn a_resumed_recorder_dismisses_its_root_or_its_session_call_on_end() {
             tool_call_id: Some("call-1".into()),
             entry_id: None,
         }),
+        queue_id: None,
     })
     .end(&result, false)
     .unwrap();
@@ -481,6 +483,7 @@ fn an_ask_ended_by_a_signal_keeps_its_result_and_stays_resumable_without_dismiss
         Origin {
             reopens: Some(id.clone()),
             session: None,
+            queue_id: None,
         },
     )
     .end(&result, true)
@@ -491,4 +494,85 @@ fn an_ask_ended_by_a_signal_keeps_its_result_and_stays_resumable_without_dismiss
         history.resumable(&alive).unwrap().opened.source,
         Source::Resume
     );
+}
+
+fn progress(id: &str, text: &str) -> Event {
+    Event::Progress {
+        id: id.into(),
+        at: "2026-12-03T10:00:30.000Z".into(),
+        draft: json!({"text": text}),
+    }
+}
+
+fn from_queue(id: &str, queue_id: &str, pid: u32) -> Event {
+    let Event::Open(mut o) = opened(id, Source::Tool, pid) else {
+        unreachable!()
+    };
+    o.origin.queue_id = Some(queue_id.into());
+    Event::Open(o)
+}
+
+#[test]
+fn the_newest_draft_of_an_ask_is_what_it_keeps() {
+    let history = History::from_events([
+        opened("aaaa0001", Source::Tool, 7),
+        progress("aaaa0001", "one"),
+        progress("aaaa0001", "two"),
+    ]);
+    assert_eq!(history.asks[0].draft, Some(json!({"text": "two"})));
+    assert_eq!(
+        history.resumable(&alive).map(|a| a.opened.id.as_str()),
+        Some("aaaa0001")
+    );
+}
+
+/// An inbox killed mid-form gives its ask back to the queue; a second inbox answers it. The first
+/// record is then answered too: not offered by `resume`, not hinted, and listed as such.
+#[test]
+fn a_queued_ask_answered_by_another_inbox_is_answered_in_every_record() {
+    let history = History::from_events([
+        from_queue("aaaa0001", "q-1", 7),
+        from_queue("aaaa0002", "q-1", 8),
+        ended("aaaa0002"),
+    ]);
+    assert!(history.asks[0].answered_elsewhere);
+    assert!(!history.asks[0].is_interrupted(&alive));
+    assert_eq!(history.asks[0].status_label(&alive), "answered elsewhere");
+    assert_eq!(history.resumable(&alive), None);
+
+    // Not answered anywhere yet: still not `pi-ask resume`'s (the queue gives it back, and its
+    // answer belongs to the agent), though it shows as interrupted.
+    let history = History::from_events([from_queue("aaaa0001", "q-2", 7)]);
+    assert_eq!(history.asks[0].status_label(&alive), "interrupted");
+    assert_eq!(history.resumable(&alive), None);
+    assert_eq!(history.unhinted_interrupted_in("/proj", &alive), None);
+}
+
+#[test]
+fn compaction_keeps_only_the_newest_draft_of_asks_still_open() {
+    let (_dir, store) = store();
+    // Enough drafts to compact: an ended ask's drafts all go, an open ask keeps its newest.
+    store.append(&opened("aaaa0001", Source::Tool, 7)).unwrap();
+    store.append(&opened("aaaa0002", Source::Tool, 8)).unwrap();
+    let mut text = std::fs::read_to_string(store.path()).unwrap();
+    for i in 0..300 {
+        for id in ["aaaa0001", "aaaa0002"] {
+            text.push_str(&serde_json::to_string(&progress(id, &format!("{id} {i}"))).unwrap());
+            text.push('\n');
+        }
+    }
+    text.push_str(&serde_json::to_string(&ended("aaaa0001")).unwrap());
+    text.push('\n');
+    std::fs::write(store.path(), text).unwrap();
+    assert!(store.compact_if_large().unwrap());
+    let left = std::fs::read_to_string(store.path()).unwrap();
+    let drafts: Vec<&str> = left
+        .lines()
+        .filter(|l| l.contains("\"progress\""))
+        .collect();
+    assert_eq!(drafts.len(), 1, "{drafts:?}");
+    assert!(drafts[0].contains("aaaa0002 299"));
+    let history = store.read().unwrap();
+    assert_eq!(history.asks.len(), 2);
+    assert_eq!(history.asks[1].draft, Some(json!({"text": "aaaa0002 299"})));
 }

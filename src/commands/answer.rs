@@ -108,6 +108,7 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
         payload: &payload,
         source: Source::Answer,
         origin,
+        restore: None,
     };
     finish(open_on_terminal(history, &opening, options))
 }
@@ -188,6 +189,7 @@ fn again(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> Ex
                     payload: &found.payload,
                     source: Source::AnswerAgain,
                     origin: origin_of(&file, &found),
+                    restore: None,
                 };
                 finish(open_on_terminal(history, &opening, options))
             }

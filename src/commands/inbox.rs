@@ -120,15 +120,23 @@ fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoi
         form,
         payload: &ask.payload,
         source: Source::Tool,
-        origin: Origin::default(),
+        origin: Origin {
+            queue_id: Some(ask.id.clone()),
+            ..Origin::default()
+        },
+        restore: None,
     };
     let watch: Box<dyn crate::tui::Outside> = Box::new(Withdrawal {
         queue: queue.clone(),
         id: ask.id.clone(),
         seen: false,
     });
-    let done = recorded(history, &opening, ask.cwd.clone(), |form| {
-        crate::run::ask_result_with(form, options, vec![watch])
+    let done = recorded(history, &opening, ask.cwd.clone(), |form, journal| {
+        let options = RunOptions {
+            journal,
+            ..options.clone()
+        };
+        crate::run::ask_result_with(form, &options, vec![watch])
     });
     match done {
         _ if queue.is_withdrawn(&ask.id) => {

@@ -16,7 +16,7 @@ use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, report};
 use crate::config::{ConfigPaths, peek};
 use crate::form::Form;
 use crate::history::{
-    HistoryStore, OpenAsk, Origin, Recorder, Source, default_history_path, process_is_alive,
+    HistoryStore, JournalHandle, Origin, PendingAsk, Source, default_history_path, process_is_alive,
 };
 use crate::run::{Finished, RunOptions};
 
@@ -67,23 +67,14 @@ impl HistoryChoice {
             .map_err(|e| failure(&format!("cannot read the history: {e}")))
     }
 
-    /// Starts recording a form; a history that cannot be written is reported once and the form
-    /// still opens (an answer matters more than its record).
-    fn start(&self, ask: OpenAsk<'_>) -> Option<Recorder> {
+    /// A journal for a form (none when not recording); a history that cannot be written is
+    /// reported and the form still opens (an answer matters more than its record).
+    fn journal(&self, ask: PendingAsk) -> Option<JournalHandle> {
         if !self.record {
             return None;
         }
         let store = self.store.as_ref()?;
-        match Recorder::open(store, ask) {
-            Ok(recorder) => Some(recorder),
-            Err(e) => {
-                report(&format!(
-                    "cannot record the ask in {}: {e}; the form opens anyway",
-                    crate::paths::display(store.path())
-                ));
-                None
-            }
-        }
+        Some(JournalHandle::new(store.clone(), ask, report))
     }
 }
 
@@ -95,6 +86,8 @@ pub struct Opening<'a> {
     pub payload: &'a Value,
     pub source: Source,
     pub origin: Origin,
+    /// What was entered before, put back when the form opens (`pi-ask resume`).
+    pub restore: Option<crate::model::Draft>,
 }
 
 /// The working directory a form is recorded with: `--cwd`, else the current one.
@@ -107,28 +100,31 @@ pub fn recorded_cwd(options: &RunOptions) -> String {
     crate::paths::absolute(&dir).display().to_string()
 }
 
-/// Records a form's opening, runs it with `run`, records its end, and returns the result.
-/// A run that fails without a result leaves the ask open in the history, so it can be resumed.
+/// Runs a form with `run`, recorded: `run` gets the journal to say when the form is on the
+/// screen (its opening is recorded then, not before: a form refused before it showed is no
+/// interrupted ask) and to record drafts; the end is recorded with the result. A run that fails
+/// without a result after the form showed leaves the ask open, so it can be resumed.
 pub fn recorded(
     history: &HistoryChoice,
     opening: &Opening<'_>,
     cwd: String,
-    run: impl FnOnce(Form) -> Result<Finished, ExitCode>,
+    run: impl FnOnce(Form, Option<JournalHandle>) -> Result<Finished, ExitCode>,
 ) -> Result<Finished, ExitCode> {
-    let recorder = history.start(OpenAsk {
+    let journal = history.journal(PendingAsk {
         source: opening.source,
         cwd,
         title: opening.form.title.clone(),
-        payload: opening.payload,
+        payload: opening.payload.clone(),
         origin: opening.origin.clone(),
     });
-    let done = run(opening.form.clone())?;
-    if let Some(recorder) = recorder
-        && let Err(e) = recorder.end(&done.result, done.interrupted)
-    {
-        report(&format!("cannot record the end of the ask: {e}"));
+    let done = run(opening.form.clone(), journal.clone());
+    if let Some(journal) = journal {
+        match &done {
+            Ok(done) => journal.finish(&done.result, done.interrupted),
+            Err(_) => journal.abandon(),
+        }
     }
-    Ok(done)
+    done
 }
 
 /// How a form opened on the terminal ended.
@@ -158,7 +154,12 @@ pub fn open_on_terminal(
             .and_then(|s| s.tool_call_id.clone()),
         ..options.clone()
     };
-    match recorded(history, opening, cwd, |form| {
+    match recorded(history, opening, cwd, |form, journal| {
+        let options = RunOptions {
+            journal,
+            restore: opening.restore.clone(),
+            ..options.clone()
+        };
         crate::run::ask_result(form, &options)
     }) {
         Ok(done) => {

@@ -42,6 +42,7 @@ pub fn session_origin(
             tool_call_id,
             entry_id,
         }),
+        queue_id: None,
     }
 }
 
@@ -87,7 +88,13 @@ pub fn reopening(ask: &Ask, source: Source) -> Result<Opening<'_>, String> {
         origin: Origin {
             reopens: Some(reopens.to_owned()),
             session: ask.opened.origin.session.clone(),
+            queue_id: None,
         },
+        // A resume puts back what was entered; a replay starts fresh.
+        restore: (source == Source::Resume)
+            .then(|| ask.draft.clone())
+            .flatten()
+            .and_then(|d| serde_json::from_value(d).ok()),
     })
 }
 
@@ -117,6 +124,7 @@ pub fn replay(
                     payload: &found.payload,
                     source: Source::Replay,
                     origin: origin_of(&file, &found),
+                    restore: None,
                 };
                 open_on_terminal(history, &opening, options).0
             }
@@ -198,6 +206,7 @@ pub fn resume(
                     payload: &pending.form.payload,
                     source: Source::Resume,
                     origin: origin_of(&file, &pending.form),
+                    restore: None,
                 };
                 open_resumed(&opening, options, history)
             }

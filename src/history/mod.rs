@@ -4,10 +4,12 @@
 //! The file is a log of [`Event`]s; [`History`] folds it into one [`Ask`] per opened form. Nothing
 //! here touches a terminal, so a host can embed the store and the lookups as they are.
 
+mod journal;
 mod liveness;
 mod recorder;
 mod store;
 
+pub use journal::{JournalHandle, PendingAsk};
 pub use liveness::{ProcessId, process_is_alive};
 pub use recorder::{OpenAsk, Recorder};
 pub use store::parse_history;
@@ -116,6 +118,10 @@ pub struct Origin {
     /// The pi session tool call or message it came from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<SessionCall>,
+    /// The queued ask (`pi-ask mcp`) an inbox showed. The queue, not `pi-ask resume`, gives such
+    /// an ask back; answered by any inbox, it is answered in every record of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_id: Option<String>,
 }
 
 /// A form was opened (written before its UI opens).
@@ -178,6 +184,13 @@ pub enum Event {
         id: String,
         at: String,
     },
+    /// What was entered so far in an open form (a [`crate::model::Draft`]), written a moment
+    /// after it changes; the newest one is what `pi-ask resume` restores.
+    Progress {
+        id: String,
+        at: String,
+        draft: Value,
+    },
 }
 
 impl Event {
@@ -187,7 +200,7 @@ impl Event {
             Event::Open(o) => Some(&o.id),
             Event::End(e) => Some(&e.id),
             Event::Dismiss(d) => d.id.as_deref(),
-            Event::Hinted { id, .. } => Some(id),
+            Event::Hinted { id, .. } | Event::Progress { id, .. } => Some(id),
         }
     }
 }
@@ -202,6 +215,10 @@ pub struct Ask {
     /// A later resume of the same ask exists, so this one is not offered by itself.
     pub superseded: bool,
     pub hinted: bool,
+    /// The newest draft recorded while it was open.
+    pub draft: Option<Value>,
+    /// Its queued ask was answered by another form (another inbox), so it is not interrupted.
+    pub answered_elsewhere: bool,
 }
 
 impl Ask {
@@ -215,6 +232,9 @@ impl Ask {
 
     /// Whether the form never ended (or was ended by a signal) and its process is gone.
     pub fn is_interrupted(&self, alive: &dyn Fn(&ProcessId) -> bool) -> bool {
+        if self.answered_elsewhere {
+            return false;
+        }
         match &self.ended {
             None => !alive(&self.opened.process),
             Some(e) => e.status == Status::Interrupted,
@@ -243,8 +263,11 @@ impl Ask {
             .unwrap_or_else(|| self.opened.id.clone())
     }
 
-    /// `submitted`, `elaborated`, `cancelled`, `running` or `interrupted`.
+    /// `submitted`, `elaborated`, `cancelled`, `running`, `interrupted`, or `answered elsewhere`.
     pub fn status_label(&self, alive: &dyn Fn(&ProcessId) -> bool) -> &'static str {
+        if self.answered_elsewhere {
+            return "answered elsewhere";
+        }
         match &self.ended {
             Some(e) => e.status.as_str(),
             None if alive(&self.opened.process) => "running",
@@ -297,6 +320,8 @@ impl History {
                     dismissed: false,
                     superseded: false,
                     hinted: false,
+                    draft: None,
+                    answered_elsewhere: false,
                 }),
                 Event::End(ended) => {
                     if let Some(ask) = history.find_mut(&ended.id) {
@@ -316,7 +341,28 @@ impl History {
                         ask.hinted = true;
                     }
                 }
+                Event::Progress { id, draft, .. } => {
+                    if let Some(ask) = history.find_mut(&id) {
+                        ask.draft = Some(draft);
+                    }
+                }
             }
+        }
+        // A queued ask answered by one inbox is answered for every inbox that showed it.
+        let answered_queue_ids: HashSet<String> = history
+            .asks
+            .iter()
+            .filter(|a| a.is_finished())
+            .filter_map(|a| a.opened.origin.queue_id.clone())
+            .collect();
+        for ask in &mut history.asks {
+            ask.answered_elsewhere = !ask.is_finished()
+                && ask
+                    .opened
+                    .origin
+                    .queue_id
+                    .as_ref()
+                    .is_some_and(|q| answered_queue_ids.contains(q));
         }
         // A resume covers every earlier ask of its chain: only the newest link is offered.
         let mut newest_resume_of: std::collections::HashMap<String, usize> = Default::default();
@@ -363,12 +409,15 @@ impl History {
     }
 
     /// The newest ask that never ended, whose process is gone, and that no resume has covered
-    /// or dismissed: what `pi-ask resume` reopens.
+    /// or dismissed: what `pi-ask resume` reopens. An ask an inbox showed is not among them: its
+    /// queue gives it back to the next inbox, and its answer belongs to the agent that asked.
     pub fn resumable(&self, alive: &dyn Fn(&ProcessId) -> bool) -> Option<&Ask> {
-        self.asks
-            .iter()
-            .rev()
-            .find(|a| a.is_interrupted(alive) && !a.dismissed && !a.superseded)
+        self.asks.iter().rev().find(|a| {
+            a.is_interrupted(alive)
+                && !a.dismissed
+                && !a.superseded
+                && a.opened.origin.queue_id.is_none()
+        })
     }
 
     /// An interrupted, resumable ask from `cwd` that nobody was told about yet.

@@ -13,7 +13,10 @@ use super::{Event, History};
 pub const KEEP_ASKS: usize = 200;
 /// Compaction runs once the file holds this many asks, so it is rare.
 const COMPACT_AT: usize = KEEP_ASKS + KEEP_ASKS / 4;
-/// Session dismissals kept by compaction (each a few dozen bytes).
+/// Drafts are written while a form is open; past this many, a compaction keeps only the newest
+/// draft of each ask still open or interrupted.
+const COMPACT_DRAFTS_AT: usize = 500;
+/// The newest session dismissals kept.
 const KEEP_SESSION_DISMISSALS: usize = 1000;
 
 /// `$PI_ASK_HISTORY`, else `history.jsonl` in pi-ask's state folder under pi's agent directory
@@ -141,7 +144,11 @@ impl HistoryStore {
             .iter()
             .filter(|e| matches!(e, Event::Open(_)))
             .count();
-        if opened < COMPACT_AT {
+        let drafts = events
+            .iter()
+            .filter(|e| matches!(e, Event::Progress { .. }))
+            .count();
+        if opened < COMPACT_AT && drafts < COMPACT_DRAFTS_AT {
             return Ok(false);
         }
         let kept = compacted(events, KEEP_ASKS);
@@ -177,8 +184,32 @@ pub(crate) fn compacted(events: Vec<Event>, keep: usize) -> Vec<Event> {
         .filter(|e| matches!(e, Event::Dismiss(d) if d.session_id.is_some()))
         .count();
     let mut skip_session = session_dismissals.saturating_sub(KEEP_SESSION_DISMISSALS);
+    // Only the newest draft of an ask is ever read; an ended ask needs none.
+    let finished: std::collections::HashSet<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::End(e) if e.status != super::Status::Interrupted => Some(e.id.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut newest_progress: std::collections::HashMap<String, usize> = Default::default();
+    for (i, e) in events.iter().enumerate() {
+        if let Event::Progress { id, .. } = e {
+            newest_progress.insert(id.clone(), i);
+        }
+    }
     events
         .into_iter()
+        .enumerate()
+        .filter(|(i, e)| match e {
+            Event::Progress { id, .. } => {
+                newest_progress.get(id) == Some(i)
+                    && kept_ids.contains(id)
+                    && !finished.contains(id)
+            }
+            _ => true,
+        })
+        .map(|(_, e)| e)
         .filter(|e| match e {
             Event::Dismiss(d) if d.session_id.is_some() && d.id.is_none() => {
                 if skip_session > 0 {

@@ -4,12 +4,14 @@
 //! (finishing, notifying, saving a setting, starting a timer) comes back as a [`Cmd`].
 
 mod answer;
+mod draft;
 mod msg;
 mod popup;
 mod settings_modal;
 mod update;
 
 pub use answer::AnswerState;
+pub use draft::{Draft, DraftAnswer, DraftEditor, MAX_DRAFT_EDITOR_BYTES};
 pub use msg::{Cmd, Msg, Notification, PopupAction, ReviewAction};
 pub use popup::{Popup, PopupKind};
 pub use settings_modal::{ModalMessage, SettingsModal, SettingsRow};
@@ -132,6 +134,9 @@ pub struct Model {
     /// of its lines it showed (a page).
     preview_max_scroll: u16,
     preview_page: u16,
+    /// Counts messages that may have changed what was entered: a driver records a draft when it
+    /// moved, without comparing drafts.
+    revision: u64,
 }
 
 impl Model {
@@ -166,6 +171,7 @@ impl Model {
             preview_scrolls: std::collections::HashMap::new(),
             preview_max_scroll: u16::MAX,
             preview_page: 1,
+            revision: 0,
         };
         model.sync_editor_to_cursor();
         model
@@ -213,6 +219,11 @@ impl Model {
 
     pub fn tab_count(&self) -> usize {
         self.questions.len() + 1
+    }
+
+    /// Changes whenever something entered may have changed (see [`Model::draft`]).
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// First line shown of the highlighted option's preview (kept per option).

@@ -8,6 +8,9 @@ use crate::result::{self, Outcome};
 
 /// Applies one message to the flow and returns the effects to carry out. Never does I/O.
 pub fn update(model: &mut Model, msg: Msg) -> Vec<Cmd> {
+    if changes_entries(&msg) {
+        model.revision = model.revision.wrapping_add(1);
+    }
     let editing = model.editor.as_ref().map(|e| e.target);
     let cmds = update_flow(model, msg);
     // The popup belongs to one editor: it closes with it.
@@ -108,6 +111,22 @@ fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
         Msg::Review(action) => run_review_action(model, action),
         _ => Vec::new(),
     }
+}
+
+/// Messages that may change what was entered (answers, notes, drafts, tab, cursors): the
+/// runtime records a [`super::Draft`] after them.
+fn changes_entries(msg: &Msg) -> bool {
+    !matches!(
+        msg,
+        Msg::Opened
+            | Msg::ViewMeasured { .. }
+            | Msg::Suggestions { .. }
+            | Msg::SettingsChanged(_)
+            | Msg::ConfigNotice(_)
+            | Msg::ResetWindowExpired
+            | Msg::SettingSaveFailed { .. }
+            | Msg::ResetFailed { .. }
+    )
 }
 
 /// Messages a person causes (as opposed to reports from the runtime).

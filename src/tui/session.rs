@@ -16,6 +16,7 @@ use super::settings_app::SettingsApp;
 use super::view;
 use crate::config::{Channel, Config, ConfigStore, ThemeConfig};
 use crate::files::{FileSource, FileWorker, IndexOptions, Reply, Request};
+use crate::history::JournalHandle;
 use crate::keymap::BindingTable;
 use crate::model::{Cmd, Msg, Notification};
 use crate::result::AskResult;
@@ -49,7 +50,14 @@ pub struct Session {
     appearance: Appearance,
     /// Searches and folder listings, off this thread; started by the first one.
     files: Option<FileWorker>,
+    /// The history record of the flow, its drafts, and when the next draft is due.
+    journal: Option<JournalHandle>,
+    recorded_revision: u64,
+    draft_due: Option<Instant>,
 }
+
+/// How long after a change a draft is recorded: changes in a burst (typing) make one record.
+pub const DRAFT_DEBOUNCE: Duration = Duration::from_millis(300);
 
 impl Session {
     /// A session over `screen`. With a store, toggles are saved to the config file and config
@@ -76,6 +84,9 @@ impl Session {
             result: None,
             appearance: Appearance::default(),
             files: None,
+            journal: None,
+            recorded_revision: 0,
+            draft_due: None,
         };
         // The config's theme, in pi's dark defaults until the driver says what the terminal shows.
         session.set_appearance(Appearance::default());
@@ -133,9 +144,52 @@ impl Session {
         self
     }
 
+    /// Records the flow in the history through `journal`: its opening once it is drawn, then what
+    /// is entered, a moment after each change.
+    pub fn with_journal(mut self, journal: Option<JournalHandle>) -> Session {
+        self.journal = journal;
+        self
+    }
+
     /// The UI is drawn and waits for input.
     pub fn opened(&mut self, now: Instant) {
+        if let Some(journal) = &self.journal {
+            journal.shown();
+            // A restored flow is recorded at once: its draft is already worth keeping.
+            if self.app().is_some_and(|a| a.model().revision() != 0) {
+                self.draft_due = Some(now);
+            }
+        }
         self.dispatch(Msg::Opened, now);
+    }
+
+    /// Schedules a draft record when something entered may have changed.
+    fn note_changes(&mut self, now: Instant) {
+        if self.journal.is_none() || self.draft_due.is_some() {
+            return;
+        }
+        if let Screen::Flow(app) = &self.screen
+            && app.model().revision() != self.recorded_revision
+        {
+            self.draft_due = Some(now + DRAFT_DEBOUNCE);
+        }
+    }
+
+    /// Records the draft now if anything changed since the last record (before a signal ends
+    /// the flow, so a resume finds everything).
+    pub fn record_draft(&mut self) {
+        self.draft_due = None;
+        let (Some(journal), Screen::Flow(app)) = (&self.journal, &self.screen) else {
+            return;
+        };
+        let model = app.model();
+        if model.revision() == self.recorded_revision || model.is_finished() {
+            return;
+        }
+        self.recorded_revision = model.revision();
+        if let Ok(draft) = serde_json::to_value(model.draft()) {
+            journal.draft(draft);
+        }
     }
 
     /// A terminal event. Returns whether it may have changed what is drawn (a key bound to
@@ -157,6 +211,7 @@ impl Session {
             _ => Vec::new(),
         };
         self.run(cmds, now);
+        self.note_changes(now);
         true
     }
 
@@ -164,6 +219,7 @@ impl Session {
     pub fn dispatch(&mut self, msg: Msg, now: Instant) {
         let cmds = self.update_screen(msg);
         self.run(cmds, now);
+        self.note_changes(now);
     }
 
     fn update_screen(&mut self, msg: Msg) -> Vec<Cmd> {
@@ -175,7 +231,10 @@ impl Session {
 
     /// When the next timer fires, if any.
     pub fn next_deadline(&self) -> Option<Instant> {
-        self.reset_deadline
+        match (self.reset_deadline, self.draft_due) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Fires timers that are due. Returns whether anything visible may have changed.
@@ -205,6 +264,9 @@ impl Session {
             self.reset_deadline = None;
             self.dispatch(Msg::ResetWindowExpired, now);
             changed = true;
+        }
+        if self.draft_due.is_some_and(|d| d <= now) {
+            self.record_draft();
         }
         // The config file edited on disk applies like a toggle, with the same notices.
         if let Some(store) = self.store.as_mut()
