@@ -89,6 +89,23 @@ enum Outcome {
 }
 
 impl AskServer {
+    /// Withdraws the ask, or takes the answer that was settled first (waiting a moment for its
+    /// file, without blocking the server's other calls).
+    async fn withdraw_or_take(&self, id: &str) -> Option<Value> {
+        match self.queue.withdraw(id) {
+            Ok(crate::queue::Withdrawal::AlreadyAnswered) => {}
+            _ => return None,
+        }
+        let start = Instant::now();
+        while start.elapsed() < crate::queue::SETTLED_ANSWER_GRACE {
+            if let Some(result) = self.queue.take_result(id) {
+                return Some(result);
+            }
+            tokio::time::sleep(POLL).await;
+        }
+        None
+    }
+
     async fn wait(&self, id: &str, context: &RequestContext<RoleServer>) -> Outcome {
         let start = Instant::now();
         let progress = context.meta.get_progress_token();
@@ -97,9 +114,12 @@ impl AskServer {
             if let Some(result) = self.queue.take_result(id) {
                 return Outcome::Answered(result);
             }
+            // The deadline and an answer may cross: exactly one wins, and both sides agree.
             if self.timeout.is_some_and(|t| start.elapsed() >= t) {
-                let _ = self.queue.withdraw(id);
-                return Outcome::TimedOut;
+                return match self.withdraw_or_take(id).await {
+                    Some(result) => Outcome::Answered(result),
+                    None => Outcome::TimedOut,
+                };
             }
             if let Some(token) = &progress
                 && Instant::now() >= next_progress
@@ -115,8 +135,10 @@ impl AskServer {
             }
             tokio::select! {
                 _ = context.ct.cancelled() => {
-                    let _ = self.queue.withdraw(id);
-                    return Outcome::Cancelled;
+                    return match self.withdraw_or_take(id).await {
+                        Some(result) => Outcome::Answered(result),
+                        None => Outcome::Cancelled,
+                    };
                 }
                 _ = tokio::time::sleep(POLL) => {}
             }

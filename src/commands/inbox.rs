@@ -146,11 +146,16 @@ fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoi
         }
         Ok(done) if !done.interrupted => {
             let value = serde_json::to_value(&done.result).unwrap_or(Value::Null);
-            if let Err(e) = queue.answer(claim, &value) {
-                report(&format!(
+            match queue.answer(claim, &value) {
+                Err(e) => report(&format!(
                     "cannot deliver the answer: {e}; it is kept in the history"
-                ));
-            } else if !process_is_alive(&ask.asker) {
+                )),
+                Ok(crate::queue::Delivery::TooLate) => report(
+                    "the answer came too late: the asker had stopped waiting (its time limit passed, or it was cancelled); it is kept in the history",
+                ),
+                Ok(crate::queue::Delivery::Delivered) => {}
+            }
+            if !process_is_alive(&ask.asker) {
                 report(&format!(
                     "the asker ({}, process {}) has gone; the answer is kept in the history",
                     ask.client, ask.asker.pid

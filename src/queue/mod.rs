@@ -7,6 +7,7 @@
 //! | `<id>.claim.<pid>.<start>.json` | shown by the inbox process `pid` (started at `start`) |
 //! | `<id>.result.json` | answered: the whole result, for the asker to take |
 //! | `<id>.withdrawn` | the asker gave up (cancelled, timed out) |
+//! | `<id>.settled` | the ask's outcome is decided: created exclusively by whichever comes first, the inbox's answer or the asker's withdrawal, so exactly one of them happens |
 //!
 //! Renames are atomic, so two inboxes never claim the same ask; a claim whose process is gone is
 //! stale and goes back to the queue, so an inbox killed mid-form loses nothing.
@@ -35,6 +36,26 @@ pub struct QueuedAsk {
     pub asker: ProcessId,
     pub payload: Value,
 }
+
+/// What became of an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Delivery {
+    /// The asker gets it.
+    Delivered,
+    /// The asker had already stopped waiting (its time limit passed, or it was cancelled).
+    TooLate,
+}
+
+/// What became of a withdrawal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Withdrawal {
+    Withdrawn,
+    /// An inbox answered first: the answer is there (or arrives in a moment) to be taken.
+    AlreadyAnswered,
+}
+
+/// How long an asker whose withdrawal lost the race waits for the answer file that won it.
+pub const SETTLED_ANSWER_GRACE: Duration = Duration::from_secs(3);
 
 /// A claimed ask: the inbox that holds it must answer or release it.
 #[derive(Debug)]
@@ -180,11 +201,34 @@ impl Queue {
         }
     }
 
-    /// Delivers the answer (the result JSON) and drops the claim.
-    pub fn answer(&self, claim: Claim, result: &Value) -> io::Result<()> {
+    /// Decides the ask's outcome if nobody has: creates `<id>.settled` exclusively (never
+    /// through a link). Returns whether this call decided it.
+    fn settle(&self, id: &str) -> io::Result<bool> {
+        use std::os::unix::fs::OpenOptionsExt;
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(self.path(id, ".settled"))
+        {
+            Ok(_) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Delivers the answer (the result JSON) and drops the claim; [`Delivery::TooLate`] when
+    /// the asker withdrew first (the answer then goes nowhere, and the caller says so).
+    pub fn answer(&self, claim: Claim, result: &Value) -> io::Result<Delivery> {
         let bytes = serde_json::to_vec(result).map_err(io::Error::other)?;
+        if !self.settle(&claim.ask.id)? {
+            let _ = std::fs::remove_file(&claim.path);
+            return Ok(Delivery::TooLate);
+        }
         write_atomically(&self.dir, &format!("{}.result.json", claim.ask.id), &bytes)?;
-        std::fs::remove_file(&claim.path)
+        std::fs::remove_file(&claim.path)?;
+        Ok(Delivery::Delivered)
     }
 
     /// Puts a claimed ask back in the queue (the inbox stops without an answer).
@@ -201,11 +245,36 @@ impl Queue {
     }
 
     /// The asker gives up: an inbox showing the ask closes it, and nobody else will see it.
-    pub fn withdraw(&self, id: &str) -> io::Result<()> {
+    /// [`Withdrawal::AlreadyAnswered`] when an inbox's answer came first: the asker takes it.
+    pub fn withdraw(&self, id: &str) -> io::Result<Withdrawal> {
+        if self.is_withdrawn(id) {
+            return Ok(Withdrawal::Withdrawn);
+        }
+        if !self.settle(id)? {
+            return Ok(Withdrawal::AlreadyAnswered);
+        }
         write_atomically(&self.dir, &format!("{id}.withdrawn"), b"")?;
         let _ = std::fs::remove_file(self.path(id, ".ask.json"));
-        let _ = std::fs::remove_file(self.path(id, ".result.json"));
-        Ok(())
+        Ok(Withdrawal::Withdrawn)
+    }
+
+    /// Withdraws, or when an answer won the race, waits (up to [`SETTLED_ANSWER_GRACE`]) for it.
+    pub fn withdraw_or_take(&self, id: &str, poll: Duration) -> io::Result<Option<Value>> {
+        if self.withdraw(id)? == Withdrawal::Withdrawn {
+            return Ok(None);
+        }
+        let start = Instant::now();
+        loop {
+            if let Some(result) = self.take_result(id) {
+                return Ok(Some(result));
+            }
+            if start.elapsed() >= SETTLED_ANSWER_GRACE {
+                // The inbox that settled it died before writing: nobody will answer.
+                let _ = std::fs::remove_file(self.path(id, ".ask.json"));
+                return Ok(None);
+            }
+            std::thread::sleep(poll);
+        }
     }
 
     pub fn is_withdrawn(&self, id: &str) -> bool {
@@ -218,6 +287,7 @@ impl Queue {
         let bytes = std::fs::read(&path).ok()?;
         let value = serde_json::from_slice(&bytes).ok()?;
         let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(self.path(id, ".settled"));
         Some(value)
     }
 
@@ -235,13 +305,18 @@ impl Queue {
             if let Some(result) = self.take_result(id) {
                 return Ok(Waited::Answered(result));
             }
+            // Giving up and an answer may cross: exactly one of them wins (see `settle`).
             if give_up() {
-                self.withdraw(id)?;
-                return Ok(Waited::Withdrawn);
+                return Ok(match self.withdraw_or_take(id, poll)? {
+                    Some(result) => Waited::Answered(result),
+                    None => Waited::Withdrawn,
+                });
             }
             if timeout.is_some_and(|t| start.elapsed() >= t) {
-                self.withdraw(id)?;
-                return Ok(Waited::TimedOut);
+                return Ok(match self.withdraw_or_take(id, poll)? {
+                    Some(result) => Waited::Answered(result),
+                    None => Waited::TimedOut,
+                });
             }
             std::thread::sleep(poll);
         }
@@ -256,6 +331,7 @@ impl Queue {
                 .and_then(|m| m.modified())
                 .is_ok_and(|t| t.elapsed().is_ok_and(|e| e >= age));
             let leftover = name.ends_with(".withdrawn")
+                || name.ends_with(".settled")
                 || name.ends_with(".tmp")
                 || name.ends_with(".result.json");
             if old && leftover {
