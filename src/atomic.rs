@@ -1,11 +1,24 @@
 //! Replacing a file atomically: the bytes go to a temp file in the same folder, which is synced and
 //! renamed over the file, so a reader sees the old file or the new one, never half of one; a failed
 //! write removes the temp file and leaves the old file as it was.
+//!
+//! The temp file has a random name and is created with `O_CREAT|O_EXCL` (which never follows a
+//! link) and mode 0600 (the `tempfile` crate), so a name planted in advance by someone else can
+//! neither redirect the write nor take it over. The rename replaces the name, never what a link
+//! at the name points to. Temp files a killed process left behind are removed by
+//! [`remove_leftovers`] at the next start.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
+use std::time::Duration;
+
+/// The prefix and suffix of every temp file pi-ask writes (what [`remove_leftovers`] removes).
+pub const TEMP_PREFIX: &str = ".pi-ask-";
+pub const TEMP_SUFFIX: &str = ".tmp";
+
+/// A temp file older than this is a leftover of a killed process (a save takes milliseconds).
+pub const LEFTOVER_AGE: Duration = Duration::from_secs(10 * 60);
 
 /// Who may read the new file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,37 +29,61 @@ pub enum Permissions {
     KeepExisting,
 }
 
+fn folder_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
 /// Writes `bytes` to `path` atomically.
 pub fn write(path: &Path, bytes: &[u8], permissions: Permissions) -> io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = OpenOptions::new()
-            .create(true)
-            .write(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        if permissions == Permissions::KeepExisting
-            && let Ok(meta) = std::fs::metadata(path)
-        {
-            std::fs::set_permissions(&tmp, meta.permissions())?;
-        }
-        std::fs::rename(&tmp, path)?;
-        // The rename itself is durable once the folder is synced.
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    let dir = folder_of(path);
+    // Removed on drop unless persisted: a failed write leaves nothing behind.
+    let mut tmp = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .suffix(TEMP_SUFFIX)
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    if permissions == Permissions::KeepExisting
+        && let Ok(meta) = std::fs::symlink_metadata(path)
+        && meta.is_file()
+    {
+        tmp.as_file().set_permissions(meta.permissions())?;
     }
-    result
+    tmp.persist(path).map_err(|e| e.error)?;
+    // The rename itself is durable once the folder is synced.
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Removes pi-ask's temp files older than [`LEFTOVER_AGE`] from `dir` (left by a process killed
+/// mid-save); only regular files of this user with pi-ask's temp name, never through a link.
+pub fn remove_leftovers(dir: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)) {
+            continue;
+        }
+        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
+            continue;
+        };
+        let old = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age >= LEFTOVER_AGE);
+        if meta.is_file() && meta.uid() == me && old {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }

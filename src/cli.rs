@@ -746,11 +746,13 @@ fn print_json<T: serde::Serialize>(value: &T) {
 
 /// Writes `pi-ask: <message>` to standard error. A closed or hung-up stderr is ignored: reporting
 /// must never be the thing that fails.
+/// Says `message` on standard error, one `pi-ask: ` line per line of it. Messages carry text
+/// from payloads, peers and files (titles, client names, request ids, paths): every line goes
+/// through [`crate::printable::printable`], so none of it reaches the terminal raw.
 pub fn report(message: &str) {
+    let message = message.strip_prefix("pi-ask: ").unwrap_or(message);
     let mut err = std::io::stderr().lock();
-    let _ = writeln!(
-        err,
-        "pi-ask: {}",
-        message.strip_prefix("pi-ask: ").unwrap_or(message)
-    );
+    for line in message.lines() {
+        let _ = writeln!(err, "pi-ask: {}", crate::printable::printable(line));
+    }
 }

@@ -22,6 +22,7 @@ pub mod mcp;
 pub mod model;
 pub mod paths;
 pub mod printable;
+pub mod private_dir;
 pub mod queue;
 pub mod remote;
 pub mod result;

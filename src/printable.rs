@@ -1,17 +1,11 @@
 //! Text from a payload, a peer or a file made safe to print on a terminal line: nothing it holds
-//! can move the cursor, retitle the window or reorder the line.
+//! can move the cursor, retitle the window or reorder the line. The same rule as the form's cells
+//! (`pi_ask_components::text::printable`), for what is printed outside the form.
 
 /// `text` with every control character (C0, DEL, C1: escape sequences start there), bidi
 /// override or isolate and line or paragraph separator shown as `?`.
 pub fn printable(text: &str) -> String {
-    text.chars()
-        .map(|c| if is_unsafe(c) { '?' } else { c })
-        .collect()
-}
-
-fn is_unsafe(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
+    pi_ask_components::text::printable(text).into_owned()
 }
 
 #[cfg(test)]

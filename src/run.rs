@@ -116,7 +116,7 @@ pub fn deliver(text: &str, output: Option<&Path>, stdout: &mut dyn Write, code: 
             }
         };
     };
-    let Err(e) = std::fs::write(path, format!("{text}\n")) else {
+    let Err(e) = write_output(path, &format!("{text}\n")) else {
         return ExitCode::from(code);
     };
     let shown = crate::paths::display(path);
@@ -131,29 +131,88 @@ pub fn deliver(text: &str, output: Option<&Path>, stdout: &mut dyn Write, code: 
     ExitCode::from(EXIT_ERROR)
 }
 
-/// Whether `path` can take the result: an existing writable file, or a new file in an existing
-/// writable folder. Nothing is left behind by the check. The error names the path.
+/// How `--output` is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OutputKind {
+    /// A file: replaced atomically (a temp file renamed over the name, never written through a
+    /// link at it, so a planted link cannot redirect the result onto another file).
+    File,
+    /// A pipe or a device (`/dev/stdout`, `>(jq …)`): written through, never created or replaced.
+    Stream,
+}
+
+fn output_kind(path: &Path) -> OutputKind {
+    use std::os::unix::fs::FileTypeExt;
+    match std::fs::metadata(path) {
+        Ok(meta) => {
+            let t = meta.file_type();
+            if t.is_fifo() || t.is_char_device() || t.is_socket() {
+                OutputKind::Stream
+            } else {
+                OutputKind::File
+            }
+        }
+        Err(_) => OutputKind::File,
+    }
+}
+
+/// Writes the result to `--output`.
+fn write_output(path: &Path, text: &str) -> std::io::Result<()> {
+    match output_kind(path) {
+        OutputKind::Stream => {
+            let mut out = std::fs::OpenOptions::new().write(true).open(path)?;
+            out.write_all(text.as_bytes())?;
+            out.flush()
+        }
+        OutputKind::File => crate::atomic::write(
+            path,
+            text.as_bytes(),
+            crate::atomic::Permissions::KeepExisting,
+        ),
+    }
+}
+
+/// Whether `path` can take the result, checked before the form opens so an answer is never
+/// given for nothing: a pipe or device that opens for writing, or a file whose folder takes a
+/// new file (a temp file, removed at once: the name itself is not touched). In a folder others
+/// can write (`/tmp`), only a regular file of this user is accepted: anyone there could plant a
+/// link or a file at the name. The error names the path and the fix.
 pub fn check_output_file(path: &Path) -> Result<(), String> {
-    let shown = crate::paths::display(path);
+    use std::os::unix::fs::MetadataExt;
+    let shown = crate::printable::printable(&crate::paths::display(path));
     let fail = |e: std::io::Error| format!("cannot write the result to {shown}: {e}");
     if path.is_dir() {
         return Err(format!(
             "cannot write the result to {shown}: it is a directory"
         ));
     }
-    if path.exists() {
+    if output_kind(path) == OutputKind::Stream {
         return std::fs::OpenOptions::new()
-            .append(true)
+            .write(true)
             .open(path)
             .map(drop)
             .map_err(fail);
     }
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(fail)?;
-    std::fs::remove_file(path).map_err(fail)
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if crate::private_dir::writable_by_others(dir) {
+        // SAFETY: geteuid has no preconditions.
+        let me = unsafe { libc::geteuid() };
+        let own_file = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file() && m.uid() == me);
+        if !own_file {
+            return Err(format!(
+                "cannot write the result to {shown}: its folder can be written by others, who could plant a link or a file at that name; give a path in a folder of yours"
+            ));
+        }
+    }
+    tempfile::Builder::new()
+        .prefix(crate::atomic::TEMP_PREFIX)
+        .suffix(crate::atomic::TEMP_SUFFIX)
+        .tempfile_in(dir)
+        .map(drop)
+        .map_err(fail)
 }
 
 /// Whether standard output was closed at start (recorded by the binary before Rust's runtime

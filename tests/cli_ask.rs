@@ -123,3 +123,88 @@ fn ask_help_lists_every_mode() {
     }
     assert!(out.contains("rpc (pi's dialogs"), "{out}");
 }
+
+/// `--output` at a planted link: the result replaces the link (a rename over the name), never
+/// the file it points to.
+#[test]
+fn an_output_path_that_is_a_link_is_replaced_not_written_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "keep me").unwrap();
+    let target = dir.path().join("answers.json");
+    std::os::unix::fs::symlink(&victim, &target).unwrap();
+    let (code, _, err) = run(&[
+        "ask",
+        "--mode",
+        "print",
+        "--output",
+        target.to_str().unwrap(),
+        &fixture("planning.json"),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    let meta = std::fs::symlink_metadata(&target).unwrap();
+    assert!(meta.is_file(), "the link itself was replaced by the result");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&target).unwrap()).unwrap();
+    assert_eq!(v["details"]["cancelled"], true);
+}
+
+/// In a folder others can write (a sticky /tmp), `--output` must name the user's own file;
+/// a new name there is refused before anything is asked. A pipe still works.
+#[test]
+fn an_output_in_a_folder_others_can_write_must_be_the_users_own_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let shared = dir.path().join("shared");
+    std::fs::create_dir(&shared).unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let new_name = shared.join("answers.json");
+    let (code, out, err) = run(&[
+        "ask",
+        "--mode",
+        "print",
+        "--output",
+        new_name.to_str().unwrap(),
+        &fixture("planning.json"),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty());
+    assert!(err.contains("its folder can be written by others"), "{err}");
+    assert!(!new_name.exists());
+
+    let own = shared.join("mine.json");
+    std::fs::write(&own, "").unwrap();
+    let (code, _, err) = run(&[
+        "ask",
+        "--mode",
+        "print",
+        "--output",
+        own.to_str().unwrap(),
+        &fixture("planning.json"),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        std::fs::read_to_string(&own)
+            .unwrap()
+            .contains("Needs user input")
+    );
+
+    let (code, out, err) = run(&[
+        "ask",
+        "--mode",
+        "print",
+        "--output",
+        "/dev/null",
+        &fixture("planning.json"),
+    ]);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    use std::os::unix::fs::FileTypeExt;
+    assert!(
+        std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device(),
+        "a device is written through, never replaced"
+    );
+}

@@ -173,3 +173,70 @@ fn an_ask_answered_by_another_inbox_is_answered_in_the_history_too() {
     assert!(text.contains("answered elsewhere"), "{text}");
     assert!(!text.contains("interrupted"), "{text}");
 }
+
+/// The trial's escape set: ESC (OSC 0/2/8/52, CSI), DCS, C1 CSI, bidi overrides, U+2028.
+const HOSTILE: &str = "\u{1b}]2;PWNED\u{7}\u{1b}[2J\u{1b}]52;c;aGk=\u{7}\u{1b}]8;;http://x\u{7}\u{1b}P1$r\u{1b}\\\u{9b}31m\u{202e}evil\u{2028}x";
+
+fn assert_clean(what: &str, bytes: &[u8]) {
+    let text = String::from_utf8_lossy(bytes);
+    for bad in [
+        "\u{1b}]2;PWNED",
+        "\u{1b}]52;",
+        "\u{1b}]8;;http://x",
+        "\u{1b}P1$r",
+        "\u{9b}31m",
+        "\u{202e}",
+        "\u{2028}",
+    ] {
+        if let Some(at) = text.find(bad) {
+            let from = text[..at]
+                .char_indices()
+                .rev()
+                .nth(60)
+                .map_or(0, |(i, _)| i);
+            panic!(
+                "{what}: {bad:?} reached the terminal: {:?}",
+                &text[from..at + bad.len()]
+            );
+        }
+    }
+}
+
+/// Text chosen by a peer (the MCP client's name, the asker's folder) is printed made safe in
+/// the inbox's lines, and a payload's title in `pi-ask history`.
+#[test]
+fn peer_and_payload_text_never_reaches_the_terminal_raw() {
+    let dir = tempfile::tempdir().unwrap();
+    let history = dir.path().join("history.jsonl");
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    let mut hostile = ask("a1", "Where should it deploy?", 1);
+    hostile.client = HOSTILE.into();
+    hostile.cwd = format!("/home/{HOSTILE}");
+    hostile.payload["title"] = HOSTILE.into();
+    queue.submit(&hostile).unwrap();
+    let env = [("PI_ASK_HISTORY", history.to_str().unwrap())];
+    let mut s = Session::start_with_env(
+        &["inbox", "--once", "--queue", queue.dir().to_str().unwrap()],
+        &env,
+        |_| {},
+    );
+    s.wait_for("Where should it deploy?");
+    s.wait_for("ask from ?]2;PWNED?");
+    s.send("1");
+    s.wait_for("Review");
+    s.send(ENTER);
+    wait_answer(&queue, "a1");
+    assert_eq!(s.wait_exit(), 0);
+    let raw = s.raw.lock().unwrap().clone();
+    assert_clean("the inbox", &raw);
+
+    let listing = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .arg("history")
+        .env("PI_ASK_HISTORY", &history)
+        .env("HOME", dir.path())
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&listing.stdout).contains("?]2;PWNED?"));
+    assert_clean("history", &listing.stdout);
+    assert_clean("history's stderr", &listing.stderr);
+}

@@ -113,8 +113,17 @@ fn queue_child() {
     };
     let q = Queue::open(dir).unwrap();
     if let Some(tag) = role.strip_prefix("writer:") {
+        // The asker is the test process, which waits for the answers (this writer exits at once,
+        // and an ask whose asker is gone is not offered).
+        let asker = ProcessId {
+            pid: std::os::unix::process::parent_id(),
+            start: None,
+            boot: None,
+        };
         for i in 0..25 {
-            q.submit(&ask(&format!("{tag}-{i:02}"), i)).unwrap();
+            let mut a = ask(&format!("{tag}-{i:02}"), i);
+            a.asker = asker.clone();
+            q.submit(&a).unwrap();
         }
         return;
     }

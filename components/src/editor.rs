@@ -92,6 +92,7 @@ pub fn draw(
 /// One row of text: tabs drawn as spaces to the next stop, cut at the edge.
 fn draw_row(row: &str, x: u16, y: u16, width: u16, theme: &Theme, buf: &mut Buffer) {
     if !row.contains('\t') {
+        let row = crate::text::printable(row);
         buf.set_stringn(x, y, row, width as usize, theme.selected());
         return;
     }
@@ -107,7 +108,13 @@ fn draw_row(row: &str, x: u16, y: u16, width: u16, theme: &Theme, buf: &mut Buff
             expanded.push(c);
         }
     }
-    buf.set_stringn(x, y, &expanded, width as usize, theme.selected());
+    buf.set_stringn(
+        x,
+        y,
+        crate::text::printable(&expanded),
+        width as usize,
+        theme.selected(),
+    );
 }
 
 /// An inline text editor with its own text, for tui-realm applications.

@@ -3,6 +3,26 @@
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
+/// Whether a terminal would act on `c` instead of showing it: control characters (C0, DEL, C1,
+/// where escape sequences start), bidi overrides and isolates (which reorder what follows), and
+/// the line and paragraph separators.
+pub fn is_unsafe_char(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
+}
+
+/// `s` with every [`is_unsafe_char`] shown as `?` (borrowed when there is none, the usual case).
+pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.chars().any(is_unsafe_char) {
+        s.chars()
+            .map(|c| if is_unsafe_char(c) { '?' } else { c })
+            .collect::<String>()
+            .into()
+    } else {
+        s.into()
+    }
+}
+
 /// Columns a string takes on screen.
 pub fn width(s: &str) -> usize {
     UnicodeWidthStr::width(s)
@@ -164,7 +184,8 @@ pub fn put(
     }
     let x = x + written as u16;
     if written < bytes.len() && written < max && x < area.right() {
-        return buf.set_stringn(x, y, &s[written..], max - written, style);
+        // Past the ASCII fast path: nothing a terminal would act on gets into a cell.
+        return buf.set_stringn(x, y, printable(&s[written..]), max - written, style);
     }
     (x, y)
 }

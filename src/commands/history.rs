@@ -17,13 +17,15 @@ pub fn list_lines(history: &History, limit: usize) -> Vec<String> {
     )];
     for ask in history.asks.iter().rev().take(limit) {
         let headline: String = ask.headline().chars().take(60).collect();
+        // Everything in a row came from a payload or the file: nothing reaches the terminal raw.
+        let clean = |text: &str| crate::printable::printable(&text.replace(['\n', '\r'], " "));
         lines.push(format!(
             "{:<8}  {:<24}  {:<12}  {:<11}  {}",
-            ask.opened.id,
-            ask.opened.at,
+            clean(&ask.opened.id),
+            clean(&ask.opened.at),
             ask.opened.source.as_str(),
             ask.status_label(&process_is_alive),
-            headline.replace(['\n', '\r'], " ")
+            clean(&headline)
         ));
     }
     lines

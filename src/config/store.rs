@@ -37,6 +37,10 @@ impl ConfigStore {
     /// Loads the configuration from `paths` (never rewriting an existing file).
     pub fn open(paths: ConfigPaths) -> ConfigStore {
         let loaded = load(&paths);
+        // Temp files of a save killed midway (one small folder listing).
+        if let Some(dir) = loaded.source.path().parent() {
+            crate::atomic::remove_leftovers(dir);
+        }
         let stamp = stamp_of(loaded.source.path());
         ConfigStore {
             paths,

@@ -3,7 +3,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 
@@ -60,12 +60,13 @@ impl HistoryStore {
         self.path.with_file_name(name)
     }
 
+    /// The history's folder: created 0700, and refused when others can write it (they could
+    /// rewrite what `resume` reopens or plant a link where the history is written).
     fn ensure_dir(&self) -> io::Result<()> {
         match self.path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => std::fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(dir),
+            Some(dir) if !dir.as_os_str().is_empty() => {
+                Ok(crate::private_dir::ensure_private_dir(dir)?)
+            }
             _ => Ok(()),
         }
     }
@@ -98,12 +99,20 @@ impl HistoryStore {
     }
 
     fn append_locked(&self, event: &Event) -> io::Result<()> {
+        // Never blocks on a FIFO planted at the name, and writes only into a regular file.
         let mut file = OpenOptions::new()
             .create(true)
             .read(true)
             .append(true)
             .mode(0o600)
+            .custom_flags(libc::O_NONBLOCK)
             .open(&self.path)?;
+        if !file.metadata()?.is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the history is not a regular file",
+            ));
+        }
         let mut line = serde_json::to_string(event).map_err(io::Error::other)?;
         line.push('\n');
         let len = file.metadata()?.len();
@@ -121,9 +130,15 @@ impl HistoryStore {
         file.sync_data()
     }
 
-    /// Reads the history. A missing file is an empty history.
+    /// Reads the history. A missing file is an empty history; a history in a folder others can
+    /// write is refused (what it says could have been planted).
     pub fn read(&self) -> io::Result<History> {
-        match std::fs::read(&self.path) {
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty())
+            && dir.exists()
+        {
+            crate::private_dir::check_private_dir(dir)?;
+        }
+        match crate::private_dir::read_regular(&self.path, u64::MAX, true) {
             Ok(bytes) => Ok(parse_history(&bytes)),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(History::default()),
             Err(e) => Err(e),
@@ -134,6 +149,9 @@ impl HistoryStore {
     /// that. Returns whether it rewrote the file (atomically: a temp file renamed over it).
     pub fn compact_if_large(&self) -> io::Result<bool> {
         let _lock = self.lock()?;
+        if let Some(dir) = self.path.parent() {
+            crate::atomic::remove_leftovers(dir);
+        }
         let bytes = match std::fs::read(&self.path) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),

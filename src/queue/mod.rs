@@ -13,7 +13,6 @@
 //! stale and goes back to the queue, so an inbox killed mid-form loses nothing.
 
 use std::io;
-use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -64,10 +63,68 @@ pub struct Claim {
     path: PathBuf,
 }
 
+/// The most bytes a queued ask (or an answer) may have by default: far above any real form,
+/// far below what would hurt (a planted 1 GB file is refused unread).
+pub const DEFAULT_MAX_ASK_BYTES: u64 = 4 * 1024 * 1024;
+
 /// The queue folder.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Queue {
     dir: PathBuf,
+    max_bytes: u64,
+    /// Asks already read, by file name, with the size and time they had: an unchanged file is
+    /// not read again on every look.
+    seen: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, Seen>>>,
+}
+
+#[derive(Debug, Clone)]
+struct Seen {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    ask: QueuedAsk,
+}
+
+impl PartialEq for Queue {
+    fn eq(&self, other: &Queue) -> bool {
+        self.dir == other.dir
+    }
+}
+
+impl Eq for Queue {}
+
+/// Whether `id` is an ask id pi-ask would write: 1 to 64 letters, digits, `-` or `_` (so it can
+/// name no other folder, and no file of anyone else's).
+pub fn is_valid_id(id: &str) -> bool {
+    (1..=64).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// Whether `id` has the form of the ids [`new_id`] makes (16 lowercase hex digits): the only
+/// names housekeeping removes, so a file that merely looks like a queue file (`notes.result.json`
+/// in a folder given as `--queue`) is never deleted.
+pub fn is_generated_id(id: &str) -> bool {
+    id.len() == 16
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// Whether `name` is a leftover name pi-ask writes: `<id>.withdrawn`, `<id>.settled`,
+/// `<id>.result.json`, or a set-aside `<id>.ask.json.bad` / `<id>.claim.<pid>.<start>.json.bad`.
+fn is_swept_name(name: &str) -> bool {
+    let Some((id, rest)) = name.split_once('.') else {
+        return false;
+    };
+    if !is_generated_id(id) {
+        return false;
+    }
+    let rest = format!(".{rest}");
+    if [".withdrawn", ".settled", ".result.json", ".ask.json.bad"].contains(&rest.as_str()) {
+        return true;
+    }
+    claimer(name.strip_suffix(".bad").unwrap_or_default()).is_some_and(|(claimed, _)| claimed == id)
 }
 
 /// `$PI_ASK_QUEUE`, else `$XDG_RUNTIME_DIR/pi-ask/queue`, else `queue` in pi-ask's state folder.
@@ -102,14 +159,56 @@ fn claimer(name: &str) -> Option<(String, ProcessId)> {
 }
 
 impl Queue {
-    /// Opens (creating, 0700) the queue folder.
-    pub fn open(dir: impl Into<PathBuf>) -> io::Result<Queue> {
+    /// Opens (creating, 0700) the queue folder. An existing one must be a real folder of this
+    /// user that nobody else can write: anyone who could would forge answers and plant asks.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<Queue, crate::private_dir::UnsafeFolder> {
         let dir = dir.into();
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(&dir)?;
-        Ok(Queue { dir })
+        crate::private_dir::ensure_private_dir(&dir)?;
+        crate::atomic::remove_leftovers(&dir);
+        Ok(Queue {
+            dir,
+            max_bytes: DEFAULT_MAX_ASK_BYTES,
+            seen: Default::default(),
+        })
+    }
+
+    /// The most bytes an ask or an answer may have (`[mcp] maxAskBytes`).
+    pub fn with_max_bytes(mut self, max_bytes: u64) -> Queue {
+        self.max_bytes = max_bytes.max(1);
+        self
+    }
+
+    pub fn max_bytes(&self) -> u64 {
+        self.max_bytes
+    }
+
+    /// Reads `<id>.ask.json` (or a claim of it at `path`): the ask, if it is a regular file under
+    /// the size limit whose `id` is the one its name gives.
+    fn read_ask(&self, id: &str, path: &Path) -> Result<QueuedAsk, String> {
+        let bytes = crate::private_dir::read_regular(path, self.max_bytes, false)
+            .map_err(|e| e.to_string())?;
+        let ask: QueuedAsk = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
+        if ask.id != id {
+            return Err(format!(
+                "it says it is ask {}, but its name says {id}",
+                crate::printable::printable(&ask.id)
+            ));
+        }
+        Ok(ask)
+    }
+
+    /// Moves a bad entry aside (`<name>.bad`, swept after a day) so it is never read again in a
+    /// loop, and says so once.
+    fn quarantine(&self, name: &str, why: &str) {
+        let from = self.dir.join(name);
+        let to = self.dir.join(format!("{name}.bad"));
+        if std::fs::rename(&from, &to).is_ok() {
+            crate::cli::report(&format!(
+                "set aside {} in the queue: {}",
+                crate::printable::printable(name),
+                crate::printable::printable(why)
+            ));
+        }
     }
 
     pub fn dir(&self) -> &Path {
@@ -159,26 +258,74 @@ impl Queue {
             .unwrap_or_default()
     }
 
-    /// Waiting asks, oldest first (stale claims are released first; withdrawn or unreadable
-    /// files are skipped).
+    /// Waiting asks whose asker still waits, oldest first. An ask whose asker process is gone
+    /// (its MCP server died without withdrawing it) is nobody's to answer: it is not offered,
+    /// and [`Queue::sweep`] removes it after a day.
     pub fn pending(&self) -> Vec<QueuedAsk> {
+        let mut asks = self.waiting();
+        asks.retain(|a| process_is_alive(&a.asker));
+        asks
+    }
+
+    /// Every waiting ask, oldest first, live asker or not (stale claims are released first;
+    /// withdrawn files are skipped, bad ones set aside).
+    pub fn waiting(&self) -> Vec<QueuedAsk> {
         let mut names = self.names();
         if self.release_stale(&names) {
             names = self.names();
         }
-        let mut asks: Vec<QueuedAsk> = names
-            .iter()
-            .filter_map(|n| n.strip_suffix(".ask.json"))
-            .filter(|id| !self.is_withdrawn(id))
-            .filter_map(|id| std::fs::read(self.path(id, ".ask.json")).ok())
-            .filter_map(|bytes| serde_json::from_slice(&bytes).ok())
-            .collect();
+        let mut asks = Vec::new();
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        seen.retain(|name, _| names.contains(name));
+        for name in &names {
+            let Some(id) = name.strip_suffix(".ask.json") else {
+                continue;
+            };
+            // Not a name pi-ask writes: never read, never offered, never touched.
+            if !is_valid_id(id) {
+                continue;
+            }
+            if self.is_withdrawn(id) {
+                continue;
+            }
+            let path = self.dir.join(name);
+            let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            let modified = meta.modified().ok();
+            if let Some(s) = seen.get(name)
+                && s.len == meta.len()
+                && s.modified == modified
+            {
+                asks.push(s.ask.clone());
+                continue;
+            }
+            match self.read_ask(id, &path) {
+                Ok(ask) => {
+                    seen.insert(
+                        name.clone(),
+                        Seen {
+                            len: meta.len(),
+                            modified,
+                            ask: ask.clone(),
+                        },
+                    );
+                    asks.push(ask);
+                }
+                // Not there any more (claimed meanwhile): nothing to say.
+                Err(_) if !path.exists() => {}
+                Err(why) => self.quarantine(name, &why),
+            }
+        }
         asks.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
         asks
     }
 
     /// Claims an ask for this process; `None` when another inbox was faster (or it was withdrawn).
     pub fn claim(&self, id: &str) -> io::Result<Option<Claim>> {
+        if !is_valid_id(id) {
+            return Ok(None);
+        }
         let me = ProcessId::current();
         let path = self.path(
             id,
@@ -189,13 +336,14 @@ impl Queue {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(e),
         }
-        let ask = std::fs::read(&path)
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok());
-        match ask {
-            Some(ask) => Ok(Some(Claim { ask, path })),
-            None => {
-                let _ = std::fs::remove_file(&path);
+        match self.read_ask(id, &path) {
+            Ok(ask) => Ok(Some(Claim { ask, path })),
+            Err(why) => {
+                let name = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                self.quarantine(&name, &why);
                 Ok(None)
             }
         }
@@ -284,7 +432,10 @@ impl Queue {
     /// The answer, once there is one (taken: the file is removed, with any withdrawal mark).
     pub fn take_result(&self, id: &str) -> Option<Value> {
         let path = self.path(id, ".result.json");
-        let bytes = std::fs::read(&path).ok()?;
+        // Answers are a form's result: larger than its ask only by what was typed.
+        let bytes =
+            crate::private_dir::read_regular(&path, self.max_bytes.saturating_mul(4), false)
+                .ok()?;
         let value = serde_json::from_slice(&bytes).ok()?;
         let _ = std::fs::remove_file(&path);
         let _ = std::fs::remove_file(self.path(id, ".settled"));
@@ -322,19 +473,48 @@ impl Queue {
         }
     }
 
-    /// Removes withdrawal marks, temp files and untaken answers (their asker is gone; the inbox
-    /// kept them in the history) older than `age` (housekeeping).
+    /// Removes withdrawal marks, settled marks, set-aside entries and untaken answers (their
+    /// asker is gone; the inbox kept them in the history) older than `age` (housekeeping). Only
+    /// names pi-ask writes (an ask id and one of its suffixes), only regular files, and only in a
+    /// folder that is still a private folder of this user: a file pi-ask did not make is never
+    /// touched.
     pub fn sweep(&self, age: Duration) {
+        if crate::private_dir::check_private_dir(&self.dir).is_err() {
+            return;
+        }
+        crate::atomic::remove_leftovers(&self.dir);
+        let orphans: std::collections::HashSet<String> = self
+            .waiting()
+            .into_iter()
+            .filter(|a| is_generated_id(&a.id) && !process_is_alive(&a.asker))
+            .map(|a| format!("{}.ask.json", a.id))
+            .collect();
         for name in self.names() {
+            if orphans.contains(&name) {
+                let path = self.dir.join(&name);
+                let old = std::fs::symlink_metadata(&path)
+                    .ok()
+                    .and_then(|m| m.modified().ok())
+                    .and_then(|t| t.elapsed().ok())
+                    .is_some_and(|e| e >= age);
+                if old {
+                    let _ = std::fs::remove_file(path);
+                }
+                continue;
+            }
+            if !is_swept_name(&name) {
+                continue;
+            }
             let path = self.dir.join(&name);
-            let old = std::fs::metadata(&path)
-                .and_then(|m| m.modified())
-                .is_ok_and(|t| t.elapsed().is_ok_and(|e| e >= age));
-            let leftover = name.ends_with(".withdrawn")
-                || name.ends_with(".settled")
-                || name.ends_with(".tmp")
-                || name.ends_with(".result.json");
-            if old && leftover {
+            let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            let old = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|e| e >= age);
+            if old && meta.is_file() {
                 let _ = std::fs::remove_file(path);
             }
         }

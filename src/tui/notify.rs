@@ -21,10 +21,10 @@ pub struct Attempt {
 
 /// Control characters removed and `;` (the OSC field separator) replaced.
 fn osc_field(text: &str) -> String {
-    text.chars()
-        .filter(|c| !c.is_control())
-        .map(|c| if c == ';' { ':' } else { c })
-        .collect()
+    // Control characters dropped, then what the control filter lets through (bidi overrides,
+    // line separators) shown as `?`.
+    let plain: String = text.chars().filter(|c| !c.is_control()).collect();
+    crate::printable::printable(&plain).replace(';', ":")
 }
 
 /// The bytes a terminal channel writes, or `None` for a command channel.
