@@ -356,19 +356,21 @@ pub fn ask_result_with(
     for source in outside {
         session = session.with_outside(source);
     }
-    let interruption = match runtime::run(&mut session, options.fullscreen) {
-        Ok(Ending::Done) => None,
-        Ok(Ending::Interrupted(why)) => {
+    let ending = runtime::run(&mut session, options.fullscreen).unwrap_or_else(|e| {
+        // A failing terminal (descriptors run out, the device errs) loses no answer: the flow
+        // ends as if interrupted and the answers so far are delivered.
+        crate::cli::report(&format!("terminal error: {e}"));
+        Ending::Interrupted(runtime::Interruption::TerminalError)
+    });
+    let interruption = match ending {
+        Ending::Done => None,
+        Ending::Interrupted(why) => {
             // Everything entered is recorded first, so a resume finds it; then the abort from
             // outside cancels the flow, and the caller still gets a result.
             session.record_draft();
             session.dispatch(Msg::CloseSettings, Instant::now());
             session.dispatch(Msg::Review(ReviewAction::Cancel), Instant::now());
             Some(why)
-        }
-        Err(e) => {
-            crate::cli::report(&format!("terminal error: {e}"));
-            return Err(ExitCode::from(EXIT_ERROR));
         }
     };
     if let (Some(server), Some(result)) = (&remote, session.result()) {

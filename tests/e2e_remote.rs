@@ -133,3 +133,67 @@ fn a_socket_in_a_shared_folder_is_refused_before_the_form_opens() {
     s.wait_for("must be yours and private (0700)");
     assert!(!socket.exists());
 }
+
+/// A misspelled field (`value` for `values`) used to be accepted and wipe the person's choice;
+/// it is refused, naming the key, and the form keeps what was chosen.
+#[test]
+fn a_misspelled_remote_answer_is_refused_and_the_choice_kept() {
+    let (_dir, socket) = socket_dir();
+    let mut s = start(&socket);
+    s.wait_for("Where to?");
+    wait_for_socket(&socket);
+    s.send("\x1b[B"); // highlight Production
+    s.send(" "); // choose it, staying on the question
+    s.wait_for("☒ Env");
+    let (code, reply, _) = pi_ask(&[
+        "submit",
+        "--socket",
+        socket.to_str().unwrap(),
+        r#"{"kind":"answer","answers":{"env":{"value":"prod"}}}"#,
+    ]);
+    assert_eq!(code, 2);
+    assert_eq!(reply["error"], "invalid_answer");
+    assert!(
+        reply["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(r#"Unknown key "value" in the answer for question "env""#),
+        "{reply}"
+    );
+    s.send("\t"); // to the review
+    s.wait_for("Submit");
+    s.send("\r");
+    let (code, json) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(json["details"]["answers"]["env"]["values"][0], "prod");
+}
+
+/// With few descriptors left (the trial: `ulimit -n 1024` and 600 idle socket clients), the form
+/// still reads its keys and delivers the answer: clients beyond the cap are turned away.
+#[test]
+fn idle_socket_clients_cannot_exhaust_the_forms_descriptors() {
+    let (_dir, socket) = socket_dir();
+    let mut s = start(&socket);
+    s.wait_for("Where to?");
+    wait_for_socket(&socket);
+    let limit = libc::rlimit {
+        rlim_cur: 64,
+        rlim_max: 64,
+    };
+    // SAFETY: setting a resource limit of our own child.
+    assert_eq!(
+        unsafe { libc::prlimit(s.pid(), libc::RLIMIT_NOFILE, &limit, std::ptr::null_mut()) },
+        0
+    );
+    let idle: Vec<std::os::unix::net::UnixStream> = (0..200)
+        .filter_map(|_| std::os::unix::net::UnixStream::connect(&socket).ok())
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    s.send("2"); // Production, then the review
+    s.wait_for("Submit");
+    s.send("\r");
+    let (code, json) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(json["details"]["answers"]["env"]["values"][0], "prod");
+    drop(idle);
+}

@@ -449,3 +449,84 @@ fn unknown_keys_are_refused_at_every_level_naming_the_known_ones() {
                         "response": {"kind": "cancel"}});
     assert!(validate_submit(&framed, FLOW, &form_questions()).is_ok());
 }
+
+fn resident_bytes() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
+    let pages: u64 = statm.split_whitespace().nth(1).unwrap().parse().unwrap();
+    pages * 4096
+}
+
+/// The trial's flood: a same-user client sending 900 KB lines without reading grew the form to
+/// 2.5 GB, and 20 clients that never read delayed a good client's `started` by 20 s. Requests
+/// beyond a bound are refused with `busy`, clients beyond a cap are turned away, a client that
+/// does not read is disconnected, and a good client is served at once throughout.
+#[test]
+fn a_flood_of_big_lines_and_non_reading_clients_stays_bounded_and_a_good_client_is_served() {
+    use pi_ask::remote::socket::{MAX_CLIENTS, MAX_WAITING_REQUESTS};
+    let (dir, server, questions, _first) = open_flow();
+    let path = dir.path().join("form.sock");
+    let before = resident_bytes();
+    // Non-reading clients: they connect and never read (up to the cap, with room for two more).
+    let idle: Vec<UnixStream> = (0..MAX_CLIENTS - 3)
+        .map(|_| UnixStream::connect(&path).unwrap())
+        .collect();
+    // A flooder: 300 lines of 900 KB, never reading its replies.
+    let flooder = {
+        let path = path.clone();
+        std::thread::spawn(move || {
+            let mut stream = UnixStream::connect(&path).unwrap();
+            stream
+                .set_write_timeout(Some(Duration::from_secs(2)))
+                .unwrap();
+            let line = format!(
+                "{{\"version\":1,\"requestId\":\"{}\",\"flowId\":\"x\"}}\n",
+                "r".repeat(900_000)
+            );
+            let mut sent = 0;
+            for _ in 0..300 {
+                if stream.write_all(line.as_bytes()).is_err() {
+                    break;
+                }
+                sent += 1;
+            }
+            sent
+        })
+    };
+    // The form's loop keeps polling meanwhile, as it does on every wake-up.
+    let started = Instant::now();
+    let mut peak = 0;
+    while started.elapsed() < Duration::from_secs(3) {
+        let _ = server.poll(&questions);
+        peak = peak.max(resident_bytes().saturating_sub(before));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // A good client still connects, gets `started` at once and is answered.
+    let connected = Instant::now();
+    let mut good = Client::connect(&path);
+    assert_eq!(good.next()["type"], "started");
+    assert!(
+        connected.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        connected.elapsed()
+    );
+    good.send(&submit(json!({"kind": "cancel"})).to_string());
+    let (msgs, replies) = poll_until(&server, &questions, 1, &mut good);
+    assert_eq!(replies[0]["ok"], true, "{replies:?}");
+    assert_eq!(msgs, [Msg::RemoteCancel]);
+    let sent = flooder.join().unwrap();
+    eprintln!("flooder sent {sent} lines; peak growth {} MB", peak >> 20);
+    // Bounded: the waiting requests (32 lines of 900 KB) and buffers, not 300 lines.
+    assert!(
+        peak < (MAX_WAITING_REQUESTS as u64 * 900_000) * 3,
+        "memory grew {} MB",
+        peak >> 20
+    );
+    // Over the cap, a client gets one refusal line and is closed.
+    let _more: Vec<UnixStream> = (0..4)
+        .map(|_| UnixStream::connect(&path).unwrap())
+        .collect();
+    let mut refused = Client::connect(&path);
+    let line = refused.next();
+    assert_eq!(line["error"], "busy", "{line}");
+    drop(idle);
+}

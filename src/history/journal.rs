@@ -75,9 +75,14 @@ impl JournalHandle {
     }
 
     /// The form ended with `result`. A form that never showed is recorded now, opening and end
-    /// together (a fallback result such as the no-terminal one is still a recorded ask).
+    /// together (a fallback result such as the no-terminal one is still a recorded ask), unless
+    /// it was interrupted before it showed (a terminal that failed at once): that is no ask.
     pub fn finish(&self, result: &AskResult, interrupted: bool) {
         self.with(|j| {
+            if interrupted && j.pending.is_some() {
+                j.pending = None;
+                return;
+            }
             j.open_now();
             j.stop_drafts();
             if let Some(recorder) = j.recorder.take()

@@ -9,7 +9,7 @@ use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -26,28 +26,70 @@ use crate::result::AskResult;
 /// A client that does not take its events within this time is dropped, so it cannot stall the form.
 const WRITE_TIMEOUT: Duration = Duration::from_millis(500);
 
+/// Requests waiting for the form, from all clients together. Past this, a request is refused
+/// with `busy` at once (a flooding client cannot grow the form's memory or delay its keys).
+pub const MAX_WAITING_REQUESTS: usize = 32;
+/// Lines waiting to be written to one client. A client that does not read its events fills this
+/// and is disconnected; nobody else waits for it.
+pub const MAX_CLIENT_BACKLOG: usize = 64;
+/// Clients connected at once; the next one gets one refusal line and is closed (each client
+/// holds two descriptors, so these stay far from the descriptor limit a form needs).
+pub const MAX_CLIENTS: usize = 16;
+
 type ClientId = u64;
 
+/// A connected client: where its lines go (its own writer thread writes them).
+struct Client {
+    lines: SyncSender<String>,
+    stream: UnixStream,
+    writer: std::thread::JoinHandle<()>,
+}
+
 struct Shared {
-    clients: Mutex<HashMap<ClientId, UnixStream>>,
+    clients: Mutex<HashMap<ClientId, Client>>,
     started: Mutex<Option<String>>,
     stop: AtomicBool,
 }
 
 impl Shared {
+    /// Queues a line for one client without waiting; a client whose backlog is full is dropped.
     fn send(&self, id: ClientId, line: &str) {
         let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(stream) = clients.get_mut(&id)
-            && writeln!(stream, "{line}").is_err()
+        if let Some(client) = clients.get(&id)
+            && client.lines.try_send(line.to_owned()).is_err()
         {
-            clients.remove(&id);
+            drop_client(&mut clients, id);
         }
     }
 
     fn broadcast(&self, line: &str) {
         let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
-        clients.retain(|_, stream| writeln!(stream, "{line}").is_ok());
+        let slow: Vec<ClientId> = clients
+            .iter()
+            .filter(|(_, c)| c.lines.try_send(line.to_owned()).is_err())
+            .map(|(id, _)| *id)
+            .collect();
+        for id in slow {
+            drop_client(&mut clients, id);
+        }
     }
+}
+
+fn drop_client(clients: &mut HashMap<ClientId, Client>, id: ClientId) {
+    if let Some(client) = clients.remove(&id) {
+        let _ = client.stream.shutdown(std::net::Shutdown::Both);
+    }
+}
+
+/// Writes one client's lines, each within [`WRITE_TIMEOUT`]; stops at the first failure (the
+/// client is gone or does not read) and at the end of its queue, then closes the connection.
+fn write_client(mut stream: UnixStream, lines: Receiver<String>) {
+    for line in lines {
+        if writeln!(stream, "{line}").is_err() {
+            break;
+        }
+    }
+    let _ = stream.shutdown(std::net::Shutdown::Both);
 }
 
 /// What a client sent: a line, or a line that was too long.
@@ -118,37 +160,94 @@ fn clear_stale(path: &Path) -> Result<(), String> {
         .map_err(|e| refuse(path, &format!("cannot remove the stale socket: {e}")))
 }
 
-fn read_client(id: ClientId, stream: UnixStream, to_form: Sender<Incoming>, shared: Arc<Shared>) {
+fn read_client(
+    id: ClientId,
+    stream: UnixStream,
+    to_form: SyncSender<Incoming>,
+    shared: Arc<Shared>,
+) {
     let mut reader = io::BufReader::new(stream);
     while let Ok(Some(line)) = crate::lines::read_line(&mut reader) {
         let incoming = match line {
             Line::Text(bytes) => Incoming::Line(id, bytes),
             Line::TooLong => Incoming::TooLong(id),
         };
-        if to_form.send(incoming).is_err() || shared.stop.load(Ordering::Relaxed) {
+        match to_form.try_send(incoming) {
+            Ok(()) => {}
+            Err(TrySendError::Full(Incoming::Line(_, bytes))) => {
+                let value: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+                let (request_id, flow_id) = ids_of(&value);
+                shared.send(id, &busy(request_id.as_deref(), flow_id.as_deref()));
+            }
+            Err(TrySendError::Full(Incoming::TooLong(_))) => shared.send(id, &busy(None, None)),
+            Err(TrySendError::Disconnected(_)) => break,
+        }
+        if shared.stop.load(Ordering::Relaxed) {
             break;
         }
     }
     let mut clients = shared.clients.lock().unwrap_or_else(|e| e.into_inner());
-    clients.remove(&id);
+    drop_client(&mut clients, id);
+}
+
+/// The reply to a request that found [`MAX_WAITING_REQUESTS`] waiting.
+fn busy(request_id: Option<&str>, flow_id: Option<&str>) -> String {
+    let mut reply = submit_result(request_id, flow_id, &Ok(()));
+    reply["ok"] = false.into();
+    reply["error"] = "busy".into();
+    reply["message"] = format!(
+        "Too many requests are waiting ({MAX_WAITING_REQUESTS}); send again once answered."
+    )
+    .into();
+    reply.to_string()
+}
+
+/// The one line a client over [`MAX_CLIENTS`] gets before it is closed.
+fn too_many_clients() -> String {
+    serde_json::json!({
+        "type": "error",
+        "version": protocol::VERSION,
+        "error": "busy",
+        "message": format!("Too many clients are connected ({MAX_CLIENTS}); try again later."),
+    })
+    .to_string()
 }
 
 /// Accepts clients until `close` (which connects once to wake this blocking `accept`).
-fn accept_loop(listener: UnixListener, to_form: Sender<Incoming>, shared: Arc<Shared>) {
+fn accept_loop(listener: UnixListener, to_form: SyncSender<Incoming>, shared: Arc<Shared>) {
     let mut next: ClientId = 0;
     while !shared.stop.load(Ordering::Relaxed) {
         match listener.accept() {
             Ok(_) if shared.stop.load(Ordering::Relaxed) => break,
-            Ok((stream, _)) => {
+            Ok((mut stream, _)) => {
                 next += 1;
                 let id = next;
                 let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
-                let Ok(writer) = stream.try_clone() else {
+                let full = shared
+                    .clients
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .len()
+                    >= MAX_CLIENTS;
+                if full {
+                    let _ = writeln!(stream, "{}", too_many_clients());
+                    continue;
+                }
+                let (Ok(writer), Ok(handle)) = (stream.try_clone(), stream.try_clone()) else {
                     continue;
                 };
+                let (lines, backlog) = sync_channel(MAX_CLIENT_BACKLOG);
+                let writer = std::thread::spawn(move || write_client(writer, backlog));
                 {
                     let mut clients = shared.clients.lock().unwrap_or_else(|e| e.into_inner());
-                    clients.insert(id, writer);
+                    clients.insert(
+                        id,
+                        Client {
+                            lines,
+                            stream: handle,
+                            writer,
+                        },
+                    );
                 }
                 let started = shared
                     .started
@@ -181,7 +280,7 @@ impl RemoteServer {
             started: Mutex::new(None),
             stop: AtomicBool::new(false),
         });
-        let (tx, rx) = channel();
+        let (tx, rx) = sync_channel(MAX_WAITING_REQUESTS);
         let sh = Arc::clone(&shared);
         std::thread::spawn(move || accept_loop(listener, tx, sh));
         Ok(RemoteServer {
@@ -285,11 +384,20 @@ impl RemoteServer {
             .clients
             .lock()
             .unwrap_or_else(|e| e.into_inner());
-        for stream in clients.values() {
-            let _ = stream.shutdown(std::net::Shutdown::Both);
-        }
-        clients.clear();
+        // Each writer sends what it still holds (`completed`), finds its queue closed and closes
+        // the connection; waited for, so the process never exits before they are written (at
+        // most one write timeout: a client that does not read fails its first write).
+        let writers: Vec<_> = clients
+            .drain()
+            .map(|(_, client)| {
+                drop(client.lines);
+                client.writer
+            })
+            .collect();
         drop(clients);
+        for writer in writers {
+            let _ = writer.join();
+        }
         // Only our own socket: a later pi-ask may have bound the same path meanwhile.
         if std::fs::metadata(&self.path).is_ok_and(|m| m.ino() == self.inode) {
             let _ = std::fs::remove_file(&self.path);

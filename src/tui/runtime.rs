@@ -33,6 +33,8 @@ pub enum Interruption {
     Signal(&'static str),
     /// The terminal closed (its window or pty went away).
     TerminalClosed,
+    /// Reading or writing the terminal failed (the error is reported on its own).
+    TerminalError,
 }
 
 impl Interruption {
@@ -41,6 +43,7 @@ impl Interruption {
         match self {
             Interruption::Signal(name) => name,
             Interruption::TerminalClosed => "the terminal closed",
+            Interruption::TerminalError => "a terminal error",
         }
     }
 
