@@ -407,8 +407,16 @@ pub fn main() -> ExitCode {
             history,
         } => {
             let history = history.choice(options.config.as_deref());
+            let max_bytes = crate::config::peek(&crate::config::ConfigPaths::from_env(
+                options.config.as_deref(),
+            ))
+            .mcp
+            .max_ask_bytes;
             match open_queue(queue) {
-                Ok(queue) => commands::inbox::inbox(&queue, &options.into(), &history, once),
+                Ok(queue) => {
+                    let queue = queue.with_max_bytes(max_bytes);
+                    commands::inbox::inbox(&queue, &options.into(), &history, once)
+                }
                 Err(code) => code,
             }
         }
@@ -418,14 +426,13 @@ pub fn main() -> ExitCode {
             config,
             progress_every,
         } => {
+            let mcp_config =
+                crate::config::peek(&crate::config::ConfigPaths::from_env(config.as_deref())).mcp;
             let queue = match open_queue(queue) {
-                Ok(queue) => queue,
+                Ok(queue) => queue.with_max_bytes(mcp_config.max_ask_bytes),
                 Err(code) => return code,
             };
-            let configured =
-                crate::config::peek(&crate::config::ConfigPaths::from_env(config.as_deref()))
-                    .mcp
-                    .timeout_seconds;
+            let configured = mcp_config.timeout_seconds;
             let timeout = match timeout {
                 Some(s) if s.is_finite() && s > 0.0 => {
                     Some(Duration::from_secs_f64(s.min(86_400.0 * 365.0)))
@@ -447,12 +454,12 @@ pub fn main() -> ExitCode {
             } else {
                 crate::mcp::PROGRESS_EVERY
             };
-            match crate::mcp::serve(crate::mcp::AskServer {
-                queue,
-                timeout,
-                cwd,
+            let server = crate::mcp::AskServer {
                 progress_every,
-            }) {
+                max_waiting: mcp_config.max_waiting_calls,
+                ..crate::mcp::AskServer::new(queue, timeout, cwd)
+            };
+            match crate::mcp::serve(server) {
                 Ok(()) => ExitCode::from(EXIT_OK),
                 Err(message) => {
                     report(&message);

@@ -318,3 +318,70 @@ fn a_client_that_asks_for_progress_gets_it_while_the_call_waits() {
     mcp.queue.answer(claim, &answered(&ask.payload, 1)).unwrap();
     assert_eq!(mcp.response(1)["result"]["isError"], false);
 }
+
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let after = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    // utime and stime: fields 14 and 15 of stat, 12 and 13 after the command.
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+/// The trial's MCP floods: 15 MB calls (1.27 GB of memory), a thousand waiting calls (17.6% of a
+/// core while idle, each polling every 20 ms). Calls over the size limit or the waiting limit get
+/// an error result naming it; the calls that wait cost almost nothing while idle (one watcher).
+#[test]
+fn oversized_and_excess_calls_are_refused_by_name_and_waiting_calls_idle_cheaply() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pi-ask.toml");
+    std::fs::write(&config, "schemaVersion = 5\n[mcp]\nmaxWaitingCalls = 40\n").unwrap();
+    let mut mcp = Mcp::start(&["--config", config.to_str().unwrap()]);
+    let huge = payload(&"x".repeat(5 * 1024 * 1024));
+    mcp.call(1, huge);
+    let result = &mcp.response(1)["result"];
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("over pi-ask's limit of 4194304 bytes ([mcp] maxAskBytes)"),
+        "{text}"
+    );
+
+    for i in 0..40 {
+        mcp.call(100 + i, payload(&format!("Question {i}?")));
+    }
+    mcp.queued(40);
+    mcp.call(200, payload("One too many?"));
+    let result = &mcp.response(200)["result"];
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("([mcp] maxWaitingCalls)"), "{text}");
+
+    // Forty calls waiting: the server's CPU over two idle seconds.
+    let pid = mcp.child.id();
+    let before = cpu_ticks(pid);
+    std::thread::sleep(Duration::from_secs(2));
+    // SAFETY: sysconf has no preconditions.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
+    let used = cpu_ticks(pid) - before;
+    eprintln!("idle CPU with 40 waiting calls: {used} ticks of {per_second}/s over 2 s");
+    assert!(
+        used * 100 < 2 * per_second * 5,
+        "more than 5% of a core: {used} ticks"
+    );
+
+    // And each waiting call still gets its own answer.
+    let asks = mcp.queue.pending();
+    let first = asks
+        .iter()
+        .find(|a| a.payload["questions"][0]["prompt"] == "Question 0?")
+        .unwrap();
+    let claim = mcp.queue.claim(&first.id).unwrap().unwrap();
+    mcp.queue
+        .answer(claim, &answered(&first.payload, 2))
+        .unwrap();
+    let response = mcp.response(100);
+    assert_eq!(
+        response["result"]["structuredContent"]["answers"]["env"]["values"][0],
+        "prod"
+    );
+}

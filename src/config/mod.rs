@@ -84,10 +84,24 @@ impl Default for HistoryConfig {
 }
 
 /// The `mcp` section.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct McpConfig {
     /// How long a call waits for the inbox before it is withdrawn (`None`: no limit).
     pub timeout_seconds: Option<u64>,
+    /// The most bytes a call's payload (and a queued ask) may have.
+    pub max_ask_bytes: u64,
+    /// The most calls waiting for the inbox at once.
+    pub max_waiting_calls: usize,
+}
+
+impl Default for McpConfig {
+    fn default() -> Self {
+        McpConfig {
+            timeout_seconds: None,
+            max_ask_bytes: crate::queue::DEFAULT_MAX_ASK_BYTES,
+            max_waiting_calls: crate::mcp::DEFAULT_MAX_WAITING_CALLS,
+        }
+    }
 }
 
 /// The `files` section: extra exclude globs for `@` file suggestions, and the index's cap.
@@ -250,6 +264,20 @@ pub fn config_from_tree(
                 InvalidConfig("mcp.timeoutSeconds must be a whole number (0: no limit)".into())
             })?;
             config.mcp.timeout_seconds = (seconds > 0).then_some(seconds);
+        }
+        if let Some(bytes) = table.get("maxAskBytes") {
+            config.mcp.max_ask_bytes = bytes.as_u64().filter(|b| *b > 0).ok_or_else(|| {
+                InvalidConfig("mcp.maxAskBytes must be a positive whole number".into())
+            })?;
+        }
+        if let Some(calls) = table.get("maxWaitingCalls") {
+            config.mcp.max_waiting_calls = calls
+                .as_u64()
+                .filter(|c| *c > 0)
+                .map(|c| c.min(100_000) as usize)
+                .ok_or_else(|| {
+                    InvalidConfig("mcp.maxWaitingCalls must be a positive whole number".into())
+                })?;
         }
     }
     let (theme, theme_notices) = theme::read_theme(root.get("theme"));

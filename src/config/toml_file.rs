@@ -75,6 +75,10 @@ enabled = {}
 [mcp]
 # `pi-ask mcp`: seconds a call waits for `pi-ask inbox` before its ask is withdrawn; 0: no limit.
 timeoutSeconds = {}
+# The most bytes a call's questions may have, and the most calls waiting at once; past either,
+# a call gets an error result that names the limit.
+maxAskBytes = {}
+maxWaitingCalls = {}
 
 [answer]
 # `pi-ask answer`: the command that runs a model, given the extraction request on its standard
@@ -95,6 +99,8 @@ extractionTimeoutMs = {}
         config.theme.name.name(),
         config.history.enabled,
         config.mcp.timeout_seconds.unwrap_or(0),
+        config.mcp.max_ask_bytes,
+        config.mcp.max_waiting_calls,
         config
             .answer
             .extractor

@@ -24,7 +24,10 @@ const KNOWN: &[(&str, Option<&[&str]>)] = &[
     ("keymaps", None),
     ("theme", Some(&["name", "colors"])),
     ("history", Some(&["enabled"])),
-    ("mcp", Some(&["timeoutSeconds"])),
+    (
+        "mcp",
+        Some(&["timeoutSeconds", "maxAskBytes", "maxWaitingCalls"]),
+    ),
 ];
 
 /// The known key closest to `key`, when it is close enough to be a typo.
