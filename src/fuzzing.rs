@@ -14,7 +14,7 @@ use crate::remote::{RemoteMode, RemoteResponse, validate_submit};
 use crate::settings::{Setting, Settings};
 
 /// Every target, by its name in `fuzz/`.
-pub const TARGETS: [&str; 11] = [
+pub const TARGETS: [&str; 13] = [
     "payload",
     "keymaps",
     "config_toml",
@@ -26,6 +26,8 @@ pub const TARGETS: [&str; 11] = [
     "history_file",
     "extraction",
     "editing",
+    "queue_entry",
+    "draft",
 ];
 
 /// Runs target `name` on `data` (`dir`: a scratch folder for the targets that write files).
@@ -42,6 +44,8 @@ pub fn run(name: &str, data: &[u8], dir: &Path) {
         "history_file" => history_file(data),
         "extraction" => extraction(data),
         "editing" => editing(data),
+        "queue_entry" => queue_entry(data, dir),
+        "draft" => draft(data),
         other => panic!("no fuzz target {other}"),
     }
 }
@@ -291,5 +295,59 @@ pub fn editing(data: &[u8]) {
                 "the kept rows are the rows of the text"
             );
         }
+    }
+}
+
+/// A file planted in the queue (any bytes, under an ask's name): looking at the queue and
+/// claiming never panics, offers only an ask whose id is its name's, and sets anything else
+/// aside, so it is never read again.
+pub fn queue_entry(data: &[u8], dir: &Path) {
+    let Ok(queue) = crate::queue::Queue::open(dir.join("queue")) else {
+        return;
+    };
+    let name = "fuzzentry.ask.json";
+    let path = queue.dir().join(name);
+    let _ = std::fs::remove_file(queue.dir().join(format!("{name}.bad")));
+    if std::fs::write(&path, data).is_err() {
+        return;
+    }
+    let pending = queue.pending();
+    assert!(pending.iter().all(|a| a.id == "fuzzentry"), "{pending:?}");
+    if pending.is_empty() {
+        assert!(
+            !path.exists(),
+            "a bad entry is set aside, not left to be read again"
+        );
+    } else if let Ok(Some(claim)) = queue.claim("fuzzentry") {
+        let _ = queue.release(claim);
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+/// A recorded draft (any bytes as JSON): restoring it on a form never panics, and a form that
+/// took it keeps the model's invariants (cursors in range, one choice on single questions).
+pub fn draft(data: &[u8]) {
+    let Ok(draft) = serde_json::from_slice::<crate::model::Draft>(data) else {
+        return;
+    };
+    let form = crate::input::validate_payload(&serde_json::json!({"questions": [
+        {"id": "a", "prompt": "A?", "options": [{"value": "x", "label": "X"}, {"value": "y", "label": "Y"}]},
+        {"id": "b", "prompt": "B?", "type": "multi", "options": [{"value": "x", "label": "X"}]},
+        {"id": "c", "prompt": "C?", "type": "preview", "options": [{"value": "x", "label": "X", "preview": "p"}]}
+    ]}))
+    .expect("a valid form");
+    let mut model = Model::new(form, Settings::defaults());
+    if model.restore(&draft) {
+        for (q, question) in model.questions().iter().enumerate() {
+            assert!(model.cursor(q) < question.row_count());
+            let answer = model.answer(q);
+            assert!(answer.selected.iter().all(|&o| o < question.options.len()));
+            assert!(question.presented_type.is_multi() || answer.committed_count() <= 1);
+        }
+        // And the flow goes on from there.
+        for msg in [Msg::NextOption, Msg::Confirm, Msg::NextTab, Msg::Toggle] {
+            let _ = update(&mut model, msg);
+        }
+        let _ = update(&mut model, Msg::Review(ReviewAction::Submit));
     }
 }
