@@ -576,3 +576,90 @@ fn compaction_keeps_only_the_newest_draft_of_asks_still_open() {
     assert_eq!(history.asks.len(), 2);
     assert_eq!(history.asks[1].draft, Some(json!({"text": "aaaa0002 299"})));
 }
+
+/// The trial: one ask with a 50 MB prompt made a 168 MB history that every start read. A big
+/// payload or result is kept in a file of its own beside the history, which stays small, and is
+/// read back whole when the ask is reopened or shown.
+#[test]
+fn big_payloads_and_results_are_kept_beside_the_history_and_read_back_whole() {
+    let (_dir, store) = store();
+    let prompt = "why ".repeat(600_000); // 2.4 MB
+    let payload =
+        json!({"questions":[{"id":"q","prompt":prompt,"options":[{"value":"a","label":"A"}]}]});
+    let recorder = Recorder::open(
+        &store,
+        OpenAsk {
+            source: Source::Tool,
+            cwd: "/proj".into(),
+            title: None,
+            payload: &payload,
+            origin: Origin::default(),
+        },
+    )
+    .unwrap();
+    let id = recorder.id().to_owned();
+    let form = pi_ask::input::validate_payload(&payload).unwrap();
+    let result = pi_ask::result::needs_input_result(&form);
+    recorder.end(&result, false).unwrap();
+    let size = std::fs::metadata(store.path()).unwrap().len();
+    assert!(
+        size < 4096,
+        "the history line holds only references: {size} bytes"
+    );
+    let history = store.read().unwrap();
+    let ask = &history.asks[0];
+    assert_eq!(ask.opened.id, id);
+    assert!(pi_ask::history::blob_name(&ask.opened.payload).is_some());
+    assert_eq!(store.resolve(&ask.opened.payload).unwrap(), payload);
+    let ended = store.resolve(&ask.ended.as_ref().unwrap().result).unwrap();
+    assert_eq!(ended, serde_json::to_value(&result).unwrap());
+}
+
+/// Compaction drops the blobs of the asks it drops, and rewrites a history that is a link where
+/// it points (it used to replace the link with a file).
+#[test]
+fn compaction_removes_dropped_blobs_and_keeps_a_linked_history_linked() {
+    let (dir, store) = store();
+    let big = json!({"questions":[{"id":"q","prompt":"x".repeat(300_000),"options":[{"value":"a","label":"A"}]}]});
+    // One big ask first, then enough small ones to compact it away.
+    let first = Recorder::open(
+        &store,
+        OpenAsk {
+            source: Source::Tool,
+            cwd: "/proj".into(),
+            title: None,
+            payload: &big,
+            origin: Origin::default(),
+        },
+    )
+    .unwrap();
+    let first_id = first.id().to_owned();
+    drop(first);
+    let blobs = store.path().parent().unwrap().join("blobs");
+    assert!(blobs.join(format!("{first_id}.payload.json")).exists());
+    let mut text = std::fs::read_to_string(store.path()).unwrap();
+    for i in 0..KEEP_ASKS + KEEP_ASKS / 4 {
+        text.push_str(
+            &serde_json::to_string(&opened(&format!("{i:08x}"), Source::Tool, 7)).unwrap(),
+        );
+        text.push('\n');
+    }
+    // The history lives elsewhere, linked from its usual name.
+    let real = dir.path().join("real-history.jsonl");
+    std::fs::write(&real, text).unwrap();
+    std::fs::remove_file(store.path()).unwrap();
+    std::os::unix::fs::symlink(&real, store.path()).unwrap();
+    assert!(store.compact_if_large().unwrap());
+    assert!(
+        std::fs::symlink_metadata(store.path())
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "still a link"
+    );
+    assert_eq!(store.read().unwrap().asks.len(), KEEP_ASKS);
+    assert!(
+        !blobs.join(format!("{first_id}.payload.json")).exists(),
+        "its blob went with it"
+    );
+}

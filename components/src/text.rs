@@ -31,9 +31,18 @@ pub fn width(s: &str) -> usize {
 /// Wraps text to `max` columns: paragraphs split on `\n`, each keeps its leading whitespace as a
 /// prefix on every wrapped line, words are joined greedily, and a word wider than the line is broken.
 pub fn wrap(text: &str, max: usize) -> Vec<String> {
+    wrap_at_most(text, max, usize::MAX)
+}
+
+/// [`wrap`], stopping after `limit` lines: the work is proportional to what is kept, not to the
+/// text (a 50 MB prompt costs no more than the screenful that can show).
+pub fn wrap_at_most(text: &str, max: usize, limit: usize) -> Vec<String> {
     let max = max.max(1);
     let mut out = Vec::new();
     for paragraph in text.split('\n') {
+        if out.len() >= limit {
+            break;
+        }
         let trimmed = paragraph.trim_start();
         let indent = &paragraph[..paragraph.len() - trimmed.len()];
         let indent = if width(indent) >= max { "" } else { indent };
@@ -42,6 +51,9 @@ pub fn wrap(text: &str, max: usize) -> Vec<String> {
         let mut line_width = 0;
         let mut pushed = false;
         for word in trimmed.split_whitespace() {
+            if out.len() >= limit {
+                break;
+            }
             let w = width(word);
             if line_width > 0 && line_width + 1 + w <= room {
                 line.push(' ');
@@ -59,7 +71,7 @@ pub fn wrap(text: &str, max: usize) -> Vec<String> {
                 line.push_str(word);
                 line_width = w;
             } else {
-                for piece in break_word(word, room) {
+                for piece in break_word(word, room, limit.saturating_sub(out.len())) {
                     if !line.is_empty() {
                         out.push(format!("{indent}{line}"));
                         pushed = true;
@@ -69,30 +81,34 @@ pub fn wrap(text: &str, max: usize) -> Vec<String> {
                 }
             }
         }
-        if !line.is_empty() || !pushed {
+        if (!line.is_empty() || !pushed) && out.len() < limit {
             out.push(format!("{indent}{line}"));
         }
     }
     out
 }
 
-fn break_word(word: &str, room: usize) -> Vec<String> {
-    let mut pieces = Vec::new();
+/// A word cut into pieces of at most `room` columns, at most `pieces` of them.
+fn break_word(word: &str, room: usize, pieces: usize) -> Vec<String> {
+    let mut out = Vec::new();
     let mut piece = String::new();
     let mut piece_width = 0;
     for c in word.chars() {
         let w = c.width().unwrap_or(0);
         if piece_width + w > room && !piece.is_empty() {
-            pieces.push(std::mem::take(&mut piece));
+            out.push(std::mem::take(&mut piece));
             piece_width = 0;
+            if out.len() >= pieces {
+                return out;
+            }
         }
         piece.push(c);
         piece_width += w;
     }
     if !piece.is_empty() {
-        pieces.push(piece);
+        out.push(piece);
     }
-    pieces
+    out
 }
 
 /// Breaks each line that is wider than `max` columns, keeping every space as written (for
@@ -105,7 +121,7 @@ pub fn wrap_preformatted(text: &str, max: usize) -> Vec<String> {
             out.push(line.trim_end().to_owned());
         } else {
             out.extend(
-                break_word(line, max)
+                break_word(line, max, usize::MAX)
                     .into_iter()
                     .map(|l| l.trim_end().to_owned()),
             );

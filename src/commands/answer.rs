@@ -206,7 +206,11 @@ fn again(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> Ex
     let Some(ask) = read.latest(&[Source::Answer, Source::AnswerAgain]) else {
         return nothing("No previous /answer form found in the history; use pi-ask answer first.");
     };
-    let opening = match reopening(ask, Source::AnswerAgain) {
+    let ask = match history.with_payload(ask) {
+        Ok(ask) => ask,
+        Err(m) => return failure(&m),
+    };
+    let opening = match reopening(&ask, Source::AnswerAgain) {
         Ok(opening) => opening,
         Err(m) => return failure(&m),
     };

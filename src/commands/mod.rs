@@ -67,6 +67,24 @@ impl HistoryChoice {
             .map_err(|e| failure(&format!("cannot read the history: {e}")))
     }
 
+    /// `ask` with its payload and result read back from their files when they were too big to
+    /// keep in the history's lines.
+    pub fn with_payload(&self, ask: &crate::history::Ask) -> Result<crate::history::Ask, String> {
+        let mut ask = ask.clone();
+        let store = self.readable()?;
+        let unreadable = |e: std::io::Error| {
+            format!(
+                "cannot read the stored payload of ask {}: {e}",
+                ask.opened.id
+            )
+        };
+        ask.opened.payload = store.resolve(&ask.opened.payload).map_err(unreadable)?;
+        if let Some(ended) = &mut ask.ended {
+            ended.result = store.resolve(&ended.result).map_err(unreadable)?;
+        }
+        Ok(ask)
+    }
+
     /// A journal for a form (none when not recording); a history that cannot be written is
     /// reported and the form still opens (an answer matters more than its record).
     fn journal(&self, ask: PendingAsk) -> Option<JournalHandle> {

@@ -153,7 +153,11 @@ pub fn replay(
     } else {
         Source::Replay
     };
-    let opening = match reopening(ask, source) {
+    let ask = match history.with_payload(ask) {
+        Ok(ask) => ask,
+        Err(m) => return failure(&m),
+    };
+    let opening = match reopening(&ask, source) {
         Ok(opening) => opening,
         Err(m) => return failure(&m),
     };
@@ -240,7 +244,11 @@ pub fn resume(
             None => return nothing("No interrupted ask to resume."),
         },
     };
-    match reopening(ask, Source::Resume) {
+    let ask = match history.with_payload(ask) {
+        Ok(ask) => ask,
+        Err(m) => return failure(&m),
+    };
+    match reopening(&ask, Source::Resume) {
         Ok(opening) => open_resumed(&opening, options, history),
         Err(m) => failure(&m),
     }

@@ -13,7 +13,9 @@ pub use journal::{JournalHandle, PendingAsk};
 pub use liveness::{ProcessId, process_is_alive};
 pub use recorder::{OpenAsk, Recorder};
 pub use store::parse_history;
-pub use store::{HistoryStore, KEEP_ASKS, default_history_path};
+pub use store::{
+    BLOB_KEY, HistoryStore, INLINE_MAX_BYTES, KEEP_ASKS, blob_name, default_history_path,
+};
 
 use std::collections::HashSet;
 

@@ -38,7 +38,8 @@ impl Recorder {
             at: now_timestamp(),
             cwd: ask.cwd,
             title: ask.title,
-            payload: ask.payload.clone(),
+            // A big payload goes to a file of its own; the history keeps a reference.
+            payload: store.stored(ask.payload, &id, "payload")?,
             process: ProcessId::current(),
             origin: ask.origin,
         })))?;
@@ -66,7 +67,11 @@ impl Recorder {
             id: self.id.clone(),
             at: now_timestamp(),
             status,
-            result: serde_json::to_value(result).map_err(io::Error::other)?,
+            result: self.store.stored(
+                &serde_json::to_value(result).map_err(io::Error::other)?,
+                &self.id,
+                "result",
+            )?,
         }))?;
         if let Some(d) = self.dismisses.filter(|_| !interrupted) {
             self.store.append(&Event::Dismiss(Dismissal {

@@ -7,6 +7,8 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
+
 use super::{Event, History};
 
 /// How many asks compaction keeps (the newest ones, whatever their status).
@@ -16,6 +18,14 @@ const COMPACT_AT: usize = KEEP_ASKS + KEEP_ASKS / 4;
 /// Drafts are written while a form is open; past this many, a compaction keeps only the newest
 /// draft of each ask still open or interrupted.
 const COMPACT_DRAFTS_AT: usize = 500;
+/// A file past this many bytes is compacted too (drafts and ends of many big forms).
+const COMPACT_BYTES_AT: u64 = 16 * 1024 * 1024;
+/// A payload or result larger than this is kept in a file of its own beside the history
+/// (`blobs/<id>.payload.json`), with only a reference in the history line, so the history that
+/// every start reads stays small whatever was asked.
+pub const INLINE_MAX_BYTES: usize = 256 * 1024;
+/// The key of such a reference: `{"piAskBlob": "<file name>", "bytes": N}`.
+pub const BLOB_KEY: &str = "piAskBlob";
 /// The newest session dismissals kept.
 const KEEP_SESSION_DISMISSALS: usize = 1000;
 
@@ -130,6 +140,38 @@ impl HistoryStore {
         file.sync_data()
     }
 
+    /// The folder of payloads and results too big to keep inline.
+    fn blob_dir(&self) -> PathBuf {
+        self.path.parent().unwrap_or(Path::new(".")).join("blobs")
+    }
+
+    /// `value` as the history keeps it: itself, or (over [`INLINE_MAX_BYTES`]) a reference to
+    /// `blobs/<id>.<kind>.json`, written atomically in a private folder.
+    pub fn stored(&self, value: &Value, id: &str, kind: &str) -> io::Result<Value> {
+        let bytes = serde_json::to_vec(value).map_err(io::Error::other)?;
+        if bytes.len() <= INLINE_MAX_BYTES {
+            return Ok(value.clone());
+        }
+        let dir = self.blob_dir();
+        crate::private_dir::ensure_private_dir(&dir)?;
+        let name = format!("{id}.{kind}.json");
+        crate::atomic::write(
+            &dir.join(&name),
+            &bytes,
+            crate::atomic::Permissions::Private,
+        )?;
+        Ok(serde_json::json!({ BLOB_KEY: name, "bytes": bytes.len() }))
+    }
+
+    /// A value as recorded, its blob read back when it is a reference.
+    pub fn resolve(&self, value: &Value) -> io::Result<Value> {
+        let Some(name) = blob_name(value) else {
+            return Ok(value.clone());
+        };
+        let bytes = crate::private_dir::read_regular(&self.blob_dir().join(name), u64::MAX, false)?;
+        serde_json::from_slice(&bytes).map_err(io::Error::other)
+    }
+
     /// Reads the history. A missing file is an empty history; a history in a folder others can
     /// write is refused (what it says could have been planted).
     pub fn read(&self) -> io::Result<History> {
@@ -166,22 +208,57 @@ impl HistoryStore {
             .iter()
             .filter(|e| matches!(e, Event::Progress { .. }))
             .count();
-        if opened < COMPACT_AT && drafts < COMPACT_DRAFTS_AT {
+        if opened < COMPACT_AT
+            && drafts < COMPACT_DRAFTS_AT
+            && (bytes.len() as u64) < COMPACT_BYTES_AT
+        {
             return Ok(false);
         }
         let kept = compacted(events, KEEP_ASKS);
+        self.remove_unreferenced_blobs(&kept);
         let mut text = String::new();
         for event in &kept {
             text.push_str(&serde_json::to_string(event).map_err(io::Error::other)?);
             text.push('\n');
         }
+        // A history that is a link is rewritten where it points, never replaced by a file.
+        let target = std::fs::canonicalize(&self.path).unwrap_or_else(|_| self.path.clone());
         crate::atomic::write(
-            &self.path,
+            &target,
             text.as_bytes(),
             crate::atomic::Permissions::Private,
         )?;
         Ok(true)
     }
+
+    /// Removes the blobs no kept event refers to (only names pi-ask writes there).
+    fn remove_unreferenced_blobs(&self, kept: &[Event]) {
+        let referenced: std::collections::HashSet<&str> = kept
+            .iter()
+            .flat_map(|e| match e {
+                Event::Open(o) => blob_name(&o.payload),
+                Event::End(e) => blob_name(&e.result),
+                _ => None,
+            })
+            .collect();
+        let Ok(entries) = std::fs::read_dir(self.blob_dir()) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let ours = name.ends_with(".payload.json") || name.ends_with(".result.json");
+            if ours && !referenced.contains(name.as_str()) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+/// The blob a recorded value refers to, if it is a reference.
+pub fn blob_name(value: &Value) -> Option<&str> {
+    let name = value.get(BLOB_KEY)?.as_str()?;
+    // A plain file name of the blob folder, nothing that climbs out of it.
+    (!name.is_empty() && !name.contains('/') && !name.starts_with('.')).then_some(name)
 }
 
 /// The events to keep: those of the newest `keep` asks, and the newest session dismissals.

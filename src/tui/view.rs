@@ -1,7 +1,11 @@
 //! Drawing a flow: the frame (rule, title, tabs, body, footer) and the settings modal on top.
 
 use pi_ask_components::editor;
-use pi_ask_components::text::{fill, put, width, wrap};
+use pi_ask_components::text::{fill, put, width, wrap, wrap_at_most};
+
+/// The most prompt lines any frame draws (no terminal is this tall; the prompt takes at most half
+/// the body), so a prompt of any size is wrapped only this far.
+const MAX_PROMPT_LINES: usize = 1024;
 use pi_ask_components::{
     Footer, PreviewPane, ReviewEntry, ReviewLine, ReviewTab, SettingsItem,
     SettingsModal as ModalView, SettingsNotice, TabBar, TabItem, Theme,
@@ -302,7 +306,12 @@ impl QuestionLayout {
     fn new(app: &mut App, q: usize, cols: u16) -> QuestionLayout {
         let question = &app.model.questions()[q];
         let answer = app.model.answer(q);
-        let prompt = wrap(&question.prompt, cols.saturating_sub(1).max(1) as usize);
+        // No screen shows more prompt lines than this: a huge prompt is wrapped only that far.
+        let prompt = wrap_at_most(
+            &question.prompt,
+            cols.saturating_sub(1).max(1) as usize,
+            MAX_PROMPT_LINES,
+        );
         let open_editor = app.model.editor();
         let editing = open_editor.map(|e| e.target);
         let note_editor = match open_editor {
