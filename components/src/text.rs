@@ -38,6 +38,9 @@ pub fn wrap(text: &str, max: usize) -> Vec<String> {
 /// text (a 50 MB prompt costs no more than the screenful that can show).
 pub fn wrap_at_most(text: &str, max: usize, limit: usize) -> Vec<String> {
     let max = max.max(1);
+    // `limit` lines of `max` columns hold at most this many bytes (4 a column), give or take
+    // indents and collapsed spaces: what lies beyond is not even scanned for line breaks.
+    let text = prefix(text, limit.saturating_mul(max + 1).saturating_mul(4));
     let mut out = Vec::new();
     for paragraph in text.split('\n') {
         if out.len() >= limit {
@@ -86,6 +89,18 @@ pub fn wrap_at_most(text: &str, max: usize, limit: usize) -> Vec<String> {
         }
     }
     out
+}
+
+/// The longest prefix of `text` of at most `bytes` bytes that ends on a character boundary.
+fn prefix(text: &str, bytes: usize) -> &str {
+    if text.len() <= bytes {
+        return text;
+    }
+    let mut end = bytes;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// A word cut into pieces of at most `room` columns, at most `pieces` of them.
@@ -313,5 +328,32 @@ mod tests {
         assert_eq!(width("🎉 x"), 4);
         assert_eq!(truncate("日本語", 5), "日本…");
         assert_eq!(wrap("", 3), [""]);
+    }
+}
+
+#[cfg(test)]
+mod wrap_at_most_tests {
+    use super::{wrap, wrap_at_most};
+
+    /// Stopping early changes nothing about the lines kept: they are the first lines of the
+    /// whole wrap, for prose, long words, indents, wide characters and blank paragraphs.
+    #[test]
+    fn the_lines_kept_are_the_first_lines_of_the_whole_wrap() {
+        let texts = [
+            "lorem ipsum dolor sit amet ".repeat(400),
+            format!("{}\n\n  indented {}", "x".repeat(3000), "word ".repeat(300)),
+            "漢字かな ".repeat(500),
+            "a\nb\n\nc\n".repeat(200),
+        ];
+        for text in &texts {
+            for max in [1, 7, 40, 199] {
+                let whole = wrap(text, max);
+                for limit in [0, 1, 3, 50, 1024] {
+                    let kept = wrap_at_most(text, max, limit);
+                    let n = limit.min(whole.len());
+                    assert_eq!(kept, whole[..n], "max {max}, limit {limit}");
+                }
+            }
+        }
     }
 }
