@@ -1,5 +1,6 @@
 //! A key on a question whose prompt is 50 MB (the trial: 3 s to the first frame, 1.6 s a key):
-//! the frame's work follows what the screen shows, not the size of the text.
+//! the frame's work follows what the screen shows, not the size of the text. The same for a
+//! 50 MB preview.
 
 // Shared with the key benches; this one uses only `app` and `key`.
 #[allow(dead_code)]
@@ -17,6 +18,14 @@ fn huge_prompt_payload() -> String {
     let words = "lorem ipsum dolor sit amet ".repeat(50 * 1024 * 1024 / 27);
     serde_json::json!({"questions": [{"id": "q", "prompt": words, "options": [
         {"value": "a", "label": "A"}, {"value": "b", "label": "B"}, {"value": "c", "label": "C"}]}]})
+    .to_string()
+}
+
+/// One option whose preview is 50 MB of code-like lines (the pane lays out only what is read).
+fn huge_preview_payload() -> String {
+    let preview = "    let value = compute(input, options);\n".repeat(50 * 1024 * 1024 / 40);
+    serde_json::json!({"questions": [{"id": "q", "type": "preview", "prompt": "Pick", "options": [
+        {"value": "a", "label": "A", "preview": preview}, {"value": "b", "label": "B", "preview": "small"}]}]})
     .to_string()
 }
 
@@ -52,6 +61,14 @@ fn huge_prompt(c: &mut Criterion) {
                 total += start.elapsed();
             }
             total
+        })
+    });
+    group.bench_function("first_frame_50mb_preview_200x60", |b| {
+        let mut app = support::app(&huge_preview_payload());
+        let mut buf = Buffer::empty(area);
+        b.iter(|| {
+            buf.reset();
+            view::draw_into(&mut app, area, &mut buf);
         })
     });
     group.finish();

@@ -14,7 +14,7 @@ use crate::remote::{RemoteMode, RemoteResponse, validate_submit};
 use crate::settings::{Setting, Settings};
 
 /// Every target, by its name in `fuzz/`.
-pub const TARGETS: [&str; 13] = [
+pub const TARGETS: [&str; 14] = [
     "payload",
     "keymaps",
     "config_toml",
@@ -28,6 +28,7 @@ pub const TARGETS: [&str; 13] = [
     "editing",
     "queue_entry",
     "draft",
+    "mcp_line",
 ];
 
 /// Runs target `name` on `data` (`dir`: a scratch folder for the targets that write files).
@@ -46,6 +47,7 @@ pub fn run(name: &str, data: &[u8], dir: &Path) {
         "editing" => editing(data),
         "queue_entry" => queue_entry(data, dir),
         "draft" => draft(data),
+        "mcp_line" => mcp_line(data),
         other => panic!("no fuzz target {other}"),
     }
 }
@@ -349,5 +351,44 @@ pub fn draft(data: &[u8]) {
             let _ = update(&mut model, msg);
         }
         let _ = update(&mut model, Msg::Review(ReviewAction::Submit));
+    }
+}
+
+/// What an MCP client writes (any bytes; the first byte picks where the stream is cut into
+/// reads): every line within the limit passes unchanged and whole, nothing longer is held, and
+/// the request id found in a well-formed line is the one serde_json reads.
+pub fn mcp_line(data: &[u8]) {
+    use crate::mcp::{IdScanner, LineGuard, Piece};
+    let Some((&cut, stream)) = data.split_first() else {
+        return;
+    };
+    let limit = 64;
+    let mut guard = LineGuard::new(limit);
+    let mut pieces = Vec::new();
+    for chunk in stream.chunks(usize::from(cut).max(1)) {
+        guard.feed(chunk, &mut pieces);
+    }
+    let lines: Vec<&[u8]> = stream.split_inclusive(|&b| b == b'\n').collect();
+    let whole = lines.iter().filter(|l| l.ends_with(b"\n"));
+    assert_eq!(pieces.len(), whole.clone().count());
+    for (piece, line) in pieces.iter().zip(whole) {
+        match piece {
+            Piece::Line(kept) => assert!(kept.as_slice() == *line && line.len() <= limit),
+            Piece::Oversized { bytes, .. } => {
+                assert!(*bytes == line.len() as u64 && line.len() > limit)
+            }
+        }
+        let mut scanner = IdScanner::default();
+        scanner.feed(line);
+        let Ok(Value::Object(message)) = serde_json::from_slice::<Value>(line) else {
+            continue;
+        };
+        let expected = message
+            .get("id")
+            .filter(|id| message.contains_key("method") && (id.is_number() || id.is_string()));
+        // An id longer than any real one is not kept; an escaped key (`"\u0069d"`) is not seen.
+        if let Some(found) = scanner.request_id() {
+            assert_eq!(Some(&found), expected, "{}", String::from_utf8_lossy(line));
+        }
     }
 }

@@ -20,6 +20,11 @@ use crate::input;
 use crate::queue::{Queue, QueuedAsk};
 use crate::result::{self, AskResult};
 
+mod line_guard;
+mod stdio;
+
+pub use line_guard::{IdScanner, LineGuard, Piece};
+
 /// How often a waiting call looks for its answer.
 const POLL: Duration = Duration::from_millis(20);
 /// How often a waiting call reports progress, when the client asked for it.
@@ -391,21 +396,44 @@ impl ServerHandler for AskServer {
     }
 }
 
-/// Serves MCP on standard input and output until the client disconnects.
+/// Serves MCP on standard input and output until the client disconnects. Every message the client
+/// sends is read or, when over the limit ([`stdio::line_limit`]), answered with an error.
 pub fn serve(server: AskServer) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start: {e}"))?;
+    let max_ask_bytes = server.queue.max_bytes();
+    let limit = stdio::line_limit(max_ask_bytes);
     runtime.block_on(async move {
+        let (ours, theirs) = stdio::pipe();
+        let (from_server, to_server) = tokio::io::split(ours);
+        let (read, write) = tokio::io::split(theirs);
+        // The guard already holds lines to `limit`; rmcp's own cap must not be the smaller.
+        let transport =
+            rmcp::transport::async_rw::AsyncRwTransport::<RoleServer, _, _>::new(read, write)
+                .with_max_line_length(limit.saturating_add(2));
+        let (replies, pending) = stdio::reply_channel();
+        let writer = tokio::spawn(stdio::write_replies(tokio::io::stdout(), pending));
+        tokio::spawn(stdio::pump_output(from_server, replies.clone()));
+        tokio::spawn(stdio::pump_input(
+            tokio::io::stdin(),
+            to_server,
+            limit,
+            max_ask_bytes,
+            replies,
+        ));
         let running = server
-            .serve(rmcp::transport::stdio())
+            .serve(transport)
             .await
             .map_err(|e| format!("cannot start the MCP session: {e}"))?;
-        running
+        let ended = running
             .waiting()
             .await
             .map(drop)
-            .map_err(|e| format!("the MCP session ended with an error: {e}"))
+            .map_err(|e| format!("the MCP session ended with an error: {e}"));
+        // rmcp's end of the pipe is gone: the last replies are written before the process ends.
+        let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
+        ended
     })
 }

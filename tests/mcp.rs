@@ -289,6 +289,26 @@ fn a_hostile_client_with_huge_and_broken_lines_does_not_stop_the_server() {
     );
 }
 
+/// A call over the 16 MiB a message may be is not read, yet answered: an error with its id that
+/// names the limit, so the agent's call ends instead of waiting forever. The official TypeScript
+/// SDK writes the id last, after the params.
+#[test]
+fn a_call_too_long_to_read_is_answered_with_an_error_naming_the_limit() {
+    let mut mcp = Mcp::start(&[]);
+    let prompt = "p".repeat(17 * 1024 * 1024);
+    let call = json!({"method":"tools/call","params":{"name":"ask_user","arguments":payload(&prompt)},"jsonrpc":"2.0","id":41});
+    mcp.send(call);
+    let reply = mcp.response(41);
+    assert_eq!(reply["error"]["code"], -32600, "{reply}");
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(message.contains("maxAskBytes"), "{message}");
+    assert!(message.contains("16777216 bytes"), "{message}");
+    // Nothing was queued, and the server goes on serving.
+    assert!(mcp.queue.pending().is_empty());
+    mcp.send(json!({"jsonrpc":"2.0","id":42,"method":"tools/list"}));
+    assert_eq!(mcp.response(42)["result"]["tools"][0]["name"], "ask_user");
+}
+
 #[test]
 fn a_client_that_asks_for_progress_gets_it_while_the_call_waits() {
     let mut mcp = Mcp::start(&["--progress-every", "0.2"]);

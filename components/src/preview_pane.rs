@@ -8,12 +8,18 @@ use tuirealm::command::{Cmd, Direction};
 use tuirealm::state::{State, StateValue};
 
 use crate::realm::{Props, realm_component};
-use crate::text::{wrap, wrap_preformatted};
+use crate::text::{wrap, wrap_preformatted_at_most};
 use crate::theme::Theme;
 use tuirealm::props::{AttrValue, Attribute};
 
 /// Shown when an option has no preview text.
 pub use crate::strings::NO_PREVIEW_TEXT;
+/// Shown after the last line of a preview cut at [`MAX_PREVIEW_LINES`].
+pub use crate::strings::PREVIEW_CUT_TEXT;
+
+/// The most preview lines the pane lays out. A person pages through a preview a screen at a time,
+/// so nobody reads this far; past it the rest of a preview of any size costs nothing per frame.
+pub const MAX_PREVIEW_LINES: usize = 5_000;
 
 /// What the preview pane reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +33,9 @@ pub struct PreviewPane {
     pub title: String,
     pub description: Option<String>,
     pub preview: Option<String>,
+    /// `preview` is only the start of a longer text (a host hands over no more than
+    /// [`text::start_within`](crate::text::start_within) can show): its end says the rest is not shown.
+    pub preview_goes_on: bool,
     /// First content line shown.
     pub scroll: u16,
     /// How far the content could scroll in the last render.
@@ -48,6 +57,7 @@ impl PreviewPane {
             title: title.into(),
             description,
             preview,
+            preview_goes_on: false,
             scroll: 0,
             max_scroll: 0,
             page: 0,
@@ -72,12 +82,22 @@ impl PreviewPane {
         }
         lines.push(Line::raw(""));
         match &self.preview {
-            Some(p) => lines.extend(
-                wrap_preformatted(p, inner)
-                    .into_iter()
-                    .map(|l| Line::from(Span::styled(l, t.text()))),
-            ),
+            Some(p) => lines.extend(self.preview_lines(p, inner)),
             None => lines.push(Line::from(Span::styled(NO_PREVIEW_TEXT, t.dim()))),
+        }
+        lines
+    }
+
+    /// The preview text's lines at an inner width: at most [`MAX_PREVIEW_LINES`], then a note
+    /// that the rest is not shown.
+    fn preview_lines(&self, preview: &str, inner: usize) -> Vec<Line<'static>> {
+        let (wrapped, cut) = wrap_preformatted_at_most(preview, inner, MAX_PREVIEW_LINES);
+        let mut lines: Vec<Line<'static>> = wrapped
+            .into_iter()
+            .map(|l| Line::from(Span::styled(l, self.theme.text())))
+            .collect();
+        if cut || self.preview_goes_on {
+            lines.push(Line::from(Span::styled(PREVIEW_CUT_TEXT, self.theme.dim())));
         }
         lines
     }
@@ -119,13 +139,10 @@ impl PreviewPane {
         // dropped, so the preview text itself gets the room.
         let compact = lines.len() > inner.height as usize && self.preview.is_some();
         if compact {
-            lines = wrap_preformatted(
+            lines = self.preview_lines(
                 self.preview.as_deref().unwrap_or_default(),
                 inner.width.max(1) as usize,
-            )
-            .into_iter()
-            .map(|l| Line::from(Span::styled(l, self.theme.text())))
-            .collect();
+            );
         }
         // The border, drawn row by row (a `Block` looks every cell up again).
         let style = self.theme.accent();

@@ -9,5 +9,7 @@ pub const REVIEW_HEADING: &str = "Review answers";
 pub const REVIEW_TAB: &str = "Review";
 /// A preview pane for an option without a preview.
 pub const NO_PREVIEW_TEXT: &str = "No preview available";
+/// After the last line a preview pane shows of a very long preview.
+pub const PREVIEW_CUT_TEXT: &str = "… the preview goes on; the rest is not shown";
 /// After a recommended option's label.
 pub const RECOMMENDED: &str = "(recommended)";

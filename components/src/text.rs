@@ -38,9 +38,7 @@ pub fn wrap(text: &str, max: usize) -> Vec<String> {
 /// text (a 50 MB prompt costs no more than the screenful that can show).
 pub fn wrap_at_most(text: &str, max: usize, limit: usize) -> Vec<String> {
     let max = max.max(1);
-    // `limit` lines of `max` columns hold at most this many bytes (4 a column), give or take
-    // indents and collapsed spaces: what lies beyond is not even scanned for line breaks.
-    let text = prefix(text, limit.saturating_mul(max + 1).saturating_mul(4));
+    let text = start_within(text, limit, max);
     let mut out = Vec::new();
     for paragraph in text.split('\n') {
         if out.len() >= limit {
@@ -91,6 +89,13 @@ pub fn wrap_at_most(text: &str, max: usize, limit: usize) -> Vec<String> {
     out
 }
 
+/// The start of `text` that can fill `lines` lines of `cols` columns: every byte that could be
+/// wrapped into them, and none past (4 bytes a column and a line break a line; zero-width
+/// characters aside). Wrapping or copying only this much bounds the work by the screen.
+pub fn start_within(text: &str, lines: usize, cols: usize) -> &str {
+    prefix(text, lines.saturating_mul(cols + 1).saturating_mul(4))
+}
+
 /// The longest prefix of `text` of at most `bytes` bytes that ends on a character boundary.
 fn prefix(text: &str, bytes: usize) -> &str {
     if text.len() <= bytes {
@@ -129,20 +134,36 @@ fn break_word(word: &str, room: usize, pieces: usize) -> Vec<String> {
 /// Breaks each line that is wider than `max` columns, keeping every space as written (for
 /// preformatted text such as previews and ASCII drawings).
 pub fn wrap_preformatted(text: &str, max: usize) -> Vec<String> {
+    wrap_preformatted_at_most(text, max, usize::MAX).0
+}
+
+/// The first `limit` lines of [`wrap_preformatted`], and whether the text had more. The work is
+/// bounded by `limit`, not by the text: what lies past the lines kept is never scanned.
+pub fn wrap_preformatted_at_most(text: &str, max: usize, limit: usize) -> (Vec<String>, bool) {
     let max = max.max(1);
+    let kept = start_within(text, limit, max);
+    let mut cut = kept.len() < text.len();
     let mut out = Vec::new();
-    for line in text.split('\n') {
+    for line in kept.split('\n') {
+        if out.len() >= limit {
+            cut = true;
+            break;
+        }
         if width(line) <= max {
             out.push(line.trim_end().to_owned());
         } else {
+            let room = limit - out.len();
+            let pieces = break_word(line, max, room.saturating_add(1));
+            cut |= pieces.len() > room;
             out.extend(
-                break_word(line, max, usize::MAX)
+                pieces
                     .into_iter()
+                    .take(room)
                     .map(|l| l.trim_end().to_owned()),
             );
         }
     }
-    out
+    (out, cut)
 }
 
 /// Cuts a string to `max` columns, ending with `…` when it was cut.
@@ -352,6 +373,34 @@ mod wrap_at_most_tests {
                     let kept = wrap_at_most(text, max, limit);
                     let n = limit.min(whole.len());
                     assert_eq!(kept, whole[..n], "max {max}, limit {limit}");
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod wrap_preformatted_at_most_tests {
+    use super::{wrap_preformatted, wrap_preformatted_at_most};
+
+    /// The lines kept are the first lines of the whole wrap, and `cut` says exactly whether
+    /// any were left out.
+    #[test]
+    fn the_lines_kept_are_the_first_lines_and_cut_says_whether_more_exist() {
+        let texts = [
+            "fn main() {\n    println!(\"hi\");\n}\n".repeat(300),
+            format!("{}\n  indented\n\n", "x".repeat(5000)),
+            "漢字かな表示\n".repeat(400),
+            String::new(),
+        ];
+        for text in &texts {
+            for max in [1, 9, 80] {
+                let whole = wrap_preformatted(text, max);
+                for limit in [0, 1, 2, 77, 1200, 100_000] {
+                    let (kept, cut) = wrap_preformatted_at_most(text, max, limit);
+                    let n = limit.min(whole.len());
+                    assert_eq!(kept, whole[..n], "max {max}, limit {limit}");
+                    assert_eq!(cut, whole.len() > limit, "max {max}, limit {limit}");
                 }
             }
         }

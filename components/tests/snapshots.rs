@@ -145,6 +145,30 @@ fn preview_pane() {
     }
 }
 
+/// A preview far longer than anyone pages through is laid out only to `MAX_PREVIEW_LINES`:
+/// its end says so, and the scroll stops there.
+#[test]
+fn a_preview_past_the_line_cap_ends_with_a_note_and_scrolls_no_further() {
+    use pi_ask_components::preview_pane::{MAX_PREVIEW_LINES, PREVIEW_CUT_TEXT};
+    let preview: String = (0..MAX_PREVIEW_LINES + 500)
+        .map(|i| format!("line {i}\n"))
+        .collect();
+    let mut pane = PreviewPane::new("Long", None, Some(preview));
+    pane.scroll = u16::MAX;
+    let out = render(60, 8, |a, b| pane.render(a, b));
+    assert!(out.contains(PREVIEW_CUT_TEXT), "{out}");
+    assert!(
+        out.contains(&format!("line {}", MAX_PREVIEW_LINES - 1)),
+        "{out}"
+    );
+    assert!(
+        !out.contains(&format!("line {}", MAX_PREVIEW_LINES)),
+        "{out}"
+    );
+    // Compact layout (the preview alone): the cap's lines plus the note, 6 rows shown.
+    assert_eq!(pane.max_scroll() as usize, MAX_PREVIEW_LINES + 1 - 6);
+}
+
 #[test]
 fn editor() {
     for w in WIDTHS {

@@ -1,7 +1,8 @@
 //! Drawing a flow: the frame (rule, title, tabs, body, footer) and the settings modal on top.
 
 use pi_ask_components::editor;
-use pi_ask_components::text::{fill, put, width, wrap, wrap_at_most};
+use pi_ask_components::preview_pane::MAX_PREVIEW_LINES;
+use pi_ask_components::text::{fill, put, start_within, width, wrap, wrap_at_most};
 
 /// The most prompt lines any frame draws (no terminal is this tall; the prompt takes at most half
 /// the body), so a prompt of any size is wrapped only this far.
@@ -344,11 +345,16 @@ impl QuestionLayout {
         let highlighted = app.model.cursor(q);
         let pane = preview.then(|| {
             let option = question.options.get(highlighted);
+            // Only the start the pane can lay out at this width is copied into it: a preview of
+            // tens of megabytes costs a frame no more than a screenful does.
+            let whole = option.and_then(|o| o.preview.as_deref());
+            let shown = whole.map(|p| start_within(p, MAX_PREVIEW_LINES, cols as usize));
             let mut pane = PreviewPane::new(
                 option.map_or(String::new(), |o| o.label.clone()),
                 option.and_then(|o| o.description.clone()),
-                option.and_then(|o| o.preview.clone()),
+                shown.map(str::to_owned),
             );
+            pane.preview_goes_on = whole.map(str::len) != shown.map(str::len);
             pane.scroll = app.model.preview_scroll();
             pane.theme = app.look.theme;
             pane
