@@ -223,13 +223,16 @@ enum Command {
     },
     /// Answer the asks waiting in the queue (from `pi-ask mcp`), oldest first, in this terminal.
     Inbox {
-        /// The queue folder (default: $PI_ASK_QUEUE, else $XDG_RUNTIME_DIR/pi-ask/queue, else
-        /// ~/.pi/agent/pi-ask/queue).
+        /// The queue folder (default: $PI_ASK_QUEUE, else ~/.pi/agent/pi-ask/queue; without
+        /// either, the folders earlier versions used are watched too).
         #[arg(long, value_name = "DIR")]
         queue: Option<PathBuf>,
         /// Stop after one ask.
         #[arg(long)]
         once: bool,
+        /// Print where asks go, how many wait, and whether an inbox is watching; then exit.
+        #[arg(long)]
+        status: bool,
         #[command(flatten)]
         options: FormOptions,
         #[command(flatten)]
@@ -403,6 +406,7 @@ pub fn main() -> ExitCode {
         Command::Inbox {
             queue,
             once,
+            status,
             options,
             history,
         } => {
@@ -412,13 +416,19 @@ pub fn main() -> ExitCode {
             ))
             .mcp
             .max_ask_bytes;
-            match open_queue(queue) {
-                Ok(queue) => {
-                    let queue = queue.with_max_bytes(max_bytes);
-                    commands::inbox::inbox(&queue, &options.into(), &history, once)
-                }
-                Err(code) => code,
+            let explicit = queue.is_some() || std::env::var_os("PI_ASK_QUEUE").is_some();
+            let primary = match open_queue(queue) {
+                Ok(queue) => queue.with_max_bytes(max_bytes),
+                Err(code) => return code,
+            };
+            let mut queues = vec![primary];
+            if !explicit {
+                queues.extend(earlier_queues(queues[0].dir(), max_bytes));
             }
+            if status {
+                return commands::inbox::status(&queues);
+            }
+            commands::inbox::inbox(&queues, &options.into(), &history, once)
         }
         Command::Mcp {
             queue,
@@ -454,6 +464,10 @@ pub fn main() -> ExitCode {
             } else {
                 crate::mcp::PROGRESS_EVERY
             };
+            report(&format!(
+                "mcp: asks go to {}; answer them with `pi-ask inbox` in a terminal",
+                crate::paths::display(queue.dir())
+            ));
             let server = crate::mcp::AskServer {
                 progress_every,
                 max_waiting: mcp_config.max_waiting_calls,
@@ -528,6 +542,24 @@ fn demo(options: FormOptions) -> ExitCode {
             EXIT_ERROR,
         ),
     }
+}
+
+/// The folders earlier versions queued asks in that exist here and are safe to read (an unsafe
+/// one is named and skipped).
+fn earlier_queues(primary: &std::path::Path, max_bytes: u64) -> Vec<crate::queue::Queue> {
+    crate::queue::earlier_queue_dirs(|k| std::env::var(k).ok(), primary)
+        .into_iter()
+        .filter_map(|dir| match crate::queue::Queue::open(&dir) {
+            Ok(queue) => Some(queue.with_max_bytes(max_bytes)),
+            Err(e) => {
+                report(&format!(
+                    "not watching {}, where earlier versions queued asks: {e}",
+                    crate::paths::display(&dir)
+                ));
+                None
+            }
+        })
+        .collect()
 }
 
 /// The queue folder: `--queue`, else the default one.

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::{HistoryChoice, Opening, failure, recorded};
-use crate::cli::{EXIT_OK, report};
+use crate::cli::{EXIT_CANCELLED, EXIT_OK, report};
 use crate::history::{Origin, Source, process_is_alive};
 use crate::input;
 use crate::model::Msg;
@@ -170,8 +170,14 @@ fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoi
     }
 }
 
-/// `pi-ask inbox [--once]`.
-pub fn inbox(queue: &Queue, options: &RunOptions, history: &HistoryChoice, once: bool) -> ExitCode {
+/// `pi-ask inbox [--once]`: serves the asks of `queues`, the first being where asks go now and
+/// the others where earlier versions put them (see [`crate::queue::earlier_queue_dirs`]).
+pub fn inbox(
+    queues: &[Queue],
+    options: &RunOptions,
+    history: &HistoryChoice,
+    once: bool,
+) -> ExitCode {
     if let Err(code) = super::require_terminal("inbox") {
         return code;
     }
@@ -179,32 +185,45 @@ pub fn inbox(queue: &Queue, options: &RunOptions, history: &HistoryChoice, once:
         Ok(flag) => flag,
         Err(e) => return failure(&format!("cannot watch for signals: {e}")),
     };
-    queue.sweep(Duration::from_secs(24 * 3600));
+    for queue in queues {
+        queue.sweep(Duration::from_secs(24 * 3600));
+    }
+    // Said in each queue while this inbox runs, so `--status` (and the servers) know someone
+    // watches; removed when it ends, and recognised as gone when it is killed.
+    let _presence: Vec<_> = queues
+        .iter()
+        .filter_map(|q| q.announce_inbox().ok())
+        .collect();
     let mut said_waiting = false;
     loop {
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return ExitCode::from(EXIT_OK);
         }
-        let pending = queue.pending();
+        let pending = pending_in(queues);
         if pending.is_empty() {
             if !said_waiting {
-                report(&format!(
-                    "inbox: waiting for asks in {} (Ctrl+C to quit)",
-                    crate::paths::display(queue.dir())
-                ));
+                report(&waiting_line(queues));
                 said_waiting = true;
             }
             std::thread::sleep(POLL);
             continue;
         }
         said_waiting = false;
-        let id = if pending.len() == 1 {
-            pending[0].id.clone()
+        let asks: Vec<QueuedAsk> = pending.iter().map(|(_, ask)| ask.clone()).collect();
+        let id = if asks.len() == 1 {
+            asks[0].id.clone()
         } else {
-            match pick(&pending, options) {
+            match pick(&asks, options) {
                 Some(id) => id,
                 None => return ExitCode::from(EXIT_OK),
             }
+        };
+        let Some(queue) = pending
+            .iter()
+            .find(|(_, ask)| ask.id == id)
+            .map(|(q, _)| &queues[*q])
+        else {
+            continue;
         };
         // Another inbox may have been faster: then look again.
         let claim = match queue.claim(&id) {
@@ -218,4 +237,68 @@ pub fn inbox(queue: &Queue, options: &RunOptions, history: &HistoryChoice, once:
             Shown::Answered | Shown::Withdrawn => {}
         }
     }
+}
+
+/// The asks waiting in every queue, oldest first, each with the index of its queue.
+fn pending_in(queues: &[Queue]) -> Vec<(usize, QueuedAsk)> {
+    let mut pending: Vec<(usize, QueuedAsk)> = queues
+        .iter()
+        .enumerate()
+        .flat_map(|(i, q)| q.pending().into_iter().map(move |ask| (i, ask)))
+        .collect();
+    pending.sort_by_key(|(_, ask)| ask.created_at);
+    pending
+}
+
+/// What the inbox says while nothing waits: the folders it watches.
+fn waiting_line(queues: &[Queue]) -> String {
+    let mut line = format!(
+        "inbox: waiting for asks in {}",
+        crate::paths::display(queues[0].dir())
+    );
+    let earlier: Vec<String> = queues[1..]
+        .iter()
+        .map(|q| crate::paths::display(q.dir()))
+        .collect();
+    if !earlier.is_empty() {
+        line.push_str(&format!(
+            " (and where earlier versions put them: {})",
+            earlier.join(", ")
+        ));
+    }
+    line.push_str(" (Ctrl+C to quit)");
+    line
+}
+
+/// `pi-ask inbox --status`: where asks go, how many wait in each watched queue, and whether an
+/// inbox watches (exit 0), or that none does and how to start one (exit 1).
+pub fn status(queues: &[Queue]) -> ExitCode {
+    let mut out = String::new();
+    for (i, queue) in queues.iter().enumerate() {
+        let waiting = queue.waiting().len();
+        let live = queue.pending().len();
+        let role = if i == 0 {
+            "asks go to"
+        } else {
+            "also watched (earlier versions queued asks here)"
+        };
+        out.push_str(&format!(
+            "{role}: {}\n  {live} waiting, {} being answered, {} whose asker is gone\n",
+            crate::paths::display(queue.dir()),
+            queue.being_answered(),
+            waiting.saturating_sub(live)
+        ));
+    }
+    let inboxes = queues[0].inboxes_watching();
+    let watched = !inboxes.is_empty();
+    if watched {
+        let pids: Vec<String> = inboxes.iter().map(|p| p.pid.to_string()).collect();
+        out.push_str(&format!("inbox: watching (pid {})\n", pids.join(", ")));
+    } else {
+        out.push_str("inbox: none is watching; start `pi-ask inbox` in a terminal\n");
+    }
+    for line in out.lines() {
+        println!("{}", crate::printable::printable(line));
+    }
+    ExitCode::from(if watched { EXIT_OK } else { EXIT_CANCELLED })
 }

@@ -127,20 +127,111 @@ fn is_swept_name(name: &str) -> bool {
     claimer(name.strip_suffix(".bad").unwrap_or_default()).is_some_and(|(claimed, _)| claimed == id)
 }
 
-/// `$PI_ASK_QUEUE`, else `$XDG_RUNTIME_DIR/pi-ask/queue`, else `queue` in pi-ask's state folder.
+/// The queue every pi-ask process of a user finds: `$PI_ASK_QUEUE` when set, else
+/// `~/.pi/agent/pi-ask/queue` in the user's home (`$HOME`, else the passwd entry).
+///
+/// It deliberately depends on nothing an MCP host strips: the official MCP SDKs start a server
+/// with only `HOME`, `LOGNAME`, `PATH`, `SHELL`, `TERM` and `USER`, so a queue under
+/// `$XDG_RUNTIME_DIR` (or a moved `$PI_CODING_AGENT_DIR`) was a different folder for the server
+/// than for an inbox started in a shell, and the ask was never seen.
 pub fn default_queue_dir(env: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
     if let Some(dir) = env("PI_ASK_QUEUE").filter(|d| !d.is_empty()) {
         return Some(crate::paths::absolute(Path::new(&dir)));
     }
+    let home = env("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .or_else(crate::config::passwd_home)?;
+    Some(crate::paths::absolute(
+        &home.join(".pi").join("agent").join("pi-ask").join("queue"),
+    ))
+}
+
+/// Where earlier versions queued asks in this environment (`$XDG_RUNTIME_DIR/pi-ask/queue`, and
+/// `$PI_CODING_AGENT_DIR/pi-ask/queue`), other than `primary`: an inbox watches them too, so
+/// an ask an older server queued there is not stranded. Only folders that exist are named.
+pub fn earlier_queue_dirs(env: impl Fn(&str) -> Option<String>, primary: &Path) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
     if let Some(run) = env("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
-        return Some(Path::new(&run).join("pi-ask").join("queue"));
+        dirs.push(Path::new(&run).join("pi-ask").join("queue"));
     }
-    let agent = crate::config::agent_dir(&env, crate::config::passwd_home)?;
-    Some(agent.join("pi-ask").join("queue"))
+    if env("PI_CODING_AGENT_DIR").is_some_and(|d| !d.is_empty())
+        && let Some(agent) = crate::config::agent_dir(&env, crate::config::passwd_home)
+    {
+        dirs.push(agent.join("pi-ask").join("queue"));
+    }
+    let mut seen = vec![crate::paths::absolute(primary)];
+    dirs.into_iter()
+        .map(|d| crate::paths::absolute(&d))
+        .filter(|d| d.is_dir())
+        .filter(|d| {
+            let new = !seen.contains(d);
+            seen.push(d.clone());
+            new
+        })
+        .collect()
 }
 
 fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
     crate::atomic::write(&dir.join(name), bytes, crate::atomic::Permissions::Private)
+}
+
+/// An inbox's announcement that it watches a queue: the file `inbox.<pid>.<start>.watching`,
+/// removed when this is dropped (a killed inbox's file is recognised by its dead process).
+#[derive(Debug)]
+pub struct InboxPresence {
+    path: PathBuf,
+}
+
+impl Drop for InboxPresence {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// The inbox process a presence file's name names (`inbox.<pid>.<start>.watching`).
+fn inbox_process(name: &str) -> Option<ProcessId> {
+    let rest = name.strip_prefix("inbox.")?.strip_suffix(".watching")?;
+    let (pid, start) = rest.split_once('.')?;
+    Some(ProcessId {
+        pid: pid.parse().ok()?,
+        start: start.parse().ok().filter(|s| *s != 0),
+        boot: None,
+    })
+}
+
+impl Queue {
+    /// Announces that this process's inbox watches the queue, until the presence is dropped.
+    pub fn announce_inbox(&self) -> io::Result<InboxPresence> {
+        let me = ProcessId::current();
+        let path = self.dir.join(format!(
+            "inbox.{}.{}.watching",
+            me.pid,
+            me.start.unwrap_or(0)
+        ));
+        crate::atomic::write(&path, b"", crate::atomic::Permissions::Private)?;
+        Ok(InboxPresence { path })
+    }
+
+    /// How many asks an inbox holds claimed now.
+    pub fn being_answered(&self) -> usize {
+        self.names()
+            .iter()
+            .filter(|n| claimer(n).is_some_and(|(_, p)| process_is_alive(&p)))
+            .count()
+    }
+
+    /// The inboxes watching the queue now (their processes are alive).
+    pub fn inboxes_watching(&self) -> Vec<ProcessId> {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter_map(|e| inbox_process(e.file_name().to_str()?))
+            .filter(process_is_alive)
+            .collect()
+    }
 }
 
 /// The claimer of a claim file name (`<id>.claim.<pid>.<start>.json`).
@@ -500,6 +591,11 @@ impl Queue {
                 if old {
                     let _ = std::fs::remove_file(path);
                 }
+                continue;
+            }
+            // A killed inbox's presence: gone at once, whatever its age (it says nobody watches).
+            if inbox_process(&name).is_some_and(|p| !process_is_alive(&p)) {
+                let _ = std::fs::remove_file(self.dir.join(&name));
                 continue;
             }
             if !is_swept_name(&name) {
