@@ -436,8 +436,9 @@ pub fn main() -> ExitCode {
             config,
             progress_every,
         } => {
-            let mcp_config =
-                crate::config::peek(&crate::config::ConfigPaths::from_env(config.as_deref())).mcp;
+            let config =
+                crate::config::peek(&crate::config::ConfigPaths::from_env(config.as_deref()));
+            let mcp_config = config.mcp.clone();
             let queue = match open_queue(queue) {
                 Ok(queue) => queue.with_max_bytes(mcp_config.max_ask_bytes),
                 Err(code) => return code,
@@ -468,11 +469,10 @@ pub fn main() -> ExitCode {
                 "mcp: asks go to {}; answer them with `pi-ask inbox` in a terminal",
                 crate::paths::display(queue.dir())
             ));
-            let server = crate::mcp::AskServer {
-                progress_every,
-                max_waiting: mcp_config.max_waiting_calls,
-                ..crate::mcp::AskServer::new(queue, timeout, cwd)
-            };
+            let mut server = crate::mcp::AskServer::new(queue, timeout, cwd);
+            server.progress_every = progress_every;
+            server.max_waiting = mcp_config.max_waiting_calls;
+            server.notifications = config.notifications;
             match crate::mcp::serve(server) {
                 Ok(()) => ExitCode::from(EXIT_OK),
                 Err(message) => {

@@ -52,6 +52,34 @@ pub fn ask_user_tool() -> Tool {
     Tool::new("ask_user", tool_description(), Arc::new(schema))
 }
 
+/// What the person and the agent are told while no inbox runs.
+pub const NO_INBOX: &str = "no inbox is running: start `pi-ask inbox` in a terminal";
+/// Asks queued within this of the last notice about a missing inbox are not notified again.
+const NOTICE_GAP: Duration = Duration::from_secs(10);
+
+/// The progress message of a waiting call.
+pub fn progress_message(watched: bool, waited: Duration) -> String {
+    let secs = waited.as_secs();
+    if watched {
+        format!("waiting for an answer in pi-ask inbox ({secs} s)")
+    } else {
+        format!("{NO_INBOX} ({secs} s)")
+    }
+}
+
+/// The notification sent when an ask is queued and no inbox runs: the form's first prompt, and
+/// what to do.
+pub fn unwatched_notification(form: &Form) -> crate::model::Notification {
+    // The prompt, not the short label: it is all the person sees of the ask until they open it.
+    let subject = &form.questions[0].prompt;
+    let title = form.title.clone().unwrap_or_else(|| "pi ask".into());
+    crate::model::Notification {
+        event: "question.waiting".into(),
+        title,
+        message: format!("{} ({NO_INBOX})", crate::model::waiting_message(subject)),
+    }
+}
+
 /// Calls waiting at once by default; the next one gets an error result saying so.
 pub const DEFAULT_MAX_WAITING_CALLS: usize = 64;
 
@@ -67,6 +95,10 @@ pub struct AskServer {
     pub max_waiting: usize,
     /// The one task that looks for every waiting call's answer.
     pub watcher: Arc<Watcher>,
+    /// The channels that tell the person an ask waits while no inbox is running.
+    pub notifications: crate::config::Notifications,
+    /// When the person was last told so (asks queued close together are told once).
+    last_unwatched_notice: Arc<std::sync::Mutex<Option<Instant>>>,
 }
 
 impl AskServer {
@@ -78,6 +110,8 @@ impl AskServer {
             progress_every: PROGRESS_EVERY,
             max_waiting: DEFAULT_MAX_WAITING_CALLS,
             watcher: Arc::new(Watcher::default()),
+            notifications: crate::config::Notifications::default(),
+            last_unwatched_notice: Arc::default(),
         }
     }
 }
@@ -202,6 +236,37 @@ enum Outcome {
 }
 
 impl AskServer {
+    /// An ask was queued and no inbox watches: the person is told, through stderr (the host's
+    /// log) and the notification channels, at most once for asks queued close together.
+    fn tell_nobody_watches(&self, id: &str, form: &Form) {
+        crate::cli::report(&format!(
+            "{NO_INBOX} to answer ask {id} (asks go to {})",
+            crate::paths::display(self.queue.dir())
+        ));
+        let mut last = self
+            .last_unwatched_notice
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if last.is_some_and(|t| t.elapsed() < NOTICE_GAP) || !self.notifications.enabled {
+            return;
+        }
+        *last = Some(Instant::now());
+        let notification = unwatched_notification(form);
+        // The server's stdout is the protocol: terminal channels go to the controlling terminal
+        // (the host's) when there is one, and are skipped otherwise; commands always run.
+        let channels: Vec<crate::config::Channel> = self.notifications.channels.clone();
+        let mut tty: Box<dyn std::io::Write> =
+            match std::fs::OpenOptions::new().write(true).open("/dev/tty") {
+                Ok(file) => Box::new(file),
+                Err(_) => Box::new(std::io::sink()),
+            };
+        for attempt in crate::tui::notify::send(&notification, &channels, &mut tty) {
+            if let Some(error) = attempt.error {
+                crate::cli::report(&format!("notification {}: {error}", attempt.channel));
+            }
+        }
+    }
+
     /// Why a call cannot be queued (its payload's size, or too many calls waiting), naming the
     /// limit; `None` when it can.
     fn over_a_limit(&self, payload: &Value) -> Option<String> {
@@ -293,9 +358,9 @@ impl AskServer {
                 next_progress += self.progress_every;
                 let mut p =
                     ProgressNotificationParam::new(token.clone(), start.elapsed().as_secs_f64());
-                p.message = Some(format!(
-                    "waiting for an answer in pi-ask inbox ({} s)",
-                    start.elapsed().as_secs()
+                p.message = Some(progress_message(
+                    !self.queue.inboxes_watching().is_empty(),
+                    start.elapsed(),
                 ));
                 let _ = context.peer.notify_progress(p).await;
             }
@@ -373,6 +438,9 @@ impl ServerHandler for AskServer {
             ));
         }
         crate::cli::report(&format!("queued ask {} from {}", ask.id, ask.client));
+        if self.queue.inboxes_watching().is_empty() {
+            self.tell_nobody_watches(&ask.id, &form);
+        }
         let call = match self.wait(&ask.id, &context).await {
             Outcome::Answered(value) => match serde_json::from_value::<AskResult>(value) {
                 Ok(result) => text_result(&result, result.details.error.is_some()),

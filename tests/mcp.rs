@@ -309,6 +309,8 @@ fn a_call_too_long_to_read_is_answered_with_an_error_naming_the_limit() {
     assert_eq!(mcp.response(42)["result"]["tools"][0]["name"], "ask_user");
 }
 
+/// Progress while the call waits says what is happening: no inbox running (and how to start
+/// one), then, once an inbox watches, that the answer is awaited there.
 #[test]
 fn a_client_that_asks_for_progress_gets_it_while_the_call_waits() {
     let mut mcp = Mcp::start(&["--progress-every", "0.2"]);
@@ -316,27 +318,76 @@ fn a_client_that_asks_for_progress_gets_it_while_the_call_waits() {
         json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{
         "name":"ask_user","arguments":payload("Where to?"),"_meta":{"progressToken":"tok"}}}),
     );
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let progress = loop {
-        let value = mcp
-            .lines
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            .expect("progress");
-        if value["method"] == "notifications/progress" {
-            break value;
+    let next_progress = |mcp: &mut Mcp| {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let value = mcp
+                .lines
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+                .expect("progress");
+            if value["method"] == "notifications/progress" {
+                assert_eq!(value["params"]["progressToken"], "tok");
+                return value["params"]["message"].as_str().unwrap().to_owned();
+            }
         }
     };
-    assert_eq!(progress["params"]["progressToken"], "tok");
+    let message = next_progress(&mut mcp);
     assert!(
-        progress["params"]["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("waiting for an answer in pi-ask inbox")
+        message.starts_with("no inbox is running: start `pi-ask inbox` in a terminal"),
+        "{message}"
     );
+    // An inbox starts watching (this test process announces itself as one).
+    let presence = mcp.queue.announce_inbox().unwrap();
+    let message = loop {
+        let message = next_progress(&mut mcp);
+        if !message.starts_with("no inbox") {
+            break message;
+        }
+    };
+    assert!(
+        message.starts_with("waiting for an answer in pi-ask inbox"),
+        "{message}"
+    );
+    drop(presence);
     let ask = mcp.queued(1).remove(0);
     let claim = mcp.queue.claim(&ask.id).unwrap().unwrap();
     mcp.queue.answer(claim, &answered(&ask.payload, 1)).unwrap();
     assert_eq!(mcp.response(1)["result"]["isError"], false);
+}
+
+/// No inbox running: the notification command fires once for asks queued close together,
+/// with the first question and what to do, and the server's log says where asks go.
+#[test]
+fn with_no_inbox_running_the_person_is_notified_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("notified");
+    let config = dir.path().join("pi-ask.toml");
+    let toml = format!(
+        r#"schemaVersion = 5
+
+[notifications]
+channels = [{{ type = "command", command = "echo \"$ASK_NOTIFY_EVENT|$ASK_NOTIFY_TITLE|$ASK_NOTIFY_MESSAGE\" >> '{}'" }}]
+"#,
+        log.display()
+    );
+    std::fs::write(&config, toml).unwrap();
+    let mut mcp = Mcp::start(&["--config", config.to_str().unwrap()]);
+    mcp.call(1, payload("Where to deploy?"));
+    mcp.call(2, payload("Which region?"));
+    mcp.queued(2);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !log.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let said = std::fs::read_to_string(&log).expect("the command channel ran");
+    assert_eq!(
+        said.lines().collect::<Vec<_>>(),
+        [
+            "question.waiting|pi ask|Question waiting: Where to deploy? (no inbox is running: start `pi-ask inbox` in a terminal)"
+        ],
+        "{said}"
+    );
 }
 
 fn cpu_ticks(pid: u32) -> u64 {

@@ -250,6 +250,9 @@ fn the_default_queue_depends_on_nothing_a_host_strips() {
     std::fs::create_dir_all(&run).unwrap();
     let root = dir.path().to_str().unwrap().to_owned();
     let lookup = move |k: &str| (k == "XDG_RUNTIME_DIR").then(|| root.clone());
-    assert_eq!(earlier_queue_dirs(&lookup, home), std::slice::from_ref(&run));
+    assert_eq!(
+        earlier_queue_dirs(&lookup, home),
+        std::slice::from_ref(&run)
+    );
     assert!(earlier_queue_dirs(&lookup, &run).is_empty());
 }

@@ -83,6 +83,10 @@ impl Default for HistoryConfig {
     }
 }
 
+/// How long an MCP call waits for an answer by default: long enough for a person called away,
+/// short enough that an agent never waits for good on an ask nobody can see.
+pub const DEFAULT_MCP_TIMEOUT_SECONDS: u64 = 1800;
+
 /// The `mcp` section.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct McpConfig {
@@ -97,7 +101,7 @@ pub struct McpConfig {
 impl Default for McpConfig {
     fn default() -> Self {
         McpConfig {
-            timeout_seconds: None,
+            timeout_seconds: Some(DEFAULT_MCP_TIMEOUT_SECONDS),
             max_ask_bytes: crate::queue::DEFAULT_MAX_ASK_BYTES,
             max_waiting_calls: crate::mcp::DEFAULT_MAX_WAITING_CALLS,
         }

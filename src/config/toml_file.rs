@@ -73,7 +73,8 @@ name = "{}"
 enabled = {}
 
 [mcp]
-# `pi-ask mcp`: seconds a call waits for `pi-ask inbox` before its ask is withdrawn; 0: no limit.
+# `pi-ask mcp`: seconds a call waits for an answer before its ask is withdrawn and the call gets
+# the questions back to ask later; 0: no limit.
 timeoutSeconds = {}
 # The most bytes a call's questions may have, and the most calls waiting at once; past either,
 # a call gets an error result that names the limit.

@@ -16,6 +16,7 @@ pub use msg::{Cmd, Msg, Notification, PopupAction, ReviewAction};
 pub use popup::{Popup, PopupKind};
 pub use settings_modal::{ModalMessage, SettingsModal, SettingsRow};
 pub use update::update;
+pub(crate) use update::waiting_message;
 
 use pi_ask_components::TextEdit;
 
