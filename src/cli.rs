@@ -253,6 +253,14 @@ enum Command {
         /// Seconds between progress notifications of a waiting call (for tests).
         #[arg(long, value_name = "SECONDS", default_value_t = 5.0, hide = true)]
         progress_every: f64,
+        /// Ask in the MCP host's own form (elicitation) when no inbox has taken an ask in time
+        /// (default: the config's [mcp] elicit; fallback).
+        #[arg(long, value_enum, value_name = "WHEN")]
+        elicit: Option<crate::mcp::ElicitMode>,
+        /// Seconds an ask waits for an inbox before the host's form is used (default: the
+        /// config's [mcp] elicitAfterSeconds; 5).
+        #[arg(long, value_name = "SECONDS")]
+        elicit_after: Option<f64>,
     },
     /// Print the events of a form served with --listen, one JSON line each, until it closes.
     Events {
@@ -435,6 +443,8 @@ pub fn main() -> ExitCode {
             timeout,
             config,
             progress_every,
+            elicit,
+            elicit_after,
         } => {
             let config =
                 crate::config::peek(&crate::config::ConfigPaths::from_env(config.as_deref()));
@@ -473,6 +483,17 @@ pub fn main() -> ExitCode {
             server.progress_every = progress_every;
             server.max_waiting = mcp_config.max_waiting_calls;
             server.notifications = config.notifications;
+            server.elicit = elicit.unwrap_or(mcp_config.elicit);
+            server.elicit_after = match elicit_after {
+                Some(s) if s.is_finite() && s >= 0.0 => Duration::from_secs_f64(s.min(86_400.0)),
+                Some(s) => {
+                    report(&format!(
+                        "--elicit-after must be zero or a positive number of seconds (got {s})"
+                    ));
+                    return ExitCode::from(EXIT_ERROR);
+                }
+                None => Duration::from_secs(mcp_config.elicit_after_seconds),
+            };
             match crate::mcp::serve(server) {
                 Ok(()) => ExitCode::from(EXIT_OK),
                 Err(message) => {

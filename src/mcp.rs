@@ -20,8 +20,12 @@ use crate::input;
 use crate::queue::{Queue, QueuedAsk};
 use crate::result::{self, AskResult};
 
+mod elicit;
 mod line_guard;
 mod stdio;
+
+pub use crate::config::ElicitMode;
+pub use elicit::{Elicitation, Reply, elicitation};
 
 pub use line_guard::{IdScanner, LineGuard, Piece};
 
@@ -51,6 +55,10 @@ pub fn ask_user_tool() -> Tool {
     };
     Tool::new("ask_user", tool_description(), Arc::new(schema))
 }
+
+/// How long an ask waits for an inbox before the host's own form is used, by default.
+pub const DEFAULT_ELICIT_AFTER: Duration =
+    Duration::from_secs(crate::config::DEFAULT_ELICIT_AFTER_SECONDS);
 
 /// What the person and the agent are told while no inbox runs.
 pub const NO_INBOX: &str = "no inbox is running: start `pi-ask inbox` in a terminal";
@@ -97,6 +105,10 @@ pub struct AskServer {
     pub watcher: Arc<Watcher>,
     /// The channels that tell the person an ask waits while no inbox is running.
     pub notifications: crate::config::Notifications,
+    /// When to ask through the host's own form (MCP elicitation).
+    pub elicit: ElicitMode,
+    /// How long an ask waits for an inbox to take it before the host's form is used (fallback).
+    pub elicit_after: Duration,
     /// When the person was last told so (asks queued close together are told once).
     last_unwatched_notice: Arc<std::sync::Mutex<Option<Instant>>>,
 }
@@ -111,6 +123,8 @@ impl AskServer {
             max_waiting: DEFAULT_MAX_WAITING_CALLS,
             watcher: Arc::new(Watcher::default()),
             notifications: crate::config::Notifications::default(),
+            elicit: ElicitMode::default(),
+            elicit_after: DEFAULT_ELICIT_AFTER,
             last_unwatched_notice: Arc::default(),
         }
     }
@@ -236,6 +250,69 @@ enum Outcome {
 }
 
 impl AskServer {
+    /// Whether this call may be answered in the host's own form: the mode allows it and the client
+    /// declared the elicitation capability.
+    fn can_elicit(&self, context: &RequestContext<RoleServer>) -> bool {
+        self.elicit != ElicitMode::Never
+            && context
+                .peer
+                .peer_info()
+                .is_some_and(|info| info.capabilities.elicitation.is_some())
+    }
+
+    /// Asks through the host's form once no inbox has taken the ask within the grace period
+    /// (at once with `always`). The server first claims the ask itself, so no inbox can show it
+    /// meanwhile, and delivers the reply through the queue, so it and the call's deadline settle
+    /// exactly one outcome. `None` (the ask goes on waiting for an inbox) when an inbox took it,
+    /// the host failed, or the deadline won.
+    async fn elicit(
+        &self,
+        id: &str,
+        form: &Form,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<Value> {
+        if self.elicit == ElicitMode::Fallback {
+            tokio::time::sleep(self.elicit_after).await;
+        }
+        let claim = self.queue.claim(id).ok()??;
+        let asked = elicitation(form);
+        let params =
+            serde_json::from_value::<rmcp::model::ElicitRequestParams>(serde_json::json!({
+            "mode": "form", "message": asked.message, "requestedSchema": asked.schema}));
+        let reply = match params {
+            Ok(params) => context
+                .peer
+                .create_elicitation(params)
+                .await
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(format!("the form cannot be described to the host: {e}")),
+        };
+        let reply = match reply {
+            Ok(reply) => reply,
+            Err(e) => {
+                crate::cli::report(&format!(
+                    "ask {id}: the host's form failed ({e}); it waits for pi-ask inbox"
+                ));
+                let _ = self.queue.release(claim);
+                return None;
+            }
+        };
+        let kind = match reply.action {
+            rmcp::model::ElicitationAction::Accept => Reply::Accept,
+            rmcp::model::ElicitationAction::Decline => Reply::Decline,
+            _ => Reply::Cancel,
+        };
+        let result = asked.result(form, kind, reply.content.as_ref());
+        let value = serde_json::to_value(&result).ok()?;
+        match self.queue.answer(claim, &value) {
+            Ok(crate::queue::Delivery::Delivered) => {
+                crate::cli::report(&format!("ask {id} answered in the host's form"));
+                Some(value)
+            }
+            _ => None,
+        }
+    }
+
     /// An ask was queued and no inbox watches: the person is told, through stderr (the host's
     /// log) and the notification channels, at most once for asks queued close together.
     fn tell_nobody_watches(&self, id: &str, form: &Form) {
@@ -441,7 +518,20 @@ impl ServerHandler for AskServer {
         if self.queue.inboxes_watching().is_empty() {
             self.tell_nobody_watches(&ask.id, &form);
         }
-        let call = match self.wait(&ask.id, &context).await {
+        let outcome = if self.can_elicit(&context) {
+            tokio::select! {
+                outcome = self.wait(&ask.id, &context) => outcome,
+                Some(value) = self.elicit(&ask.id, &form, &context) => {
+                    // Answered in the host's form, through the queue like an inbox's answer.
+                    self.watcher.unregister(&ask.id);
+                    let _ = self.queue.take_result(&ask.id);
+                    Outcome::Answered(value)
+                }
+            }
+        } else {
+            self.wait(&ask.id, &context).await
+        };
+        let call = match outcome {
             Outcome::Answered(value) => match serde_json::from_value::<AskResult>(value) {
                 Ok(result) => text_result(&result, result.details.error.is_some()),
                 Err(e) => {

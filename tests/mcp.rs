@@ -30,6 +30,11 @@ impl Drop for Mcp {
 
 impl Mcp {
     fn start(extra: &[&str]) -> Mcp {
+        Mcp::start_with(extra, json!({}))
+    }
+
+    /// A server for a client declaring these capabilities.
+    fn start_with(extra: &[&str], capabilities: Value) -> Mcp {
         let dir = tempfile::tempdir().unwrap();
         let queue = Queue::open(dir.path().join("queue")).unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
@@ -63,7 +68,7 @@ impl Mcp {
             queue,
         };
         mcp.send(json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
-            "protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test-host","version":"9"}}}));
+            "protocolVersion":"2025-06-18","capabilities":capabilities,"clientInfo":{"name":"test-host","version":"9"}}}));
         let init = mcp.response(0);
         assert_eq!(init["result"]["serverInfo"]["name"], "pi-ask");
         mcp.send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
@@ -75,10 +80,11 @@ impl Mcp {
         self.stdin.flush().unwrap();
     }
 
-    /// The response with this id (responses to other ids are kept for later, notifications
-    /// are skipped).
+    /// The response with this id (responses to other ids and the server's requests are kept
+    /// for later, notifications are skipped).
     fn response(&mut self, id: u64) -> Value {
-        if let Some(at) = self.early.iter().position(|v| v["id"] == id) {
+        let is_it = |v: &Value| v["id"] == id && v.get("method").is_none();
+        if let Some(at) = self.early.iter().position(is_it) {
             return self.early.remove(at);
         }
         let deadline = Instant::now() + Duration::from_secs(15);
@@ -88,8 +94,27 @@ impl Mcp {
                 .lines
                 .recv_timeout(left)
                 .unwrap_or_else(|_| panic!("no response {id}"));
-            if value["id"] == id {
+            if is_it(&value) {
                 return value;
+            }
+            if value.get("id").is_some() {
+                self.early.push(value);
+            }
+        }
+    }
+
+    /// The next request the server sends with this method, if one comes within `wait`.
+    fn server_request(&mut self, method: &str, wait: Duration) -> Option<Value> {
+        let is_it = |v: &Value| v["method"] == method && v.get("id").is_some();
+        if let Some(at) = self.early.iter().position(is_it) {
+            return Some(self.early.remove(at));
+        }
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.checked_duration_since(Instant::now())?;
+            let value = self.lines.recv_timeout(left).ok()?;
+            if is_it(&value) {
+                return Some(value);
             }
             if value.get("id").is_some() {
                 self.early.push(value);
@@ -455,4 +480,100 @@ fn oversized_and_excess_calls_are_refused_by_name_and_waiting_calls_idle_cheaply
         response["result"]["structuredContent"]["answers"]["env"]["values"][0],
         "prod"
     );
+}
+
+fn two_questions() -> Value {
+    json!({"title": "Deploy", "questions": [
+        {"id": "env", "prompt": "Where to?", "options": [
+            {"value": "staging", "label": "Staging"}, {"value": "prod", "label": "Production", "recommended": true}]},
+        {"id": "checks", "type": "multi", "prompt": "Which checks?", "options": [
+            {"value": "lint", "label": "Lint"}, {"value": "test", "label": "Tests"}]}]})
+}
+
+/// No inbox takes the ask within the grace period: a host that offers its own form gets one
+/// `elicitation/create` request; the person's reply there is the call's answer, with `details`
+/// as the contract builds them.
+#[test]
+fn a_host_with_its_own_form_answers_when_no_inbox_takes_the_ask() {
+    let mut mcp = Mcp::start_with(&["--elicit-after", "0.2"], json!({"elicitation": {}}));
+    mcp.call(1, two_questions());
+    let request = mcp
+        .server_request("elicitation/create", Duration::from_secs(10))
+        .expect("the host is asked");
+    let params = &request["params"];
+    assert_eq!(params["mode"], "form");
+    assert!(params["message"].as_str().unwrap().starts_with("Deploy\n"));
+    let schema = &params["requestedSchema"]["properties"];
+    assert_eq!(
+        schema["env"]["oneOf"][1]["title"],
+        "Production (recommended)"
+    );
+    assert_eq!(schema["checks"]["type"], "array");
+    // While the host's form is open, no inbox is offered the ask.
+    assert!(mcp.queue.pending().is_empty());
+    mcp.send(
+        json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept", "content": {
+        "env": "prod", "env_note": "after 6pm", "checks": ["test"], "checks_own": "smoke"}}}),
+    );
+    let reply = mcp.response(1);
+    let details = &reply["result"]["structuredContent"];
+    assert_eq!(details["cancelled"], false, "{reply}");
+    assert_eq!(details["answers"]["env"]["values"], json!(["prod"]));
+    assert_eq!(details["answers"]["env"]["note"], "after 6pm");
+    assert_eq!(
+        details["answers"]["checks"]["values"],
+        json!(["test", "smoke"])
+    );
+    // Only one request was sent, and nothing is left in the queue.
+    assert!(
+        mcp.server_request("elicitation/create", Duration::from_millis(300))
+            .is_none()
+    );
+    assert!(mcp.queue.waiting().is_empty());
+}
+
+#[test]
+fn declining_or_cancelling_the_hosts_form_is_a_cancelled_result() {
+    for action in ["decline", "cancel"] {
+        let mut mcp = Mcp::start_with(&["--elicit", "always"], json!({"elicitation": {}}));
+        mcp.call(1, two_questions());
+        let request = mcp
+            .server_request("elicitation/create", Duration::from_secs(10))
+            .expect("asked at once");
+        mcp.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": action}}));
+        let details = mcp.response(1)["result"]["structuredContent"].clone();
+        assert_eq!(details["cancelled"], true, "{action}: {details}");
+        assert_eq!(details["answers"], json!({}), "{action}");
+    }
+}
+
+/// An inbox that takes the ask within the grace period wins: the host is never asked. A client
+/// without the capability is never asked either, and its ask waits for the inbox as before.
+#[test]
+fn an_inbox_in_time_or_a_host_without_a_form_means_no_elicitation() {
+    let mut mcp = Mcp::start_with(&["--elicit-after", "1.5"], json!({"elicitation": {}}));
+    mcp.call(1, two_questions());
+    let ask = mcp.queued(1).remove(0);
+    let claim = mcp.queue.claim(&ask.id).unwrap().unwrap();
+    std::thread::sleep(Duration::from_millis(1800));
+    mcp.queue.answer(claim, &answered(&ask.payload, 1)).unwrap();
+    assert_eq!(
+        mcp.response(1)["result"]["structuredContent"]["cancelled"],
+        false
+    );
+    assert!(
+        mcp.server_request("elicitation/create", Duration::from_millis(300))
+            .is_none()
+    );
+
+    let mut mcp = Mcp::start(&["--elicit", "always"]);
+    mcp.call(1, two_questions());
+    assert!(
+        mcp.server_request("elicitation/create", Duration::from_millis(800))
+            .is_none()
+    );
+    let ask = mcp.queued(1).remove(0);
+    let claim = mcp.queue.claim(&ask.id).unwrap().unwrap();
+    mcp.queue.answer(claim, &answered(&ask.payload, 2)).unwrap();
+    assert_eq!(mcp.response(1)["result"]["isError"], false);
 }

@@ -87,6 +87,42 @@ impl Default for HistoryConfig {
 /// short enough that an agent never waits for good on an ask nobody can see.
 pub const DEFAULT_MCP_TIMEOUT_SECONDS: u64 = 1800;
 
+/// When `pi-ask mcp` asks through the host's own form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ElicitMode {
+    /// Never: asks wait for `pi-ask inbox` only.
+    Never,
+    /// When no inbox has taken the ask within the grace period.
+    #[default]
+    Fallback,
+    /// At once (an inbox may still take it first).
+    Always,
+}
+
+impl ElicitMode {
+    /// The mode's name in the config and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            ElicitMode::Never => "never",
+            ElicitMode::Fallback => "fallback",
+            ElicitMode::Always => "always",
+        }
+    }
+
+    /// The mode a config value names.
+    pub fn parse(text: &str) -> Option<ElicitMode> {
+        match text {
+            "never" => Some(ElicitMode::Never),
+            "fallback" => Some(ElicitMode::Fallback),
+            "always" => Some(ElicitMode::Always),
+            _ => None,
+        }
+    }
+}
+
+/// Seconds an ask waits for an inbox before the host's own form is used, by default.
+pub const DEFAULT_ELICIT_AFTER_SECONDS: u64 = 5;
+
 /// The `mcp` section.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct McpConfig {
@@ -96,6 +132,10 @@ pub struct McpConfig {
     pub max_ask_bytes: u64,
     /// The most calls waiting for the inbox at once.
     pub max_waiting_calls: usize,
+    /// When to ask through the host's own form (MCP elicitation).
+    pub elicit: ElicitMode,
+    /// Seconds an ask waits for an inbox before the host's form is used (`fallback`).
+    pub elicit_after_seconds: u64,
 }
 
 impl Default for McpConfig {
@@ -104,6 +144,8 @@ impl Default for McpConfig {
             timeout_seconds: Some(DEFAULT_MCP_TIMEOUT_SECONDS),
             max_ask_bytes: crate::queue::DEFAULT_MAX_ASK_BYTES,
             max_waiting_calls: crate::mcp::DEFAULT_MAX_WAITING_CALLS,
+            elicit: ElicitMode::Fallback,
+            elicit_after_seconds: DEFAULT_ELICIT_AFTER_SECONDS,
         }
     }
 }
@@ -268,6 +310,16 @@ pub fn config_from_tree(
                 InvalidConfig("mcp.timeoutSeconds must be a whole number (0: no limit)".into())
             })?;
             config.mcp.timeout_seconds = (seconds > 0).then_some(seconds);
+        }
+        if let Some(mode) = table.get("elicit") {
+            config.mcp.elicit = mode.as_str().and_then(ElicitMode::parse).ok_or_else(|| {
+                InvalidConfig("mcp.elicit must be \"never\", \"fallback\" or \"always\"".into())
+            })?;
+        }
+        if let Some(seconds) = table.get("elicitAfterSeconds") {
+            config.mcp.elicit_after_seconds = seconds.as_u64().ok_or_else(|| {
+                InvalidConfig("mcp.elicitAfterSeconds must be a whole number".into())
+            })?;
         }
         if let Some(bytes) = table.get("maxAskBytes") {
             config.mcp.max_ask_bytes = bytes.as_u64().filter(|b| *b > 0).ok_or_else(|| {

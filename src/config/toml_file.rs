@@ -80,6 +80,10 @@ timeoutSeconds = {}
 # a call gets an error result that names the limit.
 maxAskBytes = {}
 maxWaitingCalls = {}
+# When no inbox has taken an ask within elicitAfterSeconds, ask in the MCP host's own form, if
+# the host offers one: "fallback"; "always" at once; "never".
+elicit = "{}"
+elicitAfterSeconds = {}
 
 [answer]
 # `pi-ask answer`: the command that runs a model, given the extraction request on its standard
@@ -102,6 +106,8 @@ extractionTimeoutMs = {}
         config.mcp.timeout_seconds.unwrap_or(0),
         config.mcp.max_ask_bytes,
         config.mcp.max_waiting_calls,
+        config.mcp.elicit.name(),
+        config.mcp.elicit_after_seconds,
         config
             .answer
             .extractor

@@ -26,7 +26,13 @@ const KNOWN: &[(&str, Option<&[&str]>)] = &[
     ("history", Some(&["enabled"])),
     (
         "mcp",
-        Some(&["timeoutSeconds", "maxAskBytes", "maxWaitingCalls"]),
+        Some(&[
+            "timeoutSeconds",
+            "maxAskBytes",
+            "maxWaitingCalls",
+            "elicit",
+            "elicitAfterSeconds",
+        ]),
     ),
 ];
 

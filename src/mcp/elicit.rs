@@ -1,0 +1,283 @@
+//! The host's own form when no inbox is there: an ask as one MCP `elicitation/create` request in
+//! form mode, and the person's reply turned into the contract's result.
+//!
+//! An elicitation form is flat (strings, numbers, booleans, enums), so each question becomes up
+//! to three fields: its choice (a titled enum, or an array of them for multi-select), `Type your
+//! own`, and a note. What the form cannot carry: the review tab, elaborate, option notes, and
+//! previews beyond the excerpt folded into the message.
+
+use serde_json::{Map, Value, json};
+
+use crate::form::{Form, Question, QuestionType};
+use crate::model::AnswerState;
+use crate::result::{AskResult, Outcome, build_from_state};
+
+/// How much of a preview the message shows, in characters.
+const PREVIEW_EXCERPT_CHARS: usize = 600;
+/// The most characters of the whole message.
+const MAX_MESSAGE_CHARS: usize = 16_000;
+
+/// The names of one question's fields in the form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Fields {
+    /// The choice field; `None` for a question without options (free-form).
+    choice: Option<String>,
+    own: String,
+    note: String,
+}
+
+/// An ask as an elicitation: the request's message and schema, and how to read the reply.
+#[derive(Debug, Clone)]
+pub struct Elicitation {
+    pub message: String,
+    pub schema: Value,
+    fields: Vec<Fields>,
+}
+
+/// A field name not yet taken: `base`, else `base_2`, `base_3`, …
+fn unique(base: String, taken: &mut Vec<String>) -> String {
+    let mut name = base.clone();
+    let mut n = 1;
+    while taken.contains(&name) {
+        n += 1;
+        name = format!("{base}_{n}");
+    }
+    taken.push(name.clone());
+    name
+}
+
+fn option_title(question: &Question, index: usize) -> String {
+    let option = &question.options[index];
+    if option.is_recommended() {
+        format!("{} (recommended)", option.label)
+    } else {
+        option.label.clone()
+    }
+}
+
+fn excerpt(text: &str, chars: usize) -> String {
+    if text.chars().count() <= chars {
+        return text.to_owned();
+    }
+    let mut cut: String = text.chars().take(chars).collect();
+    cut.push('…');
+    cut
+}
+
+/// The elicitation for a form.
+pub fn elicitation(form: &Form) -> Elicitation {
+    let mut taken: Vec<String> = form.questions.iter().map(|q| q.id.clone()).collect();
+    let mut properties = Map::new();
+    let mut fields = Vec::new();
+    let mut message = form
+        .title
+        .clone()
+        .unwrap_or_else(|| "Questions for you".to_owned());
+    message.push('\n');
+    for (n, question) in form.questions.iter().enumerate() {
+        let number = n + 1;
+        message.push_str(&format!("\n{number}. {}\n", question.prompt));
+        for (i, option) in question.options.iter().enumerate() {
+            match &option.description {
+                Some(d) => message.push_str(&format!("   - {}: {d}\n", option_title(question, i))),
+                None => message.push_str(&format!("   - {}\n", option_title(question, i))),
+            }
+            if let Some(preview) = &option.preview {
+                message.push_str(&format!(
+                    "     Preview of {}:\n{}\n",
+                    option.label,
+                    excerpt(preview, PREVIEW_EXCERPT_CHARS)
+                ));
+            }
+        }
+        let choices: Vec<Value> = (0..question.options.len())
+            .map(
+                |i| json!({"const": question.options[i].value, "title": option_title(question, i)}),
+            )
+            .collect();
+        let choice = (!question.options.is_empty()).then(|| {
+            let multi = question.presented_type == QuestionType::Multi;
+            let field = if multi {
+                json!({"type": "array", "title": format!("{number}. {}", question.label),
+                    "description": question.prompt, "items": {"anyOf": choices}})
+            } else {
+                json!({"type": "string", "title": format!("{number}. {}", question.label),
+                    "description": question.prompt, "oneOf": choices})
+            };
+            properties.insert(question.id.clone(), field);
+            question.id.clone()
+        });
+        let own = unique(format!("{}_own", question.id), &mut taken);
+        let own_help = match (&choice, question.presented_type) {
+            (None, _) => question.prompt.clone(),
+            (Some(_), QuestionType::Multi) => "Your own answer, besides the choices".to_owned(),
+            (Some(_), _) => "Your own answer, instead of a choice".to_owned(),
+        };
+        let own_title = if choice.is_some() {
+            format!("{number}. Type your own")
+        } else {
+            format!("{number}. {}", question.label)
+        };
+        properties.insert(
+            own.clone(),
+            json!({"type": "string", "title": own_title, "description": own_help}),
+        );
+        let note = unique(format!("{}_note", question.id), &mut taken);
+        properties.insert(
+            note.clone(),
+            json!({"type": "string", "title": format!("{number}. Note"), "description": "Optional: anything to add"}),
+        );
+        fields.push(Fields { choice, own, note });
+    }
+    message.push_str("\nAnswer each question with a choice or your own words; notes are optional.");
+    Elicitation {
+        message: excerpt(&message, MAX_MESSAGE_CHARS),
+        schema: json!({"type": "object", "properties": properties}),
+        fields,
+    }
+}
+
+/// What the person did with the host's form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reply {
+    Accept,
+    Decline,
+    Cancel,
+}
+
+impl Elicitation {
+    /// The result for the person's reply: accept is a submit with what the fields hold (a
+    /// value that is none of the question's options is ignored; for a single-choice question,
+    /// own words replace the choice), decline and cancel a cancelled result.
+    pub fn result(&self, form: &Form, reply: Reply, content: Option<&Value>) -> AskResult {
+        let mut states = vec![AnswerState::default(); form.questions.len()];
+        if reply != Reply::Accept {
+            return build_from_state(
+                form.title.as_deref(),
+                &form.questions,
+                &states,
+                Outcome::Cancelled,
+            );
+        }
+        let empty = Map::new();
+        let content = content.and_then(Value::as_object).unwrap_or(&empty);
+        let text = |name: &str| content.get(name).and_then(Value::as_str).unwrap_or("");
+        for ((question, fields), state) in form.questions.iter().zip(&self.fields).zip(&mut states)
+        {
+            if let Some(choice) = &fields.choice {
+                let values: Vec<&str> = match content.get(choice) {
+                    Some(Value::String(v)) => vec![v.as_str()],
+                    Some(Value::Array(vs)) => vs.iter().filter_map(Value::as_str).collect(),
+                    _ => Vec::new(),
+                };
+                // In option order, each once, as the form selects them.
+                state.selected = (0..question.options.len())
+                    .filter(|&i| values.contains(&question.options[i].value.as_str()))
+                    .collect();
+            }
+            let own = text(&fields.own).trim();
+            if !own.is_empty() {
+                state.set_custom_text(own);
+                state.custom_selected = true;
+                if question.presented_type != QuestionType::Multi {
+                    state.selected.clear();
+                }
+            }
+            state.set_note(text(&fields.note).trim());
+        }
+        build_from_state(
+            form.title.as_deref(),
+            &form.questions,
+            &states,
+            Outcome::Submit,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form() -> Form {
+        crate::input::validate_payload(&json!({"title": "Deploy", "questions": [
+            {"id": "env", "prompt": "Where should it deploy?", "options": [
+                {"value": "staging", "label": "Staging", "description": "safe"},
+                {"value": "prod", "label": "Production", "recommended": true, "preview": "p".repeat(2000)}]},
+            {"id": "checks", "type": "multi", "prompt": "Which checks?", "options": [
+                {"value": "lint", "label": "Lint"}, {"value": "test", "label": "Tests"}, {"value": "e2e", "label": "E2E"}]},
+            {"id": "env_own", "prompt": "A question whose id looks like a field", "options": [
+                {"value": "a", "label": "A"}]}
+        ]}))
+        .unwrap()
+    }
+
+    #[test]
+    fn every_question_becomes_a_choice_own_words_and_a_note_and_rmcp_accepts_the_schema() {
+        let e = elicitation(&form());
+        let names: Vec<&String> = e.schema["properties"].as_object().unwrap().keys().collect();
+        assert_eq!(
+            names,
+            [
+                "env",
+                "env_own_2",
+                "env_note",
+                "checks",
+                "checks_own",
+                "checks_note",
+                "env_own",
+                "env_own_own",
+                "env_own_note"
+            ]
+        );
+        let env = &e.schema["properties"]["env"];
+        assert_eq!(
+            env["oneOf"][1],
+            json!({"const": "prod", "title": "Production (recommended)"})
+        );
+        assert_eq!(
+            e.schema["properties"]["checks"]["items"]["anyOf"][2]["const"],
+            "e2e"
+        );
+        assert!(
+            e.message
+                .starts_with("Deploy\n\n1. Where should it deploy?\n   - Staging: safe\n")
+        );
+        assert!(e.message.contains("Preview of Production:\n"));
+        assert!(
+            !e.message.contains(&"p".repeat(601)),
+            "previews are excerpts"
+        );
+        let params = json!({"mode": "form", "message": e.message, "requestedSchema": e.schema});
+        serde_json::from_value::<rmcp::model::ElicitRequestParams>(params).expect("rmcp reads it");
+    }
+
+    #[test]
+    fn accept_is_a_submit_with_values_labels_indices_own_words_and_notes() {
+        let form = form();
+        let e = elicitation(&form);
+        let content = json!({"env": "prod", "env_note": " watch the logs ", "checks": ["e2e", "lint", "nope"],
+            "checks_own": "fuzz", "env_own_own": "my own", "env_own": "a"});
+        let result = e.result(&form, Reply::Accept, Some(&content));
+        let answers = &serde_json::to_value(&result.details).unwrap()["answers"];
+        assert_eq!(answers["env"]["values"], json!(["prod"]));
+        assert_eq!(answers["env"]["labels"], json!(["Production"]));
+        assert_eq!(answers["env"]["indices"], json!([2]));
+        assert_eq!(answers["env"]["note"], "watch the logs");
+        assert_eq!(answers["checks"]["values"], json!(["lint", "e2e", "fuzz"]));
+        assert_eq!(answers["checks"]["customText"], "fuzz");
+        // Own words replace a single choice.
+        assert_eq!(answers["env_own"]["values"], json!(["my own"]));
+        assert!(!result.details.cancelled);
+    }
+
+    #[test]
+    fn decline_and_cancel_are_cancelled_results_with_nothing_chosen() {
+        let form = form();
+        let e = elicitation(&form);
+        for reply in [Reply::Decline, Reply::Cancel] {
+            let result = e.result(&form, reply, Some(&json!({"env": "prod"})));
+            assert!(result.details.cancelled);
+            assert!(result.details.answers.is_empty());
+        }
+    }
+}
