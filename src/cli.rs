@@ -304,6 +304,19 @@ enum Command {
     },
     /// Print the JSON Schema of the ask_user input.
     Schema,
+    /// Check what pi-ask would use here: the config, the history, where MCP asks go and whether
+    /// an inbox watches them, and the terminal. Exit 1 when something needs fixing.
+    Doctor {
+        /// Config file (as for `ask`).
+        #[arg(long, value_name = "PATH")]
+        config: Option<PathBuf>,
+        /// The history file (as for `history`).
+        #[arg(long, value_name = "FILE")]
+        history: Option<PathBuf>,
+        /// The queue folder (as for `inbox`).
+        #[arg(long, value_name = "DIR")]
+        queue: Option<PathBuf>,
+    },
     /// Print the key events the terminal sends, one per line, until F12 (for checking a
     /// terminal's keys and the test harness's decoder against the real one).
     #[command(hide = true)]
@@ -551,6 +564,17 @@ pub fn main() -> ExitCode {
             print_json(&crate::schema::input_schema());
             ExitCode::from(EXIT_OK)
         }
+        Command::Doctor {
+            config,
+            history,
+            queue,
+        } => {
+            let choice = HistoryChoice::resolve(history.as_deref(), false, config.as_deref());
+            let queue = queue
+                .map(|q| crate::paths::absolute(&q))
+                .or_else(|| crate::queue::default_queue_dir(|k| std::env::var(k).ok()));
+            commands::doctor::doctor(config.as_deref(), &choice, queue.as_deref())
+        }
     }
 }
 
@@ -757,6 +781,7 @@ impl From<FormOptions> for crate::run::RunOptions {
             submit_when_answered: false,
             journal: None,
             restore: None,
+            dismiss_puts_back: false,
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod files;
 pub mod form;
 pub mod fuzzing;
 pub mod history;
+pub mod inbox;
 pub mod input;
 pub mod keymap;
 pub mod keys;

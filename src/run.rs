@@ -52,6 +52,9 @@ pub struct RunOptions {
     pub journal: Option<crate::history::JournalHandle>,
     /// What was entered before (`pi-ask resume`), put back before the first frame.
     pub restore: Option<crate::model::Draft>,
+    /// `global.dismiss` (Ctrl+C) ends the form as interrupted (nothing delivered), for a caller
+    /// that gives the ask back (the inbox) instead of cancelling it.
+    pub dismiss_puts_back: bool,
 }
 
 /// The remote socket as the session's outside source of messages.
@@ -336,7 +339,8 @@ pub fn ask_result_with(
     .with_files(FileSource::Walk {
         root: root.clone(),
         options: files,
-    });
+    })
+    .with_dismiss_puts_back(options.dismiss_puts_back);
     if let Some(draft) = &options.restore
         && !app.model.restore(draft)
     {

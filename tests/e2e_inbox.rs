@@ -10,6 +10,15 @@ use pi_ask::queue::{Queue, QueuedAsk, Waited};
 use serde_json::json;
 
 const ENTER: &str = "\r";
+const DOWN: &str = "\x1b[B";
+const ESC: &str = "\x1b";
+
+/// Opens the highlighted ask from the inbox's list once `heading` shows, and waits for its form.
+fn open_from_list(s: &mut Session, heading: &str) {
+    s.wait_for(heading);
+    s.send(ENTER);
+    s.wait_for("Type your own");
+}
 
 fn ask(id: &str, prompt: &str, at: u64) -> QueuedAsk {
     QueuedAsk {
@@ -59,13 +68,16 @@ fn the_inbox_shows_a_queued_ask_within_moments_and_delivers_the_answer() {
     queue
         .submit(&ask("a1", "Where should it deploy?", 1))
         .unwrap();
-    s.wait_for("Where should it deploy?");
+    s.wait_for("1 ask waiting");
     let shown = queued.elapsed();
+    let mut s = s;
+    s.wait_for("Where should it deploy?");
+    s.wait_for("claude-code · /home/u/proj");
+    open_from_list(&mut s, "1 ask waiting");
     assert!(
         s.contents()
             .contains("ask from claude-code in /home/u/proj")
     );
-    let mut s = s;
     s.send("2");
     s.wait_for("Review");
     s.send(ENTER);
@@ -82,13 +94,13 @@ fn several_waiting_asks_are_offered_in_a_list_oldest_first() {
     queue.submit(&ask("new", "Second question?", 2)).unwrap();
     queue.submit(&ask("old", "First question?", 1)).unwrap();
     let mut s = inbox(&queue, &["--once"]);
-    s.wait_for("pi-ask inbox: 2 asks waiting");
+    s.wait_for("pi-ask inbox · 2 asks waiting");
     let screen = s.contents();
     let first = screen.find("First question?").unwrap();
     let second = screen.find("Second question?").unwrap();
     assert!(first < second, "oldest first:\n{screen}");
-    s.send("2"); // pick the newer one
-    s.wait_for("Second question?");
+    s.send(DOWN); // the newer one
+    open_from_list(&mut s, "› Second question?");
     s.send("1");
     s.wait_for("Review");
     s.send(ENTER);
@@ -106,12 +118,12 @@ fn an_inbox_killed_mid_form_returns_the_ask_and_another_inbox_answers_it() {
         .submit(&ask("a1", "Where should it deploy?", 1))
         .unwrap();
     let mut first = inbox(&queue, &[]);
-    first.wait_for("Where should it deploy?");
+    open_from_list(&mut first, "1 ask waiting");
     assert!(queue.pending().is_empty(), "claimed by the first inbox");
     unsafe { libc::kill(first.pid(), libc::SIGKILL) };
     first.wait_exit();
     let mut second = inbox(&queue, &["--once"]);
-    second.wait_for("Where should it deploy?");
+    open_from_list(&mut second, "1 ask waiting");
     second.send("1");
     second.wait_for("Review");
     second.send(ENTER);
@@ -127,7 +139,7 @@ fn a_withdrawn_ask_closes_its_form() {
         .submit(&ask("a1", "Where should it deploy?", 1))
         .unwrap();
     let mut s = inbox(&queue, &["--once"]);
-    s.wait_for("Where should it deploy?");
+    open_from_list(&mut s, "1 ask waiting");
     queue.withdraw("a1").unwrap();
     assert_eq!(s.wait_exit(), 0);
     s.wait_for("the asker withdrew the ask");
@@ -149,11 +161,11 @@ fn an_ask_answered_by_another_inbox_is_answered_in_the_history_too() {
     let run = |args: &[&str]| Session::start_with_env(args, &env, |_| {});
     let q = queue.dir().to_str().unwrap();
     let mut first = run(&["inbox", "--queue", q]);
-    first.wait_for("Where should it deploy?");
+    open_from_list(&mut first, "1 ask waiting");
     unsafe { libc::kill(first.pid(), libc::SIGKILL) };
     first.wait_exit();
     let mut second = run(&["inbox", "--once", "--queue", q]);
-    second.wait_for("Where should it deploy?");
+    open_from_list(&mut second, "1 ask waiting");
     second.send("1");
     second.wait_for("Review");
     second.send(ENTER);
@@ -220,7 +232,8 @@ fn peer_and_payload_text_never_reaches_the_terminal_raw() {
         &env,
         |_| {},
     );
-    s.wait_for("Where should it deploy?");
+    s.wait_for("?]2;PWNED?");
+    open_from_list(&mut s, "1 ask waiting");
     s.wait_for("ask from ?]2;PWNED?");
     s.send("1");
     s.wait_for("Review");
@@ -239,4 +252,87 @@ fn peer_and_payload_text_never_reaches_the_terminal_raw() {
     assert!(String::from_utf8_lossy(&listing.stdout).contains("?]2;PWNED?"));
     assert_clean("history", &listing.stdout);
     assert_clean("history's stderr", &listing.stderr);
+}
+
+/// The list's keys: `l` leaves an ask for later (it moves to the end and is not opened by
+/// itself), `d` declines one (its asker gets a cancelled result), Esc quits with the rest queued.
+#[test]
+fn the_list_leaves_asks_for_later_declines_them_and_quits_leaving_them_queued() {
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    queue.submit(&ask("old", "First question?", 1)).unwrap();
+    queue.submit(&ask("new", "Second question?", 2)).unwrap();
+    let mut s = inbox(&queue, &[]);
+    s.wait_for("› First question?");
+    s.send("l");
+    s.wait_for("› Second question?");
+    s.wait_for("First question?  (later)");
+    s.send("d");
+    match queue
+        .wait(
+            "new",
+            Some(Duration::from_secs(10)),
+            Duration::from_millis(10),
+            &mut || false,
+        )
+        .unwrap()
+    {
+        Waited::Answered(result) => assert_eq!(result["details"]["cancelled"], true),
+        other => panic!("{other:?}"),
+    }
+    // Only the ask left for later waits: the list is not shown for it alone.
+    s.wait_for("(1 left for later)");
+    assert_eq!(queue.pending().len(), 1);
+    // A new ask shows the list again, the later one last.
+    queue.submit(&ask("third", "Third question?", 3)).unwrap();
+    s.wait_for("› Third question?");
+    s.send(ESC);
+    assert_eq!(s.wait_exit(), 0);
+    let ids: Vec<String> = queue.pending().into_iter().map(|a| a.id).collect();
+    assert_eq!(ids, ["old", "third"], "quitting leaves every ask queued");
+    assert!(s.cooked());
+}
+
+/// Ctrl+C inside an ask puts it back in the queue (it is not cancelled for the agent), and `@`
+/// lists the asker's folder.
+#[test]
+fn ctrl_c_in_an_ask_puts_it_back_and_at_lists_the_askers_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    std::fs::write(project.join("src/deploy_plan.md"), "plan").unwrap();
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    let mut a = ask("a1", "Where should it deploy?", 1);
+    a.cwd = project.to_str().unwrap().into();
+    queue.submit(&a).unwrap();
+    let mut s = inbox(&queue, &[]);
+    open_from_list(&mut s, "1 ask waiting");
+    s.send("3"); // Type your own
+    s.send("@deploy_pl");
+    s.wait_for("src/deploy_plan.md");
+    s.send("\u{3}");
+    assert_eq!(s.wait_exit(), 0);
+    s.wait_for("the ask is back in the queue");
+    assert_eq!(queue.pending().len(), 1, "put back, not cancelled");
+    assert!(queue.take_result("a1").is_none());
+    assert!(s.cooked());
+}
+
+/// A termination signal while the list shows: the inbox ends cleanly, the terminal restored,
+/// every ask still queued.
+#[test]
+fn a_signal_while_the_list_shows_leaves_every_ask_queued_and_the_terminal_restored() {
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    queue
+        .submit(&ask("a1", "Where should it deploy?", 1))
+        .unwrap();
+    for signal in [libc::SIGTERM, libc::SIGHUP, libc::SIGINT] {
+        let mut s = inbox(&queue, &[]);
+        s.wait_for("1 ask waiting");
+        unsafe { libc::kill(s.pid(), signal) };
+        assert_eq!(s.wait_exit(), 0, "signal {signal}");
+        assert!(s.cooked(), "signal {signal}");
+        assert_eq!(queue.pending().len(), 1, "signal {signal}");
+    }
 }

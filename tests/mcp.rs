@@ -37,6 +37,11 @@ impl Mcp {
     fn start_with(extra: &[&str], capabilities: Value) -> Mcp {
         let dir = tempfile::tempdir().unwrap();
         let queue = Queue::open(dir.path().join("queue")).unwrap();
+        Mcp::start_on(dir, queue, extra, capabilities)
+    }
+
+    /// A server on this queue (several servers may share one).
+    fn start_on(dir: tempfile::TempDir, queue: Queue, extra: &[&str], capabilities: Value) -> Mcp {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
             .args(["mcp", "--queue", queue.dir().to_str().unwrap()])
             .args(extra)
@@ -282,8 +287,10 @@ fn the_real_inbox_in_a_pty_answers_an_mcp_call() {
     let queue_dir = mcp.queue.dir().to_str().unwrap().to_owned();
     let mut inbox =
         common::pty::Session::start(&["inbox", "--once", "--queue", &queue_dir], |_| {});
+    inbox.wait_for("test-host 9 · ");
+    inbox.send("\r");
     inbox.wait_for("ask from test-host 9");
-    inbox.wait_for("Deploy where?");
+    inbox.wait_for("Type your own");
     inbox.send("1");
     inbox.wait_for("Review");
     inbox.send("\r");
@@ -576,4 +583,72 @@ fn an_inbox_in_time_or_a_host_without_a_form_means_no_elicitation() {
     let claim = mcp.queue.claim(&ask.id).unwrap().unwrap();
     mcp.queue.answer(claim, &answered(&ask.payload, 2)).unwrap();
     assert_eq!(mcp.response(1)["result"]["isError"], false);
+}
+
+/// Many askers, one inbox: ten servers with two calls each. Every ask is shown once, in the
+/// order the asks arrived, and each answer reaches its own caller.
+#[test]
+fn ten_servers_with_two_calls_each_are_answered_by_one_inbox_each_answer_to_its_caller() {
+    let shared = tempfile::tempdir().unwrap();
+    let queue = Queue::open(shared.path().join("queue")).unwrap();
+    let mut servers: Vec<Mcp> = (0..10)
+        .map(|_| {
+            Mcp::start_on(
+                tempfile::tempdir().unwrap(),
+                queue.clone(),
+                &["--elicit", "never"],
+                json!({}),
+            )
+        })
+        .collect();
+    let ask_of = |s: usize, c: u64| {
+        json!({"questions": [{"id": "pick", "prompt": format!("Ask {s}-{c}?"), "options": [
+            {"value": format!("s{s}c{c}"), "label": format!("Mine {s}-{c}")},
+            {"value": "other", "label": "Other"}]}]})
+    };
+    let mut order = Vec::new();
+    for c in 1..=2u64 {
+        for (s, server) in servers.iter_mut().enumerate() {
+            server.call(c, ask_of(s, c));
+            // Arrival order is the queue's: one at a time, so it is known.
+            let n = order.len() + 1;
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while queue.pending().len() < n {
+                assert!(Instant::now() < deadline, "ask {s}-{c} queued");
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            order.push(format!("Ask {s}-{c}?"));
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+    let queue_dir = queue.dir().to_str().unwrap().to_owned();
+    let mut inbox = common::pty::Session::start(&["inbox", "--queue", &queue_dir], |_| {});
+    for (i, prompt) in order.iter().enumerate() {
+        inbox.wait_for(&format!("› {prompt}"));
+        inbox.send("\r");
+        inbox.wait_for(&format!("Mine {}", &prompt[4..prompt.len() - 1]));
+        inbox.send("1");
+        inbox.wait_for("Review");
+        inbox.send("\r");
+        let left = order.len() - i - 1;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while queue.pending().len() != left {
+            assert!(Instant::now() < deadline, "{prompt} answered");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    for c in 1..=2u64 {
+        for (s, server) in servers.iter_mut().enumerate() {
+            let reply = server.response(c);
+            assert_eq!(
+                reply["result"]["structuredContent"]["answers"]["pick"]["values"],
+                json!([format!("s{s}c{c}")]),
+                "server {s} call {c}"
+            );
+        }
+    }
+    // Nothing waits now: the inbox says so, and Ctrl+C quits it.
+    inbox.wait_for("waiting for asks");
+    inbox.send("\u{3}");
+    assert_eq!(inbox.wait_exit(), 0);
 }

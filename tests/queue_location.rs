@@ -155,6 +155,8 @@ fn a_server_with_the_sdks_environment_and_an_inbox_in_a_shell_share_one_queue() 
 
     let mut inbox = shell_inbox(home.path());
     inbox.wait_for("Where should it deploy?");
+    inbox.send(ENTER);
+    inbox.wait_for("Type your own");
     let (code, text) = status(home.path());
     assert!(text.contains("inbox: watching"), "{text}");
     assert_eq!(code, 0, "{text}");
@@ -199,6 +201,8 @@ fn an_ask_queued_where_earlier_versions_put_it_is_still_answered() {
     );
     let mut inbox = shell_inbox(home.path());
     inbox.wait_for("Where should it deploy?");
+    inbox.send(ENTER);
+    inbox.wait_for("Type your own");
     inbox.send("1");
     inbox.wait_for("Review");
     inbox.send(ENTER);

@@ -4,16 +4,18 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{HistoryChoice, Opening, failure, recorded};
 use crate::cli::{EXIT_CANCELLED, EXIT_OK, report};
 use crate::history::{Origin, Source, process_is_alive};
+use crate::inbox::{Entry, InboxCmd, InboxList};
 use crate::input;
 use crate::model::Msg;
-use crate::queue::{Claim, Queue, QueuedAsk};
+use crate::queue::{Claim, Queue};
 use crate::result;
 use crate::run::RunOptions;
+use crate::tui::inbox_list::ListEnding;
 
 /// How often the queue is looked at while waiting (an ask shows within this time).
 const POLL: Duration = Duration::from_millis(40);
@@ -35,59 +37,6 @@ impl crate::tui::Outside for Withdrawal {
     }
 }
 
-fn age(created_at: u64) -> String {
-    let secs = crate::remote::protocol::unix_ms().saturating_sub(created_at) / 1000;
-    match secs {
-        0..60 => format!("{secs} s ago"),
-        60..3600 => format!("{} min ago", secs / 60),
-        _ => format!("{} h ago", secs / 3600),
-    }
-}
-
-fn first_prompt(ask: &QueuedAsk) -> String {
-    ask.payload
-        .get("questions")
-        .and_then(|q| q.get(0))
-        .and_then(|q| q.get("prompt"))
-        .and_then(Value::as_str)
-        .unwrap_or("(no prompt)")
-        .chars()
-        .take(70)
-        .collect()
-}
-
-/// The picker shown when several asks wait: itself a form, one option per ask, oldest first.
-fn pick(pending: &[QueuedAsk], options: &RunOptions) -> Option<String> {
-    let picker = json!({
-        "title": format!("pi-ask inbox: {} asks waiting", pending.len()),
-        "questions": [{
-            "id": "ask",
-            "label": "Inbox",
-            "prompt": "Which ask do you want to answer first?",
-            "options": pending.iter().map(|a| json!({
-                "value": a.id,
-                "label": first_prompt(a),
-                "description": format!("{} · {} · {}", a.client, a.cwd, age(a.created_at)),
-            })).collect::<Vec<_>>(),
-        }]
-    });
-    let form = input::validate_payload(&picker).ok()?;
-    let options = RunOptions {
-        submit_when_answered: true,
-        listen: None,
-        ..options.clone()
-    };
-    let done = crate::run::ask_result(form, &options).ok()?;
-    if done.result.details.cancelled || done.interrupted {
-        return None;
-    }
-    done.result
-        .details
-        .answers
-        .get("ask")
-        .and_then(|a| a.values.first().cloned())
-}
-
 /// What happened to one claimed ask.
 enum Shown {
     Answered,
@@ -102,7 +51,7 @@ fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoi
         "ask from {} in {}, {}",
         ask.client,
         ask.cwd,
-        age(ask.created_at)
+        crate::inbox::view::age(ask.created_at, crate::remote::protocol::unix_ms())
     ));
     if !process_is_alive(&ask.asker) {
         report("its asker has gone: an answer will only be kept in the history");
@@ -131,9 +80,22 @@ fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoi
         id: ask.id.clone(),
         seen: false,
     });
+    // `@` lists the asker's folder: the files the agent's question is about.
+    let asker_folder = std::path::PathBuf::from(&ask.cwd);
+    let cwd = if asker_folder.is_dir() {
+        Some(asker_folder)
+    } else {
+        report(&format!(
+            "the asker's folder {} is not here; `@` lists this folder instead",
+            crate::printable::printable(&ask.cwd)
+        ));
+        options.cwd.clone()
+    };
     let done = recorded(history, &opening, ask.cwd.clone(), |form, journal| {
         let options = RunOptions {
             journal,
+            cwd,
+            dismiss_puts_back: true,
             ..options.clone()
         };
         crate::run::ask_result_with(form, &options, vec![watch])
@@ -164,14 +126,19 @@ fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoi
             Shown::Answered
         }
         _ => {
-            let _ = queue.release(claim);
+            match queue.release(claim) {
+                Ok(()) => report("the ask is back in the queue for the next inbox"),
+                Err(e) => report(&format!("cannot put the ask back in the queue: {e}")),
+            }
             Shown::Stopped
         }
     }
 }
 
 /// `pi-ask inbox [--once]`: serves the asks of `queues`, the first being where asks go now and
-/// the others where earlier versions put them (see [`crate::queue::earlier_queue_dirs`]).
+/// the others where earlier versions put them (see [`crate::queue::earlier_queue_dirs`]). The
+/// waiting asks are a list of their own; an ask opens from it, can be left for later or
+/// declined, and quitting leaves every ask queued.
 pub fn inbox(
     queues: &[Queue],
     options: &RunOptions,
@@ -194,35 +161,46 @@ pub fn inbox(
         .iter()
         .filter_map(|q| q.announce_inbox().ok())
         .collect();
+    let config = crate::config::peek(&crate::config::ConfigPaths::from_env(
+        options.config.as_deref(),
+    ));
+    let theme = options.appearance.choose(&config.theme).theme;
+    let table = crate::keymap::BindingTable::new(config.keymaps);
+    let mut list = InboxList::default();
     let mut said_waiting = false;
     loop {
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return ExitCode::from(EXIT_OK);
         }
-        let pending = pending_in(queues);
-        if pending.is_empty() {
+        list.refresh(entries(queues));
+        if !list.has_fresh() {
+            // Nothing new: asks left for later stay queued, and the list is not shown for them
+            // alone until a new one comes.
             if !said_waiting {
-                report(&waiting_line(queues));
+                report(&waiting_line(queues, list.entries().len()));
                 said_waiting = true;
             }
             std::thread::sleep(POLL);
             continue;
         }
         said_waiting = false;
-        let asks: Vec<QueuedAsk> = pending.iter().map(|(_, ask)| ask.clone()).collect();
-        let id = if asks.len() == 1 {
-            asks[0].id.clone()
-        } else {
-            match pick(&asks, options) {
-                Some(id) => id,
-                None => return ExitCode::from(EXIT_OK),
+        list.highlight_fresh();
+        let ending =
+            crate::tui::inbox_list::run(&mut list, || entries(queues), &table, &theme, &stop);
+        let chosen = match ending {
+            Ok(ListEnding::Chose(InboxCmd::Quit)) | Ok(ListEnding::Interrupted) => {
+                return ExitCode::from(EXIT_OK);
             }
+            Ok(ListEnding::Empty) => continue,
+            Ok(ListEnding::Chose(chosen)) => chosen,
+            Err(e) => return failure(&format!("cannot show the inbox: {e}")),
         };
-        let Some(queue) = pending
-            .iter()
-            .find(|(_, ask)| ask.id == id)
-            .map(|(q, _)| &queues[*q])
-        else {
+        let (id, declined) = match chosen {
+            InboxCmd::Open(id) => (id, false),
+            InboxCmd::Decline(id) => (id, true),
+            InboxCmd::Quit => return ExitCode::from(EXIT_OK),
+        };
+        let Some(queue) = queue_of(queues, &id) else {
             continue;
         };
         // Another inbox may have been faster: then look again.
@@ -231,7 +209,12 @@ pub fn inbox(
             Ok(None) => continue,
             Err(e) => return failure(&format!("cannot claim the ask: {e}")),
         };
-        match show(claim, queue, options, history) {
+        let shown = if declined {
+            decline(claim, queue)
+        } else {
+            show(claim, queue, options, history)
+        };
+        match shown {
             Shown::Stopped => return ExitCode::from(EXIT_OK),
             Shown::Answered | Shown::Withdrawn if once => return ExitCode::from(EXIT_OK),
             Shown::Answered | Shown::Withdrawn => {}
@@ -239,23 +222,59 @@ pub fn inbox(
     }
 }
 
-/// The asks waiting in every queue, oldest first, each with the index of its queue.
-fn pending_in(queues: &[Queue]) -> Vec<(usize, QueuedAsk)> {
-    let mut pending: Vec<(usize, QueuedAsk)> = queues
+/// The list's entries: every waiting ask of every queue.
+fn entries(queues: &[Queue]) -> Vec<Entry> {
+    queues
         .iter()
-        .enumerate()
-        .flat_map(|(i, q)| q.pending().into_iter().map(move |ask| (i, ask)))
-        .collect();
-    pending.sort_by_key(|(_, ask)| ask.created_at);
-    pending
+        .flat_map(Queue::waiting)
+        .map(|ask| {
+            let alive = process_is_alive(&ask.asker);
+            Entry::of(&ask, alive)
+        })
+        .collect()
+}
+
+/// The queue an ask is in.
+fn queue_of<'q>(queues: &'q [Queue], id: &str) -> Option<&'q Queue> {
+    queues
+        .iter()
+        .find(|q| q.waiting().iter().any(|a| a.id == id))
+}
+
+/// Declines a claimed ask: its asker gets a cancelled result, as if the person cancelled the form.
+fn decline(claim: Claim, queue: &Queue) -> Shown {
+    let ask = claim.ask.clone();
+    let result = match input::validate_payload(&ask.payload) {
+        Ok(form) => result::build_from_state(
+            form.title.as_deref(),
+            &form.questions,
+            &vec![crate::model::AnswerState::default(); form.questions.len()],
+            result::Outcome::Cancelled,
+        ),
+        Err(invalid) => result::invalid_input_result(&invalid),
+    };
+    let value = serde_json::to_value(&result).unwrap_or(Value::Null);
+    match queue.answer(claim, &value) {
+        Ok(crate::queue::Delivery::Delivered) => {
+            report(&format!("declined the ask from {}", ask.client))
+        }
+        Ok(crate::queue::Delivery::TooLate) => {
+            report("the asker had stopped waiting; nothing was sent")
+        }
+        Err(e) => report(&format!("cannot decline the ask: {e}")),
+    }
+    Shown::Answered
 }
 
 /// What the inbox says while nothing waits: the folders it watches.
-fn waiting_line(queues: &[Queue]) -> String {
+fn waiting_line(queues: &[Queue], later: usize) -> String {
     let mut line = format!(
         "inbox: waiting for asks in {}",
         crate::paths::display(queues[0].dir())
     );
+    if later > 0 {
+        line.push_str(&format!(" ({later} left for later)"));
+    }
     let earlier: Vec<String> = queues[1..]
         .iter()
         .map(|q| crate::paths::display(q.dir()))

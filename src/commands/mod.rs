@@ -3,6 +3,7 @@
 //! `ask`; this module only decides which form, records it, and reports what happened.
 
 pub mod answer;
+pub mod doctor;
 pub mod history;
 pub mod inbox;
 pub mod reopen;

@@ -204,6 +204,11 @@ pub fn peek(paths: &ConfigPaths) -> Config {
     load_with(paths, false).config
 }
 
+/// [`peek`] with where the config came from and its notices (`pi-ask doctor`).
+pub fn peek_loaded(paths: &ConfigPaths) -> Loaded {
+    load_with(paths, false)
+}
+
 fn load_with(paths: &ConfigPaths, create_default: bool) -> Loaded {
     if let Some(json) = &paths.explicit_json {
         return load_json(json);

@@ -8,7 +8,9 @@ mod theme;
 mod toml_file;
 mod unknown;
 
-pub use load::{ConfigPaths, ConfigSource, Loaded, agent_dir, load, passwd_home, peek};
+pub use load::{
+    ConfigPaths, ConfigSource, Loaded, agent_dir, load, passwd_home, peek, peek_loaded,
+};
 pub use migrate::{CURRENT_SCHEMA_VERSION, MigrationError, migrate};
 pub use store::ConfigStore;
 pub use theme::{ThemeConfig, ThemeSetting};

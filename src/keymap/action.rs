@@ -6,7 +6,7 @@ use std::fmt;
 
 use pi_ask_components::EditOp;
 
-use crate::model::{Msg, PopupAction};
+use crate::model::{InboxAction, Msg, PopupAction};
 
 /// Where a key is pressed. Each context has its own actions and bindings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -18,16 +18,19 @@ pub enum Context {
     SettingsModal,
     /// The `@` file suggestion popup inside an editor.
     Autocomplete,
+    /// `pi-ask inbox`'s list of waiting asks.
+    Inbox,
 }
 
 impl Context {
-    pub const ALL: [Context; 6] = [
+    pub const ALL: [Context; 7] = [
         Context::Global,
         Context::Main,
         Context::Editor,
         Context::NoteEditor,
         Context::SettingsModal,
         Context::Autocomplete,
+        Context::Inbox,
     ];
 
     /// The contexts of the original pi-ask's keymaps (its JSON config spells each out).
@@ -48,6 +51,7 @@ impl Context {
             Context::NoteEditor => "noteEditor",
             Context::SettingsModal => "settingsModal",
             Context::Autocomplete => "autocomplete",
+            Context::Inbox => "inbox",
         }
     }
 
@@ -62,6 +66,7 @@ impl Context {
             Context::NoteEditor => "the note editors",
             Context::SettingsModal => "the settings modal",
             Context::Autocomplete => "the `@` suggestion popup",
+            Context::Inbox => "`pi-ask inbox`'s list of waiting asks",
         }
     }
 
@@ -277,6 +282,18 @@ actions! {
         hint "complete", "Insert the highlighted suggestion; with the popup closed, complete the path word before the caret" },
     AutocompleteClose => { Autocomplete, "close", ["esc"], Msg::Popup(PopupAction::Close), Always, Flow, false,
         hint "close list", "Close the popup until the text before the caret changes" },
+    InboxNext => { Inbox, "next", ["down"], Msg::Inbox(InboxAction::Next), Always, Flow, false,
+        hint "", "Highlight the next waiting ask" },
+    InboxPrevious => { Inbox, "previous", ["up"], Msg::Inbox(InboxAction::Previous), Always, Flow, false,
+        hint "select", "Highlight the previous waiting ask" },
+    InboxOpen => { Inbox, "open", ["enter"], Msg::Inbox(InboxAction::Open), Always, Flow, false,
+        hint "open", "Open the highlighted ask's form" },
+    InboxLater => { Inbox, "later", ["l"], Msg::Inbox(InboxAction::Later), Always, Flow, false,
+        hint "later", "Leave the highlighted ask queued for later: it moves to the end and is not opened by itself" },
+    InboxDecline => { Inbox, "decline", ["d"], Msg::Inbox(InboxAction::Decline), Always, Flow, false,
+        hint "decline", "Decline the highlighted ask: its asker gets a cancelled result" },
+    InboxQuit => { Inbox, "quit", ["esc", "ctrl+c"], Msg::Inbox(InboxAction::Quit), Always, Flow, false,
+        hint "quit", "Quit the inbox; every ask stays queued for the next inbox" },
 }
 
 impl Action {

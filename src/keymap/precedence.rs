@@ -37,6 +37,8 @@ pub enum Focus {
     },
     /// The settings modal, which blocks every other context.
     SettingsModal,
+    /// `pi-ask inbox`'s list of waiting asks (its own context only).
+    Inbox,
 }
 
 impl Focus {
@@ -120,6 +122,8 @@ const MAIN: &[Layer] = &[
 
 const SETTINGS_MODAL: &[Layer] = &[layer(Context::SettingsModal, Take::All, Gate::Always)];
 
+const INBOX: &[Layer] = &[layer(Context::Inbox, Take::All, Gate::Always)];
+
 /// An editor's layers with its own context (`editor` or `noteEditor`) fourth.
 const fn editor_layers(own: Context) -> [Layer; 9] {
     [
@@ -164,6 +168,7 @@ pub fn layers(focus: Focus) -> (&'static [Layer], Fallback) {
     match focus {
         Focus::Main => (MAIN, Fallback::Digit),
         Focus::SettingsModal => (SETTINGS_MODAL, Fallback::Nothing),
+        Focus::Inbox => (INBOX, Fallback::Nothing),
         Focus::Editor {
             kind: EditorKind::Answer | EditorKind::LandedAnswer,
             ..

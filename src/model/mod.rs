@@ -12,7 +12,7 @@ mod update;
 
 pub use answer::AnswerState;
 pub use draft::{Draft, DraftAnswer, DraftEditor, MAX_DRAFT_EDITOR_BYTES};
-pub use msg::{Cmd, Msg, Notification, PopupAction, ReviewAction};
+pub use msg::{Cmd, InboxAction, Msg, Notification, PopupAction, ReviewAction};
 pub use popup::{Popup, PopupKind};
 pub use settings_modal::{ModalMessage, SettingsModal, SettingsRow};
 pub use update::update;

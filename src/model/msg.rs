@@ -50,9 +50,26 @@ pub enum PopupAction {
     Close,
 }
 
+/// An action in the inbox's list of waiting asks (`pi-ask inbox`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InboxAction {
+    Next,
+    Previous,
+    /// Open the highlighted ask's form.
+    Open,
+    /// Leave the highlighted ask queued for later (moved to the end, not opened by itself).
+    Later,
+    /// Decline the highlighted ask: its asker gets a cancelled result.
+    Decline,
+    /// Quit the inbox; every ask stays queued.
+    Quit,
+}
+
 /// A user intent (or a report from the runtime). Keys become `Msg`s only through the binding table.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
+    /// A key in the inbox's list (the inbox's own model takes it; a form ignores it).
+    Inbox(InboxAction),
     /// The UI is drawn and waits for input (triggers the one notification of the flow).
     Opened,
     /// A validated answer from another program (remote events): replaces every answer and

@@ -29,6 +29,11 @@ pub struct App {
     pub(crate) measured: super::view::Measured,
     /// The colours everything is drawn with, and how the settings modal describes them.
     pub(crate) look: Look,
+    /// `global.dismiss` (Ctrl+C) gives the form back instead of cancelling it: set by a driver
+    /// that has somewhere to give it back to (the inbox puts the ask back in the queue).
+    pub(crate) dismiss_puts_back: bool,
+    /// The person asked to give the form back (see `dismiss_puts_back`).
+    pub(crate) put_back: bool,
 }
 
 impl App {
@@ -75,6 +80,8 @@ impl App {
             files: None,
             measured: super::view::Measured::default(),
             look: Look::default(),
+            dismiss_puts_back: false,
+            put_back: false,
         };
         if let Some(notice) = config_notice {
             app.update(Msg::ConfigNotice(notice));
@@ -149,9 +156,25 @@ impl App {
             return Vec::new();
         };
         match self.table.resolve(self.focus(), &key) {
+            Resolution::Msg(Msg::Dismiss) if self.dismiss_puts_back => {
+                self.put_back = true;
+                Vec::new()
+            }
             Resolution::Msg(msg) => self.update(msg),
             Resolution::Ignored => Vec::new(),
         }
+    }
+
+    /// Makes `global.dismiss` give the form back (the runtime ends it as interrupted) instead of
+    /// cancelling it.
+    pub fn with_dismiss_puts_back(mut self, on: bool) -> App {
+        self.dismiss_puts_back = on;
+        self
+    }
+
+    /// Whether the person asked to give the form back.
+    pub fn put_back(&self) -> bool {
+        self.put_back
     }
 
     /// Whether a key means anything in the current focus (a key bound to nothing changes nothing,

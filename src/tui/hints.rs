@@ -190,3 +190,27 @@ pub fn settings_footer(table: &BindingTable) -> String {
     .collect::<Vec<_>>()
     .join(" · ")
 }
+
+/// The inbox list's footer: moving (both directions in one hint, as the form's `↑↓ select`),
+/// then open, later, decline and quit, each with its live keys.
+pub fn inbox_footer(table: &BindingTable) -> String {
+    let moves = [Action::InboxPrevious, Action::InboxNext]
+        .into_iter()
+        .filter_map(|a| table.first_label(a))
+        .collect::<Vec<_>>()
+        .join("/");
+    let moves = (!moves.is_empty()).then(|| format!("{moves} select"));
+    std::iter::once(moves)
+        .chain(
+            [
+                Action::InboxOpen,
+                Action::InboxLater,
+                Action::InboxDecline,
+                Action::InboxQuit,
+            ]
+            .map(|a| hint(table, a)),
+        )
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" · ")
+}

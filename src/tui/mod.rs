@@ -5,6 +5,7 @@ mod app;
 pub mod appearance;
 pub mod bytes;
 mod hints;
+pub mod inbox_list;
 pub mod notify;
 pub mod runtime;
 mod session;

@@ -35,6 +35,8 @@ pub enum Interruption {
     TerminalClosed,
     /// Reading or writing the terminal failed (the error is reported on its own).
     TerminalError,
+    /// The person gave the form back (Ctrl+C in the inbox, which puts the ask back).
+    PutBack,
 }
 
 impl Interruption {
@@ -44,6 +46,7 @@ impl Interruption {
             Interruption::Signal(name) => name,
             Interruption::TerminalClosed => "the terminal closed",
             Interruption::TerminalError => "a terminal error",
+            Interruption::PutBack => "put back",
         }
     }
 
@@ -177,6 +180,9 @@ fn event_loop(
         if session.is_done() {
             return Ok(Ending::Done);
         }
+        if session.put_back() {
+            return Ok(Ending::Interrupted(Interruption::PutBack));
+        }
         if signals.load(Ordering::Relaxed) {
             return Ok(Ending::Interrupted(Interruption::from_last_signal()));
         }
@@ -209,7 +215,7 @@ fn event_loop(
                     }
                     other => changed |= session.handle_event(&other, Instant::now()),
                 }
-                if session.is_done() || !event::poll(Duration::ZERO)? {
+                if session.is_done() || session.put_back() || !event::poll(Duration::ZERO)? {
                     break;
                 }
             }

@@ -1,0 +1,203 @@
+//! `pi-ask doctor`: what pi-ask would use here and whether it works, one finding a line: the
+//! config, the history, where MCP asks go and whether an inbox watches them, and the terminal.
+//! Reads only; creates nothing.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use crate::cli::{EXIT_CANCELLED, EXIT_OK};
+use crate::config::{ConfigPaths, ConfigSource};
+use crate::queue::Queue;
+
+/// One finding: what was checked, what was found, and whether it is a problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub topic: &'static str,
+    pub text: String,
+    pub problem: bool,
+}
+
+fn finding(topic: &'static str, text: String, problem: bool) -> Finding {
+    Finding {
+        topic,
+        text,
+        problem,
+    }
+}
+
+fn shown(path: &Path) -> String {
+    crate::paths::display(path)
+}
+
+/// The config in use.
+pub fn config(explicit: Option<&Path>) -> Finding {
+    let loaded = crate::config::peek_loaded(&ConfigPaths::from_env(explicit));
+    let notices = loaded.notices.join(" ");
+    match &loaded.source {
+        ConfigSource::Toml(path) if notices.is_empty() => {
+            finding("config", format!("{} (ok)", shown(path)), false)
+        }
+        ConfigSource::Toml(path) => finding("config", format!("{}: {notices}", shown(path)), true),
+        ConfigSource::Defaults(path) => finding(
+            "config",
+            format!(
+                "none yet; defaults apply ({} is made at the first form)",
+                shown(path)
+            ),
+            false,
+        ),
+        ConfigSource::Invalid(path) => {
+            finding("config", format!("{}: {notices}", shown(path)), true)
+        }
+        ConfigSource::LegacyJson(path) => finding(
+            "config",
+            format!("{} (the original pi-ask's JSON, read-only)", shown(path)),
+            false,
+        ),
+        ConfigSource::NoHome(_) => finding("config", notices, true),
+    }
+}
+
+/// The history: where, whether it records, and whether it reads.
+pub fn history(choice: &super::HistoryChoice) -> Finding {
+    let Some(store) = &choice.store else {
+        return finding(
+            "history",
+            "none: no home folder (give --history FILE or set PI_ASK_HISTORY)".into(),
+            true,
+        );
+    };
+    let recording = if choice.record {
+        "recording"
+    } else {
+        "not recording ([history] enabled = false)"
+    };
+    if !store.path().exists() {
+        return finding(
+            "history",
+            format!("{} (empty; {recording})", shown(store.path())),
+            false,
+        );
+    }
+    match store.read() {
+        Ok(history) => finding(
+            "history",
+            format!(
+                "{} ({} asks; {recording}{})",
+                shown(store.path()),
+                history.asks.len(),
+                if history.skipped_lines > 0 {
+                    format!("; {} unreadable lines skipped", history.skipped_lines)
+                } else {
+                    String::new()
+                }
+            ),
+            false,
+        ),
+        Err(e) => finding(
+            "history",
+            format!("{}: cannot read it: {e}", shown(store.path())),
+            true,
+        ),
+    }
+}
+
+/// Where MCP asks go, how many wait, and whether an inbox watches.
+pub fn queue(dir: Option<&Path>) -> Vec<Finding> {
+    let Some(dir) = dir else {
+        return vec![finding(
+            "queue",
+            "none: no home folder (give --queue DIR or set PI_ASK_QUEUE)".into(),
+            true,
+        )];
+    };
+    if !dir.exists() {
+        return vec![
+            finding(
+                "queue",
+                format!("{} (made at the first ask)", shown(dir)),
+                false,
+            ),
+            finding(
+                "inbox",
+                "none is watching; start `pi-ask inbox` in a terminal".into(),
+                false,
+            ),
+        ];
+    }
+    // The folder exists, so opening it only checks it (private, this user's, not a link).
+    match Queue::open(dir) {
+        Err(e) => vec![finding("queue", e.to_string(), true)],
+        Ok(queue) => {
+            let waiting = queue.pending().len();
+            let inboxes = queue.inboxes_watching();
+            let inbox = if inboxes.is_empty() {
+                finding(
+                    "inbox",
+                    "none is watching; start `pi-ask inbox` in a terminal".into(),
+                    waiting > 0,
+                )
+            } else {
+                let pids: Vec<String> = inboxes.iter().map(|p| p.pid.to_string()).collect();
+                finding(
+                    "inbox",
+                    format!("watching (pid {})", pids.join(", ")),
+                    false,
+                )
+            };
+            vec![
+                finding(
+                    "queue",
+                    format!("{} ({waiting} waiting)", shown(dir)),
+                    false,
+                ),
+                inbox,
+            ]
+        }
+    }
+}
+
+/// The terminal a form would use.
+pub fn terminal(term: Option<&str>) -> Finding {
+    let term = term.unwrap_or("");
+    match crate::tui::terminal::open_tty() {
+        Err(e) => finding(
+            "terminal",
+            format!("none ({e}): `pi-ask ask` prints the questions back as a needs-input result"),
+            false,
+        ),
+        Ok(_) => {
+            let size = crossterm::terminal::size()
+                .map(|(c, r)| format!("{c}x{r}"))
+                .unwrap_or_else(|_| "size unknown".into());
+            let term = if term.is_empty() { "TERM unset" } else { term };
+            finding("terminal", format!("/dev/tty, {size}, {term}"), false)
+        }
+    }
+}
+
+/// Prints every finding; exit 0 when none is a problem, 1 otherwise.
+pub fn doctor(
+    config_path: Option<&Path>,
+    choice: &super::HistoryChoice,
+    queue_dir: Option<&Path>,
+) -> ExitCode {
+    let mut findings = vec![config(config_path), history(choice)];
+    findings.extend(queue(queue_dir));
+    findings.push(terminal(std::env::var("TERM").ok().as_deref()));
+    let mut problems = 0;
+    for f in &findings {
+        let mark = if f.problem { "!!" } else { "ok" };
+        problems += usize::from(f.problem);
+        println!(
+            "{mark} {:<9} {}",
+            format!("{}:", f.topic),
+            crate::printable::printable(&f.text)
+        );
+    }
+    ExitCode::from(if problems == 0 {
+        EXIT_OK
+    } else {
+        EXIT_CANCELLED
+    })
+}

@@ -1,0 +1,254 @@
+//! The inbox's list of waiting asks as a model: the entries (refreshed from the queues), the
+//! highlighted one, the asks left for later, and `update`, which turns an [`InboxAction`] into
+//! what the inbox must do. Pure: no I/O, no clock (the view is given the time).
+
+pub mod view;
+
+use crate::model::InboxAction;
+use crate::queue::QueuedAsk;
+
+/// One waiting ask as the list shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub id: String,
+    /// Who asked (the MCP client's name and version).
+    pub client: String,
+    /// The asker's folder.
+    pub cwd: String,
+    /// Unix milliseconds.
+    pub created_at: u64,
+    /// The first question's prompt, on one line.
+    pub first_prompt: String,
+    /// Whether the process waiting for the answer still runs.
+    pub asker_alive: bool,
+}
+
+impl Entry {
+    /// The entry of a queued ask (`asker_alive` is for the caller to tell: it is I/O).
+    pub fn of(ask: &QueuedAsk, asker_alive: bool) -> Entry {
+        let prompt = ask
+            .payload
+            .get("questions")
+            .and_then(|q| q.get(0))
+            .and_then(|q| q.get("prompt"))
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("(no prompt)");
+        Entry {
+            id: ask.id.clone(),
+            client: ask.client.clone(),
+            cwd: ask.cwd.clone(),
+            created_at: ask.created_at,
+            first_prompt: prompt.split_whitespace().collect::<Vec<_>>().join(" "),
+            asker_alive,
+        }
+    }
+}
+
+/// What the inbox does after a key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InboxCmd {
+    /// Claim and show this ask.
+    Open(String),
+    /// Answer this ask with a cancelled result.
+    Decline(String),
+    /// Quit; every ask stays queued.
+    Quit,
+}
+
+/// The list: entries oldest first, those left for later at the end.
+#[derive(Debug, Clone, Default)]
+pub struct InboxList {
+    entries: Vec<Entry>,
+    cursor: usize,
+    /// The asks left for later, in the order they were left (the last one goes last).
+    later: Vec<String>,
+}
+
+impl InboxList {
+    /// The entries in the order shown.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The highlighted row.
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// Whether this ask was left for later.
+    pub fn is_later(&self, id: &str) -> bool {
+        self.later.iter().any(|l| l == id)
+    }
+
+    /// Replaces the entries with what the queues hold now, keeping the highlight on the same ask
+    /// (or the same row when it went away).
+    pub fn refresh(&mut self, mut entries: Vec<Entry>) {
+        let highlighted = self.entries.get(self.cursor).map(|e| e.id.clone());
+        let later_at = |id: &str| self.later.iter().position(|l| l == id);
+        entries.sort_by_key(|e| (later_at(&e.id), e.created_at));
+        self.later.retain(|id| entries.iter().any(|e| &e.id == id));
+        self.entries = entries;
+        self.cursor = highlighted
+            .and_then(|id| self.entries.iter().position(|e| e.id == id))
+            .unwrap_or(self.cursor)
+            .min(self.entries.len().saturating_sub(1));
+    }
+
+    /// Whether an ask waits that was not left for later.
+    pub fn has_fresh(&self) -> bool {
+        self.entries.iter().any(|e| !self.is_later(&e.id))
+    }
+
+    /// Moves the highlight to the first ask not left for later, when it is on one that was (the
+    /// list shown again for a new ask starts on that ask).
+    pub fn highlight_fresh(&mut self) {
+        let on_later = self
+            .entries
+            .get(self.cursor)
+            .is_some_and(|e| self.is_later(&e.id));
+        if on_later && let Some(first) = self.entries.iter().position(|e| !self.is_later(&e.id)) {
+            self.cursor = first;
+        }
+    }
+
+    /// What a key means.
+    pub fn update(&mut self, action: InboxAction) -> Option<InboxCmd> {
+        let highlighted = self.entries.get(self.cursor).map(|e| e.id.clone());
+        match action {
+            InboxAction::Next => {
+                self.cursor = (self.cursor + 1).min(self.entries.len().saturating_sub(1));
+                None
+            }
+            InboxAction::Previous => {
+                self.cursor = self.cursor.saturating_sub(1);
+                None
+            }
+            InboxAction::Open => highlighted.map(InboxCmd::Open),
+            InboxAction::Decline => highlighted.map(InboxCmd::Decline),
+            InboxAction::Quit => Some(InboxCmd::Quit),
+            InboxAction::Later => {
+                if let Some(id) = highlighted {
+                    self.later.retain(|l| *l != id);
+                    self.later.push(id);
+                    let entries = std::mem::take(&mut self.entries);
+                    self.refresh(entries);
+                    // The highlight stays on the row, now the next ask.
+                }
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str, at: u64) -> Entry {
+        Entry {
+            id: id.into(),
+            client: "c".into(),
+            cwd: "/".into(),
+            created_at: at,
+            first_prompt: format!("prompt {id}"),
+            asker_alive: true,
+        }
+    }
+
+    fn ids(list: &InboxList) -> Vec<&str> {
+        list.entries().iter().map(|e| e.id.as_str()).collect()
+    }
+
+    #[test]
+    fn entries_are_oldest_first_and_the_highlight_follows_its_ask() {
+        let mut list = InboxList::default();
+        list.refresh(vec![entry("b", 2), entry("a", 1)]);
+        assert_eq!(ids(&list), ["a", "b"]);
+        list.update(InboxAction::Next);
+        list.refresh(vec![entry("c", 0), entry("a", 1), entry("b", 2)]);
+        assert_eq!(
+            list.update(InboxAction::Open),
+            Some(InboxCmd::Open("b".into()))
+        );
+        list.refresh(vec![entry("a", 1)]);
+        assert_eq!(list.cursor(), 0, "the highlight stays within the list");
+    }
+
+    #[test]
+    fn later_moves_an_ask_to_the_end_and_it_is_no_longer_fresh() {
+        let mut list = InboxList::default();
+        list.refresh(vec![entry("a", 1), entry("b", 2)]);
+        assert_eq!(list.update(InboxAction::Later), None);
+        assert_eq!(ids(&list), ["b", "a"]);
+        assert!(list.is_later("a") && list.has_fresh());
+        list.update(InboxAction::Later);
+        assert!(!list.has_fresh());
+        // A new ask is fresh, and comes before those left for later (in the order they were left).
+        list.refresh(vec![entry("a", 1), entry("b", 2), entry("c", 3)]);
+        assert_eq!(ids(&list), ["c", "a", "b"]);
+        assert!(list.has_fresh());
+        assert_ne!(list.cursor(), 0, "the highlight followed its ask");
+        list.highlight_fresh();
+        assert_eq!(
+            list.cursor(),
+            0,
+            "shown again, the list starts on the new ask"
+        );
+    }
+
+    #[test]
+    fn keys_on_an_empty_list_do_nothing_but_quit() {
+        let mut list = InboxList::default();
+        for action in [
+            InboxAction::Next,
+            InboxAction::Previous,
+            InboxAction::Open,
+            InboxAction::Later,
+            InboxAction::Decline,
+        ] {
+            assert_eq!(list.update(action), None);
+        }
+        assert_eq!(list.update(InboxAction::Quit), Some(InboxCmd::Quit));
+        list.refresh(vec![entry("a", 1)]);
+        assert_eq!(
+            list.update(InboxAction::Decline),
+            Some(InboxCmd::Decline("a".into()))
+        );
+    }
+
+    proptest::proptest! {
+        /// Any keys and refreshes: the highlight stays on a row, every ask shows once, fresh
+        /// asks come before those left for later, and open/decline name the highlighted ask.
+        #[test]
+        fn any_keys_and_refreshes_keep_the_list_sound(
+            steps in proptest::collection::vec((0u8..8, proptest::collection::vec(0u8..6, 0..6)), 0..40)
+        ) {
+            let mut list = InboxList::default();
+            for (step, present) in steps {
+                if step >= 6 {
+                    let mut ids: Vec<u8> = present.clone();
+                    ids.sort_unstable();
+                    ids.dedup();
+                    list.refresh(ids.iter().map(|i| entry(&i.to_string(), u64::from(*i))).collect());
+                } else {
+                    let action = [InboxAction::Next, InboxAction::Previous, InboxAction::Open,
+                        InboxAction::Later, InboxAction::Decline, InboxAction::Quit][step as usize];
+                    let highlighted = list.entries().get(list.cursor()).map(|e| e.id.clone());
+                    match list.update(action) {
+                        Some(InboxCmd::Open(id)) | Some(InboxCmd::Decline(id)) => {
+                            proptest::prop_assert_eq!(Some(id), highlighted)
+                        }
+                        _ => {}
+                    }
+                }
+                let n = list.entries().len();
+                proptest::prop_assert!(n == 0 || list.cursor() < n);
+                let later: Vec<bool> = list.entries().iter().map(|e| list.is_later(&e.id)).collect();
+                proptest::prop_assert!(later.windows(2).all(|w| w[0] <= w[1]), "fresh first");
+                let mut ids: Vec<&str> = list.entries().iter().map(|e| e.id.as_str()).collect();
+                ids.dedup();
+                proptest::prop_assert_eq!(ids.len(), n);
+            }
+        }
+    }
+}

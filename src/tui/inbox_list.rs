@@ -1,0 +1,104 @@
+//! The inbox's list on the terminal: an inline area as tall as the list, redrawn when an ask
+//! arrives or goes, once a second for the ages, and after a key; keys become
+//! [`InboxAction`](crate::model::InboxAction)s only through the binding table's `inbox` context.
+
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{self, Event, KeyEventKind};
+use pi_ask_components::Theme;
+
+use super::terminal::{Placement, TerminalGuard};
+use crate::inbox::{Entry, InboxCmd, InboxList, view};
+use crate::keymap::{BindingTable, Focus, Resolution};
+use crate::keys::KeyId;
+use crate::model::Msg;
+
+/// How often the queues are looked at while the list shows.
+const REFRESH: Duration = Duration::from_millis(250);
+/// How often the ages are redrawn.
+const AGES: Duration = Duration::from_secs(1);
+
+/// How the list ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ListEnding {
+    /// The person chose: open, decline or quit.
+    Chose(InboxCmd),
+    /// Every ask went away (answered elsewhere, withdrawn): back to waiting.
+    Empty,
+    /// A signal or a closed terminal.
+    Interrupted,
+}
+
+/// Shows `list` until the person chooses, refreshing it from `waiting` (the queues' asks now).
+pub fn run(
+    list: &mut InboxList,
+    mut waiting: impl FnMut() -> Vec<Entry>,
+    table: &BindingTable,
+    theme: &Theme,
+    signals: &AtomicBool,
+) -> io::Result<ListEnding> {
+    super::terminal::install_panic_hook();
+    let footer = super::hints::inbox_footer(table);
+    let (cols, rows) = crossterm::terminal::size()?;
+    let height = |list: &InboxList, rows: u16| view::natural_height(list).clamp(1, rows.max(1));
+    let (mut terminal, mut guard) = TerminalGuard::enter(Placement::Inline {
+        height: height(list, rows),
+    })?;
+    let mut size = (cols, rows);
+    let mut last_refresh = Instant::now();
+    let mut last_draw = Instant::now() - AGES;
+    let mut dirty = true;
+    let ending = loop {
+        if signals.load(Ordering::Relaxed) {
+            break ListEnding::Interrupted;
+        }
+        if last_refresh.elapsed() >= REFRESH {
+            last_refresh = Instant::now();
+            let entries = waiting();
+            if entries != list.entries() {
+                list.refresh(entries);
+                dirty = true;
+            }
+            if list.entries().is_empty() {
+                break ListEnding::Empty;
+            }
+        }
+        if dirty || last_draw.elapsed() >= AGES {
+            guard.set_height(&mut terminal, height(list, size.1))?;
+            let now_ms = crate::remote::protocol::unix_ms();
+            terminal.draw(|f| {
+                let area = f.area();
+                view::draw(list, now_ms, &footer, theme, area, f.buffer_mut());
+            })?;
+            last_draw = Instant::now();
+            dirty = false;
+        }
+        if !event::poll(REFRESH)? {
+            continue;
+        }
+        match event::read()? {
+            Event::Key(key) if key.kind != KeyEventKind::Release => {
+                let Some(id) = KeyId::from_event(&key) else {
+                    continue;
+                };
+                if let Resolution::Msg(Msg::Inbox(action)) = table.resolve(Focus::Inbox, &id) {
+                    dirty = true;
+                    if let Some(cmd) = list.update(action) {
+                        break ListEnding::Chose(cmd);
+                    }
+                }
+            }
+            Event::Resize(c, r) => {
+                size = (c, r);
+                guard.resize(&mut terminal, height(list, r))?;
+                dirty = true;
+            }
+            _ => {}
+        }
+    };
+    // The list's lines are left on the screen above what comes next, like a finished form's.
+    drop(guard);
+    Ok(ending)
+}

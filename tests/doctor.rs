@@ -1,0 +1,97 @@
+//! `pi-ask doctor`: one line per thing pi-ask uses here, a problem marked and exit 1 for it;
+//! it reads only and creates nothing.
+
+use std::path::Path;
+use std::process::Command;
+
+use pi_ask::history::ProcessId;
+use pi_ask::queue::{Queue, QueuedAsk};
+use serde_json::json;
+
+fn doctor(home: &Path, args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .arg("doctor")
+        .args(args)
+        .env("HOME", home)
+        .env_remove("PI_ASK_QUEUE")
+        .env_remove("PI_ASK_HISTORY")
+        .env_remove("PI_ASK_CONFIG")
+        .env_remove("PI_CODING_AGENT_DIR")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+fn line<'a>(text: &'a str, topic: &str) -> &'a str {
+    text.lines()
+        .find(|l| l[3..].starts_with(&format!("{topic}:")))
+        .unwrap_or_else(|| panic!("no {topic} line in:\n{text}"))
+}
+
+#[test]
+fn a_fresh_home_is_fine_and_nothing_is_created() {
+    let home = tempfile::tempdir().unwrap();
+    let (code, text) = doctor(home.path(), &[]);
+    assert_eq!(code, 0, "{text}");
+    assert!(line(&text, "config").contains("defaults apply"), "{text}");
+    assert!(
+        line(&text, "history").contains("(empty; recording)"),
+        "{text}"
+    );
+    let queue = home.path().join(".pi/agent/pi-ask/queue");
+    assert!(
+        line(&text, "queue").contains(&queue.display().to_string()),
+        "{text}"
+    );
+    assert!(line(&text, "inbox").contains("none is watching"), "{text}");
+    line(&text, "terminal");
+    assert_eq!(
+        std::fs::read_dir(home.path()).unwrap().count(),
+        0,
+        "doctor creates nothing"
+    );
+}
+
+#[test]
+fn a_broken_config_and_asks_nobody_watches_are_problems() {
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("pi-ask.toml");
+    std::fs::write(&config, "schemaVersion = 5\n[behaviour\n").unwrap();
+    let queue = Queue::open(home.path().join("q")).unwrap();
+    queue
+        .submit(&QueuedAsk {
+            id: "0123456789abcdef".into(),
+            created_at: 1,
+            client: "c".into(),
+            cwd: "/".into(),
+            asker: ProcessId::current(),
+            payload: json!({"questions": [{"id": "a", "prompt": "A?", "options": [
+                {"value": "x", "label": "X"}, {"value": "y", "label": "Y"}]}]}),
+        })
+        .unwrap();
+    let (code, text) = doctor(
+        home.path(),
+        &[
+            "--config",
+            config.to_str().unwrap(),
+            "--queue",
+            queue.dir().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 1, "{text}");
+    assert!(line(&text, "config").starts_with("!!"), "{text}");
+    assert!(line(&text, "config").contains("pi-ask.toml:2:"), "{text}");
+    assert!(line(&text, "queue").contains("(1 waiting)"), "{text}");
+    assert!(line(&text, "inbox").starts_with("!! inbox:"), "{text}");
+    // An inbox watching: that line is fine again.
+    let presence = queue.announce_inbox().unwrap();
+    let (_, text) = doctor(home.path(), &["--queue", queue.dir().to_str().unwrap()]);
+    assert!(
+        line(&text, "inbox").starts_with("ok inbox:    watching"),
+        "{text}"
+    );
+    drop(presence);
+}
