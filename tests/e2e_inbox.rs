@@ -336,3 +336,28 @@ fn a_signal_while_the_list_shows_leaves_every_ask_queued_and_the_terminal_restor
         assert_eq!(queue.pending().len(), 1, "signal {signal}");
     }
 }
+
+/// An ask whose asker has gone (its server died without withdrawing it) is marked in the list.
+#[test]
+fn an_ask_whose_asker_has_gone_is_marked_in_the_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    let mut gone = ask("a1", "Where should it deploy?", 1);
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    child.wait().unwrap();
+    gone.asker = ProcessId {
+        pid: child.id(),
+        start: Some(1),
+        boot: None,
+    };
+    queue.submit(&gone).unwrap();
+    queue.submit(&ask("a2", "Which database?", 2)).unwrap();
+    let mut s = inbox(&queue, &[]);
+    s.wait_for("its asker has gone");
+    let screen = s.contents();
+    let marked = screen.find("its asker has gone").unwrap();
+    assert!(screen.find("Where should it deploy?").unwrap() < marked);
+    assert!(marked < screen.find("Which database?").unwrap(), "{screen}");
+    s.send(ESC);
+    assert_eq!(s.wait_exit(), 0);
+}

@@ -553,7 +553,8 @@ fn every_context_and_action_has_a_name_and_defaults() {
             "editor",
             "noteEditor",
             "settingsModal",
-            "autocomplete"
+            "autocomplete",
+            "inbox"
         ]
     );
     for action in Action::ALL {

@@ -652,3 +652,21 @@ fn ten_servers_with_two_calls_each_are_answered_by_one_inbox_each_answer_to_its_
     inbox.send("\u{3}");
     assert_eq!(inbox.wait_exit(), 0);
 }
+
+/// The wait limit comes from the config when no `--timeout` is given (the default is 30
+/// minutes, too long for a test: a config of 1 s shows the same path).
+#[test]
+fn the_configured_wait_limit_applies_without_a_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pi-ask.toml");
+    std::fs::write(&config, "schemaVersion = 5\n\n[mcp]\ntimeoutSeconds = 1\n").unwrap();
+    let mut mcp = Mcp::start(&["--config", config.to_str().unwrap()]);
+    mcp.call(1, payload("Where to?"));
+    let reply = mcp.response(1);
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("No answer from pi-ask inbox within 1 s"),
+        "{text}"
+    );
+    assert_eq!(reply["result"]["structuredContent"]["cancelled"], true);
+}
