@@ -56,6 +56,11 @@ struct FormOptions {
     /// another program can follow it and answer it (`pi-ask events`, `pi-ask submit`).
     #[arg(long, value_name = "PATH")]
     listen: Option<PathBuf>,
+    /// Line mode for screen readers and dumb terminals: the questions as plain numbered lines,
+    /// answered by typing a line (also PI_ASK_ACCESSIBLE=1, ACCESSIBLE=1, [accessibility]
+    /// lineMode, and TERM=dumb). See docs/accessibility.md.
+    #[arg(long)]
+    accessible: bool,
     #[command(flatten)]
     look: LookOptions,
 }
@@ -782,6 +787,7 @@ impl From<FormOptions> for crate::run::RunOptions {
             journal: None,
             restore: None,
             dismiss_puts_back: false,
+            accessible: o.accessible,
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::remote::{RemoteMode, RemoteResponse, validate_submit};
 use crate::settings::{Setting, Settings};
 
 /// Every target, by its name in `fuzz/`.
-pub const TARGETS: [&str; 14] = [
+pub const TARGETS: [&str; 15] = [
     "payload",
     "keymaps",
     "config_toml",
@@ -29,6 +29,7 @@ pub const TARGETS: [&str; 14] = [
     "queue_entry",
     "draft",
     "mcp_line",
+    "line_command",
 ];
 
 /// Runs target `name` on `data` (`dir`: a scratch folder for the targets that write files).
@@ -48,6 +49,7 @@ pub fn run(name: &str, data: &[u8], dir: &Path) {
         "queue_entry" => queue_entry(data, dir),
         "draft" => draft(data),
         "mcp_line" => mcp_line(data),
+        "line_command" => line_command(data),
         other => panic!("no fuzz target {other}"),
     }
 }
@@ -390,5 +392,23 @@ pub fn mcp_line(data: &[u8]) {
         if let Some(found) = scanner.request_id() {
             assert_eq!(Some(&found), expected, "{}", String::from_utf8_lossy(line));
         }
+    }
+}
+
+/// Typed lines in line mode (any bytes; a line each): each is read or refused in a sentence, the
+/// form goes on, and nothing but text and line breaks is said.
+pub fn line_command(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let lines: Vec<&str> = text.lines().take(64).collect();
+    let payload = serde_json::json!({"questions": [
+        {"id": "a", "prompt": "A?", "options": [{"value": "x", "label": "X"}, {"value": "y", "label": "Y", "preview": "p"}]},
+        {"id": "b", "prompt": "B?", "type": "multi", "options": [{"value": "x", "label": "X"}, {"value": "y", "label": "Y"}]}
+    ]})
+    .to_string();
+    let mut harness = crate::testing::LineHarness::new(&payload).expect("a valid form");
+    let transcript = harness.type_lines(&lines);
+    let said = transcript.lines().filter(|l| !l.starts_with("> "));
+    for line in said {
+        assert!(line.chars().all(|c| !c.is_control()), "{line:?}");
     }
 }

@@ -18,6 +18,7 @@ pub mod inbox;
 pub mod input;
 pub mod keymap;
 pub mod keys;
+pub mod line;
 pub mod lines;
 pub mod mcp;
 pub mod model;

@@ -55,6 +55,8 @@ pub struct RunOptions {
     /// `global.dismiss` (Ctrl+C) ends the form as interrupted (nothing delivered), for a caller
     /// that gives the ask back (the inbox) instead of cancelling it.
     pub dismiss_puts_back: bool,
+    /// `--accessible`: line mode (also chosen by the environment, the config or `TERM=dumb`).
+    pub accessible: bool,
 }
 
 /// The remote socket as the session's outside source of messages.
@@ -242,6 +244,44 @@ pub fn exit_code(result: &AskResult) -> u8 {
     }
 }
 
+/// Line mode's notifications: the command channels only (the bell and OSC channels would put
+/// control bytes among the lines a screen reader reads).
+fn line_notifier() -> crate::tui::Notifier {
+    Box::new(|n, channels| {
+        let commands: Vec<crate::config::Channel> = channels
+            .iter()
+            .filter(|c| matches!(c, crate::config::Channel::Command(_)))
+            .cloned()
+            .collect();
+        let _ = notify::send(n, &commands, &mut std::io::sink());
+    })
+}
+
+/// Whether line mode is on for these options and config, and why.
+pub fn line_mode(
+    options: &RunOptions,
+    config: &crate::config::Config,
+) -> Option<crate::line::Reason> {
+    crate::line::chosen(options.accessible, config.accessibility.line_mode, |k| {
+        std::env::var(k).ok()
+    })
+}
+
+/// Runs a session in line mode on the terminal: lines read from `/dev/tty` (by the process's one
+/// reader, [`crate::line::tty_lines`]), lines written to it.
+fn run_lines(session: &mut Session, reason: crate::line::Reason) -> std::io::Result<Ending> {
+    let signals = runtime::signal_flag()?;
+    let mut out = terminal::open_tty()?;
+    let lines = crate::line::tty_lines()?;
+    let lines = lines.lock().unwrap_or_else(|e| e.into_inner());
+    crate::line::discard_typed_ahead(&lines);
+    let options = crate::line::LineOptions {
+        intro: Some(crate::line::intro(reason)),
+        echo: false,
+    };
+    crate::line::run(session, &lines, &mut out, &options, &signals)
+}
+
 fn notifier() -> crate::tui::Notifier {
     Box::new(|n, channels| {
         if let Ok(mut tty) = terminal::open_tty() {
@@ -305,6 +345,7 @@ pub fn ask_result_with(
     let remote = listen(&form, options)?;
     let store = ConfigStore::open(ConfigPaths::from_env(options.config.as_deref()));
     let config = store.config().clone();
+    let lines = line_mode(options, &config);
     // The file index walks only when the first `@` or Tab completion asks for it; a bad glob is
     // reported now and the walk then goes without the globs.
     let mut files = IndexOptions {
@@ -348,7 +389,12 @@ pub fn ask_result_with(
             "what was entered before does not fit this form any more; it opens without it",
         );
     }
-    let mut session = Session::new(Screen::Flow(Box::new(app)), Some(store), notifier())
+    let notifier = if lines.is_some() {
+        line_notifier()
+    } else {
+        notifier()
+    };
+    let mut session = Session::new(Screen::Flow(Box::new(app)), Some(store), notifier)
         .with_appearance(options.appearance.clone())
         .with_journal(options.journal.clone());
     if let Some(server) = &remote {
@@ -360,7 +406,11 @@ pub fn ask_result_with(
     for source in outside {
         session = session.with_outside(source);
     }
-    let ending = runtime::run(&mut session, options.fullscreen).unwrap_or_else(|e| {
+    let ran = match lines {
+        Some(reason) => run_lines(&mut session, reason),
+        None => runtime::run(&mut session, options.fullscreen),
+    };
+    let ending = ran.unwrap_or_else(|e| {
         // A failing terminal (descriptors run out, the device errs) loses no answer: the flow
         // ends as if interrupted and the answers so far are delivered.
         crate::cli::report(&format!("terminal error: {e}"));

@@ -272,6 +272,60 @@ impl Harness {
 }
 
 /// A flow with default settings and keymaps that saves nothing.
+/// A form in line mode: typed lines in, the transcript (said lines, each typed line as
+/// `> line`) and the result out. Runs the same [`Session`] as [`Harness`].
+pub struct LineHarness {
+    session: Session,
+}
+
+impl LineHarness {
+    /// A form with default settings and keymaps, nothing saved anywhere.
+    pub fn new(payload: &str) -> Result<LineHarness, InvalidInput> {
+        Ok(LineHarness::with_app(in_memory_app(payload)?))
+    }
+
+    /// A form with these settings (the double-press review shortcuts, for example).
+    pub fn with_settings(payload: &str, settings: Settings) -> Result<LineHarness, InvalidInput> {
+        let form = parse_payload(payload)?;
+        Ok(LineHarness::with_app(App::new(
+            form,
+            settings,
+            BindingTable::default(),
+            "(in memory)".into(),
+            None,
+        )))
+    }
+
+    fn with_app(app: App) -> LineHarness {
+        let notifier = Box::new(|_: &Notification, _: &[crate::config::Channel]| {});
+        LineHarness {
+            session: Session::new(Screen::Flow(Box::new(app)), None, notifier),
+        }
+    }
+
+    /// Types `lines`, one after another, then ends the input. Returns the transcript.
+    pub fn type_lines(&mut self, lines: &[&str]) -> String {
+        let (tx, rx) = std::sync::mpsc::channel();
+        for line in lines {
+            let _ = tx.send((*line).to_owned());
+        }
+        drop(tx);
+        let mut out = Vec::new();
+        let options = crate::line::LineOptions {
+            intro: None,
+            echo: true,
+        };
+        let signals = std::sync::atomic::AtomicBool::new(false);
+        let _ = crate::line::run(&mut self.session, &rx, &mut out, &options, &signals);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// The result, once the form ended.
+    pub fn result(&self) -> Option<&AskResult> {
+        self.session.result()
+    }
+}
+
 fn in_memory_app(payload: &str) -> Result<App, InvalidInput> {
     Ok(form_app(parse_payload(payload)?))
 }

@@ -165,6 +165,10 @@ pub fn inbox(
         options.config.as_deref(),
     ));
     let theme = options.appearance.choose(&config.theme).theme;
+    let line_mode = crate::run::line_mode(options, &config);
+    if let Some(reason) = line_mode {
+        report(&crate::line::intro(reason));
+    }
     let table = crate::keymap::BindingTable::new(config.keymaps);
     let mut list = InboxList::default();
     let mut said_waiting = false;
@@ -185,8 +189,12 @@ pub fn inbox(
         }
         said_waiting = false;
         list.highlight_fresh();
-        let ending =
-            crate::tui::inbox_list::run(&mut list, || entries(queues), &table, &theme, &stop);
+        let ending = match line_mode {
+            Some(_) => line_list(&mut list, queues, &stop),
+            None => {
+                crate::tui::inbox_list::run(&mut list, || entries(queues), &table, &theme, &stop)
+            }
+        };
         let chosen = match ending {
             Ok(ListEnding::Chose(InboxCmd::Quit)) | Ok(ListEnding::Interrupted) => {
                 return ExitCode::from(EXIT_OK);
@@ -220,6 +228,19 @@ pub fn inbox(
             Shown::Answered | Shown::Withdrawn => {}
         }
     }
+}
+
+/// The list in line mode, on the terminal.
+fn line_list(
+    list: &mut InboxList,
+    queues: &[Queue],
+    stop: &std::sync::atomic::AtomicBool,
+) -> std::io::Result<ListEnding> {
+    let mut out = crate::tui::terminal::open_tty()?;
+    let lines = crate::line::tty_lines()?;
+    let lines = lines.lock().unwrap_or_else(|e| e.into_inner());
+    crate::line::discard_typed_ahead(&lines);
+    crate::line::inbox::run(list, || entries(queues), &lines, &mut out, stop)
 }
 
 /// The list's entries: every waiting ask of every queue.

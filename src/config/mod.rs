@@ -50,6 +50,13 @@ impl Default for Notifications {
     }
 }
 
+/// The `accessibility` section.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Accessibility {
+    /// Line mode for every form (`--accessible` for one run; `TERM=dumb` turns it on too).
+    pub line_mode: bool,
+}
+
 /// The `answer` section: how `pi-ask answer` extracts questions from prose.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AnswerExtraction {
@@ -174,6 +181,7 @@ impl Default for Files {
 pub struct Config {
     pub behaviour: Behaviour,
     pub notifications: Notifications,
+    pub accessibility: Accessibility,
     pub keymaps: Keymaps,
     pub answer: AnswerExtraction,
     pub files: Files,
@@ -271,6 +279,17 @@ pub fn config_from_tree(
     match keymaps_from_value(root.get("keymaps"), source) {
         Ok(keymaps) => config.keymaps = keymaps,
         Err(problems) => notices.push(keymap_notice(&problems)),
+    }
+
+    if let Some(accessibility) = root.get("accessibility") {
+        let table = accessibility
+            .as_object()
+            .ok_or_else(|| InvalidConfig("accessibility must be a table".into()))?;
+        if let Some(on) = table.get("lineMode") {
+            config.accessibility.line_mode = on.as_bool().ok_or_else(|| {
+                InvalidConfig("accessibility.lineMode must be true or false".into())
+            })?;
+        }
     }
 
     if let Some(answer) = root.get("answer") {

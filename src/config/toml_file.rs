@@ -72,6 +72,11 @@ name = "{}"
 # Record every form in the history (`pi-ask history`, `replay`, `resume`); --no-history for one run.
 enabled = {}
 
+[accessibility]
+# Line mode for every form: the questions as plain numbered lines, answered by typing a line
+# (screen readers, dumb terminals). --accessible for one run; TERM=dumb turns it on too.
+lineMode = {}
+
 [mcp]
 # `pi-ask mcp`: seconds a call waits for an answer before its ask is withdrawn and the call gets
 # the questions back to ask later; 0: no limit.
@@ -103,6 +108,7 @@ extractionTimeoutMs = {}
         config.files.max_entries,
         config.theme.name.name(),
         config.history.enabled,
+        config.accessibility.line_mode,
         config.mcp.timeout_seconds.unwrap_or(0),
         config.mcp.max_ask_bytes,
         config.mcp.max_waiting_calls,

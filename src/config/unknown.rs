@@ -24,6 +24,7 @@ const KNOWN: &[(&str, Option<&[&str]>)] = &[
     ("keymaps", None),
     ("theme", Some(&["name", "colors"])),
     ("history", Some(&["enabled"])),
+    ("accessibility", Some(&["lineMode"])),
     (
         "mcp",
         Some(&[

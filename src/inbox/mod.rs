@@ -55,6 +55,17 @@ pub enum InboxCmd {
     Quit,
 }
 
+/// How the list ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ListEnding {
+    /// The person chose: open, decline or quit.
+    Chose(InboxCmd),
+    /// Every ask went away (answered elsewhere, withdrawn): back to waiting.
+    Empty,
+    /// A signal or a closed terminal.
+    Interrupted,
+}
+
 /// The list: entries oldest first, those left for later at the end.
 #[derive(Debug, Clone, Default)]
 pub struct InboxList {
@@ -97,6 +108,11 @@ impl InboxList {
     /// Whether an ask waits that was not left for later.
     pub fn has_fresh(&self) -> bool {
         self.entries.iter().any(|e| !self.is_later(&e.id))
+    }
+
+    /// Highlights row `row` (kept within the list).
+    pub fn highlight(&mut self, row: usize) {
+        self.cursor = row.min(self.entries.len().saturating_sub(1));
     }
 
     /// Moves the highlight to the first ask not left for later, when it is on one that was (the

@@ -10,7 +10,8 @@ use crossterm::event::{self, Event, KeyEventKind};
 use pi_ask_components::Theme;
 
 use super::terminal::{Placement, TerminalGuard};
-use crate::inbox::{Entry, InboxCmd, InboxList, view};
+pub use crate::inbox::ListEnding;
+use crate::inbox::{Entry, InboxList, view};
 use crate::keymap::{BindingTable, Focus, Resolution};
 use crate::keys::KeyId;
 use crate::model::Msg;
@@ -19,17 +20,6 @@ use crate::model::Msg;
 const REFRESH: Duration = Duration::from_millis(250);
 /// How often the ages are redrawn.
 const AGES: Duration = Duration::from_secs(1);
-
-/// How the list ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ListEnding {
-    /// The person chose: open, decline or quit.
-    Chose(InboxCmd),
-    /// Every ask went away (answered elsewhere, withdrawn): back to waiting.
-    Empty,
-    /// A signal or a closed terminal.
-    Interrupted,
-}
 
 /// Shows `list` until the person chooses, refreshing it from `waiting` (the queues' asks now).
 pub fn run(

@@ -123,12 +123,12 @@ impl Session {
         self.result.as_ref()
     }
 
-    /// Whether the session is over (a flow finished, or the settings modal closed).
     /// Whether the person gave the form back (Ctrl+C in the inbox): it ends as interrupted.
     pub fn put_back(&self) -> bool {
         matches!(&self.screen, Screen::Flow(app) if app.put_back())
     }
 
+    /// Whether the session is over (a flow finished, or the settings modal closed).
     pub fn is_done(&self) -> bool {
         match &self.screen {
             Screen::Flow(_) => self.result.is_some(),

@@ -1,0 +1,165 @@
+//! The inbox's list in line mode: the waiting asks as numbered lines, a line typed to open,
+//! leave for later or decline one, or quit; a new ask is announced in a line of its own.
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use crate::inbox::{Entry, InboxList, ListEnding, view};
+use crate::model::InboxAction;
+use crate::printable::printable;
+
+/// How often the queues are looked at while the list waits for a line.
+const REFRESH: Duration = Duration::from_millis(250);
+
+const COMMANDS: &str = "Type a number to open that ask, l and a number to leave it for later, d and a number to decline it, q to quit, or an empty line to hear the list again.";
+
+fn entry_line(n: usize, entry: &Entry, later: bool, now_ms: u64) -> String {
+    let mut line = format!(
+        "{n}. {} (from {}, in {}, {})",
+        printable(&entry.first_prompt),
+        printable(&entry.client),
+        printable(&entry.cwd),
+        view::age(entry.created_at, now_ms)
+    );
+    if later {
+        line.push_str(", left for later");
+    }
+    if !entry.asker_alive {
+        line.push_str(", its asker has gone: an answer is only kept in the history");
+    }
+    line
+}
+
+/// The list, said in full.
+pub fn list_lines(list: &InboxList, now_ms: u64) -> Vec<String> {
+    let n = list.entries().len();
+    let mut lines = vec![if n == 1 {
+        "1 ask waiting:".to_owned()
+    } else {
+        format!("{n} asks waiting:")
+    }];
+    lines.extend(
+        list.entries()
+            .iter()
+            .enumerate()
+            .map(|(i, e)| entry_line(i + 1, e, list.is_later(&e.id), now_ms)),
+    );
+    lines.push(COMMANDS.to_owned());
+    lines
+}
+
+/// What a typed line asks of the list: an action on a row (0-based), quit, or the list again.
+fn parse(line: &str, rows: usize) -> Result<Option<(InboxAction, usize)>, String> {
+    let line = line.trim();
+    let (word, rest) = line
+        .split_once(' ')
+        .map_or((line, ""), |(w, r)| (w, r.trim()));
+    let row = |text: &str| match text.parse::<usize>() {
+        Ok(n) if (1..=rows).contains(&n) => Ok(n - 1),
+        _ => Err(format!("There is no ask {text}; the asks are 1 to {rows}.")),
+    };
+    match word {
+        "" => Ok(None),
+        "q" => Ok(Some((InboxAction::Quit, 0))),
+        "l" => row(rest).map(|r| Some((InboxAction::Later, r))),
+        "d" => row(rest).map(|r| Some((InboxAction::Decline, r))),
+        _ if rest.is_empty() && word.chars().all(|c| c.is_ascii_digit()) => {
+            row(word).map(|r| Some((InboxAction::Open, r)))
+        }
+        _ => Err(format!(
+            "\"{}\" is not an inbox command. {COMMANDS}",
+            printable(line)
+        )),
+    }
+}
+
+/// Says the list and reads lines until the person opens, declines or quits.
+pub fn run(
+    list: &mut InboxList,
+    mut waiting: impl FnMut() -> Vec<Entry>,
+    lines: &Receiver<String>,
+    out: &mut dyn Write,
+    signals: &AtomicBool,
+) -> io::Result<ListEnding> {
+    let now_ms = crate::remote::protocol::unix_ms;
+    let say = |out: &mut dyn Write, lines: Vec<String>| -> io::Result<()> {
+        for line in lines {
+            writeln!(out, "{line}")?;
+        }
+        out.flush()
+    };
+    say(out, list_lines(list, now_ms()))?;
+    let mut last_refresh = Instant::now();
+    loop {
+        if signals.load(Ordering::Relaxed) {
+            return Ok(ListEnding::Interrupted);
+        }
+        match lines.recv_timeout(REFRESH) {
+            Ok(line) => match parse(&line, list.entries().len()) {
+                Ok(None) => say(out, list_lines(list, now_ms()))?,
+                Ok(Some((action, row))) => {
+                    list.highlight(row);
+                    if let Some(cmd) = list.update(action) {
+                        return Ok(ListEnding::Chose(cmd));
+                    }
+                    say(out, list_lines(list, now_ms()))?;
+                }
+                Err(problem) => say(out, vec![problem])?,
+            },
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return Ok(ListEnding::Interrupted),
+        }
+        if last_refresh.elapsed() >= REFRESH {
+            last_refresh = Instant::now();
+            let entries = waiting();
+            if entries != list.entries() {
+                let new: Vec<Entry> = entries
+                    .iter()
+                    .filter(|e| !list.entries().iter().any(|o| o.id == e.id))
+                    .cloned()
+                    .collect();
+                list.refresh(entries);
+                if list.entries().is_empty() {
+                    return Ok(ListEnding::Empty);
+                }
+                for entry in new {
+                    let n = list
+                        .entries()
+                        .iter()
+                        .position(|e| e.id == entry.id)
+                        .unwrap_or(0)
+                        + 1;
+                    say(
+                        out,
+                        vec![format!(
+                            "New ask: {}",
+                            entry_line(n, &entry, false, now_ms())
+                        )],
+                    )?;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_name_an_ask_by_its_number() {
+        assert_eq!(parse("2", 3), Ok(Some((InboxAction::Open, 1))));
+        assert_eq!(parse("l 1", 3), Ok(Some((InboxAction::Later, 0))));
+        assert_eq!(parse("d 3", 3), Ok(Some((InboxAction::Decline, 2))));
+        assert_eq!(parse("q", 3), Ok(Some((InboxAction::Quit, 0))));
+        assert_eq!(parse(" ", 3), Ok(None));
+        assert!(parse("4", 3).unwrap_err().contains("no ask 4"));
+        assert!(
+            parse("open", 3)
+                .unwrap_err()
+                .contains("not an inbox command")
+        );
+    }
+}

@@ -1,0 +1,484 @@
+//! Line mode: the form as plain appended lines, answered with typed commands, for screen
+//! readers, dumb terminals (`TERM=dumb`, Emacs `shell-mode`, logs) and anyone who prefers it.
+//! No cursor movement, no redraw, no alternate screen, no escape sequence.
+//!
+//! It is another driver of the one model: each command becomes the same [`Msg`]s the keys of the
+//! full-screen form produce, dispatched through the same [`Session`] (so results, history,
+//! drafts, remote answers and notifications are the form's own), and what the model holds
+//! afterwards is said in words ([`say`]).
+
+pub mod command;
+pub mod inbox;
+pub mod say;
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use crate::form::QuestionType;
+use crate::model::{Model, Msg, Tab};
+use crate::tui::Session;
+use crate::tui::runtime::{Ending, Interruption};
+use command::{Command, Place};
+
+/// The lines typed on the terminal, read by one thread for the whole process: forms asked one
+/// after another (the inbox) share it, so no line is read by a reader nobody listens to.
+pub fn tty_lines() -> io::Result<&'static std::sync::Mutex<Receiver<String>>> {
+    static LINES: std::sync::OnceLock<std::sync::Mutex<Receiver<String>>> =
+        std::sync::OnceLock::new();
+    if let Some(lines) = LINES.get() {
+        return Ok(lines);
+    }
+    let tty = crate::tui::terminal::open_tty()?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(tty).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    Ok(LINES.get_or_init(|| std::sync::Mutex::new(rx)))
+}
+
+/// Drops the lines typed before a form or list was said: they answer nothing in it.
+pub fn discard_typed_ahead(lines: &Receiver<String>) {
+    while lines.try_recv().is_ok() {}
+}
+
+/// How often outside messages (remote answers, a withdrawal) are looked for between lines.
+const POLL: Duration = Duration::from_millis(40);
+
+/// Why line mode is on, for the first line it says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// `--accessible`.
+    Flag,
+    /// `PI_ASK_ACCESSIBLE` or `ACCESSIBLE`.
+    Environment,
+    /// `[accessibility] lineMode = true`.
+    Config,
+    /// `TERM=dumb`.
+    DumbTerminal,
+}
+
+/// The first line: which mode is on, and how to change it.
+pub fn intro(reason: Reason) -> String {
+    let why = match reason {
+        Reason::Flag => "--accessible",
+        Reason::Environment => "PI_ASK_ACCESSIBLE or ACCESSIBLE is set",
+        Reason::Config => "[accessibility] lineMode in the config",
+        Reason::DumbTerminal => "TERM=dumb",
+    };
+    let off = match reason {
+        Reason::DumbTerminal => "set PI_ASK_ACCESSIBLE=0 in a terminal that can draw it",
+        Reason::Flag => "leave out --accessible",
+        Reason::Environment => "unset PI_ASK_ACCESSIBLE and ACCESSIBLE",
+        Reason::Config => "set lineMode = false",
+    };
+    format!(
+        "pi-ask line mode ({why}): questions as numbered lines, answered by typing a line; ? lists every command. For the full-screen form, {off}."
+    )
+}
+
+/// Whether line mode is on, and why: `--accessible`, else `PI_ASK_ACCESSIBLE` (`0`, `false`
+/// or `off` turn it off, also for a dumb terminal), else `ACCESSIBLE`, else the config, else
+/// `TERM=dumb`.
+pub fn chosen(flag: bool, config: bool, env: impl Fn(&str) -> Option<String>) -> Option<Reason> {
+    let set = |v: &str| {
+        !matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "" | "0" | "false" | "off" | "no"
+        )
+    };
+    if flag {
+        return Some(Reason::Flag);
+    }
+    match env("PI_ASK_ACCESSIBLE") {
+        Some(v) if set(&v) => return Some(Reason::Environment),
+        Some(v) if !v.trim().is_empty() => return None,
+        _ => {}
+    }
+    if env("ACCESSIBLE").is_some_and(|v| set(&v)) {
+        return Some(Reason::Environment);
+    }
+    if config {
+        return Some(Reason::Config);
+    }
+    env("TERM")
+        .is_some_and(|t| t == "dumb")
+        .then_some(Reason::DumbTerminal)
+}
+
+/// A note being typed over several lines, ended by a line with a single dot.
+struct NoteDraft {
+    /// The option (0-based) it is on, or `None` for the question's note.
+    option: Option<usize>,
+    lines: Vec<String>,
+}
+
+/// The driver's state between lines.
+struct Driver<'o> {
+    out: &'o mut dyn Write,
+    note: Option<NoteDraft>,
+    /// The last notice said, so a notice is said once.
+    said_notice: Option<String>,
+}
+
+impl Driver<'_> {
+    fn say(&mut self, lines: impl IntoIterator<Item = String>) -> io::Result<()> {
+        for line in lines {
+            writeln!(self.out, "{line}")?;
+        }
+        self.out.flush()
+    }
+
+    fn say_notice(&mut self, model: &Model) -> io::Result<()> {
+        let notice = model.notice().map(crate::printable::printable);
+        if notice.is_some() && notice != self.said_notice {
+            let text = notice.clone().unwrap_or_default();
+            self.say([format!("Notice: {text}")])?;
+        }
+        self.said_notice = notice;
+        Ok(())
+    }
+}
+
+fn model(session: &Session) -> &Model {
+    session.app().expect("line mode drives a form").model()
+}
+
+/// Moves the current question's cursor to `row` (0-based; the `Type your own` row included).
+fn move_to(session: &mut Session, row: usize, now: Instant) {
+    session.dispatch(Msg::FirstOption, now);
+    for _ in 0..row {
+        session.dispatch(Msg::NextOption, now);
+    }
+}
+
+/// Opens the `Type your own` editor of question `q`, puts `text` in and submits it.
+fn answer_own(session: &mut Session, q: usize, text: &str, now: Instant) {
+    let custom = model(session).questions()[q].custom_row();
+    move_to(session, custom, now);
+    if model(session).editor().is_none() {
+        session.dispatch(Msg::Confirm, now);
+    }
+    session.dispatch(Msg::EditorChanged(text.to_owned()), now);
+    session.dispatch(Msg::EditorSubmit, now);
+}
+
+/// Writes a note through the note editor: on option `option` (0-based) or on the question.
+fn write_note(session: &mut Session, option: Option<usize>, text: &str, now: Instant) {
+    match option {
+        Some(i) => {
+            move_to(session, i, now);
+            session.dispatch(Msg::OptionNote, now);
+        }
+        None => session.dispatch(Msg::QuestionNote, now),
+    }
+    session.dispatch(Msg::EditorChanged(text.to_owned()), now);
+    session.dispatch(Msg::EditorSubmit, now);
+}
+
+/// Goes to the review tab.
+fn go_to_review(session: &mut Session, now: Instant) {
+    for _ in 0..model(session).tab_count() {
+        if model(session).tab() == Tab::Review {
+            return;
+        }
+        session.dispatch(Msg::NextTab, now);
+    }
+}
+
+fn place(model: &Model) -> Place {
+    match model.tab() {
+        Tab::Question(q) => {
+            let question = &model.questions()[q];
+            Place {
+                options: Some(question.options.len()),
+                multi: question.presented_type == QuestionType::Multi,
+                freeform: question.freeform,
+            }
+        }
+        Tab::Review => Place {
+            options: None,
+            multi: false,
+            freeform: false,
+        },
+    }
+}
+
+impl Driver<'_> {
+    /// One typed line.
+    fn line(&mut self, session: &mut Session, line: &str, now: Instant) -> io::Result<()> {
+        if let Some(note) = &mut self.note {
+            if line.trim() != "." {
+                note.lines.push(line.to_owned());
+                return Ok(());
+            }
+            let note = self.note.take().expect("a note is being typed");
+            if let Tab::Question(_) = model(session).tab() {
+                write_note(session, note.option, &note.lines.join("\n"), now);
+                self.say(["Note saved.".to_owned()])?;
+            }
+            return self.say([say::prompt_line_at(model(session))]);
+        }
+        let command = match command::parse(line, place(model(session))) {
+            Ok(command) => command,
+            Err(problem) => {
+                return self.say([problem, say::prompt_line_at(model(session))]);
+            }
+        };
+        let tab_before = model(session).tab();
+        match command {
+            Command::Choose(numbers) => {
+                let Tab::Question(q) = tab_before else {
+                    return Ok(());
+                };
+                let question = model(session).questions()[q].clone();
+                if question.presented_type == QuestionType::Multi {
+                    for i in 0..question.options.len() {
+                        let want = numbers.contains(&(i + 1));
+                        if model(session).answer(q).is_selected(i) != want {
+                            move_to(session, i, now);
+                            session.dispatch(Msg::Toggle, now);
+                        }
+                    }
+                    session.dispatch(Msg::NextTab, now);
+                } else {
+                    move_to(session, numbers[0] - 1, now);
+                    session.dispatch(Msg::Confirm, now);
+                }
+                self.said(session, q)?;
+            }
+            Command::Own(text) => {
+                let Tab::Question(q) = tab_before else {
+                    return Ok(());
+                };
+                answer_own(session, q, &text, now);
+                if model(session).tab() == tab_before && !model(session).is_finished() {
+                    session.dispatch(Msg::NextTab, now);
+                }
+                self.said(session, q)?;
+            }
+            Command::OptionNote(n, Some(text)) => {
+                if let Tab::Question(_) = tab_before {
+                    write_note(session, Some(n - 1), &text, now);
+                    self.say([format!("Note on option {n} saved.")])?;
+                }
+                self.say([say::prompt_line_at(model(session))])?;
+            }
+            Command::QuestionNote(Some(text)) => {
+                if let Tab::Question(_) = tab_before {
+                    write_note(session, None, &text, now);
+                    self.say(["Note on the question saved.".to_owned()])?;
+                }
+                self.say([say::prompt_line_at(model(session))])?;
+            }
+            Command::OptionNote(n, None) => {
+                self.note = Some(NoteDraft {
+                    option: Some(n - 1),
+                    lines: Vec::new(),
+                });
+                self.say([format!(
+                    "Type the note on option {n}, on as many lines as you like; end it with a line holding a single dot."
+                )])?;
+            }
+            Command::QuestionNote(None) => {
+                self.note = Some(NoteDraft {
+                    option: None,
+                    lines: Vec::new(),
+                });
+                self.say(["Type the note on the question, on as many lines as you like; end it with a line holding a single dot.".to_owned()])?;
+            }
+            Command::Preview(n) => {
+                if let Tab::Question(q) = tab_before {
+                    let lines = say::preview(&model(session).questions()[q], n);
+                    self.say(lines)?;
+                }
+                self.say([say::prompt_line_at(model(session))])?;
+            }
+            Command::ChangeType => {
+                session.dispatch(Msg::ChangeQuestionType, now);
+                // What changed (or the confirmation asked for) first, then the question.
+                self.say_notice(model(session))?;
+                if model(session).pending_type_change().is_none() {
+                    self.say(say::current(model(session)))?;
+                }
+            }
+            Command::Back => {
+                session.dispatch(Msg::PreviousTab, now);
+                self.say(say::current(model(session)))?;
+            }
+            Command::Forward => {
+                session.dispatch(Msg::NextTab, now);
+                self.say(say::current(model(session)))?;
+            }
+            Command::Review => {
+                go_to_review(session, now);
+                self.say(say::current(model(session)))?;
+            }
+            Command::Help => self.say(say::help())?,
+            Command::Repeat => self.say(say::current(model(session)))?,
+            Command::Submit | Command::Elaborate | Command::Cancel if tab_before == Tab::Review => {
+                let n = match command {
+                    Command::Submit => 1,
+                    Command::Elaborate => 2,
+                    _ => 3,
+                };
+                session.dispatch(Msg::Number(n), now);
+                // The double-press setting arms the action first: said with this mode's letter.
+                if let Some(action) = model(session)
+                    .pending_review_shortcut()
+                    .filter(|_| !model(session).is_finished())
+                {
+                    let (letter, verb) = match action {
+                        crate::model::ReviewAction::Submit => ("s", "submit"),
+                        crate::model::ReviewAction::Elaborate => ("e", "elaborate"),
+                        crate::model::ReviewAction::Cancel => ("c", "cancel"),
+                    };
+                    self.say([format!("Type {letter} again to {verb}.")])?;
+                }
+            }
+            Command::Cancel => session.dispatch(Msg::Cancel, now),
+            Command::Submit | Command::Elaborate => {}
+        }
+        self.say_notice(model(session))
+    }
+
+    /// After an answer to question `q`: what it is now, then wherever the person is.
+    fn said(&mut self, session: &Session, q: usize) -> io::Result<()> {
+        let model = model(session);
+        if model.is_finished() {
+            return Ok(());
+        }
+        let question = &model.questions()[q];
+        let answer = model.answer(q).to_answer(question);
+        if let Some(words) = say::answer_words(question, &answer) {
+            self.say([format!("Question {} answered: {words}.", q + 1)])?;
+        }
+        self.say(say::current(model))
+    }
+}
+
+/// How a line-mode run talks.
+#[derive(Debug, Clone, Default)]
+pub struct LineOptions {
+    /// Said first (which mode is on and how to change it).
+    pub intro: Option<String>,
+    /// Write each typed line back as `> line` (for transcripts; a terminal echoes by itself).
+    pub echo: bool,
+}
+
+/// Runs the session in line mode: says the form, reads `lines` (typed lines, from a reader
+/// thread, so outside messages are looked at while nobody types), writes to `out`, until the
+/// form ends, a signal arrives or the input ends.
+pub fn run(
+    session: &mut Session,
+    lines: &Receiver<String>,
+    out: &mut dyn Write,
+    options: &LineOptions,
+    signals: &AtomicBool,
+) -> io::Result<Ending> {
+    let mut driver = Driver {
+        out,
+        note: None,
+        said_notice: None,
+    };
+    let intro_line = options.intro.as_deref();
+    if let Some(intro_line) = intro_line {
+        driver.say([intro_line.to_owned()])?;
+    }
+    if let Some(title) = model(session).title() {
+        driver.say([format!("{}.", crate::printable::printable(title))])?;
+    }
+    driver.say(say::current(model(session)))?;
+    driver.say_notice(model(session))?;
+    session.opened(Instant::now());
+    loop {
+        if session.is_done() {
+            let said = match session.result() {
+                Some(r) if r.details.cancelled => "The form was cancelled.",
+                Some(r) if r.details.mode == crate::result::Mode::Elaborate => {
+                    "Sent: the agent will elaborate on the options."
+                }
+                _ => "Submitted.",
+            };
+            driver.say([said.to_owned()])?;
+            return Ok(Ending::Done);
+        }
+        if signals.load(Ordering::Relaxed) {
+            return Ok(Ending::Interrupted(Interruption::from_last_signal()));
+        }
+        let now = Instant::now();
+        let timeout = session
+            .next_deadline()
+            .map_or(POLL, |d| d.saturating_duration_since(now).min(POLL));
+        match lines.recv_timeout(timeout) {
+            Ok(line) => {
+                if options.echo {
+                    driver.say([format!("> {line}")])?;
+                }
+                driver.line(session, &line, Instant::now())?
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                return Ok(Ending::Interrupted(Interruption::TerminalClosed));
+            }
+        }
+        let revision = model(session).revision();
+        if session.tick(Instant::now()) && model(session).revision() != revision {
+            // Something from outside changed the form (a remote answer, a withdrawal).
+            driver.say_notice(model(session))?;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(vars: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |k| {
+            vars.iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn line_mode_is_chosen_by_flag_environment_config_or_a_dumb_terminal() {
+        assert_eq!(chosen(true, false, env(&[])), Some(Reason::Flag));
+        assert_eq!(
+            chosen(false, false, env(&[("PI_ASK_ACCESSIBLE", "1")])),
+            Some(Reason::Environment)
+        );
+        assert_eq!(
+            chosen(false, false, env(&[("ACCESSIBLE", "yes")])),
+            Some(Reason::Environment)
+        );
+        assert_eq!(chosen(false, false, env(&[("ACCESSIBLE", "0")])), None);
+        assert_eq!(chosen(false, true, env(&[])), Some(Reason::Config));
+        assert_eq!(
+            chosen(false, false, env(&[("TERM", "dumb")])),
+            Some(Reason::DumbTerminal)
+        );
+        assert_eq!(chosen(false, false, env(&[("TERM", "xterm")])), None);
+        // PI_ASK_ACCESSIBLE=0 turns it off, even for a dumb terminal or the config.
+        assert_eq!(
+            chosen(
+                false,
+                true,
+                env(&[("PI_ASK_ACCESSIBLE", "0"), ("TERM", "dumb")])
+            ),
+            None
+        );
+        assert_eq!(
+            chosen(true, false, env(&[("PI_ASK_ACCESSIBLE", "off")])),
+            Some(Reason::Flag)
+        );
+    }
+}
