@@ -67,13 +67,23 @@ fn check_restored(s: &mut Session, what: &str) {
         "{what}: the answer given before the signal is in the result"
     );
     assert!(s.cooked(), "{what}: cooked mode");
-    let screen = s.screen.lock().unwrap();
-    assert!(!screen.screen().hide_cursor(), "{what}: cursor shown");
-    let contents = screen.screen().contents();
-    drop(screen);
+    // The process has exited, but the pty reader may still be feeding its last bytes to the
+    // emulator: the screen is looked at until they are in (or 5 s pass).
+    let start = Instant::now();
+    let contents = loop {
+        let contents = s.screen.lock().unwrap().screen().contents();
+        if !contents.contains("Multi-select demo") || start.elapsed() > Duration::from_secs(5) {
+            break contents;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
     assert!(
         !contents.contains("Multi-select demo"),
         "{what}: no form lines left:\n{contents}"
+    );
+    assert!(
+        !s.screen.lock().unwrap().screen().hide_cursor(),
+        "{what}: cursor shown"
     );
     let raw = s.raw.lock().unwrap().clone();
     let tail = String::from_utf8_lossy(&raw[raw.len().saturating_sub(400)..]).into_owned();
