@@ -318,3 +318,51 @@ fn a_signal_in_line_mode_delivers_the_answers_so_far_and_resume_restores_them() 
     resumed.send("c\r");
     assert_eq!(resumed.wait_exit(), 1);
 }
+
+/// `pi-ask answer` in line mode: the model command's progress is one plain line (no spinner
+/// redrawn in place), then the extracted form in lines.
+#[test]
+fn answer_in_line_mode_says_its_progress_in_plain_lines() {
+    let reply = "Which database should the cache use: Postgres or Redis?";
+    let form = json!({"questions": [{"id": "db", "prompt": "Which database should the cache use?",
+        "options": [{"value": "postgres", "label": "Postgres"}, {"value": "redis", "label": "Redis"}]}]});
+    let mut s = Session::start_with_env(
+        &["answer", "--no-history", "reply.md"],
+        &[("TERM", "dumb")],
+        |dir| {
+            std::fs::write(dir.join("reply.md"), reply).unwrap();
+            let script = dir.join("model.sh");
+            std::fs::write(
+                &script,
+                format!("#!/bin/sh\ncat > /dev/null\nsleep 0.3\necho '{form}'\n"),
+            )
+            .unwrap();
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+            let config = dir.join(".pi/agent/extensions");
+            std::fs::create_dir_all(&config).unwrap();
+            std::fs::write(
+                config.join("pi-ask.toml"),
+                format!(
+                    "schemaVersion = 5\n[answer]\nextractor = [\"{}\"]\n",
+                    script.display()
+                ),
+            )
+            .unwrap();
+        },
+    );
+    s.wait_for("Extracting the questions using model.sh; this can take a while. Ctrl+C cancels.");
+    s.wait_for("Question 1 of 1");
+    s.send("2\r");
+    s.wait_for("Review your answers:");
+    s.send("s\r");
+    s.wait_for("Type s again");
+    s.send("s\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result["details"]["answers"]["db"]["values"],
+        json!(["redis"])
+    );
+    assert_only_text(&s.raw.lock().unwrap());
+}

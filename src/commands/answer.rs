@@ -76,8 +76,10 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
             Err(m) => return failure(&m),
         },
     };
-    let config = peek(&ConfigPaths::from_env(options.config.as_deref())).answer;
-    let extracted = match extract(&turn, &config, args.extractor) {
+    let whole = peek(&ConfigPaths::from_env(options.config.as_deref()));
+    let plain = crate::run::line_mode(options, &whole).is_some();
+    let config = whole.answer;
+    let extracted = match extract(&turn, &config, args.extractor, plain) {
         Ok(found) => found,
         Err(m) if m == ExtractError::Cancelled.to_string() => return nothing(&m),
         Err(m) => return failure(&m),
@@ -136,11 +138,12 @@ fn read_message(path: &Path) -> Result<String, String> {
         .map_err(|e| format!("cannot read {}: {e}", crate::paths::display(path)))
 }
 
-/// Runs the chosen extractor.
+/// Runs the chosen extractor; `plain`: its progress as plain lines (line mode), not a spinner.
 pub fn extract(
     turn: &AssistantTurn,
     config: &AnswerExtraction,
     choice: ExtractorChoice,
+    plain: bool,
 ) -> Result<Extracted, String> {
     let use_command = match choice {
         ExtractorChoice::Builtin => false,
@@ -164,7 +167,7 @@ pub fn extract(
         retries: config.extraction_retries,
         timeout: Duration::from_millis(config.extraction_timeout_ms.max(1)),
     };
-    let mut progress = Spinner::new(&config.extractor[0]);
+    let mut progress = Spinner::new(&config.extractor[0], plain);
     extractor.extract(turn, &mut progress).map_err(|e| match e {
         ExtractError::Cancelled | ExtractError::TimedOut => e.to_string(),
         other => format!("Error: {other}"),
@@ -223,11 +226,13 @@ fn again(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> Ex
 
 /// Progress on the terminal while a model command runs: a spinner with the attempt and the
 /// elapsed time, one line, redrawn in place; Esc or Ctrl+C abort (the terminal is in raw mode
-/// meanwhile, so the keys are read rather than signalled).
+/// meanwhile, so the keys are read rather than signalled). In line mode (`plain`), one plain
+/// line when it starts and one per retry, nothing redrawn, and Ctrl+C is the usual signal.
 struct Spinner {
     program: String,
     tty: Option<std::fs::File>,
     raw: bool,
+    plain: bool,
     attempt: (u32, u32),
     frame: usize,
 }
@@ -235,19 +240,28 @@ struct Spinner {
 const FRAMES: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 impl Spinner {
-    fn new(program: &str) -> Spinner {
+    fn new(program: &str, plain: bool) -> Spinner {
         let tty = crate::tui::terminal::open_tty().ok();
-        let raw = tty.is_some() && crossterm::terminal::enable_raw_mode().is_ok();
+        let raw = !plain && tty.is_some() && crossterm::terminal::enable_raw_mode().is_ok();
         let program = Path::new(program)
             .file_name()
             .map_or(program.to_owned(), |n| n.to_string_lossy().into_owned());
-        Spinner {
+        let mut spinner = Spinner {
             program,
             tty,
             raw,
+            plain,
             attempt: (1, 1),
             frame: 0,
+        };
+        if plain {
+            let line = format!(
+                "Extracting the questions using {}; this can take a while. Ctrl+C cancels.\n",
+                crate::printable::printable(&spinner.program)
+            );
+            spinner.write(&line);
         }
+        spinner
     }
 
     fn write(&mut self, text: &str) {
@@ -289,12 +303,19 @@ impl Progress for Spinner {
     fn attempt(&mut self, attempt: u32, of: u32) {
         self.attempt = (attempt, of);
         if let Some(notice) = crate::extract::command::retry_notice(attempt, of) {
-            let line = format!("\r\x1b[2K{notice}\r\n");
+            let line = if self.plain {
+                format!("{notice}\n")
+            } else {
+                format!("\r\x1b[2K{notice}\r\n")
+            };
             self.write(&line);
         }
     }
 
     fn tick(&mut self, elapsed: Duration) -> bool {
+        if self.plain {
+            return false;
+        }
         self.frame = (self.frame + 1) % FRAMES.len();
         let line = format!(
             "\r\x1b[2K{} Extracting questions using {} (attempt {}/{}, {:.1} s) · Esc cancels",
@@ -309,7 +330,9 @@ impl Progress for Spinner {
     }
 
     fn done(&mut self) {
-        self.write("\r\x1b[2K");
+        if !self.plain {
+            self.write("\r\x1b[2K");
+        }
         if self.raw {
             let _ = crossterm::terminal::disable_raw_mode();
             self.raw = false;
