@@ -75,7 +75,8 @@ pub fn payload(data: &[u8]) {
     }
 }
 
-/// Key ids (one per line) and keymap sections: parsed or refused; a parsed id round-trips.
+/// Key ids (one per line) and keymap sections: parsed or refused; a parsed id round-trips; the
+/// entries a config applies always make a sound set.
 pub fn keymaps(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     for line in text.lines() {
@@ -96,6 +97,13 @@ pub fn keymaps(data: &[u8]) {
     for tree in [toml_tree, json_tree].into_iter().flatten() {
         for source in [KeymapSource::Toml, KeymapSource::LegacyJson] {
             let _ = keymaps_from_value(Some(&tree), source);
+            // What a config applies entry by entry is always a sound keymap set.
+            let (applied, _) = crate::keymap::keymaps_applying_valid(Some(&tree), source);
+            let problems = crate::keymap::check_keymaps(&applied);
+            assert!(
+                problems.is_empty(),
+                "applied keymaps have problems: {problems:?}"
+            );
         }
     }
 }

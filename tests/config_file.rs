@@ -226,16 +226,64 @@ fn future_and_unversioned_files_are_rejected_and_left_alone() {
     }
 }
 
+/// In pi-ask's TOML a bad keymap entry costs only itself: the valid entries apply, each bad one
+/// is named and its action keeps its default keys, and the other settings apply.
 #[test]
-fn invalid_keymaps_fall_back_alone_and_keep_other_settings() {
+fn a_bad_keymap_entry_costs_only_itself_and_other_settings_apply() {
     let home = tempfile::tempdir().unwrap();
     write(
         &toml_path(home.path()),
-        "schemaVersion = 5\n[behaviour]\nshowFooterHints = false\n[keymaps.main]\ncancel = \"?\"\n",
+        "schemaVersion = 5\n[behaviour]\nshowFooterHints = false\n[keymaps.main]\ncancel = \"?\"\nnextOption = \"j\"\ntoggle = \"ctrl+ctrl+x\"\n[keymaps.editor]\nsubmit = \"ctrl+s\"\n",
     );
     let loaded = load(&paths_in(home.path()));
     assert!(!loaded.config.behaviour.show_footer_hints);
+    let keymaps = &loaded.config.keymaps;
+    let defaults = pi_ask::keymap::Keymaps::default();
+    let key = |id: &str| pi_ask::keys::KeyId::parse(id).unwrap();
+    use pi_ask::keymap::Action;
+    assert_eq!(
+        keymaps.keys(Action::MainNextOption),
+        [key("j")],
+        "a valid entry applies"
+    );
+    assert_eq!(
+        keymaps.keys(Action::EditorSubmit),
+        [key("ctrl+s")],
+        "in any context"
+    );
+    assert_eq!(
+        keymaps.keys(Action::MainCancel),
+        defaults.keys(Action::MainCancel)
+    );
+    assert_eq!(
+        keymaps.keys(Action::MainToggle),
+        defaults.keys(Action::MainToggle)
+    );
+    assert_eq!(
+        loaded.notices,
+        [
+            "Invalid keymap for main.toggle: \"ctrl+ctrl+x\": repeated modifier ctrl. · Duplicate global keymap ? for global.settings and main.cancel; main.cancel keeps its default keys. The other keymaps apply. Edit the config to fix these."
+        ]
+    );
+}
+
+/// The original's JSON keeps the original's rule: any keymap problem, the default keymaps (with
+/// the original's notice), the other settings applied.
+#[test]
+fn invalid_keymaps_in_the_original_json_fall_back_whole_and_keep_other_settings() {
+    let home = tempfile::tempdir().unwrap();
+    let mut config = legacy_v5();
+    config["keymaps"]["main"]["cancel"] = json!("?");
+    config["keymaps"]["main"]["nextOption"] = json!("j");
+    write(&legacy(home.path()), &config.to_string());
+    let loaded = load(&paths_in(home.path()));
     assert_eq!(loaded.config.keymaps, pi_ask::keymap::Keymaps::default());
+    assert!(
+        loaded
+            .config
+            .behaviour
+            .auto_submit_when_answered_without_notes
+    );
     assert_eq!(
         loaded.notices,
         [

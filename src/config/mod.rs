@@ -18,7 +18,7 @@ pub use toml_file::{default_snapshot, reset_file, save_setting};
 
 use serde_json::Value;
 
-use crate::keymap::{KeymapSource, Keymaps, keymaps_from_value};
+use crate::keymap::{KeymapSource, Keymaps, keymaps_applying_valid, keymaps_from_value};
 use crate::settings::{Behaviour, Settings};
 
 /// A notification channel.
@@ -209,9 +209,16 @@ impl Config {
 /// Keymap problems shown at most this many at a time; the rest are counted.
 const SHOWN_KEYMAP_PROBLEMS: usize = 3;
 
-/// The keymap notice: each problem separated by ` · `, the first few only and a count of the rest
-/// (the notice shares the footer with the hints, so a long list must not fill the screen).
-pub fn keymap_notice(problems: &[String]) -> String {
+/// The notice for keymap entries left out of a TOML config (the rest applied).
+pub fn keymap_partial_notice(problems: &[String]) -> String {
+    format!(
+        "{} The other keymaps apply. Edit the config to fix these.",
+        shown_problems(problems)
+    )
+}
+
+/// The first problems, joined, and how many more there are.
+fn shown_problems(problems: &[String]) -> String {
     let mut shown: Vec<&str> = problems
         .iter()
         .take(SHOWN_KEYMAP_PROBLEMS)
@@ -222,9 +229,16 @@ pub fn keymap_notice(problems: &[String]) -> String {
     if more > 0 {
         shown.push(&more_text);
     }
+    shown.join(" · ")
+}
+
+/// The keymap notice of the original's JSON (its keymaps refused whole): each problem separated
+/// by ` · `, the first few only and a count of the rest (the notice shares the footer with the
+/// hints, so a long list must not fill the screen).
+pub fn keymap_notice(problems: &[String]) -> String {
     format!(
         "{} Using default ask keymaps for this session. Edit the config and start pi-ask again.",
-        shown.join(" · ")
+        shown_problems(problems)
     )
 }
 
@@ -276,9 +290,20 @@ pub fn config_from_tree(
         }
     }
 
-    match keymaps_from_value(root.get("keymaps"), source) {
-        Ok(keymaps) => config.keymaps = keymaps,
-        Err(problems) => notices.push(keymap_notice(&problems)),
+    // pi-ask's TOML: a bad entry costs only itself. The original's JSON keeps the original's
+    // rule (any problem: the default keymaps, with its notice).
+    match source {
+        KeymapSource::Toml => {
+            let (keymaps, problems) = keymaps_applying_valid(root.get("keymaps"), source);
+            config.keymaps = keymaps;
+            if !problems.is_empty() {
+                notices.push(keymap_partial_notice(&problems));
+            }
+        }
+        KeymapSource::LegacyJson => match keymaps_from_value(root.get("keymaps"), source) {
+            Ok(keymaps) => config.keymaps = keymaps,
+            Err(problems) => notices.push(keymap_notice(&problems)),
+        },
     }
 
     if let Some(accessibility) = root.get("accessibility") {

@@ -1,5 +1,6 @@
-//! Reading keymaps from a config tree and checking them. Any problem means the caller uses the
-//! default keymaps for the session and shows every problem in one notice.
+//! Reading keymaps from a config tree and checking them. A config's keymaps apply entry by entry
+//! ([`keymaps_applying_valid`]): a bad entry costs only itself and is named in one notice;
+//! [`keymaps_from_value`] is the strict reading (any problem refuses the whole set).
 
 use serde_json::Value;
 
@@ -16,20 +17,76 @@ pub enum KeymapSource {
     LegacyJson,
 }
 
-/// Reads the `keymaps` section. `None` (absent) gives the defaults.
+/// Reads the `keymaps` section strictly: every problem is returned and nothing applies. `None`
+/// (absent) gives the defaults.
 pub fn keymaps_from_value(
     value: Option<&Value>,
     source: KeymapSource,
 ) -> Result<Keymaps, Vec<String>> {
+    let (entries, mut problems) = read_entries(value, source)?;
+    let keymaps = build(&entries);
+    problems.extend(check_keymaps(&keymaps));
+    if problems.is_empty() {
+        Ok(keymaps)
+    } else {
+        Err(problems)
+    }
+}
+
+/// The keymaps of a config where a bad entry costs only itself: every valid entry applies, in
+/// the file's order, and each one that cannot (a key that does not parse, an unknown action, a
+/// key another entry or a default already means in that context, a digit) is named and left
+/// out, its action keeping its default keys. The problems are empty when everything applied.
+pub fn keymaps_applying_valid(
+    value: Option<&Value>,
+    source: KeymapSource,
+) -> (Keymaps, Vec<String>) {
+    let (entries, mut problems) = match read_entries(value, source) {
+        Ok(read) => read,
+        Err(problems) => return (Keymaps::default(), problems),
+    };
+    let mut accepted: Vec<(Action, Vec<KeyId>)> = Vec::new();
+    for entry in entries {
+        accepted.push(entry);
+        let clashes = check_keymaps(&build(&accepted));
+        if !clashes.is_empty() {
+            let (action, _) = accepted.pop().expect("just pushed");
+            problems.extend(clashes.into_iter().map(|clash| {
+                format!(
+                    "{}; {action} keeps its default keys.",
+                    clash.trim_end_matches('.')
+                )
+            }));
+        }
+    }
+    (build(&accepted), problems)
+}
+
+/// The defaults with `entries` applied, the added actions giving way to them.
+fn build(entries: &[(Action, Vec<KeyId>)]) -> Keymaps {
     let mut keymaps = Keymaps::default();
+    for (action, keys) in entries {
+        keymaps.set(*action, keys.clone());
+    }
+    let explicit: Vec<Action> = entries.iter().map(|(a, _)| *a).collect();
+    give_way(&mut keymaps, &explicit);
+    keymaps
+}
+
+/// The entries of a `keymaps` section that read (an entry with a key that does not parse is left
+/// out whole), and the problem of every one that does not. `Err` when the section itself is not
+/// an object.
+fn read_entries(
+    value: Option<&Value>,
+    source: KeymapSource,
+) -> Result<(Vec<(Action, Vec<KeyId>)>, Vec<String>), Vec<String>> {
+    let mut entries = Vec::new();
     let mut problems = Vec::new();
-    let mut explicit: Vec<Action> = Vec::new();
     let Some(value) = value else {
         if source == KeymapSource::LegacyJson {
-            problems.push("Keymaps must be an object.".to_owned());
-            return Err(problems);
+            return Err(vec!["Keymaps must be an object.".to_owned()]);
         }
-        return Ok(keymaps);
+        return Ok((entries, problems));
     };
     let Some(contexts) = value.as_object() else {
         return Err(vec!["Keymaps must be an object.".to_owned()]);
@@ -49,15 +106,12 @@ pub fn keymaps_from_value(
                 continue;
             };
             match parse_binding(binding, source) {
-                Ok((keys, reasons)) => {
-                    problems.extend(
-                        reasons
-                            .into_iter()
-                            .map(|reason| format!("Invalid keymap for {action}: {reason}.")),
-                    );
-                    keymaps.set(action, keys);
-                    explicit.push(action);
-                }
+                Ok((keys, reasons)) if reasons.is_empty() => entries.push((action, keys)),
+                Ok((_, reasons)) => problems.extend(
+                    reasons
+                        .into_iter()
+                        .map(|reason| format!("Invalid keymap for {action}: {reason}.")),
+                ),
                 Err(reason) => problems.push(format!("Invalid keymap for {action}: {reason}.")),
             }
         }
@@ -79,13 +133,7 @@ pub fn keymaps_from_value(
             }
         }
     }
-    give_way(&mut keymaps, &explicit);
-    problems.extend(check_keymaps(&keymaps));
-    if problems.is_empty() {
-        Ok(keymaps)
-    } else {
-        Err(problems)
-    }
+    Ok((entries, problems))
 }
 
 /// The actions pi-ask added to the original's (editing keys, jumps, the popup) keep their
