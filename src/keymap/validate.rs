@@ -45,7 +45,7 @@ pub fn keymaps_applying_valid(
         Ok(read) => read,
         Err(problems) => return (Keymaps::default(), problems),
     };
-    let mut accepted: Vec<(Action, Vec<KeyId>)> = Vec::new();
+    let mut accepted: Vec<Entry> = Vec::new();
     for entry in entries {
         accepted.push(entry);
         let clashes = check_keymaps(&build(&accepted));
@@ -62,8 +62,11 @@ pub fn keymaps_applying_valid(
     (build(&accepted), problems)
 }
 
+/// One entry of a `keymaps` section: an action and the keys it binds.
+type Entry = (Action, Vec<KeyId>);
+
 /// The defaults with `entries` applied, the added actions giving way to them.
-fn build(entries: &[(Action, Vec<KeyId>)]) -> Keymaps {
+fn build(entries: &[Entry]) -> Keymaps {
     let mut keymaps = Keymaps::default();
     for (action, keys) in entries {
         keymaps.set(*action, keys.clone());
@@ -79,7 +82,7 @@ fn build(entries: &[(Action, Vec<KeyId>)]) -> Keymaps {
 fn read_entries(
     value: Option<&Value>,
     source: KeymapSource,
-) -> Result<(Vec<(Action, Vec<KeyId>)>, Vec<String>), Vec<String>> {
+) -> Result<(Vec<Entry>, Vec<String>), Vec<String>> {
     let mut entries = Vec::new();
     let mut problems = Vec::new();
     let Some(value) = value else {
