@@ -26,12 +26,24 @@ impl Issue {
     }
 }
 
-/// Why a payload was rejected: every issue, in payload order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a payload was rejected: every issue, in payload order. Displays as the result's text
+/// (`Invalid ask_user payload:` and a line per issue).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", invalid_input_text(.issues))]
 pub struct InvalidInput {
     /// The payload's `title` exactly as given when it was a string (the result echoes it).
     pub raw_title: Option<String>,
     pub issues: Vec<Issue>,
+}
+
+/// The text of an invalid payload's result: `Invalid ask_user payload:`, then `- path: message`
+/// for each issue.
+pub fn invalid_input_text(issues: &[Issue]) -> String {
+    let mut text = String::from("Invalid ask_user payload:");
+    for issue in issues {
+        text.push_str(&format!("\n- {}: {}", issue.path, issue.message));
+    }
+    text
 }
 
 /// Parses payload text (JSON) and validates it.

@@ -12,7 +12,8 @@ use crate::keymap::{Action, Context};
 pub const CURRENT_SCHEMA_VERSION: i64 = 5;
 
 /// Why a config tree cannot be used at all.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct MigrationError(pub String);
 
 /// Checks the version and migrates the tree in place. Returns whether anything was migrated.

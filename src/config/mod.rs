@@ -243,7 +243,8 @@ pub fn keymap_notice(problems: &[String]) -> String {
 }
 
 /// Why a config tree was rejected as a whole.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct InvalidConfig(pub String);
 
 /// Builds a [`Config`] from a parsed tree (TOML or JSON, already a JSON value).

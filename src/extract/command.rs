@@ -26,32 +26,22 @@ pub struct CommandExtractor {
 }
 
 /// Why extraction gave no form.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExtractError {
     /// The command could not be started.
+    #[error("{0}")]
     Spawn(String),
     /// An attempt ran past the timeout (the command was killed).
+    #[error("Question extraction timed out. Try again or configure a faster extraction model.")]
     TimedOut,
     /// The person aborted (Esc or Ctrl+C); the command was killed.
+    #[error("Question extraction cancelled.")]
     Cancelled,
     /// Every attempt was invalid and repair could not save the last one.
+    #[error(
+        "Question extraction did not return a valid ask_user tool call or JSON fallback after retries. Last problem: {0}"
+    )]
     Invalid(String),
-}
-
-impl std::fmt::Display for ExtractError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ExtractError::Spawn(m) => f.write_str(m),
-            ExtractError::TimedOut => f.write_str(
-                "Question extraction timed out. Try again or configure a faster extraction model.",
-            ),
-            ExtractError::Cancelled => f.write_str("Question extraction cancelled."),
-            ExtractError::Invalid(last) => write!(
-                f,
-                "Question extraction did not return a valid ask_user tool call or JSON fallback after retries. Last problem: {last}"
-            ),
-        }
-    }
 }
 
 /// What the person sees while the command runs, and whether they want to stop it.

@@ -279,24 +279,12 @@ impl Ask {
 }
 
 /// Why an ask could not be looked up by id.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LookupError {
+    #[error("no ask {0} in the history")]
     NotFound(String),
+    #[error("{1} asks in the history start with {0}; give more characters")]
     Ambiguous(String, usize),
-}
-
-impl std::fmt::Display for LookupError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LookupError::NotFound(id) => write!(f, "no ask {id} in the history"),
-            LookupError::Ambiguous(id, n) => {
-                write!(
-                    f,
-                    "{n} asks in the history start with {id}; give more characters"
-                )
-            }
-        }
-    }
 }
 
 /// The history folded into asks, oldest first.

@@ -13,6 +13,9 @@ mod update;
 pub use answer::AnswerState;
 pub use draft::{Draft, DraftAnswer, DraftEditor, MAX_DRAFT_EDITOR_BYTES};
 pub use msg::{Cmd, InboxAction, Msg, Notification, PopupAction, ReviewAction};
+/// The editing operations `Msg::Edit` carries (from the components crate, here so a model-only
+/// test needs only `pi_ask`).
+pub use pi_ask_components::EditOp;
 pub use popup::{Popup, PopupKind};
 pub use settings_modal::{ModalMessage, SettingsModal, SettingsRow};
 pub use update::update;

@@ -115,10 +115,13 @@ pub fn completed(flow: &FlowInfo, result: &AskResult, completed_at: u64) -> Valu
 }
 
 /// Why a submit was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SubmitError {
+    #[error("{}: {}", self.kind(), self.message())]
     FlowNotFound,
+    #[error("{}: {}", self.kind(), self.message())]
     InvalidRequest(String),
+    #[error("{}: {}", self.kind(), self.message())]
     InvalidAnswer(String),
 }
 

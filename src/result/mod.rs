@@ -152,10 +152,7 @@ pub fn mark_interrupted(result: &mut AskResult, cause: &str) {
 
 /// The result for a payload rejected before any UI opened.
 pub fn invalid_input_result(invalid: &InvalidInput) -> AskResult {
-    let mut text = String::from("Invalid ask_user payload:");
-    for issue in &invalid.issues {
-        text.push_str(&format!("\n- {}: {}", issue.path, issue.message));
-    }
+    let text = crate::input::invalid_input_text(&invalid.issues);
     AskResult {
         content: vec![Content::text(text)],
         details: Details {

@@ -218,24 +218,14 @@ pub struct AssistantTurn {
 }
 
 /// Why the latest assistant message cannot be extracted.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TurnError {
+    #[error("No assistant message found to extract questions from.")]
     NoAssistant,
+    #[error(
+        "Latest assistant message is incomplete ({0}); wait for it to finish, then run pi-ask answer again."
+    )]
     Incomplete(String),
-}
-
-impl std::fmt::Display for TurnError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TurnError::NoAssistant => {
-                f.write_str("No assistant message found to extract questions from.")
-            }
-            TurnError::Incomplete(reason) => write!(
-                f,
-                "Latest assistant message is incomplete ({reason}); wait for it to finish, then run pi-ask answer again."
-            ),
-        }
-    }
 }
 
 /// The text of a message's content: a string, or its text blocks joined by newlines.

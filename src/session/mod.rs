@@ -63,18 +63,12 @@ pub struct SessionFile {
 }
 
 /// Why a session file could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SessionError {
+    #[error("{0}")]
     Unreadable(String),
+    #[error("{0}")]
     NotASession(String),
-}
-
-impl std::fmt::Display for SessionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SessionError::Unreadable(m) | SessionError::NotASession(m) => f.write_str(m),
-        }
-    }
 }
 
 /// Reads a session file.
