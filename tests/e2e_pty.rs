@@ -659,3 +659,57 @@ fn an_idle_form_writes_nothing_to_the_terminal() {
     s.send("\x03");
     assert_eq!(s.finish().0, 1);
 }
+
+/// The writes pi-ask made to the terminal so far (standard output and error left out), from an
+/// `strace -e trace=write` log.
+fn terminal_writes(trace: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(trace)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.contains("write(") && !l.contains("write(1,") && !l.contains("write(2,"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A frame reaches the terminal in one or two writes (the frame with the synchronized-update
+/// begin marker, then the end marker), not one per escape fragment (about 640 for the first frame
+/// before the writer was buffered). Counted with strace, which `.ci/run` installs.
+#[test]
+fn a_frame_goes_out_in_one_or_two_writes() {
+    let traced = std::process::Command::new("strace")
+        .args(["-f", "-o", "/dev/null", "true"])
+        .output();
+    if !traced.is_ok_and(|o| o.status.success()) {
+        eprintln!("SKIPPED: strace is not installed or cannot trace here");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("trace");
+    let wrapper = format!("strace -f -e trace=write -o '{}'", trace.display());
+    let mut s = Session::start_wrapped(&wrapper, &["demo"], &[], |_| {});
+    s.wait_for("Single-select demo");
+    std::thread::sleep(Duration::from_millis(200));
+    let opening = terminal_writes(&trace).len();
+    // Taking the terminal (modes, the cursor query), the first frame and its end marker, the bell.
+    assert!(
+        opening <= 6,
+        "{opening} writes to open:\n{}",
+        terminal_writes(&trace).join("\n")
+    );
+    for (key, shown) in [("\x1b[B", "❯ 2."), ("\x1b[B", "❯ 3."), ("\x1b[A", "❯ 2.")] {
+        let before = terminal_writes(&trace).len();
+        s.send(key);
+        s.wait_for(shown);
+        std::thread::sleep(Duration::from_millis(100));
+        let writes = terminal_writes(&trace);
+        assert!(
+            writes.len() - before <= 2,
+            "a key's frame took {} writes:\n{}",
+            writes.len() - before,
+            writes[before..].join("\n")
+        );
+    }
+    s.send("\x1b");
+    s.send("\x1b");
+    s.wait_exit();
+}

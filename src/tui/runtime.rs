@@ -238,8 +238,14 @@ fn draw(
     let (cols, rows) = crossterm::terminal::size()?;
     // Both go to /dev/tty through the terminal's own writer (a resize replaces the terminal, not
     // the device).
-    crossterm::execute!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
+    // The begin marker is only queued: it goes out with the frame, in ratatui's one flush at the
+    // end of `draw`; the end marker follows in a second write. When the inline area changes
+    // height first, the marker goes out at once, so the resizing is inside the update too.
     let height = preferred_height(session, cols, rows);
+    crossterm::queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
+    if guard.needs_height_change(height) {
+        std::io::Write::flush(terminal.backend_mut())?;
+    }
     let drawn = guard
         .set_height(terminal, height)
         .and_then(|()| terminal.draw(|f| session.draw(f)).map(drop));

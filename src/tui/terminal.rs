@@ -54,25 +54,28 @@ pub fn restore() {
         let _ = terminal::disable_raw_mode();
         return;
     };
-    let _ = execute!(
-        tty,
+    // Gathered, then written at once (one write, not one per escape fragment).
+    let mut out = Vec::new();
+    let _ = crossterm::queue!(
+        out,
         PopKeyboardEnhancementFlags,
         DisableBracketedPaste,
         cursor::Show
     );
     match active.placement {
         Placement::Fullscreen => {
-            let _ = execute!(tty, LeaveAlternateScreen);
+            let _ = crossterm::queue!(out, LeaveAlternateScreen);
         }
         Placement::Inline { .. } => {
             // Leave the screen as it was before the form: clear its rows, put the cursor at their top.
-            let _ = execute!(
-                tty,
+            let _ = crossterm::queue!(
+                out,
                 cursor::MoveTo(0, active.top),
                 terminal::Clear(terminal::ClearType::FromCursorDown)
             );
         }
     }
+    let _ = tty.write_all(&out);
     let _ = tty.flush();
     let _ = terminal::disable_raw_mode();
 }
@@ -87,7 +90,13 @@ pub fn install_panic_hook() {
 }
 
 /// The terminal, drawn through /dev/tty.
-pub type Tty = Terminal<CrosstermBackend<File>>;
+///
+/// Its writer is buffered (a frame of a 300-option form fits): ratatui flushes it once at the end
+/// of each draw, so a frame reaches the terminal in one write instead of one per escape fragment.
+pub type Tty = Terminal<CrosstermBackend<io::BufWriter<File>>>;
+
+/// The buffer a frame is gathered in before its one write.
+const FRAME_BUFFER_BYTES: usize = 256 * 1024;
 
 /// Restores the terminal when dropped.
 pub struct TerminalGuard {
@@ -112,11 +121,13 @@ impl TerminalGuard {
             other => other,
         };
         let setup = (|| -> io::Result<Tty> {
-            execute!(
-                tty,
+            let mut modes = Vec::new();
+            crossterm::queue!(
+                modes,
                 EnableBracketedPaste,
                 PushKeyboardEnhancementFlags(flags)
             )?;
+            tty.write_all(&modes)?;
             let viewport = match placement {
                 Placement::Fullscreen => {
                     execute!(tty, EnterAlternateScreen)?;
@@ -163,6 +174,15 @@ impl TerminalGuard {
         Ok(())
     }
 
+    /// Whether [`set_height`](Self::set_height) with `height` would change the inline area.
+    pub fn needs_height_change(&self, height: u16) -> bool {
+        let Placement::Inline { height: current } = self.placement else {
+            return false;
+        };
+        let rows = terminal::size().map_or(u16::MAX, |(_, r)| r);
+        height.clamp(1, rows.max(1)) != current
+    }
+
     /// Makes the inline area `height` rows tall (within the screen), keeping its top row unless
     /// the screen must scroll to make room. Rows given back are cleared. Nothing happens in
     /// full-screen mode or when the height is unchanged.
@@ -180,13 +200,16 @@ impl TerminalGuard {
         let top = if height > current {
             make_room(&mut tty, top, height, rows)?
         } else {
+            // The rows given back, cleared in one write.
+            let mut clear = Vec::new();
             for y in top.saturating_add(height)..top.saturating_add(current).min(rows) {
-                execute!(
-                    tty,
+                crossterm::queue!(
+                    clear,
                     cursor::MoveTo(0, y),
                     terminal::Clear(terminal::ClearType::CurrentLine)
                 )?;
             }
+            tty.write_all(&clear)?;
             top
         };
         self.set_inline(top, height);
@@ -264,9 +287,10 @@ fn parse_cursor_reply(bytes: &[u8]) -> Option<u16> {
 fn make_room(tty: &mut File, top: u16, height: u16, rows: u16) -> io::Result<u16> {
     let overflow = top.saturating_add(height).saturating_sub(rows);
     if overflow > 0 {
-        execute!(tty, cursor::MoveTo(0, rows.saturating_sub(1)))?;
-        write!(tty, "{}", "\n".repeat(overflow as usize))?;
-        tty.flush()?;
+        let mut room = Vec::new();
+        crossterm::queue!(room, cursor::MoveTo(0, rows.saturating_sub(1)))?;
+        room.extend(std::iter::repeat_n(b'\n', overflow as usize));
+        tty.write_all(&room)?;
     }
     Ok(top.saturating_sub(overflow))
 }
@@ -274,13 +298,14 @@ fn make_room(tty: &mut File, top: u16, height: u16, rows: u16) -> io::Result<u16
 /// A terminal over a viewport whose rows are cleared first. ratatui's own `clear` asks the terminal
 /// for the cursor position (a blocking query written to stdout), so the rows are cleared here.
 fn new_terminal(viewport: Viewport, cols: u16, rows: u16) -> io::Result<Tty> {
-    let mut tty = open_tty()?;
+    let mut tty = io::BufWriter::with_capacity(FRAME_BUFFER_BYTES, open_tty()?);
     let area = match viewport {
         Viewport::Fixed(area) => area,
         _ => Rect::new(0, 0, cols, rows),
     };
+    // Queued, not executed: the clearing goes out with the first frame's write.
     for y in area.top()..area.bottom() {
-        execute!(
+        crossterm::queue!(
             tty,
             cursor::MoveTo(0, y),
             terminal::Clear(terminal::ClearType::UntilNewLine)

@@ -38,6 +38,17 @@ impl Session {
         env: &[(&str, &str)],
         setup: impl FnOnce(&Path),
     ) -> Session {
+        Session::start_wrapped("", args, env, setup)
+    }
+
+    /// [`Session::start_with_env`] with the binary run under `wrapper` (a shell-quoted command
+    /// prefix, such as `strace -o 'trace'`).
+    pub fn start_wrapped(
+        wrapper: &str,
+        args: &[&str],
+        env: &[(&str, &str)],
+        setup: impl FnOnce(&Path),
+    ) -> Session {
         let dir = tempfile::tempdir().unwrap();
         setup(dir.path());
         let out = dir.path().join("out.json");
@@ -51,7 +62,7 @@ impl Session {
             .unwrap();
         let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
         let script = format!(
-            "exec '{}' {} > '{}'",
+            "exec {wrapper} '{}' {} > '{}'",
             env!("CARGO_BIN_EXE_pi-ask"),
             quoted.join(" "),
             out.display()
