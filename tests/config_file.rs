@@ -262,7 +262,7 @@ fn a_bad_keymap_entry_costs_only_itself_and_other_settings_apply() {
     assert_eq!(
         loaded.notices,
         [
-            "Invalid keymap for main.toggle: \"ctrl+ctrl+x\": repeated modifier ctrl. · Duplicate global keymap ? for global.settings and main.cancel; main.cancel keeps its default keys. The other keymaps apply. Edit the config to fix these."
+            "Duplicate global keymap ? for global.settings and main.cancel; main.cancel keeps its default keys. · Invalid keymap for main.toggle: \"ctrl+ctrl+x\": repeated modifier ctrl; main.toggle keeps its default keys. The other keymaps apply. Edit the config to fix these."
         ]
     );
 }

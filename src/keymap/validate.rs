@@ -26,6 +26,11 @@ pub fn keymaps_from_value(
     let (entries, mut problems) = read_entries(value, source)?;
     let keymaps = build(&entries);
     problems.extend(check_keymaps(&keymaps));
+    // The keys of an entry that does not wholly parse still count above (a digit among them is
+    // named too); its parse problems first, in the file's order.
+    let mut parse_problems: Vec<String> = entries.iter().flat_map(|e| e.problems.clone()).collect();
+    parse_problems.append(&mut problems);
+    let problems = parse_problems;
     if problems.is_empty() {
         Ok(keymaps)
     } else {
@@ -47,38 +52,50 @@ pub fn keymaps_applying_valid(
     };
     let mut accepted: Vec<Entry> = Vec::new();
     for entry in entries {
+        let action = entry.action;
+        let entry_problems = entry.problems.clone();
         accepted.push(entry);
         let clashes = check_keymaps(&build(&accepted));
-        if !clashes.is_empty() {
-            let (action, _) = accepted.pop().expect("just pushed");
-            problems.extend(clashes.into_iter().map(|clash| {
-                format!(
-                    "{}; {action} keeps its default keys.",
-                    clash.trim_end_matches('.')
-                )
-            }));
+        if entry_problems.is_empty() && clashes.is_empty() {
+            continue;
         }
+        accepted.pop();
+        // Each problem of the entry, the last one saying what becomes of it.
+        let mut said: Vec<String> = entry_problems.into_iter().chain(clashes).collect();
+        if let Some(last) = said.last_mut() {
+            *last = format!(
+                "{}; {action} keeps its default keys.",
+                last.trim_end_matches('.')
+            );
+        }
+        problems.extend(said);
     }
     (build(&accepted), problems)
 }
 
-/// One entry of a `keymaps` section: an action and the keys it binds.
-type Entry = (Action, Vec<KeyId>);
+/// One entry of a `keymaps` section: an action, the keys of its binding that parse, and the
+/// problem of each key that does not.
+#[derive(Debug, Clone)]
+struct Entry {
+    action: Action,
+    keys: Vec<KeyId>,
+    problems: Vec<String>,
+}
 
 /// The defaults with `entries` applied, the added actions giving way to them.
 fn build(entries: &[Entry]) -> Keymaps {
     let mut keymaps = Keymaps::default();
-    for (action, keys) in entries {
-        keymaps.set(*action, keys.clone());
+    for entry in entries {
+        keymaps.set(entry.action, entry.keys.clone());
     }
-    let explicit: Vec<Action> = entries.iter().map(|(a, _)| *a).collect();
+    let explicit: Vec<Action> = entries.iter().map(|e| e.action).collect();
     give_way(&mut keymaps, &explicit);
     keymaps
 }
 
-/// The entries of a `keymaps` section that read (an entry with a key that does not parse is left
-/// out whole), and the problem of every one that does not. `Err` when the section itself is not
-/// an object.
+/// The entries of a `keymaps` section (each with the problems of its keys that do not parse), and
+/// the problem of every entry that does not read at all. `Err` when the section itself is not an
+/// object.
 fn read_entries(
     value: Option<&Value>,
     source: KeymapSource,
@@ -109,12 +126,14 @@ fn read_entries(
                 continue;
             };
             match parse_binding(binding, source) {
-                Ok((keys, reasons)) if reasons.is_empty() => entries.push((action, keys)),
-                Ok((_, reasons)) => problems.extend(
-                    reasons
+                Ok((keys, reasons)) => entries.push(Entry {
+                    action,
+                    keys,
+                    problems: reasons
                         .into_iter()
-                        .map(|reason| format!("Invalid keymap for {action}: {reason}.")),
-                ),
+                        .map(|reason| format!("Invalid keymap for {action}: {reason}."))
+                        .collect(),
+                }),
                 Err(reason) => problems.push(format!("Invalid keymap for {action}: {reason}.")),
             }
         }
