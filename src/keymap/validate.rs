@@ -23,14 +23,25 @@ pub fn keymaps_from_value(
     value: Option<&Value>,
     source: KeymapSource,
 ) -> Result<Keymaps, Vec<String>> {
-    let (entries, mut problems) = read_entries(value, source)?;
+    let items = read_entries(value, source)?;
+    let entries: Vec<Entry> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Entry(e) => Some(e.clone()),
+            Item::Problem(_) => None,
+        })
+        .collect();
+    // Every problem in the file's order (an entry's keys that do not parse where it stands; its
+    // keys that do still count below, so a digit among them is named too), then the rules'.
+    let mut problems: Vec<String> = items
+        .into_iter()
+        .flat_map(|i| match i {
+            Item::Problem(p) => vec![p],
+            Item::Entry(e) => e.problems,
+        })
+        .collect();
     let keymaps = build(&entries);
     problems.extend(check_keymaps(&keymaps));
-    // The keys of an entry that does not wholly parse still count above (a digit among them is
-    // named too); its parse problems first, in the file's order.
-    let mut parse_problems: Vec<String> = entries.iter().flat_map(|e| e.problems.clone()).collect();
-    parse_problems.append(&mut problems);
-    let problems = parse_problems;
     if problems.is_empty() {
         Ok(keymaps)
     } else {
@@ -46,12 +57,20 @@ pub fn keymaps_applying_valid(
     value: Option<&Value>,
     source: KeymapSource,
 ) -> (Keymaps, Vec<String>) {
-    let (entries, mut problems) = match read_entries(value, source) {
-        Ok(read) => read,
+    let items = match read_entries(value, source) {
+        Ok(items) => items,
         Err(problems) => return (Keymaps::default(), problems),
     };
+    let mut problems = Vec::new();
     let mut accepted: Vec<Entry> = Vec::new();
-    for entry in entries {
+    for item in items {
+        let entry = match item {
+            Item::Problem(problem) => {
+                problems.push(problem);
+                continue;
+            }
+            Item::Entry(entry) => entry,
+        };
         let action = entry.action;
         let entry_problems = entry.problems.clone();
         accepted.push(entry);
@@ -82,6 +101,14 @@ struct Entry {
     problems: Vec<String>,
 }
 
+/// What a `keymaps` section holds, in the file's order.
+enum Item {
+    /// Something that does not read at all (an unknown context or action, a binding of the wrong
+    /// shape, a missing entry of the original's JSON).
+    Problem(String),
+    Entry(Entry),
+}
+
 /// The defaults with `entries` applied, the added actions giving way to them.
 fn build(entries: &[Entry]) -> Keymaps {
     let mut keymaps = Keymaps::default();
@@ -96,66 +123,68 @@ fn build(entries: &[Entry]) -> Keymaps {
 /// The entries of a `keymaps` section (each with the problems of its keys that do not parse), and
 /// the problem of every entry that does not read at all. `Err` when the section itself is not an
 /// object.
-fn read_entries(
-    value: Option<&Value>,
-    source: KeymapSource,
-) -> Result<(Vec<Entry>, Vec<String>), Vec<String>> {
-    let mut entries = Vec::new();
-    let mut problems = Vec::new();
+fn read_entries(value: Option<&Value>, source: KeymapSource) -> Result<Vec<Item>, Vec<String>> {
+    let mut items = Vec::new();
     let Some(value) = value else {
         if source == KeymapSource::LegacyJson {
             return Err(vec!["Keymaps must be an object.".to_owned()]);
         }
-        return Ok((entries, problems));
+        return Ok(items);
     };
     let Some(contexts) = value.as_object() else {
         return Err(vec!["Keymaps must be an object.".to_owned()]);
     };
     for (name, actions) in contexts {
         let Some(context) = Context::from_name(name) else {
-            problems.push(format!("Unknown keymap context {name}."));
+            items.push(Item::Problem(format!("Unknown keymap context {name}.")));
             continue;
         };
         let Some(actions) = actions.as_object() else {
-            problems.push(format!("Keymap context {name} must be a table of actions."));
+            items.push(Item::Problem(format!(
+                "Keymap context {name} must be a table of actions."
+            )));
             continue;
         };
         for (action_name, binding) in actions {
             let Some(action) = Action::from_name(context, action_name) else {
-                problems.push(format!("Unknown keymap action {name}.{action_name}."));
+                items.push(Item::Problem(format!(
+                    "Unknown keymap action {name}.{action_name}."
+                )));
                 continue;
             };
             match parse_binding(binding, source) {
-                Ok((keys, reasons)) => entries.push(Entry {
+                Ok((keys, reasons)) => items.push(Item::Entry(Entry {
                     action,
                     keys,
                     problems: reasons
                         .into_iter()
                         .map(|reason| format!("Invalid keymap for {action}: {reason}."))
                         .collect(),
-                }),
-                Err(reason) => problems.push(format!("Invalid keymap for {action}: {reason}.")),
+                })),
+                Err(reason) => items.push(Item::Problem(format!(
+                    "Invalid keymap for {action}: {reason}."
+                ))),
             }
         }
     }
     if source == KeymapSource::LegacyJson {
         for context in Context::ORIGINAL {
             match contexts.get(context.name()).and_then(Value::as_object) {
-                None if !contexts.contains_key(context.name()) => {
-                    problems.push(format!("Missing keymap context {}.", context.name()))
-                }
+                None if !contexts.contains_key(context.name()) => items.push(Item::Problem(
+                    format!("Missing keymap context {}.", context.name()),
+                )),
                 None => {}
                 Some(actions) => {
                     for action in context.actions().filter(|a| a.in_original()) {
                         if !actions.contains_key(action.name()) {
-                            problems.push(format!("Missing keymap for {action}."));
+                            items.push(Item::Problem(format!("Missing keymap for {action}.")));
                         }
                     }
                 }
             }
         }
     }
-    Ok((entries, problems))
+    Ok(items)
 }
 
 /// The actions pi-ask added to the original's (editing keys, jumps, the popup) keep their
