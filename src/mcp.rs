@@ -563,7 +563,7 @@ pub fn serve(server: AskServer) -> Result<(), String> {
         .map_err(|e| format!("cannot start: {e}"))?;
     let max_ask_bytes = server.queue.max_bytes();
     let limit = stdio::line_limit(max_ask_bytes);
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let (ours, theirs) = stdio::pipe();
         let (from_server, to_server) = tokio::io::split(ours);
         let (read, write) = tokio::io::split(theirs);
@@ -593,5 +593,9 @@ pub fn serve(server: AskServer) -> Result<(), String> {
         // rmcp's end of the pipe is gone: the last replies are written before the process ends.
         let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
         ended
-    })
+    });
+    // Standard input may still be open (the session ended another way): its reader is not
+    // waited for.
+    runtime.shutdown_background();
+    served
 }

@@ -254,8 +254,8 @@ fn peer_and_payload_text_never_reaches_the_terminal_raw() {
     assert_clean("history's stderr", &listing.stderr);
 }
 
-/// The list's keys: `l` leaves an ask for later (it moves to the end and is not opened by
-/// itself), `d` declines one (its asker gets a cancelled result), Esc quits with the rest queued.
+/// The list's keys: `l` leaves an ask for later (it moves to the end, marked), `d` declines one
+/// (its asker gets a cancelled result), Esc quits with the rest queued.
 #[test]
 fn the_list_leaves_asks_for_later_declines_them_and_quits_leaving_them_queued() {
     let dir = tempfile::tempdir().unwrap();
@@ -280,12 +280,18 @@ fn the_list_leaves_asks_for_later_declines_them_and_quits_leaving_them_queued() 
         Waited::Answered(result) => assert_eq!(result["details"]["cancelled"], true),
         other => panic!("{other:?}"),
     }
-    // Only the ask left for later waits: the list is not shown for it alone.
-    s.wait_for("(1 left for later)");
+    // The ask left for later is still listed, and can be opened from the list.
+    s.wait_for("1 ask waiting");
+    s.wait_for("› First question?  (later)");
     assert_eq!(queue.pending().len(), 1);
-    // A new ask shows the list again, the later one last.
+    // A new ask comes before it.
     queue.submit(&ask("third", "Third question?", 3)).unwrap();
-    s.wait_for("› Third question?");
+    s.wait_for("2 asks waiting");
+    let screen = s.contents();
+    assert!(
+        screen.find("Third question?").unwrap() < screen.find("First question?").unwrap(),
+        "{screen}"
+    );
     s.send(ESC);
     assert_eq!(s.wait_exit(), 0);
     let ids: Vec<String> = queue.pending().into_iter().map(|a| a.id).collect();

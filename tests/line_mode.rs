@@ -109,6 +109,8 @@ proptest! {
         prop_oneof![
             "[0-9]{1,2}", "[0-9],[0-9]", "[onptbfrsec?]", "n [0-9] [a-z ]{0,8}", "o [a-z ]{1,8}",
             "p [0-9]", "\\.", "[ -~]{0,12}", "\\PC{0,6}",
+            // Control characters typed (a tab, an escape, C1): never said back raw.
+            "[a-z\t\u{1b}\u{7f}\u{9b}\u{202e}]{1,6}",
         ],
         0..30,
     )) {

@@ -1,5 +1,6 @@
 //! `pi-ask inbox`: answers the queued asks of `pi-ask mcp` (or any program using the queue) in
-//! this terminal, oldest first, each in the normal form.
+//! this terminal: a list of the waiting asks, oldest first (those left for later last), from
+//! which each opens in the normal form.
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -177,11 +178,9 @@ pub fn inbox(
             return ExitCode::from(EXIT_OK);
         }
         list.refresh(entries(queues));
-        if !list.has_fresh() {
-            // Nothing new: asks left for later stay queued, and the list is not shown for them
-            // alone until a new one comes.
+        if list.entries().is_empty() {
             if !said_waiting {
-                report(&waiting_line(queues, list.entries().len()));
+                report(&waiting_line(queues));
                 said_waiting = true;
             }
             std::thread::sleep(POLL);
@@ -288,14 +287,11 @@ fn decline(claim: Claim, queue: &Queue) -> Shown {
 }
 
 /// What the inbox says while nothing waits: the folders it watches.
-fn waiting_line(queues: &[Queue], later: usize) -> String {
+fn waiting_line(queues: &[Queue]) -> String {
     let mut line = format!(
         "inbox: waiting for asks in {}",
         crate::paths::display(queues[0].dir())
     );
-    if later > 0 {
-        line.push_str(&format!(" ({later} left for later)"));
-    }
     let earlier: Vec<String> = queues[1..]
         .iter()
         .map(|q| crate::paths::display(q.dir()))

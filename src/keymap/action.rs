@@ -289,7 +289,7 @@ actions! {
     InboxOpen => { Inbox, "open", ["enter"], Msg::Inbox(InboxAction::Open), Always, Flow, false,
         hint "open", "Open the highlighted ask's form" },
     InboxLater => { Inbox, "later", ["l"], Msg::Inbox(InboxAction::Later), Always, Flow, false,
-        hint "later", "Leave the highlighted ask queued for later: it moves to the end and is not opened by itself" },
+        hint "later", "Leave the highlighted ask queued for later: it moves to the end of the list" },
     InboxDecline => { Inbox, "decline", ["d"], Msg::Inbox(InboxAction::Decline), Always, Flow, false,
         hint "decline", "Decline the highlighted ask: its asker gets a cancelled result" },
     InboxQuit => { Inbox, "quit", ["esc", "ctrl+c"], Msg::Inbox(InboxAction::Quit), Always, Flow, false,

@@ -169,9 +169,11 @@ pub fn parse(line: &str, place: Place) -> Result<Command, String> {
             }
         ));
     }
+    // What was typed, quoted back made printable (a tab or an escape typed is not echoed raw).
+    let shown = crate::printable::printable(line);
     let Some(options) = place.options else {
         return Err(format!(
-            "\"{line}\" is not a command on the review: type s to submit, e to elaborate, c to cancel, b to go back, or ? for every command."
+            "\"{shown}\" is not a command on the review: type s to submit, e to elaborate, c to cancel, b to go back, or ? for every command."
         ));
     };
     let own_number = options + 1;
@@ -252,7 +254,7 @@ pub fn parse(line: &str, place: Place) -> Result<Command, String> {
             "Words after a number are your own answer only after {own_number} (Type your own); for a note on option {word}, type n {word} and the note."
         )),
         _ => Err(format!(
-            "\"{line}\" is not a command: type a number to choose, o and your own words, or ? for every command."
+            "\"{shown}\" is not a command: type a number to choose, o and your own words, or ? for every command."
         )),
     }
 }

@@ -57,7 +57,7 @@ pub enum InboxAction {
     Previous,
     /// Open the highlighted ask's form.
     Open,
-    /// Leave the highlighted ask queued for later (moved to the end, not opened by itself).
+    /// Leave the highlighted ask queued for later (moved to the end of the list).
     Later,
     /// Decline the highlighted ask: its asker gets a cancelled result.
     Decline,
