@@ -396,7 +396,7 @@ pub fn mcp_line(data: &[u8]) {
         let expected = message
             .get("id")
             .filter(|id| message.contains_key("method") && (id.is_number() || id.is_string()));
-        // An id longer than any real one is not kept; an escaped key (`"\u0069d"`) is not seen.
+        // An id longer than any real one is not kept (then nothing is found).
         if let Some(found) = scanner.request_id() {
             assert_eq!(Some(&found), expected, "{}", String::from_utf8_lossy(line));
         }

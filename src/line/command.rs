@@ -226,7 +226,10 @@ pub fn parse(line: &str, place: Place) -> Result<Command, String> {
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|w| !w.is_empty())
         .collect();
-    let numbers: Option<Vec<usize>> = words.iter().map(|w| number(w)).collect();
+    // No words at all (a line of commas) is no list of numbers.
+    let numbers: Option<Vec<usize>> = (!words.is_empty())
+        .then(|| words.iter().map(|w| number(w)).collect())
+        .flatten();
     match numbers {
         Some(numbers) if !place.freeform => {
             if let Some(bad) = numbers.iter().find(|n| **n > options) {
@@ -351,6 +354,12 @@ mod tests {
                 .contains("not a command on the review")
         );
         assert!(parse("s", SINGLE).unwrap_err().contains("type r"));
+    }
+
+    #[test]
+    fn a_line_of_commas_is_no_choice() {
+        assert!(parse(",", MULTI).is_err());
+        assert!(parse(" , ,", SINGLE).is_err());
     }
 
     #[test]

@@ -10,6 +10,8 @@ use serde_json::Value;
 
 /// The most bytes of a request id kept while scanning (ids are numbers or short strings).
 const MAX_ID_BYTES: usize = 256;
+/// The most raw bytes of a top-level key decoded (`method` spelled with `\u` escapes fits).
+const MAX_KEY_BYTES: usize = 64;
 
 /// What the guard makes of the bytes fed to it, line by line.
 #[derive(Debug, PartialEq)]
@@ -112,7 +114,8 @@ pub struct IdScanner {
     depth: u32,
     in_string: bool,
     escaped: bool,
-    /// The text of the top-level string being read, while it could still be `id` or `method`.
+    /// The raw bytes of the top-level string being read (escapes undecoded), up to
+    /// `MAX_KEY_BYTES` and one more (a longer one is no key that matters).
     string: Vec<u8>,
     expect: Expect,
     /// The id's bytes: `Some` from its first byte on.
@@ -189,10 +192,12 @@ impl IdScanner {
                     self.expect = Expect::Value(key);
                     return;
                 }
-                Expect::Value(Key::Id) if self.id.is_none() => {
-                    // An object or array is no id; a string or scalar is read by `id_takes`.
+                Expect::Value(Key::Id) => {
+                    // An object or array is no id; a string or scalar is read above. A repeated
+                    // `id` replaces the one before, as serde_json reads it.
                     self.gave_up = matches!(b, b'{' | b'[');
                     self.id = Some(vec![b]);
+                    self.id_done = false;
                     return;
                 }
                 _ => {}
@@ -211,22 +216,32 @@ impl IdScanner {
 
     /// One byte inside a string.
     fn string_byte(&mut self, b: u8) {
-        if self.escaped {
-            self.escaped = false;
-        } else if b == b'\\' {
-            self.escaped = true;
-        } else if b == b'"' {
-            self.in_string = false;
-            if self.depth == 1 {
-                let key = match self.string.as_slice() {
-                    b"id" => Key::Id,
-                    b"method" => Key::Method,
-                    _ => Key::Other,
-                };
-                self.expect = Expect::Colon(key);
+        let closing = !self.escaped && b == b'"';
+        self.escaped = !self.escaped && b == b'\\';
+        if !closing {
+            // The raw bytes, escapes included, while short enough to be a key worth decoding.
+            if self.depth == 1 && self.string.len() <= MAX_KEY_BYTES {
+                self.string.push(b);
             }
-        } else if self.depth == 1 && self.string.len() <= b"method".len() {
-            self.string.push(b);
+            return;
+        }
+        self.in_string = false;
+        if self.depth == 1 {
+            // Decoded as JSON decodes it, so `"\u0069d"` is `id` and `"i\\d"` is not.
+            let key = if self.string.len() > MAX_KEY_BYTES {
+                Key::Other
+            } else {
+                let mut quoted = Vec::with_capacity(self.string.len() + 2);
+                quoted.push(b'"');
+                quoted.extend_from_slice(&self.string);
+                quoted.push(b'"');
+                match serde_json::from_slice::<String>(&quoted).as_deref() {
+                    Ok("id") => Key::Id,
+                    Ok("method") => Key::Method,
+                    _ => Key::Other,
+                }
+            };
+            self.expect = Expect::Colon(key);
         }
     }
 }
