@@ -459,6 +459,15 @@ pub fn settings(config: Option<&Path>, fullscreen: bool, appearance: Appearance)
     }
     let store = ConfigStore::open(ConfigPaths::from_env(config));
     let c = store.config().clone();
+    // The settings modal is drawn on the full screen only; in line mode (a dumb terminal, a
+    // screen reader) it would be escape codes, so the file is named instead.
+    if crate::line::chosen(false, c.accessibility.line_mode, |k| std::env::var(k).ok()).is_some() {
+        crate::cli::report(&format!(
+            "the settings are drawn on the full screen, which line mode does not use: edit {} (every setting is described in it and in docs/configuration.md)",
+            store.display_path()
+        ));
+        return ExitCode::from(EXIT_ERROR);
+    }
     let notices: Vec<String> = store
         .notice()
         .into_iter()

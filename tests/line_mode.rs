@@ -368,3 +368,13 @@ fn answer_in_line_mode_says_its_progress_in_plain_lines() {
     );
     assert_only_text(&s.raw.lock().unwrap());
 }
+
+/// The settings modal is full-screen only: in line mode its file is named instead of drawing
+/// escape codes on a dumb terminal.
+#[test]
+fn settings_in_line_mode_name_the_file_instead_of_drawing() {
+    let mut s = Session::start_with_env(&["settings"], &[("TERM", "dumb")], |_| {});
+    assert_eq!(s.wait_exit(), 2);
+    s.wait_for("line mode does not use: edit");
+    assert_only_text(&s.raw.lock().unwrap());
+}
