@@ -464,8 +464,15 @@ pub fn main() -> ExitCode {
             elicit,
             elicit_after,
         } => {
-            let config =
-                crate::config::peek(&crate::config::ConfigPaths::from_env(config.as_deref()));
+            // The server has no form to show a config notice in: it goes to standard error (the
+            // host's MCP log), so a config that did not apply is never silent.
+            let loaded = crate::config::peek_loaded(&crate::config::ConfigPaths::from_env(
+                config.as_deref(),
+            ));
+            for notice in &loaded.notices {
+                report(&format!("config: {notice}"));
+            }
+            let config = loaded.config;
             let mcp_config = config.mcp.clone();
             let queue = match open_queue(queue) {
                 Ok(queue) => queue.with_max_bytes(mcp_config.max_ask_bytes),

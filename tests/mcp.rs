@@ -670,3 +670,26 @@ fn the_configured_wait_limit_applies_without_a_flag() {
     );
     assert_eq!(reply["result"]["structuredContent"]["cancelled"], true);
 }
+
+/// A config that does not apply is said on standard error (the host's MCP log): the server has
+/// no form to show the notice in.
+#[test]
+fn a_config_that_does_not_apply_is_said_in_the_servers_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pi-ask.toml");
+    std::fs::write(&config, "[notifications]\nchannels = [\"bell\"]\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .args(["mcp", "--queue"])
+        .arg(dir.path().join("q"))
+        .arg("--config")
+        .arg(&config)
+        .env("HOME", dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("pi-ask: config: Config was invalid or unsupported (Ask config must include an integer schemaVersion)"),
+        "{said}"
+    );
+}
