@@ -10,7 +10,7 @@ use crate::config::{ConfigPaths, ConfigStore};
 use crate::files::{FileSource, IndexOptions};
 use crate::form::Form;
 use crate::keymap::BindingTable;
-use crate::model::{Msg, ReviewAction};
+use crate::model::Msg;
 use crate::remote::{FlowInfo, RemoteServer};
 use crate::result::{self, AskResult};
 use crate::tui::runtime::{self, Ending};
@@ -419,11 +419,10 @@ pub fn ask_result_with(
     let interruption = match ending {
         Ending::Done => None,
         Ending::Interrupted(why) => {
-            // Everything entered is recorded first, so a resume finds it; then the abort from
-            // outside cancels the flow, and the caller still gets a result.
+            // Everything entered is recorded first, so a resume finds it; then the interruption
+            // ends the flow, and the caller still gets a result.
             session.record_draft();
-            session.dispatch(Msg::CloseSettings, Instant::now());
-            session.dispatch(Msg::Review(ReviewAction::Cancel), Instant::now());
+            session.dispatch(Msg::Interrupted, Instant::now());
             Some(why)
         }
     };

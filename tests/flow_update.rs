@@ -847,3 +847,19 @@ fn a_draft_round_trips_and_a_draft_that_does_not_fit_is_refused() {
     bad.answers[0].selected = vec![7];
     assert!(!flow(tabs3()).restore(&bad));
 }
+
+/// An interruption from outside (a signal, a lost terminal) ends a dirty flow at once, settings
+/// modal and editor open or not: nobody is there to confirm, and what was entered is kept in
+/// the cancelled result's answers.
+#[test]
+fn an_interruption_ends_a_dirty_flow_at_once_with_what_was_entered() {
+    let mut m = flow(tabs3());
+    send(&mut m, [Msg::Toggle, Msg::OpenSettings]);
+    let result = finished(&send(&mut m, [Msg::Interrupted])).expect("ended at once");
+    assert!(result.details.cancelled);
+    assert!(
+        !result.details.answers.is_empty(),
+        "what was entered is kept"
+    );
+    assert!(m.settings_modal().is_none());
+}

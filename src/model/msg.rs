@@ -80,6 +80,10 @@ pub enum Msg {
     },
     /// An explicit remote cancel: the flow is cancelled, whatever was entered.
     RemoteCancel,
+    /// The flow was interrupted from outside the person (a signal, a lost terminal, an ask put
+    /// back): it ends cancelled, whatever was entered, the settings modal and any editor closed.
+    /// (The runtime marks the result's text as interrupted.)
+    Interrupted,
     NextTab,
     PreviousTab,
     NextOption,

@@ -29,7 +29,10 @@ fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
         Msg::RemoteAnswer { answers, elaborate } => {
             return remote_answer(model, answers, elaborate);
         }
-        Msg::RemoteCancel => {
+        // An explicit remote cancel, or the flow interrupted from outside (a signal, a lost
+        // terminal, an inbox's ask put back): cancelled whatever was entered, with no dirty
+        // confirmation (nobody is there to confirm).
+        Msg::RemoteCancel | Msg::Interrupted => {
             model.editor = None;
             model.settings_modal = None;
             return finish(model, Outcome::Cancelled);
