@@ -307,7 +307,7 @@ fn move_option(model: &mut Model, delta: isize) -> Vec<Cmd> {
             model.sync_editor_to_cursor();
         }
         Tab::Review => {
-            model.review_cursor = step(model.review_cursor, 2);
+            model.review_cursor = step(model.review_cursor, ReviewAction::ALL.len() - 1);
             model.pending_review_shortcut = None;
         }
     }
