@@ -118,11 +118,7 @@ pub fn queue(dir: Option<&Path>) -> Vec<Finding> {
                 format!("{} (made at the first ask)", shown(dir)),
                 false,
             ),
-            finding(
-                "inbox",
-                "none is watching; start `pi-ask inbox` in a terminal".into(),
-                false,
-            ),
+            finding("inbox", super::inbox::watching(&[]), false),
         ];
     }
     // The folder exists, so opening it only checks it (private, this user's, not a link).
@@ -131,20 +127,9 @@ pub fn queue(dir: Option<&Path>) -> Vec<Finding> {
         Ok(queue) => {
             let waiting = queue.pending().len();
             let inboxes = queue.inboxes_watching();
-            let inbox = if inboxes.is_empty() {
-                finding(
-                    "inbox",
-                    "none is watching; start `pi-ask inbox` in a terminal".into(),
-                    waiting > 0,
-                )
-            } else {
-                let pids: Vec<String> = inboxes.iter().map(|p| p.pid.to_string()).collect();
-                finding(
-                    "inbox",
-                    format!("watching (pid {})", pids.join(", ")),
-                    false,
-                )
-            };
+            // Asks waiting with nobody to see them is the problem; an idle queue is not.
+            let unseen = inboxes.is_empty() && waiting > 0;
+            let inbox = finding("inbox", super::inbox::watching(&inboxes), unseen);
             vec![
                 finding(
                     "queue",

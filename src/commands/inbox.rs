@@ -207,7 +207,7 @@ pub fn inbox(
             InboxCmd::Decline(id) => (id, true),
             InboxCmd::Quit => return ExitCode::from(EXIT_OK),
         };
-        let Some(queue) = queue_of(queues, &id) else {
+        let Some(queue) = list.entry(&id).map(|e| &queues[e.queue]) else {
             continue;
         };
         // Another inbox may have been faster: then look again.
@@ -246,19 +246,14 @@ fn line_list(
 fn entries(queues: &[Queue]) -> Vec<Entry> {
     queues
         .iter()
-        .flat_map(Queue::waiting)
-        .map(|ask| {
-            let alive = process_is_alive(&ask.asker);
-            Entry::of(&ask, alive)
+        .enumerate()
+        .flat_map(|(i, queue)| {
+            queue.waiting().into_iter().map(move |ask| {
+                let alive = process_is_alive(&ask.asker);
+                Entry::of(&ask, alive, i)
+            })
         })
         .collect()
-}
-
-/// The queue an ask is in.
-fn queue_of<'q>(queues: &'q [Queue], id: &str) -> Option<&'q Queue> {
-    queues
-        .iter()
-        .find(|q| q.waiting().iter().any(|a| a.id == id))
 }
 
 /// Declines a claimed ask: its asker gets a cancelled result, as if the person cancelled the form.
@@ -306,6 +301,16 @@ fn waiting_line(queues: &[Queue]) -> String {
     line
 }
 
+/// Whether inboxes watch a queue, in words: `watching (pid …)`, or that none does and how to
+/// start one (`--status` and `pi-ask doctor`).
+pub fn watching(inboxes: &[crate::history::ProcessId]) -> String {
+    if inboxes.is_empty() {
+        return "none is watching; start `pi-ask inbox` in a terminal".to_owned();
+    }
+    let pids: Vec<String> = inboxes.iter().map(|p| p.pid.to_string()).collect();
+    format!("watching (pid {})", pids.join(", "))
+}
+
 /// `pi-ask inbox --status`: where asks go, how many wait in each watched queue, and whether an
 /// inbox watches (exit 0), or that none does and how to start one (exit 1).
 pub fn status(queues: &[Queue]) -> ExitCode {
@@ -327,12 +332,7 @@ pub fn status(queues: &[Queue]) -> ExitCode {
     }
     let inboxes = queues[0].inboxes_watching();
     let watched = !inboxes.is_empty();
-    if watched {
-        let pids: Vec<String> = inboxes.iter().map(|p| p.pid.to_string()).collect();
-        out.push_str(&format!("inbox: watching (pid {})\n", pids.join(", ")));
-    } else {
-        out.push_str("inbox: none is watching; start `pi-ask inbox` in a terminal\n");
-    }
+    out.push_str(&format!("inbox: {}\n", watching(&inboxes)));
     for line in out.lines() {
         println!("{}", crate::printable::printable(line));
     }

@@ -21,11 +21,14 @@ pub struct Entry {
     pub first_prompt: String,
     /// Whether the process waiting for the answer still runs.
     pub asker_alive: bool,
+    /// Which of the watched queues it is in (their index).
+    pub queue: usize,
 }
 
 impl Entry {
-    /// The entry of a queued ask (`asker_alive` is for the caller to tell: it is I/O).
-    pub fn of(ask: &QueuedAsk, asker_alive: bool) -> Entry {
+    /// The entry of a queued ask in watched queue `queue` (`asker_alive` is for the caller to
+    /// tell: it is I/O).
+    pub fn of(ask: &QueuedAsk, asker_alive: bool, queue: usize) -> Entry {
         let prompt = ask
             .payload
             .get("questions")
@@ -40,6 +43,7 @@ impl Entry {
             created_at: ask.created_at,
             first_prompt: prompt.split_whitespace().collect::<Vec<_>>().join(" "),
             asker_alive,
+            queue,
         }
     }
 }
@@ -122,6 +126,11 @@ impl InboxList {
         }
     }
 
+    /// The listed ask with this id.
+    pub fn entry(&self, id: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.id == id)
+    }
+
     /// What a key means.
     pub fn update(&mut self, action: InboxAction) -> Option<InboxCmd> {
         let highlighted = self.entries.get(self.cursor).map(|e| e.id.clone());
@@ -163,6 +172,7 @@ mod tests {
             created_at: at,
             first_prompt: format!("prompt {id}"),
             asker_alive: true,
+            queue: 0,
         }
     }
 

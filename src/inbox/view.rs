@@ -136,6 +136,7 @@ mod tests {
                 created_at: 0,
                 first_prompt: "Where should it deploy?".into(),
                 asker_alive: true,
+                queue: 0,
             },
             Entry {
                 id: "b".into(),
@@ -144,6 +145,7 @@ mod tests {
                 created_at: 50_000,
                 first_prompt: "Which \u{202e}database?".into(),
                 asker_alive: false,
+                queue: 0,
             },
         ]);
         list

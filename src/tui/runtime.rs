@@ -243,7 +243,7 @@ fn draw(
     // height first, the marker goes out at once, so the resizing is inside the update too.
     let height = preferred_height(session, cols, rows);
     crossterm::queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
-    if guard.needs_height_change(height) {
+    if guard.needs_height_change(height, rows) {
         std::io::Write::flush(terminal.backend_mut())?;
     }
     let drawn = guard

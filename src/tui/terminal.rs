@@ -174,12 +174,12 @@ impl TerminalGuard {
         Ok(())
     }
 
-    /// Whether [`set_height`](Self::set_height) with `height` would change the inline area.
-    pub fn needs_height_change(&self, height: u16) -> bool {
+    /// Whether [`set_height`](Self::set_height) with `height` would change the inline area, on
+    /// a screen of `rows` rows.
+    pub fn needs_height_change(&self, height: u16, rows: u16) -> bool {
         let Placement::Inline { height: current } = self.placement else {
             return false;
         };
-        let rows = terminal::size().map_or(u16::MAX, |(_, r)| r);
         height.clamp(1, rows.max(1)) != current
     }
 
