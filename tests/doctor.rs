@@ -1,12 +1,12 @@
 //! `pi-ask doctor`: one line per thing pi-ask uses here, a problem marked and exit 1 for it;
 //! it reads only and creates nothing.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
-use pi_ask::history::ProcessId;
-use pi_ask::queue::{Queue, QueuedAsk};
-use serde_json::json;
+use pi_ask::queue::Queue;
 
 fn doctor(home: &Path, args: &[&str]) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
@@ -62,15 +62,7 @@ fn a_broken_config_and_asks_nobody_watches_are_problems() {
     std::fs::write(&config, "schemaVersion = 5\n[behaviour\n").unwrap();
     let queue = Queue::open(home.path().join("q")).unwrap();
     queue
-        .submit(&QueuedAsk {
-            id: "0123456789abcdef".into(),
-            created_at: 1,
-            client: "c".into(),
-            cwd: "/".into(),
-            asker: ProcessId::current(),
-            payload: json!({"questions": [{"id": "a", "prompt": "A?", "options": [
-                {"value": "x", "label": "X"}, {"value": "y", "label": "Y"}]}]}),
-        })
+        .submit(&common::queued_ask("0123456789abcdef", "A?", 1))
         .unwrap();
     let (code, text) = doctor(
         home.path(),

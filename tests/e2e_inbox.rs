@@ -2,12 +2,12 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use common::pty::Session;
+use common::{queued_ask as ask, wait_answer};
 use pi_ask::history::ProcessId;
-use pi_ask::queue::{Queue, QueuedAsk, Waited};
-use serde_json::json;
+use pi_ask::queue::Queue;
 
 const ENTER: &str = "\r";
 const DOWN: &str = "\x1b[B";
@@ -20,18 +20,6 @@ fn open_from_list(s: &mut Session, heading: &str) {
     s.wait_for("Type your own");
 }
 
-fn ask(id: &str, prompt: &str, at: u64) -> QueuedAsk {
-    QueuedAsk {
-        id: id.into(),
-        created_at: at,
-        client: "claude-code".into(),
-        cwd: "/home/u/proj".into(),
-        asker: ProcessId::current(),
-        payload: json!({"questions":[{"id":"env","prompt":prompt,"options":[
-            {"value":"staging","label":"Staging"},{"value":"prod","label":"Production"}]}]}),
-    }
-}
-
 fn inbox(queue: &Queue, extra: &[&str]) -> Session {
     let mut args = vec![
         "inbox",
@@ -41,21 +29,6 @@ fn inbox(queue: &Queue, extra: &[&str]) -> Session {
     ];
     args.extend_from_slice(extra);
     Session::start(&args, |_| {})
-}
-
-fn wait_answer(queue: &Queue, id: &str) -> serde_json::Value {
-    match queue
-        .wait(
-            id,
-            Some(Duration::from_secs(10)),
-            Duration::from_millis(10),
-            &mut || false,
-        )
-        .unwrap()
-    {
-        Waited::Answered(result) => result,
-        other => panic!("{id}: {other:?}"),
-    }
 }
 
 #[test]
@@ -268,18 +241,7 @@ fn the_list_leaves_asks_for_later_declines_them_and_quits_leaving_them_queued() 
     s.wait_for("› Second question?");
     s.wait_for("First question?  (later)");
     s.send("d");
-    match queue
-        .wait(
-            "new",
-            Some(Duration::from_secs(10)),
-            Duration::from_millis(10),
-            &mut || false,
-        )
-        .unwrap()
-    {
-        Waited::Answered(result) => assert_eq!(result["details"]["cancelled"], true),
-        other => panic!("{other:?}"),
-    }
+    assert_eq!(wait_answer(&queue, "new")["details"]["cancelled"], true);
     // The ask left for later is still listed, and can be opened from the list.
     s.wait_for("1 ask waiting");
     s.wait_for("› First question?  (later)");

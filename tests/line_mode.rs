@@ -217,26 +217,15 @@ fn every_question_type_in_a_dumb_terminal_writes_only_text() {
 /// in lines, and nothing but text on a dumb terminal.
 #[test]
 fn the_inbox_in_line_mode_lists_asks_as_lines_and_answers_one() {
-    use pi_ask::history::ProcessId;
-    use pi_ask::queue::{Queue, QueuedAsk, Waited};
+    use pi_ask::queue::Queue;
     let dir = tempfile::tempdir().unwrap();
     let queue = Queue::open(dir.path().join("q")).unwrap();
-    for (id, prompt, at) in [
-        ("a1", "Where should it deploy?", 1),
-        ("a2", "Which database?", 2),
-    ] {
-        queue
-            .submit(&QueuedAsk {
-                id: id.into(),
-                created_at: at,
-                client: "claude-code".into(),
-                cwd: "/home/u/proj".into(),
-                asker: ProcessId::current(),
-                payload: json!({"questions": [{"id": "q", "prompt": prompt, "options": [
-                    {"value": "a", "label": "Alpha"}, {"value": "b", "label": "Beta"}]}]}),
-            })
-            .unwrap();
-    }
+    queue
+        .submit(&common::queued_ask("a1", "Where should it deploy?", 1))
+        .unwrap();
+    queue
+        .submit(&common::queued_ask("a2", "Which database?", 2))
+        .unwrap();
     let q = queue.dir().to_str().unwrap().to_owned();
     let mut s = Session::start_with_env(
         &["inbox", "--no-history", "--once", "--queue", &q],
@@ -255,20 +244,11 @@ fn the_inbox_in_line_mode_lists_asks_as_lines_and_answers_one() {
     s.wait_for("Type s again to submit.");
     s.send("s\r");
     assert_eq!(s.wait_exit(), 0);
-    match queue
-        .wait(
-            "a2",
-            Some(std::time::Duration::from_secs(5)),
-            std::time::Duration::from_millis(10),
-            &mut || false,
-        )
-        .unwrap()
-    {
-        Waited::Answered(result) => {
-            assert_eq!(result["details"]["answers"]["q"]["values"], json!(["b"]))
-        }
-        other => panic!("{other:?}"),
-    }
+    let result = common::wait_answer(&queue, "a2");
+    assert_eq!(
+        result["details"]["answers"]["env"]["values"],
+        json!(["prod"])
+    );
     assert_eq!(queue.pending().len(), 1, "the other ask still waits");
     assert_only_text(&s.raw.lock().unwrap());
 }

@@ -11,8 +11,7 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
 use common::pty::Session;
-use pi_ask::history::ProcessId;
-use pi_ask::queue::{Queue, QueuedAsk, Waited, default_queue_dir, earlier_queue_dirs};
+use pi_ask::queue::{Queue, default_queue_dir, earlier_queue_dirs};
 use serde_json::{Value, json};
 
 const ENTER: &str = "\r";
@@ -185,14 +184,11 @@ fn an_ask_queued_where_earlier_versions_put_it_is_still_answered() {
     let home = home();
     let earlier = Queue::open(home.path().join("run/pi-ask/queue")).unwrap();
     earlier
-        .submit(&QueuedAsk {
-            id: "0123456789abcdef".into(),
-            created_at: 1,
-            client: "older-server".into(),
-            cwd: "/".into(),
-            asker: ProcessId::current(),
-            payload: payload(),
-        })
+        .submit(&common::queued_ask(
+            "0123456789abcdef",
+            "Where should it deploy?",
+            1,
+        ))
         .unwrap();
     let (_, text) = status(home.path());
     assert!(
@@ -206,17 +202,7 @@ fn an_ask_queued_where_earlier_versions_put_it_is_still_answered() {
     inbox.send("1");
     inbox.wait_for("Review");
     inbox.send(ENTER);
-    let answered = earlier
-        .wait(
-            "0123456789abcdef",
-            Some(Duration::from_secs(10)),
-            Duration::from_millis(10),
-            &mut || false,
-        )
-        .unwrap();
-    let Waited::Answered(result) = answered else {
-        panic!("{answered:?}")
-    };
+    let result = common::wait_answer(&earlier, "0123456789abcdef");
     assert_eq!(result["details"]["answers"]["env"]["values"][0], "staging");
     assert_eq!(inbox.wait_exit(), 0);
 }

@@ -3,12 +3,16 @@
 
 pub mod pty;
 
+use std::time::Duration;
+
 use pi_ask::form::Form;
+use pi_ask::history::ProcessId;
 use pi_ask::input::validate_payload;
 use pi_ask::model::{Cmd, Model, Msg, ReviewAction, Tab, update};
+use pi_ask::queue::{Queue, QueuedAsk, Waited};
 use pi_ask::result::AskResult;
 use pi_ask::settings::Settings;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// A validated form; panics with the issues when the payload is invalid (a test bug).
 pub fn form(payload: Value) -> Form {
@@ -140,4 +144,34 @@ pub fn assert_shows_the_point(h: &mut pi_ask::testing::Harness, width: u16, heig
             || screen[0].starts_with(cut.trim_end()),
         "neither the cursor row nor the notice at {width}x{height}:\n{text}"
     );
+}
+
+/// A queued ask of a live asker (the test itself): `claude-code` in `/home/u/proj`, one question
+/// `env` with Staging and Production.
+pub fn queued_ask(id: &str, prompt: &str, at: u64) -> QueuedAsk {
+    QueuedAsk {
+        id: id.into(),
+        created_at: at,
+        client: "claude-code".into(),
+        cwd: "/home/u/proj".into(),
+        asker: ProcessId::current(),
+        payload: json!({"questions":[{"id":"env","prompt":prompt,"options":[
+            {"value":"staging","label":"Staging"},{"value":"prod","label":"Production"}]}]}),
+    }
+}
+
+/// The answer to ask `id` in `queue`, waited for up to 10 s (a panic otherwise).
+pub fn wait_answer(queue: &Queue, id: &str) -> Value {
+    match queue
+        .wait(
+            id,
+            Some(Duration::from_secs(10)),
+            Duration::from_millis(10),
+            &mut || false,
+        )
+        .unwrap()
+    {
+        Waited::Answered(result) => result,
+        other => panic!("{id}: {other:?}"),
+    }
 }
