@@ -4,12 +4,10 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
+use std::process::{Command, Stdio};
 
+use common::mcp::Mcp;
 use common::pty::Session;
 use pi_ask::queue::{Queue, default_queue_dir, earlier_queue_dirs};
 use serde_json::{Value, json};
@@ -22,77 +20,20 @@ fn payload() -> Value {
 }
 
 /// `pi-ask mcp` started as the official SDKs start a server: a stripped environment, no flags.
-struct StrippedServer {
-    child: Child,
-    lines: Receiver<Value>,
-    stderr: std::process::ChildStderr,
-}
-
-impl StrippedServer {
-    fn start(home: &Path) -> StrippedServer {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
-            .arg("mcp")
-            .env_clear()
-            .env("HOME", home)
-            .env("LOGNAME", "someone")
-            .env("USER", "someone")
-            .env("PATH", "/usr/bin:/bin")
-            .env("SHELL", "/bin/sh")
-            .env("TERM", "xterm-256color")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let stderr = child.stderr.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(serde_json::from_str(&line).unwrap()).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut server = StrippedServer {
-            child,
-            lines: rx,
-            stderr,
-        };
-        server.send(json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
-            "protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sdk-defaults","version":"1"}}}));
-        assert_eq!(server.response(0)["result"]["serverInfo"]["name"], "pi-ask");
-        server.send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
-        server
-    }
-
-    fn send(&mut self, value: Value) {
-        let stdin = self.child.stdin.as_mut().unwrap();
-        writeln!(stdin, "{value}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn response(&self, id: u64) -> Value {
-        loop {
-            let value = self
-                .lines
-                .recv_timeout(Duration::from_secs(20))
-                .unwrap_or_else(|_| panic!("no response {id}"));
-            if value["id"] == id {
-                return value;
-            }
-        }
-    }
-
-    /// Everything the server said on standard error, once it has ended.
-    fn stderr_after_exit(mut self) -> String {
-        drop(self.child.stdin.take());
-        let _ = self.child.wait();
-        let mut text = String::new();
-        self.stderr.read_to_string(&mut text).unwrap();
-        text
-    }
+/// `queue` is where the ask should land (the test's view of it).
+fn stripped_server(home: &Path, queue: Queue) -> Mcp {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+    command
+        .arg("mcp")
+        .env_clear()
+        .env("HOME", home)
+        .env("LOGNAME", "someone")
+        .env("USER", "someone")
+        .env("PATH", "/usr/bin:/bin")
+        .env("SHELL", "/bin/sh")
+        .env("TERM", "xterm-256color")
+        .stderr(Stdio::piped());
+    Mcp::spawn(command, queue, None, json!({}))
 }
 
 /// `pi-ask inbox --status` as a person's shell runs it (with `XDG_RUNTIME_DIR`).
@@ -134,15 +75,10 @@ fn home() -> tempfile::TempDir {
 fn a_server_with_the_sdks_environment_and_an_inbox_in_a_shell_share_one_queue() {
     let home = home();
     let queue_dir = home.path().join(".pi/agent/pi-ask/queue");
-    let mut server = StrippedServer::start(home.path());
-    server.send(json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask_user","arguments":payload()}}));
     let queue = Queue::open(&queue_dir).unwrap();
-    for _ in 0..500 {
-        if !queue.pending().is_empty() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let mut server = stripped_server(home.path(), queue);
+    server.call(1, payload());
+    server.queued(1);
     let (code, text) = status(home.path());
     assert!(
         text.contains(&format!("asks go to: {}", queue_dir.display())),

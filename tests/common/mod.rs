@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: build flows from JSON and drive them with messages.
 #![allow(dead_code)]
 
+pub mod mcp;
 pub mod pty;
 
 use std::time::Duration;
