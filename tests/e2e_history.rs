@@ -267,20 +267,7 @@ fn a_slow_model_command_shows_progress_and_esc_aborts_it() {
         &[("PI_ASK_HISTORY", history.to_str().unwrap())],
         |dir| {
             std::fs::write(dir.join("reply.md"), REPLY).unwrap();
-            let script = dir.join("slow-model.sh");
-            std::fs::write(&script, "#!/bin/sh\ncat > /dev/null\nsleep 30\n").unwrap();
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-            let config = dir.join(".pi/agent/extensions");
-            std::fs::create_dir_all(&config).unwrap();
-            std::fs::write(
-                config.join("pi-ask.toml"),
-                format!(
-                    "schemaVersion = 5\n[answer]\nextractor = [\"{}\"]\n",
-                    script.display()
-                ),
-            )
-            .unwrap();
+            common::model_command_in(dir, "slow-model.sh", "cat > /dev/null\nsleep 30\n");
         },
     );
     s.wait_for("Extracting questions using");

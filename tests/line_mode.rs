@@ -313,24 +313,11 @@ fn answer_in_line_mode_says_its_progress_in_plain_lines() {
         &[("TERM", "dumb")],
         |dir| {
             std::fs::write(dir.join("reply.md"), reply).unwrap();
-            let script = dir.join("model.sh");
-            std::fs::write(
-                &script,
-                format!("#!/bin/sh\ncat > /dev/null\nsleep 0.3\necho '{form}'\n"),
-            )
-            .unwrap();
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-            let config = dir.join(".pi/agent/extensions");
-            std::fs::create_dir_all(&config).unwrap();
-            std::fs::write(
-                config.join("pi-ask.toml"),
-                format!(
-                    "schemaVersion = 5\n[answer]\nextractor = [\"{}\"]\n",
-                    script.display()
-                ),
-            )
-            .unwrap();
+            common::model_command_in(
+                dir,
+                "model.sh",
+                &format!("cat > /dev/null\nsleep 0.3\necho '{form}'\n"),
+            );
         },
     );
     s.wait_for("Extracting the questions using model.sh; this can take a while. Ctrl+C cancels.");

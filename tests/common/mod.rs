@@ -176,3 +176,23 @@ pub fn wait_answer(queue: &Queue, id: &str) -> Value {
         other => panic!("{id}: {other:?}"),
     }
 }
+
+/// Writes an executable shell script `name` in `home` with `body` (after `#!/bin/sh`), and the
+/// config in `home` that makes it `pi-ask answer`'s model command. Returns the script's path.
+pub fn model_command_in(home: &std::path::Path, name: &str, body: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let script = home.join(name);
+    std::fs::write(&script, format!("#!/bin/sh\n{body}")).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let config = home.join(".pi/agent/extensions");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("pi-ask.toml"),
+        format!(
+            "schemaVersion = 5\n[answer]\nextractor = [\"{}\"]\n",
+            script.display()
+        ),
+    )
+    .unwrap();
+    script
+}
