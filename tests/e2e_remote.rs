@@ -22,7 +22,11 @@ fn socket_dir() -> (tempfile::TempDir, PathBuf) {
 }
 
 fn start(socket: &Path) -> Session {
-    Session::start(
+    start_with_env(socket, &[])
+}
+
+fn start_with_env(socket: &Path, env: &[(&str, &str)]) -> Session {
+    Session::start_with_env(
         &[
             "ask",
             "p.json",
@@ -30,6 +34,7 @@ fn start(socket: &Path) -> Session {
             "--listen",
             socket.to_str().unwrap(),
         ],
+        env,
         |dir| std::fs::write(dir.join("p.json"), PAYLOAD).unwrap(),
     )
 }
@@ -54,6 +59,26 @@ fn pi_ask(args: &[&str]) -> (i32, serde_json::Value, String) {
         json,
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// Line mode is the same form: another process answers it over the socket, and the lines say so.
+#[test]
+fn a_line_mode_form_is_answered_from_another_process() {
+    let (_dir, socket) = socket_dir();
+    let mut s = start_with_env(&socket, &[("TERM", "dumb")]);
+    s.wait_for("Question 1 of 1");
+    wait_for_socket(&socket);
+    let (code, reply, stderr) = pi_ask(&[
+        "submit",
+        "--socket",
+        socket.to_str().unwrap(),
+        r#"{"kind":"answer","answers":{"env":{"values":["prod"]}}}"#,
+    ]);
+    assert_eq!(code, 0, "{reply} {stderr}");
+    let (code, json) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(json["details"]["answers"]["env"]["values"][0], "prod");
+    s.wait_for("Submitted.");
 }
 
 #[test]
