@@ -345,3 +345,23 @@ fn settings_in_line_mode_name_the_file_instead_of_drawing() {
     s.wait_for("line mode does not use: edit");
     assert_only_text(&s.raw.lock().unwrap());
 }
+
+/// Long lists: any options by number, in any order, on a multi question; option 173 of 200 on
+/// a single one (the cursor walks from where it is, up or down).
+#[test]
+fn numbers_reach_any_option_of_a_long_list() {
+    let options: Vec<Value> = (1..=200)
+        .map(|i| json!({"value": format!("v{i}"), "label": format!("Option {i}")}))
+        .collect();
+    let payload = json!({"questions": [
+        {"id": "many", "type": "multi", "prompt": "Which?", "options": options},
+        {"id": "one", "prompt": "Which one?", "options": options}]})
+    .to_string();
+    let mut h = LineHarness::new(&payload).unwrap();
+    let transcript = h.type_lines(&["199,3 150", "b", "1,150", "173", "s", "s"]);
+    let answers =
+        &serde_json::to_value(h.result().expect(&transcript)).unwrap()["details"]["answers"];
+    // 150 stayed chosen, 1 was added: values in the order chosen, as toggling gives them.
+    assert_eq!(answers["many"]["values"], json!(["v150", "v1"]));
+    assert_eq!(answers["one"]["values"], json!(["v173"]));
+}

@@ -151,11 +151,21 @@ fn model(session: &Session) -> &Model {
     session.app().expect("line mode drives a form").model()
 }
 
-/// Moves the current question's cursor to `row` (0-based; the `Type your own` row included).
+/// Moves the current question's cursor to `row` (0-based; the `Type your own` row included), a
+/// row at a time from where it is, as the arrow keys do (so choosing several options in order
+/// costs one pass over the list, not one from the top for each).
 fn move_to(session: &mut Session, row: usize, now: Instant) {
-    session.dispatch(Msg::FirstOption, now);
-    for _ in 0..row {
-        session.dispatch(Msg::NextOption, now);
+    let Tab::Question(q) = model(session).tab() else {
+        return;
+    };
+    let from = model(session).cursor(q);
+    let step = if row > from {
+        Msg::NextOption
+    } else {
+        Msg::PreviousOption
+    };
+    for _ in 0..row.abs_diff(from) {
+        session.dispatch(step.clone(), now);
     }
 }
 
