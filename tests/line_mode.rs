@@ -365,3 +365,36 @@ fn numbers_reach_any_option_of_a_long_list() {
     assert_eq!(answers["many"]["values"], json!(["v150", "v1"]));
     assert_eq!(answers["one"]["values"], json!(["v173"]));
 }
+
+/// In the line-mode inbox, an ask that goes away (answered elsewhere) makes the list be said
+/// again, so a number typed next names the ask it says; a new ask is announced on its own.
+#[test]
+fn the_line_mode_inbox_says_the_list_again_when_an_ask_goes_away() {
+    use pi_ask::queue::Queue;
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    queue
+        .submit(&common::queued_ask("a1", "Where should it deploy?", 1))
+        .unwrap();
+    queue
+        .submit(&common::queued_ask("a2", "Which database?", 2))
+        .unwrap();
+    let q = queue.dir().to_str().unwrap().to_owned();
+    let mut s = Session::start_with_env(
+        &["inbox", "--no-history", "--queue", &q],
+        &[("TERM", "dumb")],
+        |_| {},
+    );
+    s.wait_for("2 asks waiting:");
+    let claim = queue.claim("a1").unwrap().unwrap();
+    queue.answer(claim, &json!({})).unwrap();
+    s.wait_for("The list changed.");
+    s.wait_for("1. Which database?");
+    queue
+        .submit(&common::queued_ask("a3", "Which region?", 3))
+        .unwrap();
+    s.wait_for("New ask: 2. Which region?");
+    s.send("q\r");
+    assert_eq!(s.wait_exit(), 0);
+    assert_only_text(&s.raw.lock().unwrap());
+}

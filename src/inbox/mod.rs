@@ -97,16 +97,19 @@ impl InboxList {
 
     /// Replaces the entries with what the queues hold now, keeping the highlight on the same ask
     /// (or the same row when it went away).
-    pub fn refresh(&mut self, mut entries: Vec<Entry>) {
+    /// Returns whether the list changed (what it shows, or its order).
+    pub fn refresh(&mut self, mut entries: Vec<Entry>) -> bool {
         let highlighted = self.entries.get(self.cursor).map(|e| e.id.clone());
         let later_at = |id: &str| self.later.iter().position(|l| l == id);
         entries.sort_by_key(|e| (later_at(&e.id), e.created_at));
         self.later.retain(|id| entries.iter().any(|e| &e.id == id));
+        let changed = entries != self.entries;
         self.entries = entries;
         self.cursor = highlighted
             .and_then(|id| self.entries.iter().position(|e| e.id == id))
             .unwrap_or(self.cursor)
             .min(self.entries.len().saturating_sub(1));
+        changed
     }
 
     /// Highlights row `row` (kept within the list).

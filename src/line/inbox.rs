@@ -114,32 +114,32 @@ pub fn run(
         if last_refresh.elapsed() >= REFRESH {
             last_refresh = Instant::now();
             let entries = waiting();
-            if entries != list.entries() {
-                let new: Vec<Entry> = entries
-                    .iter()
-                    .filter(|e| !list.entries().iter().any(|o| o.id == e.id))
-                    .cloned()
-                    .collect();
-                list.refresh(entries);
-                if list.entries().is_empty() {
-                    return Ok(ListEnding::Empty);
-                }
-                for entry in new {
-                    let n = list
-                        .entries()
-                        .iter()
-                        .position(|e| e.id == entry.id)
-                        .unwrap_or(0)
-                        + 1;
-                    say(
-                        out,
-                        vec![format!(
-                            "New ask: {}",
-                            entry_line(n, &entry, false, now_ms())
-                        )],
-                    )?;
-                }
+            let before: Vec<String> = list.entries().iter().map(|e| e.id.clone()).collect();
+            if !list.refresh(entries) {
+                continue;
             }
+            if list.entries().is_empty() {
+                return Ok(ListEnding::Empty);
+            }
+            if before
+                .iter()
+                .any(|id| list.entries().iter().all(|e| &e.id != id))
+            {
+                // An ask went away (answered elsewhere, withdrawn): the numbers moved, so the
+                // whole list is said again before a number can name the wrong ask.
+                let mut lines = vec!["The list changed.".to_owned()];
+                lines.extend(list_lines(list, now_ms()));
+                say(out, lines)?;
+                continue;
+            }
+            let new: Vec<String> = list
+                .entries()
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| !before.contains(&e.id))
+                .map(|(i, e)| format!("New ask: {}", entry_line(i + 1, e, false, now_ms())))
+                .collect();
+            say(out, new)?;
         }
     }
 }

@@ -46,11 +46,7 @@ pub fn run(
         }
         if last_refresh.elapsed() >= REFRESH {
             last_refresh = Instant::now();
-            let entries = waiting();
-            if entries != list.entries() {
-                list.refresh(entries);
-                dirty = true;
-            }
+            dirty |= list.refresh(waiting());
             if list.entries().is_empty() {
                 break ListEnding::Empty;
             }
