@@ -308,7 +308,22 @@ enum Command {
         payload: PathBuf,
     },
     /// Print the JSON Schema of the ask_user input.
-    Schema,
+    Schema {
+        /// The whole tool as pi registers it (name, description, prompt snippet and guidelines,
+        /// parameters), as the pi extension ships it.
+        #[arg(long)]
+        pi: bool,
+    },
+    /// Serve one form to a host that draws it inside its own screen: JSON lines on standard
+    /// input and output (pi's extension uses this; the protocol is in docs/embed.md).
+    Embed,
+    /// Read an ask_user payload on standard input and print it with a label derived for every
+    /// option that has none (what a host runs before checking the schema).
+    #[command(hide = true)]
+    Prepare,
+    /// Read a result ({content, details}) on standard input and print its transcript rendering.
+    #[command(hide = true)]
+    Transcript,
     /// Check what pi-ask would use here: the config, the history, where MCP asks go and whether
     /// an inbox watches them, and the terminal. Exit 1 when something needs fixing.
     Doctor {
@@ -572,10 +587,17 @@ pub fn main() -> ExitCode {
                 ExitCode::from(EXIT_ERROR)
             }
         },
-        Command::Schema => {
-            print_json(&crate::schema::input_schema());
+        Command::Schema { pi } => {
+            print_json(&if pi {
+                crate::schema::pi_tool()
+            } else {
+                crate::schema::input_schema()
+            });
             ExitCode::from(EXIT_OK)
         }
+        Command::Embed => crate::commands::embed::run(),
+        Command::Prepare => crate::commands::embed::prepare(),
+        Command::Transcript => crate::commands::embed::transcript(),
         Command::Doctor {
             config,
             history,

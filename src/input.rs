@@ -123,6 +123,34 @@ fn validate(payload: &Value, freeform: Freeform) -> Result<Form, InvalidInput> {
     }
 }
 
+/// Fills in the label of every option that has none (missing, null or blank) from its value, as
+/// the original's `prepareArguments` does before pi checks the tool's schema. Everything else is
+/// left as it is (validation still reports what is wrong).
+pub fn prepare_arguments(payload: &mut Value) {
+    let Some(questions) = payload.get_mut("questions").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for question in questions {
+        let Some(options) = question.get_mut("options").and_then(Value::as_array_mut) else {
+            continue;
+        };
+        for option in options.iter_mut().filter_map(Value::as_object_mut) {
+            let blank = match option.get("label") {
+                None | Some(Value::Null) => true,
+                Some(Value::String(s)) => s.trim().is_empty(),
+                Some(_) => false,
+            };
+            let derived = option
+                .get("value")
+                .and_then(Value::as_str)
+                .and_then(derive_label);
+            if let (true, Some(label)) = (blank, derived) {
+                option.insert("label".into(), Value::String(label));
+            }
+        }
+    }
+}
+
 /// The label the original derives for an option with a missing or blank label:
 /// hyphen/underscore runs become spaces, whitespace collapses, the first character is capitalised.
 pub fn derive_label(value: &str) -> Option<String> {

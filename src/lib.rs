@@ -9,6 +9,7 @@ pub mod atomic;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod embed;
 pub mod extract;
 pub mod files;
 pub mod form;

@@ -82,6 +82,16 @@ pub enum Reply {
     Abort,
 }
 
+/// Where a dialog flow's cards are shown and answered: pi's JSON lines ([`Channel`]) or the embed
+/// protocol's steps. [`run`] is the one flow both drive.
+pub trait Dialogs {
+    /// Shows one card (`select` with `title` and `options`, or `input` with `title` and
+    /// `placeholder`) and waits for what the host answered.
+    fn ask(&mut self, method: &str, fields: Value) -> std::io::Result<Reply>;
+    /// Reports a problem with the host's answers (the flow goes on).
+    fn report(&mut self, problem: &str);
+}
+
 /// Where requests go and replies come from.
 pub struct Channel<W: Write> {
     out: W,
@@ -127,7 +137,7 @@ impl<W: Write> Channel<W> {
     }
 
     /// Sends a dialog request and waits for its reply.
-    fn ask(&mut self, method: &str, mut fields: Value) -> std::io::Result<Reply> {
+    fn request(&mut self, method: &str, mut fields: Value) -> std::io::Result<Reply> {
         let id = uuid::Uuid::new_v4().to_string();
         fields["type"] = json!("extension_ui_request");
         fields["id"] = json!(id);
@@ -186,6 +196,16 @@ impl<W: Write> Channel<W> {
             (self.errors)(&problem);
         }
         reply
+    }
+}
+
+impl<W: Write> Dialogs for Channel<W> {
+    fn ask(&mut self, method: &str, fields: Value) -> std::io::Result<Reply> {
+        self.request(method, fields)
+    }
+
+    fn report(&mut self, problem: &str) {
+        (self.errors)(problem)
     }
 }
 
@@ -287,7 +307,7 @@ fn json_kind(value: &Value) -> &'static str {
 
 /// Runs the whole form as sequential dialogs. Returns the result (submit, or cancelled on abort,
 /// end of input, or a select reply that names no offered option).
-pub fn run<W: Write>(form: &Form, channel: &mut Channel<W>) -> std::io::Result<AskResult> {
+pub fn run(form: &Form, channel: &mut dyn Dialogs) -> std::io::Result<AskResult> {
     let total = form.questions.len();
     let mut states = vec![AnswerState::default(); total];
     for (i, question) in form.questions.iter().enumerate() {
@@ -301,7 +321,7 @@ pub fn run<W: Write>(form: &Form, channel: &mut Channel<W>) -> std::io::Result<A
         };
         match options.iter().position(|o| *o == chosen) {
             None => {
-                (channel.errors)(&format!(
+                channel.report(&format!(
                     "the host's reply \"{}\" to question {} names none of its options: the ask ends cancelled",
                     crate::printable::printable(&chosen),
                     i + 1

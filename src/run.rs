@@ -68,6 +68,21 @@ impl crate::tui::Outside for RemoteOutside {
     }
 }
 
+/// Who a form's remote events name: its flow id, tool call and source (`tool` when none is set).
+pub fn flow_info(form: &Form, options: &RunOptions) -> FlowInfo {
+    let source = if options.source.is_empty() {
+        "tool".to_owned()
+    } else {
+        options.source.clone()
+    };
+    FlowInfo {
+        flow_id: crate::remote::protocol::flow_id(options.tool_call_id.as_deref()),
+        tool_call_id: options.tool_call_id.clone(),
+        source,
+        title: form.title.clone(),
+    }
+}
+
 /// Binds `--listen`, before anything is drawn (a socket that cannot be served is an error).
 fn listen(
     form: &Form,
@@ -76,18 +91,7 @@ fn listen(
     let Some(path) = &options.listen else {
         return Ok(None);
     };
-    let source = if options.source.is_empty() {
-        "tool".to_owned()
-    } else {
-        options.source.clone()
-    };
-    let flow = FlowInfo {
-        flow_id: crate::remote::protocol::flow_id(options.tool_call_id.as_deref()),
-        tool_call_id: options.tool_call_id.clone(),
-        source,
-        title: form.title.clone(),
-    };
-    match RemoteServer::bind(path, flow) {
+    match RemoteServer::bind(path, flow_info(form, options)) {
         Ok(server) => Ok(Some(std::sync::Arc::new(server))),
         Err(message) => {
             crate::cli::report(&message);
@@ -333,70 +337,22 @@ pub fn ask_result_with(
         crate::cli::report(NO_TERMINAL);
         return Ok(Finished::answered(result::needs_input_result(&form)));
     }
-    // `@` suggestions list files under --cwd (default: the current directory).
-    let root = match &options.cwd {
-        Some(dir) if dir.is_dir() => dir.clone(),
-        Some(dir) => {
-            crate::cli::report(&format!("--cwd {} is not a directory", dir.display()));
-            return Err(ExitCode::from(EXIT_ERROR));
-        }
-        None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
-    };
+    if let Some(dir) = options.cwd.as_ref().filter(|d| !d.is_dir()) {
+        crate::cli::report(&format!("--cwd {} is not a directory", dir.display()));
+        return Err(ExitCode::from(EXIT_ERROR));
+    }
     let remote = listen(&form, options)?;
-    let store = ConfigStore::open(ConfigPaths::from_env(options.config.as_deref()));
-    let config = store.config().clone();
-    let lines = line_mode(options, &config);
-    // The file index walks only when the first `@` or Tab completion asks for it; a bad glob is
-    // reported now and the walk then goes without the globs.
-    let mut files = IndexOptions {
-        exclude: config.files.exclude.clone(),
-        max_entries: config.files.max_entries,
-        ..IndexOptions::default()
-    };
-    let glob_notice = match crate::files::check_globs(&files.exclude) {
-        Ok(()) => None,
-        Err(e) => {
-            files.exclude.clear();
-            Some(format!("Ignored files.exclude in the config: {e}"))
+    let (mut session, lines) = flow_session(form, options, |lines| {
+        if lines {
+            line_notifier()
+        } else {
+            notifier()
         }
-    };
-    let notice: Vec<String> = [store.notice(), glob_notice]
-        .into_iter()
-        .flatten()
-        .chain(options.appearance.notices().iter().cloned())
-        .collect();
-    let notice = (!notice.is_empty()).then(|| notice.join(" "));
-    let mut settings = config.settings();
-    if options.submit_when_answered {
-        settings.behaviour.auto_submit_when_answered_without_notes = true;
-    }
-    let mut app = App::new(
-        form,
-        settings,
-        BindingTable::new(config.keymaps),
-        store.display_path(),
-        notice,
-    )
-    .with_files(FileSource::Walk {
-        root: root.clone(),
-        options: files,
     })
-    .with_dismiss_puts_back(options.dismiss_puts_back);
-    if let Some(draft) = &options.restore
-        && !app.model.restore(draft)
-    {
-        crate::cli::report(
-            "what was entered before does not fit this form any more; it opens without it",
-        );
-    }
-    let notifier = if lines.is_some() {
-        line_notifier()
-    } else {
-        notifier()
-    };
-    let mut session = Session::new(Screen::Flow(Box::new(app)), Some(store), notifier)
-        .with_appearance(options.appearance.clone())
-        .with_journal(options.journal.clone());
+    .map_err(|message| {
+        crate::cli::report(&message);
+        ExitCode::from(EXIT_ERROR)
+    })?;
     if let Some(server) = &remote {
         if let Some(app) = session.app() {
             server.announce(app.model().questions());
@@ -448,6 +404,77 @@ pub fn ask_result_with(
             Err(ExitCode::from(EXIT_ERROR))
         }
     }
+}
+
+/// The session of a flow as every driver opens it (the terminal, line mode, the embed protocol):
+/// the config, the keymaps, `@` suggestions under `--cwd`, the theme, a draft put back, the
+/// history journal. Returns it with the line mode the environment or config chose, or the
+/// message refusing `--cwd`. `notifier` is given whether line mode was chosen.
+pub fn flow_session(
+    form: Form,
+    options: &RunOptions,
+    notifier: impl FnOnce(bool) -> crate::tui::Notifier,
+) -> Result<(Session, Option<crate::line::Reason>), String> {
+    // `@` suggestions list files under --cwd (default: the current directory).
+    let root = match &options.cwd {
+        Some(dir) if dir.is_dir() => dir.clone(),
+        Some(dir) => return Err(format!("--cwd {} is not a directory", dir.display())),
+        None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+    };
+    let store = ConfigStore::open(ConfigPaths::from_env(options.config.as_deref()));
+    let config = store.config().clone();
+    let lines = line_mode(options, &config);
+    // The file index walks only when the first `@` or Tab completion asks for it; a bad glob is
+    // reported now and the walk then goes without the globs.
+    let mut files = IndexOptions {
+        exclude: config.files.exclude.clone(),
+        max_entries: config.files.max_entries,
+        ..IndexOptions::default()
+    };
+    let glob_notice = match crate::files::check_globs(&files.exclude) {
+        Ok(()) => None,
+        Err(e) => {
+            files.exclude.clear();
+            Some(format!("Ignored files.exclude in the config: {e}"))
+        }
+    };
+    let notice: Vec<String> = [store.notice(), glob_notice]
+        .into_iter()
+        .flatten()
+        .chain(options.appearance.notices().iter().cloned())
+        .collect();
+    let notice = (!notice.is_empty()).then(|| notice.join(" "));
+    let mut settings = config.settings();
+    if options.submit_when_answered {
+        settings.behaviour.auto_submit_when_answered_without_notes = true;
+    }
+    let mut app = App::new(
+        form,
+        settings,
+        BindingTable::new(config.keymaps),
+        store.display_path(),
+        notice,
+    )
+    .with_files(FileSource::Walk {
+        root: root.clone(),
+        options: files,
+    })
+    .with_dismiss_puts_back(options.dismiss_puts_back);
+    if let Some(draft) = &options.restore
+        && !app.model.restore(draft)
+    {
+        crate::cli::report(
+            "what was entered before does not fit this form any more; it opens without it",
+        );
+    }
+    let session = Session::new(
+        Screen::Flow(Box::new(app)),
+        Some(store),
+        notifier(lines.is_some()),
+    )
+        .with_appearance(options.appearance.clone())
+        .with_journal(options.journal.clone());
+    Ok((session, lines))
 }
 
 /// Opens the settings modal alone.

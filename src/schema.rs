@@ -46,3 +46,28 @@ pub fn input_schema() -> Value {
         }
     })
 }
+
+/// The `ask_user` tool as pi registers it: name, label, description, the one-line
+/// `promptSnippet`, the `promptGuidelines` bullets (each names the tool, since pi appends them
+/// flat), and the parameters (the input schema without its `$schema` key). The pi extension
+/// ships this as `pi-extension/tool.json`; a test keeps the two equal.
+pub fn pi_tool() -> Value {
+    let mut parameters = input_schema();
+    if let Some(map) = parameters.as_object_mut() {
+        map.remove("$schema");
+    }
+    json!({
+        "name": "ask_user",
+        "label": "Ask User",
+        "description": "Ask the user to resolve material requirement, preference, or authorization gaps after context review, or conduct explicitly requested interviews. Supports single, multi, and preview questions; RPC uses sequential dialogs.",
+        "promptSnippet": "Clarify ambiguous or preference-sensitive decisions with a short interactive interview before proceeding",
+        "promptGuidelines": [
+            "Read the available code, docs, conversation and earlier answers before calling ask_user; use ask_user only for a critical requirement still missing or conflicting, a preference that materially changes the outcome, or missing authorization for a consequential or hard-to-reverse action beyond the approved scope, or when the user explicitly asks to be interviewed.",
+            "Do not use ask_user to reconfirm what the context already settles; resolve facts from evidence, proceed with reversible steps and ordinary implementation details, and state useful assumptions instead.",
+            "Keep each ask_user question to one decision and ask only current blockers; when an answer asks for elaboration, answer that first. A cancelled or unanswered ask_user form is not approval.",
+            "Give every ask_user question a stable unique id and every option a non-empty value and label; preview questions need a preview on every option. Mark an option recommended: true only for grounded preferences, and explain why in its description; a recommendation is never preselected.",
+            "In RPC mode ask_user shows sequential dialogs with one choice or Type something… per question: do not promise notes, previews or a review tab there, and never read required or cancelled: false as approval."
+        ],
+        "parameters": parameters,
+    })
+}

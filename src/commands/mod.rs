@@ -4,6 +4,7 @@
 
 pub mod answer;
 pub mod doctor;
+pub mod embed;
 pub mod history;
 pub mod inbox;
 pub mod reopen;

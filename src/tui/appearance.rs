@@ -38,6 +38,9 @@ pub struct Appearance {
     env: ThemeEnv,
     /// A depth fixed in code instead of the one the environment gives.
     fixed_depth: Option<ColorDepth>,
+    /// The theme of the program the form is embedded in (pi's, through the embed protocol): its
+    /// name and colours come first; the config's `[theme.colors]` still apply over them.
+    host: Option<ThemeConfig>,
     /// Problems with what the environment asked for (the config's own are config notices).
     notices: Vec<String>,
 }
@@ -59,6 +62,8 @@ pub enum ThemeSource {
     Colorfgbg,
     /// `auto` with nothing to go by.
     Fallback,
+    /// The program the form is embedded in (pi) gave its theme.
+    Host,
 }
 
 /// The theme in use and why.
@@ -81,6 +86,7 @@ impl ChosenTheme {
             ThemeSource::Config => "config",
             ThemeSource::Colorfgbg => "auto, COLORFGBG",
             ThemeSource::Fallback => "auto",
+            ThemeSource::Host => "host",
         };
         let mut label = format!(
             "{} ({source}) · {}",
@@ -155,6 +161,7 @@ impl Appearance {
                 no_color: var("NO_COLOR").is_some(),
             },
             fixed_depth: None,
+            host: None,
             notices,
         }
     }
@@ -171,8 +178,16 @@ impl Appearance {
             color: ColorMode::Auto,
             env: ThemeEnv::default(),
             fixed_depth: Some(depth),
+            host: None,
             notices: Vec::new(),
         }
+    }
+
+    /// Wears the theme of the program the form is embedded in: its name and colours, with the
+    /// config's `[theme.colors]` over them (a colour the person chose for pi-ask stays theirs).
+    pub fn with_host_theme(mut self, theme: ThemeConfig) -> Appearance {
+        self.host = Some(theme);
+        self
     }
 
     /// Problems with what the environment asked for, to show once at start.
@@ -182,6 +197,21 @@ impl Appearance {
 
     /// The theme for this config.
     pub fn choose(&self, config: &ThemeConfig) -> ChosenTheme {
+        if let Some(host) = &self.host {
+            let name = match host.name {
+                ThemeSetting::Light => ThemeName::Light,
+                ThemeSetting::Dark | ThemeSetting::Auto => ThemeName::Dark,
+            };
+            let colors: Vec<_> = host.colors.iter().chain(&config.colors).copied().collect();
+            let depth = self.fixed_depth.unwrap_or(ColorDepth::TrueColor);
+            return ChosenTheme {
+                theme: Theme::new(name, &colors, depth),
+                name,
+                source: ThemeSource::Host,
+                depth,
+                custom_colors: config.colors.len(),
+            };
+        }
         let env = &self.env;
         let (setting, source) = match (self.theme, env.pi_ask_theme) {
             (Some(t), _) => (t, ThemeSource::CommandLine),

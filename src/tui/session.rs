@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::Event;
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Position, Rect};
 
 use super::app::App;
 use super::appearance::Appearance;
@@ -412,13 +414,23 @@ impl Session {
         msgs
     }
 
-    /// Draws the screen.
+    /// Draws the screen into a terminal frame and places its cursor.
     pub fn draw(&mut self, frame: &mut Frame) {
+        let area = frame.area();
+        if let Some(position) = self.render(area, frame.buffer_mut()) {
+            frame.set_cursor_position(position);
+        }
+    }
+
+    /// Draws the screen into `buf` (cleared first) and returns where the hardware cursor goes (an
+    /// open editor's caret). Every driver draws through this: the terminal runtime, the test
+    /// harness and the embed protocol.
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer) -> Option<Position> {
         match &mut self.screen {
             Screen::Flow(app) => {
                 let before = app.measured;
                 let overflowed = app.model().preview_overflows();
-                view::draw(app, frame);
+                let mut cursor = view::draw_into(app, area, buf);
                 // The page size and preview scroll range follow what was drawn.
                 if app.measured != before {
                     let m = app.measured;
@@ -430,15 +442,17 @@ impl Session {
                     // The footer names the preview's scroll keys only while it overflows, which
                     // this frame just measured: drawn again so the hint is there at once.
                     if app.model().preview_overflows() != overflowed {
-                        frame.buffer_mut().reset();
-                        view::draw(app, frame);
+                        buf.reset();
+                        cursor = view::draw_into(app, area, buf);
                     }
                 }
+                cursor
             }
             Screen::Settings(s) => {
                 let v =
                     view::settings_view(&s.modal, &s.settings, &s.config_path, &s.table, &s.look);
-                view::draw_modal(v, frame.area(), frame.buffer_mut());
+                view::draw_modal(v, area, buf);
+                None
             }
         }
     }

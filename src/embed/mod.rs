@@ -1,0 +1,427 @@
+//! `pi-ask embed`: the form as a headless component over JSON lines, for hosts that draw it inside
+//! their own screen (pi's extension, an editor plugin, a test in another language).
+//!
+//! Another driver of the one session, like the terminal runtime and the test harness: the host
+//! sends raw terminal input, sizes, aborts and remote submits; the engine answers with frames
+//! (styled lines no wider than the host's width), notifications, dialog steps, and the result.
+//! Nothing here decides anything about the form. The protocol is in docs/embed.md.
+
+mod ansi;
+mod messages;
+pub mod protocol;
+
+use std::cell::RefCell;
+use std::io::{self, Write};
+use std::rc::Rc;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use serde_json::Value;
+
+pub use ansi::visible_width;
+pub use messages::transcript;
+use protocol::{FlowKind, HostMessage, MAX_COLS, MAX_ROWS, Open};
+
+use crate::config::{ConfigPaths, ConfigStore, read_theme};
+use crate::form::Form;
+use crate::input::validate_payload;
+use crate::keymap::BindingTable;
+use crate::lines::{Line, MAX_LINE};
+use crate::model::Msg;
+use crate::remote::protocol::{self as remote, RemoteMode, RemoteResponse, SubmitError};
+use crate::result::{self, AskResult};
+use crate::rpc::{Dialogs, Reply};
+use crate::run::RunOptions;
+use crate::tui::{Appearance, Screen, Session, SettingsApp, bytes, notify, runtime};
+
+/// How often the loop wakes when the host is quiet (timers, config reloads).
+const IDLE_POLL: Duration = Duration::from_millis(100);
+/// How soon the loop looks again while the file worker owes an answer.
+const FILES_POLL: Duration = Duration::from_millis(8);
+
+/// Serves one flow: reads host lines from `lines` and writes engine lines to `out` until the flow
+/// ends (or the host's input does).
+pub fn run(lines: Receiver<Line>, out: &mut dyn Write) -> io::Result<()> {
+    let mut host = Host {
+        out,
+        lines,
+        width: 80,
+        height: 24,
+        marker: None,
+        last_frame: None,
+    };
+    host.send(&messages::hello())?;
+    let open = loop {
+        match host.next(None)? {
+            Next::Message(HostMessage::Open(open)) => break open,
+            Next::Message(_) => host.error("open a flow first (a message of type \"open\")")?,
+            Next::Quiet => {}
+            Next::Closed => return Ok(()),
+        }
+    };
+    host.width = open.width.clamp(1, MAX_COLS);
+    host.height = open.height.clamp(1, MAX_ROWS);
+    host.marker = open.cursor_marker.clone();
+    let appearance = host.appearance(&open)?;
+    match open.flow {
+        FlowKind::Ask => ask(&mut host, &open, appearance),
+        FlowKind::Settings => settings(&mut host, &open, appearance),
+        FlowKind::Dialogs => dialogs(&mut host, &open),
+        FlowKind::Fallback => match form_of(&open) {
+            Ok(form) => host.send(&messages::result(&result::needs_input_result(&form))),
+            Err(invalid) => host.send(&messages::result(&invalid)),
+        },
+    }
+}
+
+/// The payload as a form, or the `invalid_input` result refusing it.
+fn form_of(open: &Open) -> Result<Form, AskResult> {
+    let payload = open.payload.clone().unwrap_or(Value::Null);
+    validate_payload(&payload).map_err(|invalid| result::invalid_input_result(&invalid))
+}
+
+/// The form, drawn as frames.
+fn ask(host: &mut Host, open: &Open, appearance: Appearance) -> io::Result<()> {
+    let form = match form_of(open) {
+        Ok(form) => form,
+        Err(invalid) => return host.send(&messages::result(&invalid)),
+    };
+    let cwd = match &open.cwd {
+        Some(dir) if !dir.is_dir() => {
+            host.error(&format!(
+                "cwd {} is not a directory; @ suggestions come from the engine's own",
+                crate::printable::printable(&dir.display().to_string())
+            ))?;
+            None
+        }
+        other => other.clone(),
+    };
+    let options = RunOptions {
+        config: open.config.clone(),
+        cwd,
+        appearance,
+        source: open.source.clone().unwrap_or_default(),
+        tool_call_id: open.tool_call_id.clone(),
+        ..RunOptions::default()
+    };
+    let flow = crate::run::flow_info(&form, &options);
+    let notices = Rc::new(RefCell::new(Vec::new()));
+    let sink = notices.clone();
+    let (mut session, _line_mode) = crate::run::flow_session(form, &options, move |_| {
+        Box::new(move |n, channels| {
+            // Terminal channels are bytes for the host's terminal; commands run here.
+            let mut terminal = Vec::new();
+            notify::send(n, channels, &mut terminal);
+            sink.borrow_mut().push(messages::notify(
+                &n.title,
+                &n.message,
+                &String::from_utf8_lossy(&terminal),
+            ));
+        })
+    })
+    .map_err(io::Error::other)?;
+    if let Some(app) = session.app() {
+        let started = remote::started(&flow, app.model().questions(), remote::unix_ms());
+        host.send(&started)?;
+    }
+    let ended = host.drive(&mut session, &notices, Some(&flow.flow_id))?;
+    let Some(result) = session.result() else {
+        return Ok(());
+    };
+    let mut result = result.clone();
+    if ended == Ended::HostGone {
+        result::mark_interrupted(&mut result, "the host closed the connection");
+    }
+    host.send(&remote::completed(&flow, &result, remote::unix_ms()))?;
+    host.send(&messages::result(&result))
+}
+
+/// The settings modal alone, drawn as frames; `closed` when it closes.
+fn settings(host: &mut Host, open: &Open, appearance: Appearance) -> io::Result<()> {
+    let store = ConfigStore::open(ConfigPaths::from_env(open.config.as_deref()));
+    let config = store.config().clone();
+    let notice = store.notice();
+    let app = SettingsApp::new(
+        config.settings(),
+        BindingTable::new(config.keymaps),
+        store.display_path(),
+        notice,
+    );
+    let notices = Rc::new(RefCell::new(Vec::new()));
+    let mut session = Session::new(
+        Screen::Settings(Box::new(app)),
+        Some(store),
+        Box::new(|_, _| {}),
+    )
+    .with_appearance(appearance);
+    host.drive(&mut session, &notices, None)?;
+    host.send(&messages::closed())
+}
+
+/// pi's portable dialogs as steps, through the same flow as `pi-ask ask --mode rpc`.
+fn dialogs(host: &mut Host, open: &Open) -> io::Result<()> {
+    let form = match form_of(open) {
+        Ok(form) => form,
+        Err(invalid) => return host.send(&messages::result(&invalid)),
+    };
+    let store = ConfigStore::open(ConfigPaths::from_env(open.config.as_deref()));
+    // present-single-as-multi applies to every new flow, the dialog one included.
+    let form = if store.config().behaviour.present_single_as_multi {
+        form.with_single_presented_as_multi()
+    } else {
+        form
+    };
+    let mut steps = Steps { host, next_id: 0 };
+    let result = crate::rpc::run(&form, &mut steps)?;
+    host.send(&messages::result(&result))
+}
+
+/// How a drawn flow ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ended {
+    /// The flow finished (answered, cancelled, aborted by the host) or the modal closed.
+    Done,
+    /// The host's input ended: the flow was ended as interrupted.
+    HostGone,
+}
+
+/// What the next host line brought.
+enum Next {
+    Message(HostMessage),
+    /// Nothing (a timeout, a blank line, or a refused line already reported).
+    Quiet,
+    /// The host's input ended.
+    Closed,
+}
+
+/// The host's side of the wire.
+struct Host<'a> {
+    out: &'a mut dyn Write,
+    lines: Receiver<Line>,
+    width: u16,
+    height: u16,
+    marker: Option<String>,
+    /// The last frame sent: an identical one is not sent again.
+    last_frame: Option<Value>,
+}
+
+impl Host<'_> {
+    fn send(&mut self, value: &Value) -> io::Result<()> {
+        writeln!(self.out, "{value}")?;
+        self.out.flush()
+    }
+
+    fn error(&mut self, message: &str) -> io::Result<()> {
+        self.send(&messages::error(message))
+    }
+
+    /// The next host message, waiting at most `timeout` (`None`: until one comes).
+    fn next(&mut self, timeout: Option<Duration>) -> io::Result<Next> {
+        let line = match timeout {
+            None => self.lines.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            Some(t) => self.lines.recv_timeout(t),
+        };
+        let bytes = match line {
+            Ok(Line::Text(bytes)) => bytes,
+            Ok(Line::TooLong) => {
+                self.error(&format!("ignored a line longer than {MAX_LINE} bytes"))?;
+                return Ok(Next::Quiet);
+            }
+            Err(RecvTimeoutError::Timeout) => return Ok(Next::Quiet),
+            Err(RecvTimeoutError::Disconnected) => return Ok(Next::Closed),
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let text = text.trim_end_matches('\r');
+        if text.trim().is_empty() {
+            return Ok(Next::Quiet);
+        }
+        match protocol::parse(text) {
+            Ok(message) => Ok(Next::Message(message)),
+            Err(e) => {
+                self.error(&crate::printable::printable(&e.to_string()))?;
+                Ok(Next::Quiet)
+            }
+        }
+    }
+
+    /// The theme the host gave (its bad values named), else the environment's.
+    fn appearance(&mut self, open: &Open) -> io::Result<Appearance> {
+        let Some(theme) = &open.theme else {
+            return Ok(Appearance::from_env(None, Default::default()));
+        };
+        let (theme, notices) = read_theme(Some(theme));
+        for notice in notices {
+            self.error(&crate::printable::printable(&notice))?;
+        }
+        Ok(Appearance::fixed(None, pi_ask_components::theme::ColorDepth::TrueColor)
+            .with_host_theme(theme))
+    }
+
+    /// Draws the session's current state and sends it, unless it is the frame sent last.
+    fn frame(&mut self, session: &mut Session) -> io::Result<()> {
+        let height = runtime::preferred_height(session, self.width, self.height);
+        let area = Rect::new(0, 0, self.width, height);
+        let mut buf = Buffer::empty(area);
+        let cursor = session.render(area, &mut buf);
+        let lines = ansi::lines(&buf, cursor, self.marker.as_deref());
+        let frame = messages::frame(self.width, &lines, cursor.map(|p| (p.y, p.x)));
+        if self.last_frame.as_ref() != Some(&frame) {
+            self.send(&frame)?;
+            self.last_frame = Some(frame);
+        }
+        Ok(())
+    }
+
+    /// Runs a drawn session until it is done: host messages in, frames and notifications out.
+    /// `flow_id` is the flow remote submits must name (none: submits are refused).
+    fn drive(
+        &mut self,
+        session: &mut Session,
+        notices: &Rc<RefCell<Vec<Value>>>,
+        flow_id: Option<&str>,
+    ) -> io::Result<Ended> {
+        self.frame(session)?;
+        session.opened(Instant::now());
+        loop {
+            for notice in notices.borrow_mut().drain(..) {
+                self.send(&notice)?;
+            }
+            if session.is_done() {
+                return Ok(Ended::Done);
+            }
+            let now = Instant::now();
+            let idle = if session.awaits_files() {
+                FILES_POLL
+            } else {
+                IDLE_POLL
+            };
+            let timeout = session
+                .next_deadline()
+                .map_or(idle, |d| d.saturating_duration_since(now).min(idle));
+            let mut changed = match self.next(Some(timeout))? {
+                Next::Message(message) => self.handle(session, message, flow_id)?,
+                Next::Quiet => false,
+                Next::Closed => {
+                    session.record_draft();
+                    session.dispatch(Msg::Interrupted, Instant::now());
+                    return Ok(Ended::HostGone);
+                }
+            };
+            changed |= session.tick(Instant::now());
+            if changed && !session.is_done() {
+                self.frame(session)?;
+            }
+        }
+    }
+
+    /// One host message for a drawn session. Returns whether the frame may have changed.
+    fn handle(
+        &mut self,
+        session: &mut Session,
+        message: HostMessage,
+        flow_id: Option<&str>,
+    ) -> io::Result<bool> {
+        let now = Instant::now();
+        Ok(match message {
+            HostMessage::Input(data) => {
+                let mut changed = false;
+                for event in bytes::decode(data.as_bytes()) {
+                    if session.is_done() {
+                        break;
+                    }
+                    changed |= session.handle_event(&event, now);
+                }
+                changed
+            }
+            HostMessage::Resize { width, height } => {
+                self.width = width.clamp(1, MAX_COLS);
+                self.height = height.clamp(1, MAX_ROWS);
+                true
+            }
+            HostMessage::Abort => {
+                session.dispatch(Msg::Interrupted, now);
+                true
+            }
+            HostMessage::Submit(value) => {
+                let outcome = self.submit(session, &value, flow_id);
+                let (request_id, sent_flow) = remote::ids_of(&value);
+                let reply =
+                    remote::submit_result(request_id.as_deref(), sent_flow.as_deref(), &outcome);
+                self.send(&reply)?;
+                outcome.is_ok()
+            }
+            HostMessage::Open(_) => {
+                self.error("a flow is already open; one flow per engine")?;
+                false
+            }
+            HostMessage::Reply(_) => {
+                self.error("no dialog step is waiting for a reply")?;
+                false
+            }
+        })
+    }
+
+    /// Validates a remote submit against the open flow and applies it.
+    fn submit(
+        &mut self,
+        session: &mut Session,
+        value: &Value,
+        flow_id: Option<&str>,
+    ) -> Result<(), SubmitError> {
+        let (Some(flow_id), Some(app)) = (flow_id, session.app()) else {
+            return Err(SubmitError::FlowNotFound);
+        };
+        if session.is_done() {
+            return Err(SubmitError::FlowNotFound);
+        }
+        let submit = remote::validate_submit(value, flow_id, app.model().questions())?;
+        let msg = match submit.response {
+            RemoteResponse::Cancel => Msg::RemoteCancel,
+            RemoteResponse::Answer { mode, answers } => Msg::RemoteAnswer {
+                answers,
+                elaborate: mode == RemoteMode::Elaborate,
+            },
+        };
+        session.dispatch(msg, Instant::now());
+        Ok(())
+    }
+}
+
+/// The dialog flow's cards as `step` lines, answered by `reply` lines.
+struct Steps<'a, 'b> {
+    host: &'a mut Host<'b>,
+    next_id: u64,
+}
+
+impl Dialogs for Steps<'_, '_> {
+    fn ask(&mut self, method: &str, fields: Value) -> io::Result<Reply> {
+        self.next_id += 1;
+        let id = format!("step-{}", self.next_id);
+        self.host.send(&messages::step(&id, method, fields))?;
+        loop {
+            match self.host.next(None)? {
+                Next::Message(HostMessage::Reply(reply)) if reply.id == id => {
+                    return Ok(match reply.value {
+                        Some(value) if !reply.cancelled => Reply::Value(value),
+                        _ => Reply::Dismissed,
+                    });
+                }
+                Next::Message(HostMessage::Reply(reply)) => self.host.error(&format!(
+                    "ignored a reply to {:?}; the step waiting is {id:?}",
+                    crate::printable::printable(&reply.id)
+                ))?,
+                Next::Message(HostMessage::Abort) | Next::Closed => return Ok(Reply::Abort),
+                Next::Message(_) => self
+                    .host
+                    .error("a dialog step is waiting: only reply and abort apply")?,
+                Next::Quiet => {}
+            }
+        }
+    }
+
+    fn report(&mut self, problem: &str) {
+        let _ = self.host.error(problem);
+    }
+}

@@ -1,0 +1,236 @@
+//! The embed protocol's host messages: one JSON object per line, read strictly (an unknown type or
+//! field is an error naming it, never guessed at). What the engine sends is built in
+//! [`super::messages`]. The protocol is described, with a full exchange, in docs/embed.md.
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// The protocol's version, sent in the `hello` line; a host refuses an engine older than the one
+/// it was written for.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// Widest and tallest frame drawn: a host may say more (the frame is then this size, which is
+/// still never wider than the host's width).
+pub const MAX_COLS: u16 = 1000;
+/// See [`MAX_COLS`].
+pub const MAX_ROWS: u16 = 500;
+
+/// What the host opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum FlowKind {
+    /// The form, drawn as frames the host shows; keys come as raw terminal input.
+    Ask,
+    /// pi's portable dialogs as steps: a `select` or `input` card the host shows with its own
+    /// dialogs, one at a time (pi's RPC mode).
+    Dialogs,
+    /// No UI at all (pi's print and JSON modes): the needs-input result at once.
+    Fallback,
+    /// The settings modal alone, drawn as frames.
+    Settings,
+}
+
+/// Where an ask came from, as the remote events name it.
+pub const SOURCES: [&str; 5] = ["tool", "answer", "answer:again", "ask:replay", "ask:resume"];
+
+/// The first message: what to open and how.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Open {
+    pub flow: FlowKind,
+    /// The `ask_user` payload (every flow but `settings`).
+    #[serde(default)]
+    pub payload: Option<Value>,
+    /// Columns the frames may use.
+    #[serde(default = "default_width")]
+    pub width: u16,
+    /// Rows the host has (the terminal's): a frame is as tall as the form wants, at most this.
+    #[serde(default = "default_height")]
+    pub height: u16,
+    /// Where `@` file suggestions come from (default: the engine's working directory).
+    #[serde(default)]
+    pub cwd: Option<PathBuf>,
+    /// The config file (default: as for `pi-ask ask`: `$PI_ASK_CONFIG`, else the standard one).
+    #[serde(default)]
+    pub config: Option<PathBuf>,
+    /// The host's theme, as the config's `[theme]` section: `{"name":"light","colors":{...}}`.
+    #[serde(default)]
+    pub theme: Option<Value>,
+    /// What opened the ask (`tool`, `answer`, `answer:again`, `ask:replay`, `ask:resume`).
+    #[serde(default)]
+    pub source: Option<String>,
+    /// The tool call the ask answers (the remote events' `flowId` is `tool:<id>`).
+    #[serde(default)]
+    pub tool_call_id: Option<String>,
+    /// A zero-width string the host wants at the cursor's place in the frame (pi's
+    /// `CURSOR_MARKER`), inserted where an editor has focus.
+    #[serde(default)]
+    pub cursor_marker: Option<String>,
+}
+
+fn default_width() -> u16 {
+    80
+}
+
+fn default_height() -> u16 {
+    24
+}
+
+/// A reply to a dialog step: the value chosen or typed, or dismissed.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StepReply {
+    pub id: String,
+    #[serde(default)]
+    pub value: Option<String>,
+    #[serde(default)]
+    pub cancelled: bool,
+}
+
+/// One line from the host.
+#[derive(Debug, Clone)]
+pub enum HostMessage {
+    Open(Box<Open>),
+    /// Raw terminal input, exactly as the terminal delivered it (`"\u001b[B"` is Down).
+    Input(String),
+    Resize {
+        width: u16,
+        height: u16,
+    },
+    /// The host gave up on the ask (pi's tool abort): it ends cancelled with what was entered.
+    Abort,
+    /// A remote submit (the `@geoqiao/pi-ask:submit` event), validated by the engine.
+    Submit(Value),
+    /// The answer to a dialog step.
+    Reply(StepReply),
+}
+
+/// The host messages other than `open` and `submit`, as serde reads them.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase", deny_unknown_fields)]
+enum Plain {
+    Input { data: String },
+    Resize { width: u16, height: u16 },
+    Abort {},
+    Reply(StepReply),
+}
+
+/// Why a host line was refused (the engine says so in an `error` line and goes on).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProtocolError {
+    #[error("not a JSON object: {0}")]
+    NotJson(String),
+    #[error("a message needs a \"type\" (open, input, resize, abort, submit or reply)")]
+    NoType,
+    #[error("unknown message type {0:?} (open, input, resize, abort, submit or reply)")]
+    UnknownType(String),
+    #[error("invalid {kind} message: {why}")]
+    Invalid { kind: String, why: String },
+}
+
+/// Reads one host line.
+pub fn parse(line: &str) -> Result<HostMessage, ProtocolError> {
+    let value: Value = serde_json::from_str(line).map_err(|e| ProtocolError::NotJson(e.to_string()))?;
+    let Some(object) = value.as_object() else {
+        return Err(ProtocolError::NotJson(format!("a JSON {}", kind_of(&value))));
+    };
+    let kind = match object.get("type") {
+        Some(Value::String(kind)) => kind.clone(),
+        _ => return Err(ProtocolError::NoType),
+    };
+    let invalid = |why: serde_json::Error| ProtocolError::Invalid {
+        kind: kind.clone(),
+        why: why.to_string(),
+    };
+    match kind.as_str() {
+        "open" => {
+            let mut fields = object.clone();
+            fields.remove("type");
+            let open: Open = serde_json::from_value(Value::Object(fields)).map_err(invalid)?;
+            if let Some(source) = &open.source
+                && !SOURCES.contains(&source.as_str())
+            {
+                return Err(ProtocolError::Invalid {
+                    kind,
+                    why: format!("source {source:?} is not one of {}", SOURCES.join(", ")),
+                });
+            }
+            Ok(HostMessage::Open(Box::new(open)))
+        }
+        "submit" => Ok(HostMessage::Submit(value)),
+        "input" | "resize" | "abort" | "reply" => {
+            Ok(match serde_json::from_value::<Plain>(value).map_err(invalid)? {
+                Plain::Input { data } => HostMessage::Input(data),
+                Plain::Resize { width, height } => HostMessage::Resize { width, height },
+                Plain::Abort {} => HostMessage::Abort,
+                Plain::Reply(reply) => HostMessage::Reply(reply),
+            })
+        }
+        _ => Err(ProtocolError::UnknownType(kind)),
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_message_kind_reads() {
+        assert!(matches!(
+            parse(r#"{"type":"open","flow":"ask","payload":{},"width":40,"height":10}"#),
+            Ok(HostMessage::Open(o)) if o.flow == FlowKind::Ask && o.width == 40
+        ));
+        assert!(matches!(
+            parse(r#"{"type":"input","data":"\u001b[B"}"#),
+            Ok(HostMessage::Input(d)) if d == "\x1b[B"
+        ));
+        assert!(matches!(
+            parse(r#"{"type":"resize","width":1,"height":1}"#),
+            Ok(HostMessage::Resize { width: 1, height: 1 })
+        ));
+        assert!(matches!(parse(r#"{"type":"abort"}"#), Ok(HostMessage::Abort)));
+        assert!(matches!(
+            parse(r#"{"type":"reply","id":"s1","cancelled":true}"#),
+            Ok(HostMessage::Reply(StepReply { cancelled: true, .. }))
+        ));
+        assert!(matches!(
+            parse(r#"{"type":"submit","version":1}"#),
+            Ok(HostMessage::Submit(_))
+        ));
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        assert!(matches!(parse("nope"), Err(ProtocolError::NotJson(_))));
+        assert_eq!(
+            parse("[1]").unwrap_err().to_string(),
+            "not a JSON object: a JSON array"
+        );
+        assert_eq!(parse("{}").unwrap_err(), ProtocolError::NoType);
+        assert_eq!(
+            parse(r#"{"type":"dance"}"#).unwrap_err(),
+            ProtocolError::UnknownType("dance".into())
+        );
+        let unknown = parse(r#"{"type":"input","data":"x","extra":1}"#).unwrap_err();
+        assert!(unknown.to_string().contains("unknown field `extra`"), "{unknown}");
+        let wide = parse(r#"{"type":"resize","width":70000,"height":1}"#).unwrap_err();
+        assert!(wide.to_string().starts_with("invalid resize message"), "{wide}");
+        let source = parse(r#"{"type":"open","flow":"ask","source":"elsewhere"}"#).unwrap_err();
+        assert!(source.to_string().contains("tool, answer"), "{source}");
+        let flow = parse(r#"{"type":"open","flow":"dance"}"#).unwrap_err();
+        assert!(flow.to_string().contains("unknown variant `dance`"), "{flow}");
+    }
+}

@@ -1,0 +1,408 @@
+//! The embed protocol (`pi-ask embed`): every message kind, refused lines, frames no wider than
+//! the host's width at every size, and the same results and screens as the test harness.
+
+mod common;
+
+use std::sync::mpsc;
+
+use pi_ask::embed::{self, visible_width};
+use pi_ask::lines::Line;
+use pi_ask::testing::Harness;
+use serde_json::{Value, json};
+
+/// Runs one embed session on `input` (the host's lines, then the end of its input) and returns
+/// every line the engine sent.
+fn exchange(input: &[Value]) -> Vec<Value> {
+    let (tx, rx) = mpsc::channel();
+    for value in input {
+        tx.send(Line::Text(value.to_string().into_bytes())).unwrap();
+    }
+    drop(tx);
+    let mut out = Vec::new();
+    embed::run(rx, &mut out).expect("the engine writes to memory");
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every engine line is JSON"))
+        .collect()
+}
+
+fn of_type<'a>(out: &'a [Value], kind: &str) -> Vec<&'a Value> {
+    out.iter().filter(|v| v["type"] == kind).collect()
+}
+
+fn last_frame(out: &[Value]) -> &Value {
+    of_type(out, "frame").pop().expect("a frame was sent")
+}
+
+/// A frame's lines without their styles, as the harness reads a screen.
+fn plain(frame: &Value) -> Vec<String> {
+    frame["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| strip(l.as_str().unwrap()).trim_end().to_owned())
+        .collect()
+}
+
+fn strip(line: &str) -> String {
+    let mut out = String::new();
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            match chars.next() {
+                Some('[') => {
+                    for c in chars.by_ref() {
+                        if ('@'..='~').contains(&c) {
+                            break;
+                        }
+                    }
+                }
+                _ => {
+                    for c in chars.by_ref() {
+                        if c == '\x07' {
+                            break;
+                        }
+                    }
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn config_dir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+fn open(payload: &Value, width: u16, height: u16, dir: &tempfile::TempDir) -> Value {
+    json!({
+        "type": "open", "flow": "ask", "payload": payload, "width": width, "height": height,
+        "config": dir.path().join("pi-ask.toml"), "cwd": dir.path(), "toolCallId": "call_7",
+    })
+}
+
+fn input(data: &str) -> Value {
+    json!({"type": "input", "data": data})
+}
+
+fn deploy() -> Value {
+    json!({"title": "Deploy", "questions": [
+        {"id": "env", "label": "Env", "prompt": "Where to?", "options": [
+            {"value": "staging", "label": "Staging"},
+            {"value": "prod", "label": "Production", "recommended": true,
+             "description": "the live cluster"}]},
+        {"id": "checks", "type": "multi", "prompt": "Which checks?", "options": [
+            {"value": "lint", "label": "Lint"}, {"value": "test", "label": "Tests"},
+            {"value": "bench", "label": "Benchmarks"}]}]})
+}
+
+#[test]
+fn hello_comes_first_and_names_the_protocol() {
+    let out = exchange(&[]);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0]["type"], "hello");
+    assert_eq!(out[0]["protocol"], 1);
+}
+
+#[test]
+fn the_same_keys_give_the_same_result_and_screen_as_the_harness() {
+    let dir = config_dir();
+    // Down, Enter (Production); Space on Lint, Down, Space on Tests, Tab to the review; Enter.
+    let keys = ["\x1b[B", "\r", " ", "\x1b[B", " ", "\t"];
+    let mut lines = vec![open(&deploy(), 72, 30, &dir)];
+    lines.extend(keys.iter().map(|k| input(k)));
+    let before_submit = exchange(&lines);
+    lines.push(input("\r"));
+    let out = exchange(&lines);
+
+    let frame = last_frame(&before_submit);
+    let shown = plain(frame);
+    let mut harness = Harness::new(&deploy().to_string(), 72, shown.len() as u16).unwrap();
+    for key in keys {
+        harness.send_bytes(key.as_bytes());
+    }
+    assert_eq!(shown, harness.screen(), "the embedded review tab is the harness's");
+    harness.send_bytes(b"\r");
+
+    let result = &of_type(&out, "result")[0]["result"];
+    let expected = serde_json::to_value(harness.result().unwrap()).unwrap();
+    assert_eq!(result, &expected);
+    assert_eq!(result["details"]["answers"]["env"]["values"], json!(["prod"]));
+    assert_eq!(
+        result["details"]["answers"]["checks"]["values"],
+        json!(["lint", "test"])
+    );
+    // The lifecycle events come around it: started first, completed with the same result.
+    assert_eq!(out[1]["type"], "started");
+    assert_eq!(out[1]["flowId"], "tool:call_7");
+    let completed = &of_type(&out, "completed")[0];
+    assert_eq!(&completed["result"], result);
+    assert_eq!(out.last().unwrap()["type"], "result");
+    assert_eq!(
+        out.last().unwrap()["transcript"],
+        "✓ Env: Production\n✓ Q2: Lint, Tests"
+    );
+}
+
+#[test]
+fn frames_are_never_wider_than_the_host_at_any_width() {
+    let dir = config_dir();
+    let payload = json!({"title": "日本語のタイトル 👩‍👩‍👧 ❤️", "questions": [
+        {"id": "a", "type": "preview", "prompt": "絵文字 🇯🇵 と 漢字 ✔️ を選ぶ", "options": [
+            {"value": "x", "label": "中文选项 👍🏽", "description": "說明 ⚠️ text",
+             "preview": "预览 👨‍💻 line\nsecond 行"},
+            {"value": "y", "label": "한국어 옵션", "preview": "미리보기"}]}]});
+    let mut lines = vec![open(&payload, 1, 40, &dir)];
+    for width in 1..=130u16 {
+        lines.push(json!({"type": "resize", "width": width, "height": 40}));
+        if width % 7 == 0 {
+            lines.push(input("\x1b[B"));
+        }
+    }
+    let out = exchange(&lines);
+    let frames = of_type(&out, "frame");
+    assert!(frames.len() >= 100, "a frame per size: {}", frames.len());
+    for frame in frames {
+        let width = frame["width"].as_u64().unwrap() as usize;
+        for line in frame["lines"].as_array().unwrap() {
+            let line = line.as_str().unwrap();
+            assert!(
+                visible_width(line) <= width,
+                "{} columns at width {width}: {line:?}",
+                visible_width(line)
+            );
+            assert!(line.chars().all(|c| c == '\x1b' || !c.is_control()), "{line:?}");
+        }
+    }
+}
+
+#[test]
+fn refused_lines_are_named_and_the_flow_goes_on() {
+    let dir = config_dir();
+    let out = exchange(&[
+        json!({"type": "input", "data": "1"}),
+        open(&deploy(), 60, 20, &dir),
+        json!("just a string"),
+        json!({"type": "dance"}),
+        json!({"type": "input", "data": "x", "extra": true}),
+        json!({"type": "resize", "width": -1, "height": 3}),
+        json!({"type": "reply", "id": "step-1", "value": "x"}),
+        open(&deploy(), 60, 20, &dir),
+        input("\x1b"),
+        input("\x1b"),
+    ]);
+    let errors: Vec<&str> = of_type(&out, "error")
+        .iter()
+        .map(|e| e["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(errors.len(), 7, "{errors:#?}");
+    assert!(errors[0].contains("open a flow first"));
+    assert!(errors[1].contains("not a JSON object"));
+    assert!(errors[2].contains("unknown message type \"dance\""));
+    assert!(errors[3].contains("unknown field `extra`"));
+    assert!(errors[4].starts_with("invalid resize message"));
+    assert!(errors[5].contains("no dialog step is waiting"));
+    assert!(errors[6].contains("already open"));
+    // Esc, Esc: the form was dismissed (cancelled), its result delivered.
+    let result = &of_type(&out, "result")[0]["result"];
+    assert_eq!(result["details"]["cancelled"], true);
+}
+
+#[test]
+fn an_invalid_payload_gets_the_invalid_input_result_and_no_events() {
+    let dir = config_dir();
+    let out = exchange(&[open(&json!({"questions": []}), 60, 20, &dir)]);
+    assert!(of_type(&out, "started").is_empty());
+    assert!(of_type(&out, "frame").is_empty());
+    let result = &of_type(&out, "result")[0];
+    assert_eq!(result["result"]["details"]["error"]["kind"], "invalid_input");
+    assert_eq!(result["transcript"], "Invalid tool payload");
+}
+
+#[test]
+fn the_fallback_flow_returns_the_pending_questions() {
+    let out = exchange(&[json!({"type": "open", "flow": "fallback", "payload": deploy()})]);
+    let result = &of_type(&out, "result")[0]["result"];
+    assert!(
+        result["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Needs user input: ask_user requires interactive TUI mode.")
+    );
+    assert_eq!(result["details"]["cancelled"], true);
+}
+
+#[test]
+fn an_abort_ends_the_form_cancelled_with_what_was_entered() {
+    let dir = config_dir();
+    let out = exchange(&[
+        open(&deploy(), 60, 20, &dir),
+        input("\x1b[B"),
+        input("\r"),
+        json!({"type": "abort"}),
+    ]);
+    let result = &of_type(&out, "result")[0]["result"];
+    assert_eq!(result["details"]["cancelled"], true);
+    assert!(of_type(&out, "completed").len() == 1);
+}
+
+#[test]
+fn the_host_going_away_ends_the_form_as_interrupted() {
+    let dir = config_dir();
+    let out = exchange(&[open(&deploy(), 60, 20, &dir), input("\x1b[B"), input("\r")]);
+    let result = &of_type(&out, "result")[0]["result"];
+    assert_eq!(result["details"]["cancelled"], true);
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("the host closed the connection"), "{text}");
+}
+
+#[test]
+fn remote_submits_are_validated_by_the_engine() {
+    let dir = config_dir();
+    let submit = |id: &str, answers: Value| {
+        json!({"type": "submit", "version": 1, "requestId": id, "flowId": "tool:call_7",
+               "response": {"kind": "answer", "answers": answers}})
+    };
+    let out = exchange(&[
+        open(&deploy(), 60, 20, &dir),
+        submit("r1", json!({"env": {"values": ["approve"]}})),
+        submit("r2", json!({"env": {"values": ["staging"], "note": "after lunch"}})),
+        submit("r3", json!({"env": {"values": ["prod"]}})),
+    ]);
+    let replies = of_type(&out, "submit-result");
+    assert_eq!(replies[0]["ok"], false);
+    assert_eq!(
+        replies[0]["message"],
+        "Unknown option value \"approve\" for question \"env\"."
+    );
+    assert_eq!(replies[1]["ok"], true);
+    assert_eq!(replies[1]["requestId"], "r2");
+    let result = &of_type(&out, "result")[0]["result"];
+    assert_eq!(result["details"]["answers"]["env"]["values"], json!(["staging"]));
+    assert_eq!(result["details"]["answers"]["env"]["note"], "after lunch");
+    // The form ended with r2: r3 never reached an open flow.
+    assert_eq!(replies.len(), 2);
+}
+
+#[test]
+fn the_cursor_marker_sits_in_the_open_editor() {
+    let dir = config_dir();
+    let mut first = open(&deploy(), 60, 20, &dir);
+    first["cursorMarker"] = json!("\x1b_pi:c\x07");
+    // Down twice reaches `Type your own`; typing opens its editor.
+    let out = exchange(&[first, input("\x1b[B\x1b[B"), input("hi")]);
+    let frame = last_frame(&out);
+    let cursor = &frame["cursor"];
+    assert!(cursor.is_object(), "{frame:#}");
+    let row = cursor["row"].as_u64().unwrap() as usize;
+    let line = frame["lines"][row].as_str().unwrap();
+    let marker_at = line.find("\x1b_pi:c\x07").expect("the marker is on the cursor's row");
+    assert!(strip(&line[..marker_at]).ends_with("hi"), "{line:?}");
+    let others = frame["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l.as_str().unwrap().contains("\x1b_pi:c"))
+        .count();
+    assert_eq!(others, 1);
+}
+
+#[test]
+fn the_dialog_flow_is_served_as_steps() {
+    let out = exchange(&[
+        json!({"type": "open", "flow": "dialogs", "payload": deploy()}),
+        json!({"type": "reply", "id": "step-1", "value": "2. Production (recommended) — the live cluster"}),
+        json!({"type": "reply", "id": "step-9", "value": "nope"}),
+        json!({"type": "reply", "id": "step-2", "value": "Type something…"}),
+        json!({"type": "reply", "id": "step-3", "value": " lint and tests "}),
+    ]);
+    let steps = of_type(&out, "step");
+    assert_eq!(steps.len(), 3);
+    assert_eq!(steps[0]["dialog"], "select");
+    assert_eq!(steps[0]["title"], "[1/2] Deploy — Env: Where to?");
+    assert_eq!(steps[0]["options"][2], "Type something…");
+    assert_eq!(steps[2]["dialog"], "input");
+    assert!(of_type(&out, "error")[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("step-9"));
+    let result = &of_type(&out, "result")[0]["result"];
+    assert_eq!(result["details"]["mode"], "submit");
+    assert_eq!(result["details"]["answers"]["env"]["values"], json!(["prod"]));
+    assert_eq!(
+        result["details"]["answers"]["checks"]["customText"],
+        "lint and tests"
+    );
+}
+
+#[test]
+fn a_dialog_abort_cancels() {
+    let out = exchange(&[
+        json!({"type": "open", "flow": "dialogs", "payload": deploy()}),
+        json!({"type": "reply", "id": "step-1", "cancelled": true}),
+        json!({"type": "abort"}),
+    ]);
+    assert_eq!(of_type(&out, "step").len(), 2);
+    assert_eq!(
+        of_type(&out, "result")[0]["result"]["details"]["cancelled"],
+        true
+    );
+}
+
+#[test]
+fn the_settings_modal_opens_alone_and_closes() {
+    let dir = config_dir();
+    let config = dir.path().join("pi-ask.toml");
+    let out = exchange(&[
+        json!({"type": "open", "flow": "settings", "width": 80, "height": 30, "config": config}),
+        input("\x1b"),
+    ]);
+    let frame = plain(last_frame(&out)).join("\n");
+    assert!(frame.contains("Live settings"), "{frame}");
+    assert!(frame.contains(&config.display().to_string()), "{frame}");
+    assert_eq!(out.last().unwrap()["type"], "closed");
+}
+
+#[test]
+fn the_host_theme_colours_the_frame_and_bad_colours_are_named() {
+    let dir = config_dir();
+    let mut first = open(&deploy(), 60, 20, &dir);
+    first["theme"] = json!({"name": "light", "colors": {"accent": "#123456", "muted": "nope"}});
+    let out = exchange(&[first]);
+    let errors = of_type(&out, "error");
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0]["message"].as_str().unwrap().contains("theme.colors.muted"));
+    // The rule across the top is drawn in the accent colour.
+    let rule = last_frame(&out)["lines"][0].as_str().unwrap().to_owned();
+    assert!(rule.contains("38;2;18;52;86"), "{rule:?}");
+}
+
+#[test]
+fn the_binary_serves_the_protocol() {
+    use std::io::Write;
+    let dir = config_dir();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .arg("embed")
+        .env("HOME", dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for line in [open(&deploy(), 60, 20, &dir), input("\r"), input("\r"), input("\r")] {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let out: Vec<Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let result = &of_type(&out, "result")[0]["result"];
+    assert_eq!(result["details"]["answers"]["env"]["values"], json!(["staging"]));
+}
