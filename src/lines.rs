@@ -18,7 +18,12 @@ pub enum Line {
 
 /// The next line, or `None` at the end of the input.
 pub fn read_line(input: &mut impl BufRead) -> io::Result<Option<Line>> {
-    let limit = (MAX_LINE + 1) as u64;
+    read_line_within(input, MAX_LINE)
+}
+
+/// [`read_line`] with another cap (`max` bytes).
+pub fn read_line_within(input: &mut impl BufRead, max: usize) -> io::Result<Option<Line>> {
+    let limit = (max + 1) as u64;
     let mut buf = Vec::new();
     if input.by_ref().take(limit).read_until(b'\n', &mut buf)? == 0 {
         return Ok(None);
@@ -27,7 +32,7 @@ pub fn read_line(input: &mut impl BufRead) -> io::Result<Option<Line>> {
         buf.pop();
         return Ok(Some(Line::Text(buf)));
     }
-    if buf.len() <= MAX_LINE {
+    if buf.len() <= max {
         // The last line, without a newline.
         return Ok(Some(Line::Text(buf)));
     }

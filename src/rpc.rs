@@ -364,10 +364,18 @@ pub fn result_line(result: &AskResult) -> String {
 
 /// Starts a thread that forwards the lines of `input` to a channel ([`crate::lines`]: split on
 /// `\n` only, a line over [`MAX_LINE`] dropped and reported).
-pub fn spawn_line_reader<R: BufRead + Send + 'static>(mut input: R) -> Receiver<Line> {
+pub fn spawn_line_reader<R: BufRead + Send + 'static>(input: R) -> Receiver<Line> {
+    spawn_line_reader_within(input, MAX_LINE)
+}
+
+/// [`spawn_line_reader`] with another cap on a line's length (`max` bytes).
+pub fn spawn_line_reader_within<R: BufRead + Send + 'static>(
+    mut input: R,
+    max: usize,
+) -> Receiver<Line> {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        while let Ok(Some(line)) = crate::lines::read_line(&mut input) {
+        while let Ok(Some(line)) = crate::lines::read_line_within(&mut input, max) {
             if tx.send(line).is_err() {
                 break;
             }

@@ -343,11 +343,7 @@ pub fn ask_result_with(
     }
     let remote = listen(&form, options)?;
     let (mut session, lines) = flow_session(form, options, |lines| {
-        if lines {
-            line_notifier()
-        } else {
-            notifier()
-        }
+        if lines { line_notifier() } else { notifier() }
     })
     .map_err(|message| {
         crate::cli::report(&message);
@@ -472,8 +468,8 @@ pub fn flow_session(
         Some(store),
         notifier(lines.is_some()),
     )
-        .with_appearance(options.appearance.clone())
-        .with_journal(options.journal.clone());
+    .with_appearance(options.appearance.clone())
+    .with_journal(options.journal.clone());
     Ok((session, lines))
 }
 

@@ -124,20 +124,33 @@ fn the_same_keys_give_the_same_result_and_screen_as_the_harness() {
     for key in keys {
         harness.send_bytes(key.as_bytes());
     }
-    assert_eq!(shown, harness.screen(), "the embedded review tab is the harness's");
+    assert_eq!(
+        shown,
+        harness.screen(),
+        "the embedded review tab is the harness's"
+    );
     harness.send_bytes(b"\r");
 
     let result = &of_type(&out, "result")[0]["result"];
     let expected = serde_json::to_value(harness.result().unwrap()).unwrap();
     assert_eq!(result, &expected);
-    assert_eq!(result["details"]["answers"]["env"]["values"], json!(["prod"]));
+    assert_eq!(
+        result["details"]["answers"]["env"]["values"],
+        json!(["prod"])
+    );
     assert_eq!(
         result["details"]["answers"]["checks"]["values"],
         json!(["lint", "test"])
     );
-    // The lifecycle events come around it: started first, completed with the same result.
-    assert_eq!(out[1]["type"], "started");
-    assert_eq!(out[1]["flowId"], "tool:call_7");
+    // The payload is stored on the branch before the form opens (for `/ask:replay`), then the
+    // lifecycle events come around the form: started, completed with the same result.
+    assert_eq!(out[1]["type"], "store");
+    assert_eq!(out[1]["customType"], "ask:payload");
+    assert_eq!(out[1]["data"]["source"], "tool");
+    assert_eq!(out[1]["data"]["sourceEntryId"], "call_7");
+    assert_eq!(out[1]["data"]["params"], deploy());
+    assert_eq!(out[2]["type"], "started");
+    assert_eq!(out[2]["flowId"], "tool:call_7");
     let completed = &of_type(&out, "completed")[0];
     assert_eq!(&completed["result"], result);
     assert_eq!(out.last().unwrap()["type"], "result");
@@ -174,7 +187,10 @@ fn frames_are_never_wider_than_the_host_at_any_width() {
                 "{} columns at width {width}: {line:?}",
                 visible_width(line)
             );
-            assert!(line.chars().all(|c| c == '\x1b' || !c.is_control()), "{line:?}");
+            assert!(
+                line.chars().all(|c| c == '\x1b' || !c.is_control()),
+                "{line:?}"
+            );
         }
     }
 }
@@ -218,7 +234,10 @@ fn an_invalid_payload_gets_the_invalid_input_result_and_no_events() {
     assert!(of_type(&out, "started").is_empty());
     assert!(of_type(&out, "frame").is_empty());
     let result = &of_type(&out, "result")[0];
-    assert_eq!(result["result"]["details"]["error"]["kind"], "invalid_input");
+    assert_eq!(
+        result["result"]["details"]["error"]["kind"],
+        "invalid_input"
+    );
     assert_eq!(result["transcript"], "Invalid tool payload");
 }
 
@@ -269,7 +288,10 @@ fn remote_submits_are_validated_by_the_engine() {
     let out = exchange(&[
         open(&deploy(), 60, 20, &dir),
         submit("r1", json!({"env": {"values": ["approve"]}})),
-        submit("r2", json!({"env": {"values": ["staging"], "note": "after lunch"}})),
+        submit(
+            "r2",
+            json!({"env": {"values": ["staging"], "note": "after lunch"}}),
+        ),
         submit("r3", json!({"env": {"values": ["prod"]}})),
     ]);
     let replies = of_type(&out, "submit-result");
@@ -281,7 +303,10 @@ fn remote_submits_are_validated_by_the_engine() {
     assert_eq!(replies[1]["ok"], true);
     assert_eq!(replies[1]["requestId"], "r2");
     let result = &of_type(&out, "result")[0]["result"];
-    assert_eq!(result["details"]["answers"]["env"]["values"], json!(["staging"]));
+    assert_eq!(
+        result["details"]["answers"]["env"]["values"],
+        json!(["staging"])
+    );
     assert_eq!(result["details"]["answers"]["env"]["note"], "after lunch");
     // The form ended with r2: r3 never reached an open flow.
     assert_eq!(replies.len(), 2);
@@ -299,7 +324,9 @@ fn the_cursor_marker_sits_in_the_open_editor() {
     assert!(cursor.is_object(), "{frame:#}");
     let row = cursor["row"].as_u64().unwrap() as usize;
     let line = frame["lines"][row].as_str().unwrap();
-    let marker_at = line.find("\x1b_pi:c\x07").expect("the marker is on the cursor's row");
+    let marker_at = line
+        .find("\x1b_pi:c\x07")
+        .expect("the marker is on the cursor's row");
     assert!(strip(&line[..marker_at]).ends_with("hi"), "{line:?}");
     let others = frame["lines"]
         .as_array()
@@ -325,13 +352,18 @@ fn the_dialog_flow_is_served_as_steps() {
     assert_eq!(steps[0]["title"], "[1/2] Deploy — Env: Where to?");
     assert_eq!(steps[0]["options"][2], "Type something…");
     assert_eq!(steps[2]["dialog"], "input");
-    assert!(of_type(&out, "error")[0]["message"]
-        .as_str()
-        .unwrap()
-        .contains("step-9"));
+    assert!(
+        of_type(&out, "error")[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("step-9")
+    );
     let result = &of_type(&out, "result")[0]["result"];
     assert_eq!(result["details"]["mode"], "submit");
-    assert_eq!(result["details"]["answers"]["env"]["values"], json!(["prod"]));
+    assert_eq!(
+        result["details"]["answers"]["env"]["values"],
+        json!(["prod"])
+    );
     assert_eq!(
         result["details"]["answers"]["checks"]["customText"],
         "lint and tests"
@@ -374,7 +406,12 @@ fn the_host_theme_colours_the_frame_and_bad_colours_are_named() {
     let out = exchange(&[first]);
     let errors = of_type(&out, "error");
     assert_eq!(errors.len(), 1);
-    assert!(errors[0]["message"].as_str().unwrap().contains("theme.colors.muted"));
+    assert!(
+        errors[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("theme.colors.muted")
+    );
     // The rule across the top is drawn in the accent colour.
     let rule = last_frame(&out)["lines"][0].as_str().unwrap().to_owned();
     assert!(rule.contains("38;2;18;52;86"), "{rule:?}");
@@ -392,7 +429,12 @@ fn the_binary_serves_the_protocol() {
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    for line in [open(&deploy(), 60, 20, &dir), input("\r"), input("\r"), input("\r")] {
+    for line in [
+        open(&deploy(), 60, 20, &dir),
+        input("\r"),
+        input("\r"),
+        input("\r"),
+    ] {
         writeln!(stdin, "{line}").unwrap();
     }
     drop(stdin);
@@ -404,5 +446,103 @@ fn the_binary_serves_the_protocol() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     let result = &of_type(&out, "result")[0]["result"];
-    assert_eq!(result["details"]["answers"]["env"]["values"], json!(["staging"]));
+    assert_eq!(
+        result["details"]["answers"]["env"]["values"],
+        json!(["staging"])
+    );
+}
+
+/// A session branch as pi's `getBranch()` gives it: a user message, an assistant message with an
+/// `ask_user` call, its stored payload, and (when `answered`) the tool result.
+fn branch(answered: bool) -> Vec<Value> {
+    let mut entries = vec![
+        json!({"type": "message", "id": "u1", "parentId": null,
+               "message": {"role": "user", "content": "deploy please"}}),
+        json!({"type": "message", "id": "a1", "parentId": "u1",
+               "message": {"role": "assistant", "stopReason": "toolUse", "content": [
+                   {"type": "toolCall", "id": "call_9", "name": "ask_user", "arguments": deploy()}]}}),
+        json!({"type": "custom", "id": "p1", "parentId": "a1", "customType": "ask:payload",
+               "data": {"version": 1, "source": "tool", "params": deploy(), "sourceEntryId": "call_9"}}),
+    ];
+    if answered {
+        entries.push(json!({"type": "message", "id": "r1", "parentId": "p1",
+            "message": {"role": "toolResult", "toolCallId": "call_9", "content": []}}));
+    }
+    entries
+}
+
+fn find(kind: &str, entries: Vec<Value>, dir: &tempfile::TempDir) -> Value {
+    json!({"type": "open", "flow": "ask", "find": kind, "branch": entries, "width": 60,
+           "height": 20, "config": dir.path().join("pi-ask.toml")})
+}
+
+#[test]
+fn replay_reopens_the_newest_form_on_the_branch_and_sends_the_answer_on() {
+    let dir = config_dir();
+    let out = exchange(&[
+        find("replay", branch(true), &dir),
+        input("\r"),
+        input("\r"),
+        input("\r"),
+    ]);
+    assert_eq!(
+        of_type(&out, "notice")[0]["message"],
+        "Replaying previous ask_user form on this branch: 2 question(s)."
+    );
+    assert!(of_type(&out, "store").is_empty(), "a replay stores nothing");
+    assert_eq!(of_type(&out, "started")[0]["source"], "ask:replay");
+    let delivered = &of_type(&out, "deliver")[0]["text"];
+    let result = &of_type(&out, "result")[0]["result"];
+    assert_eq!(delivered, &result["content"][0]["text"]);
+}
+
+#[test]
+fn replay_with_nothing_on_the_branch_says_so() {
+    let dir = config_dir();
+    let out = exchange(&[find("replay", Vec::new(), &dir)]);
+    assert_eq!(
+        of_type(&out, "notice")[0]["message"],
+        "No previous ask_user form found on this branch."
+    );
+    assert_eq!(out.last().unwrap()["type"], "closed");
+}
+
+#[test]
+fn recovery_reopens_an_unanswered_call_once_and_marks_it_dismissed() {
+    let dir = config_dir();
+    // Answered calls are not recovered.
+    let none = exchange(&[find("resume", branch(true), &dir)]);
+    assert_eq!(
+        none.iter()
+            .map(|v| v["type"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["hello", "closed"]
+    );
+    // An interrupted one is, and its cancel marks it dismissed.
+    let out = exchange(&[
+        find("resume", branch(false), &dir),
+        input("\x1b"),
+        input("\x1b"),
+    ]);
+    assert_eq!(
+        of_type(&out, "notice")[0]["message"],
+        "Reopening unanswered ask_user form: 2 question(s)."
+    );
+    let started = &of_type(&out, "started")[0];
+    assert_eq!(started["source"], "ask:resume");
+    assert_eq!(started["flowId"], "tool:call_9");
+    let stored = of_type(&out, "store");
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0]["customType"], "ask:pending-dismissed");
+    assert_eq!(stored[0]["data"]["toolCallId"], "call_9");
+    assert_eq!(
+        of_type(&out, "notice")[1]["message"],
+        "Unanswered ask_user form dismissed; use /ask:replay to reopen it."
+    );
+    // With that dismissal on the branch, the next start reopens nothing.
+    let mut later = branch(false);
+    later.push(json!({"type": "custom", "id": "d1", "parentId": "p1",
+        "customType": "ask:pending-dismissed", "data": stored[0]["data"].clone()}));
+    let again = exchange(&[find("resume", later, &dir)]);
+    assert!(of_type(&again, "started").is_empty());
 }

@@ -11,7 +11,10 @@ use crate::result::AskResult;
 
 /// Serves one flow over standard input and output (docs/embed.md).
 pub fn run() -> ExitCode {
-    let lines = crate::rpc::spawn_line_reader(std::io::BufReader::new(std::io::stdin()));
+    let lines = crate::rpc::spawn_line_reader_within(
+        std::io::BufReader::new(std::io::stdin()),
+        crate::embed::protocol::MAX_HOST_LINE,
+    );
     let mut out = std::io::stdout().lock();
     match crate::embed::run(lines, &mut out) {
         Ok(()) => ExitCode::from(EXIT_OK),

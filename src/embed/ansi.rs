@@ -197,10 +197,7 @@ mod tests {
         let mut buf = Buffer::empty(Rect::new(0, 0, 10, 1));
         buf.set_string(0, 0, "ab", Style::new().fg(Color::Rgb(1, 2, 3)).bold());
         buf.set_string(2, 0, "c", Style::reset());
-        assert_eq!(
-            lines(&buf, None, None),
-            ["\x1b[0;1;38;2;1;2;3mab\x1b[0mc"]
-        );
+        assert_eq!(lines(&buf, None, None), ["\x1b[0;1;38;2;1;2;3mab\x1b[0mc"]);
     }
 
     #[test]

@@ -75,3 +75,20 @@ pub fn closed() -> Value {
 pub fn error(message: &str) -> Value {
     json!({"type": "error", "message": message})
 }
+
+/// Something for the host to tell the person (`info`, `warning` or `error`), as pi's `notify`.
+pub fn notice(level: &str, message: &str) -> Value {
+    json!({"type": "notice", "level": level, "message": crate::printable::printable(message)})
+}
+
+/// A session entry for the host to append (`ask:payload` before a form opens,
+/// `ask:pending-dismissed` when a recovered form ends).
+pub fn store(custom_type: &str, data: Value) -> Value {
+    json!({"type": "store", "customType": custom_type, "data": data})
+}
+
+/// Text for the host to send on as the person's message (an answered replay, recovery or
+/// `/answer` form, whose tool call is gone or never was).
+pub fn deliver(text: &str) -> Value {
+    json!({"type": "deliver", "text": text})
+}

@@ -8,6 +8,7 @@
 
 mod ansi;
 mod messages;
+mod opening;
 pub mod protocol;
 
 use std::cell::RefCell;
@@ -25,8 +26,6 @@ pub use messages::transcript;
 use protocol::{FlowKind, HostMessage, MAX_COLS, MAX_ROWS, Open};
 
 use crate::config::{ConfigPaths, ConfigStore, read_theme};
-use crate::form::Form;
-use crate::input::validate_payload;
 use crate::keymap::BindingTable;
 use crate::lines::{Line, MAX_LINE};
 use crate::model::Msg;
@@ -69,25 +68,22 @@ pub fn run(lines: Receiver<Line>, out: &mut dyn Write) -> io::Result<()> {
         FlowKind::Ask => ask(&mut host, &open, appearance),
         FlowKind::Settings => settings(&mut host, &open, appearance),
         FlowKind::Dialogs => dialogs(&mut host, &open),
-        FlowKind::Fallback => match form_of(&open) {
-            Ok(form) => host.send(&messages::result(&result::needs_input_result(&form))),
-            Err(invalid) => host.send(&messages::result(&invalid)),
-        },
+        FlowKind::Fallback => {
+            let Some(opening) = host.opening(&open)? else {
+                return Ok(());
+            };
+            let result = result::needs_input_result(&opening.form);
+            host.finish(&opening, &result)
+        }
     }
-}
-
-/// The payload as a form, or the `invalid_input` result refusing it.
-fn form_of(open: &Open) -> Result<Form, AskResult> {
-    let payload = open.payload.clone().unwrap_or(Value::Null);
-    validate_payload(&payload).map_err(|invalid| result::invalid_input_result(&invalid))
 }
 
 /// The form, drawn as frames.
 fn ask(host: &mut Host, open: &Open, appearance: Appearance) -> io::Result<()> {
-    let form = match form_of(open) {
-        Ok(form) => form,
-        Err(invalid) => return host.send(&messages::result(&invalid)),
+    let Some(opening) = host.opening(open)? else {
+        return Ok(());
     };
+    let form = opening.form.clone();
     let cwd = match &open.cwd {
         Some(dir) if !dir.is_dir() => {
             host.error(&format!(
@@ -102,8 +98,8 @@ fn ask(host: &mut Host, open: &Open, appearance: Appearance) -> io::Result<()> {
         config: open.config.clone(),
         cwd,
         appearance,
-        source: open.source.clone().unwrap_or_default(),
-        tool_call_id: open.tool_call_id.clone(),
+        source: opening.source.to_owned(),
+        tool_call_id: opening.tool_call_id.clone(),
         ..RunOptions::default()
     };
     let flow = crate::run::flow_info(&form, &options);
@@ -135,7 +131,7 @@ fn ask(host: &mut Host, open: &Open, appearance: Appearance) -> io::Result<()> {
         result::mark_interrupted(&mut result, "the host closed the connection");
     }
     host.send(&remote::completed(&flow, &result, remote::unix_ms()))?;
-    host.send(&messages::result(&result))
+    host.finish(&opening, &result)
 }
 
 /// The settings modal alone, drawn as frames; `closed` when it closes.
@@ -162,10 +158,10 @@ fn settings(host: &mut Host, open: &Open, appearance: Appearance) -> io::Result<
 
 /// pi's portable dialogs as steps, through the same flow as `pi-ask ask --mode rpc`.
 fn dialogs(host: &mut Host, open: &Open) -> io::Result<()> {
-    let form = match form_of(open) {
-        Ok(form) => form,
-        Err(invalid) => return host.send(&messages::result(&invalid)),
+    let Some(opening) = host.opening(open)? else {
+        return Ok(());
     };
+    let form = opening.form.clone();
     let store = ConfigStore::open(ConfigPaths::from_env(open.config.as_deref()));
     // present-single-as-multi applies to every new flow, the dialog one included.
     let form = if store.config().behaviour.present_single_as_multi {
@@ -175,7 +171,7 @@ fn dialogs(host: &mut Host, open: &Open) -> io::Result<()> {
     };
     let mut steps = Steps { host, next_id: 0 };
     let result = crate::rpc::run(&form, &mut steps)?;
-    host.send(&messages::result(&result))
+    host.finish(&opening, &result)
 }
 
 /// How a drawn flow ended.
@@ -213,6 +209,39 @@ impl Host<'_> {
         self.out.flush()
     }
 
+    /// Resolves the form an `open` asks for and sends what comes before it; `None` when the
+    /// engine is already done (an invalid payload's result, or nothing found, was sent).
+    fn opening(&mut self, open: &Open) -> io::Result<Option<opening::Opening>> {
+        match opening::resolve(open) {
+            opening::Outcome::Open(found) => {
+                for line in &found.before {
+                    self.send(line)?;
+                }
+                Ok(Some(*found))
+            }
+            opening::Outcome::Refused(invalid) => {
+                self.send(&messages::result(&invalid))?;
+                Ok(None)
+            }
+            opening::Outcome::Nothing(lines) => {
+                for line in &lines {
+                    self.send(line)?;
+                }
+                self.send(&messages::closed())?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// The lines after a form's result (entries to store, a notice or an answer to send on),
+    /// then the result itself, last.
+    fn finish(&mut self, opening: &opening::Opening, result: &AskResult) -> io::Result<()> {
+        for line in opening::after(opening, result) {
+            self.send(&line)?;
+        }
+        self.send(&messages::result(result))
+    }
+
     fn error(&mut self, message: &str) -> io::Result<()> {
         self.send(&messages::error(message))
     }
@@ -220,7 +249,10 @@ impl Host<'_> {
     /// The next host message, waiting at most `timeout` (`None`: until one comes).
     fn next(&mut self, timeout: Option<Duration>) -> io::Result<Next> {
         let line = match timeout {
-            None => self.lines.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            None => self
+                .lines
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
             Some(t) => self.lines.recv_timeout(t),
         };
         let bytes = match line {
@@ -255,8 +287,10 @@ impl Host<'_> {
         for notice in notices {
             self.error(&crate::printable::printable(&notice))?;
         }
-        Ok(Appearance::fixed(None, pi_ask_components::theme::ColorDepth::TrueColor)
-            .with_host_theme(theme))
+        Ok(
+            Appearance::fixed(None, pi_ask_components::theme::ColorDepth::TrueColor)
+                .with_host_theme(theme),
+        )
     }
 
     /// Draws the session's current state and sends it, unless it is the frame sent last.

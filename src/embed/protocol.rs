@@ -17,6 +17,10 @@ pub const MAX_COLS: u16 = 1000;
 /// See [`MAX_COLS`].
 pub const MAX_ROWS: u16 = 500;
 
+/// The longest host line read (an `open` carries the payload, or the session branch to look in).
+/// The host is the program that started the engine, so this only bounds a mistake.
+pub const MAX_HOST_LINE: usize = 64 * 1024 * 1024;
+
 /// What the host opens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -32,6 +36,18 @@ pub enum FlowKind {
     Settings,
 }
 
+/// A form to find on the session's branch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Find {
+    /// The newest `ask_user` form (`/ask:replay`): its stored payload, else the call's arguments.
+    Replay,
+    /// The newest `ask_user` call with neither a result nor a dismissal (recovery on start).
+    Resume,
+    /// The newest extracted form (`/answer:again`).
+    AnswerAgain,
+}
+
 /// Where an ask came from, as the remote events name it.
 pub const SOURCES: [&str; 5] = ["tool", "answer", "answer:again", "ask:replay", "ask:resume"];
 
@@ -40,9 +56,15 @@ pub const SOURCES: [&str; 5] = ["tool", "answer", "answer:again", "ask:replay", 
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Open {
     pub flow: FlowKind,
-    /// The `ask_user` payload (every flow but `settings`).
+    /// The `ask_user` payload (every flow but `settings`), or `find` and `branch` instead.
     #[serde(default)]
     pub payload: Option<Value>,
+    /// Which form to look for on `branch` instead of a payload (the original's rules).
+    #[serde(default)]
+    pub find: Option<Find>,
+    /// The session's current branch, root first, as pi's `getBranch()` gives its entries.
+    #[serde(default)]
+    pub branch: Option<Vec<Value>>,
     /// Columns the frames may use.
     #[serde(default = "default_width")]
     pub width: u16,
@@ -132,9 +154,13 @@ pub enum ProtocolError {
 
 /// Reads one host line.
 pub fn parse(line: &str) -> Result<HostMessage, ProtocolError> {
-    let value: Value = serde_json::from_str(line).map_err(|e| ProtocolError::NotJson(e.to_string()))?;
+    let value: Value =
+        serde_json::from_str(line).map_err(|e| ProtocolError::NotJson(e.to_string()))?;
     let Some(object) = value.as_object() else {
-        return Err(ProtocolError::NotJson(format!("a JSON {}", kind_of(&value))));
+        return Err(ProtocolError::NotJson(format!(
+            "a JSON {}",
+            kind_of(&value)
+        )));
     };
     let kind = match object.get("type") {
         Some(Value::String(kind)) => kind.clone(),
@@ -149,6 +175,12 @@ pub fn parse(line: &str) -> Result<HostMessage, ProtocolError> {
             let mut fields = object.clone();
             fields.remove("type");
             let open: Open = serde_json::from_value(Value::Object(fields)).map_err(invalid)?;
+            if open.payload.is_some() && open.find.is_some() {
+                return Err(ProtocolError::Invalid {
+                    kind,
+                    why: "give a payload or find, not both".into(),
+                });
+            }
             if let Some(source) = &open.source
                 && !SOURCES.contains(&source.as_str())
             {
@@ -160,14 +192,14 @@ pub fn parse(line: &str) -> Result<HostMessage, ProtocolError> {
             Ok(HostMessage::Open(Box::new(open)))
         }
         "submit" => Ok(HostMessage::Submit(value)),
-        "input" | "resize" | "abort" | "reply" => {
-            Ok(match serde_json::from_value::<Plain>(value).map_err(invalid)? {
+        "input" | "resize" | "abort" | "reply" => Ok(
+            match serde_json::from_value::<Plain>(value).map_err(invalid)? {
                 Plain::Input { data } => HostMessage::Input(data),
                 Plain::Resize { width, height } => HostMessage::Resize { width, height },
                 Plain::Abort {} => HostMessage::Abort,
                 Plain::Reply(reply) => HostMessage::Reply(reply),
-            })
-        }
+            },
+        ),
         _ => Err(ProtocolError::UnknownType(kind)),
     }
 }
@@ -199,12 +231,21 @@ mod tests {
         ));
         assert!(matches!(
             parse(r#"{"type":"resize","width":1,"height":1}"#),
-            Ok(HostMessage::Resize { width: 1, height: 1 })
+            Ok(HostMessage::Resize {
+                width: 1,
+                height: 1
+            })
         ));
-        assert!(matches!(parse(r#"{"type":"abort"}"#), Ok(HostMessage::Abort)));
+        assert!(matches!(
+            parse(r#"{"type":"abort"}"#),
+            Ok(HostMessage::Abort)
+        ));
         assert!(matches!(
             parse(r#"{"type":"reply","id":"s1","cancelled":true}"#),
-            Ok(HostMessage::Reply(StepReply { cancelled: true, .. }))
+            Ok(HostMessage::Reply(StepReply {
+                cancelled: true,
+                ..
+            }))
         ));
         assert!(matches!(
             parse(r#"{"type":"submit","version":1}"#),
@@ -225,12 +266,21 @@ mod tests {
             ProtocolError::UnknownType("dance".into())
         );
         let unknown = parse(r#"{"type":"input","data":"x","extra":1}"#).unwrap_err();
-        assert!(unknown.to_string().contains("unknown field `extra`"), "{unknown}");
+        assert!(
+            unknown.to_string().contains("unknown field `extra`"),
+            "{unknown}"
+        );
         let wide = parse(r#"{"type":"resize","width":70000,"height":1}"#).unwrap_err();
-        assert!(wide.to_string().starts_with("invalid resize message"), "{wide}");
+        assert!(
+            wide.to_string().starts_with("invalid resize message"),
+            "{wide}"
+        );
         let source = parse(r#"{"type":"open","flow":"ask","source":"elsewhere"}"#).unwrap_err();
         assert!(source.to_string().contains("tool, answer"), "{source}");
         let flow = parse(r#"{"type":"open","flow":"dance"}"#).unwrap_err();
-        assert!(flow.to_string().contains("unknown variant `dance`"), "{flow}");
+        assert!(
+            flow.to_string().contains("unknown variant `dance`"),
+            "{flow}"
+        );
     }
 }

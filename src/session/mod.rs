@@ -7,8 +7,8 @@ mod lookup;
 
 pub use locate::{encode_cwd, latest_session_in, sessions_dir};
 pub use lookup::{
-    AssistantTurn, BranchForm, Pending, TurnError, latest_assistant_turn, latest_extracted_form,
-    latest_tool_form, pending_call,
+    AssistantTurn, BranchForm, Missing, Pending, TurnError, latest_assistant_turn,
+    latest_extracted_form, latest_tool_form, pending_call,
 };
 
 use std::collections::{HashMap, HashSet};
@@ -27,6 +27,21 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// An entry from its JSON object (a session file's line, or what pi's `getBranch()` gives);
+    /// `None` for anything but an object.
+    pub fn from_value(raw: Value) -> Option<Entry> {
+        if !raw.is_object() {
+            return None;
+        }
+        let text_of = |k: &str| raw.get(k).and_then(Value::as_str).map(str::to_owned);
+        Some(Entry {
+            id: text_of("id"),
+            parent_id: text_of("parentId"),
+            kind: text_of("type").unwrap_or_default(),
+            raw,
+        })
+    }
+
     /// The `message` object of a `message` entry.
     pub fn message(&self) -> Option<&Value> {
         (self.kind == "message")
@@ -108,17 +123,12 @@ pub fn parse_session(text: &str, path: &Path) -> Result<SessionFile, SessionErro
         if line.trim().is_empty() {
             continue;
         }
-        match serde_json::from_str::<Value>(line) {
-            Ok(raw @ Value::Object(_)) => {
-                let text_of = |k: &str| raw.get(k).and_then(Value::as_str).map(str::to_owned);
-                entries.push(Entry {
-                    id: text_of("id"),
-                    parent_id: text_of("parentId"),
-                    kind: text_of("type").unwrap_or_default(),
-                    raw,
-                });
-            }
-            _ => skipped_lines += 1,
+        match serde_json::from_str::<Value>(line)
+            .ok()
+            .and_then(Entry::from_value)
+        {
+            Some(entry) => entries.push(entry),
+            None => skipped_lines += 1,
         }
     }
     Ok(SessionFile {

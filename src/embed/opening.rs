@@ -1,0 +1,173 @@
+//! Which form an `open` asks for: the payload it carries, or one found on the session branch it
+//! carries (replay, recovery, `/answer`), with the original's rules and notices. Also what the
+//! host must record and say around the form (session entries, notices, the answer to send on).
+
+use serde_json::{Value, json};
+
+use super::messages;
+use super::protocol::{Find, Open};
+use crate::form::Form;
+use crate::input::validate_payload;
+use crate::result::{self, AskResult};
+use crate::session::{self, Entry};
+
+/// The custom entry type of stored payloads, and of dismissed recoveries.
+const PAYLOAD_ENTRY: &str = "ask:payload";
+const DISMISSED_ENTRY: &str = "ask:pending-dismissed";
+
+/// A form to open, and where it came from.
+#[derive(Debug, Clone)]
+pub struct Opening {
+    pub form: Form,
+    /// The remote events' `source`.
+    pub source: &'static str,
+    pub tool_call_id: Option<String>,
+    /// Lines for the host before the form opens (a notice, the payload to store).
+    pub before: Vec<Value>,
+}
+
+/// What an `open` leads to.
+pub enum Outcome {
+    Open(Box<Opening>),
+    /// The payload is invalid: this result, at once.
+    Refused(AskResult),
+    /// Nothing to open: these lines (a notice), then the engine is done.
+    Nothing(Vec<Value>),
+}
+
+/// The stored-payload entry the original appends before a form opens.
+fn stored(source: &str, params: &Value, source_entry: Option<&str>) -> Value {
+    let mut data = json!({"version": 1, "source": source, "params": params});
+    if let Some(id) = source_entry {
+        data["sourceEntryId"] = json!(id);
+    }
+    data["timestamp"] = json!(crate::remote::protocol::unix_ms());
+    messages::store(PAYLOAD_ENTRY, data)
+}
+
+fn count(form: &Form) -> String {
+    format!("{} question(s)", form.questions.len())
+}
+
+/// Resolves an `open` for the form flows (`ask`, `dialogs`, `fallback`).
+pub fn resolve(open: &Open) -> Outcome {
+    let Some(find) = open.find else {
+        let payload = open.payload.clone().unwrap_or(Value::Null);
+        return match validate_payload(&payload) {
+            Ok(form) => {
+                let source = source_of(open.source.as_deref());
+                // A real tool call's payload is kept on the branch for `/ask:replay`.
+                let before = if source == "tool" {
+                    vec![stored("tool", &payload, open.tool_call_id.as_deref())]
+                } else {
+                    Vec::new()
+                };
+                Outcome::Open(Box::new(Opening {
+                    form,
+                    source,
+                    tool_call_id: open.tool_call_id.clone(),
+                    before,
+                }))
+            }
+            Err(invalid) => Outcome::Refused(result::invalid_input_result(&invalid)),
+        };
+    };
+    let entries: Vec<Entry> = open
+        .branch
+        .clone()
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(Entry::from_value)
+        .collect();
+    let branch: Vec<&Entry> = entries.iter().collect();
+    let missing = |m: session::Missing, none: &str| {
+        Outcome::Nothing(vec![if m.incompatible {
+            messages::notice(
+                "error",
+                "Previous form exists on this branch but is no longer compatible.",
+            )
+        } else {
+            messages::notice("info", none)
+        }])
+    };
+    match find {
+        Find::Replay => match session::latest_tool_form(&branch) {
+            Ok(found) => opened(
+                found.form,
+                "ask:replay",
+                found.tool_call_id,
+                "Replaying previous ask_user form on this branch",
+            ),
+            Err(m) => missing(m, "No previous ask_user form found on this branch."),
+        },
+        Find::AnswerAgain => match session::latest_extracted_form(&branch) {
+            Ok(found) => opened(
+                found.form,
+                "answer:again",
+                None,
+                "Reopening previous /answer form on this branch",
+            ),
+            Err(m) => missing(
+                m,
+                "No previous /answer form found on this branch; use /answer first.",
+            ),
+        },
+        Find::Resume => match session::pending_call(&branch, &|_| false) {
+            Some(pending) => opened(
+                pending.form.form,
+                "ask:resume",
+                Some(pending.tool_call_id),
+                "Reopening unanswered ask_user form",
+            ),
+            None => Outcome::Nothing(Vec::new()),
+        },
+    }
+}
+
+fn opened(form: Form, source: &'static str, tool_call_id: Option<String>, saying: &str) -> Outcome {
+    let notice = messages::notice("info", &format!("{saying}: {}.", count(&form)));
+    Outcome::Open(Box::new(Opening {
+        form,
+        source,
+        tool_call_id,
+        before: vec![notice],
+    }))
+}
+
+/// The source an `open` names (`tool` by default), as a static name.
+fn source_of(source: Option<&str>) -> &'static str {
+    super::protocol::SOURCES
+        .into_iter()
+        .find(|s| Some(*s) == source)
+        .unwrap_or("tool")
+}
+
+/// What the host does once a form it opened from a command or a recovery ended: a tool call's
+/// result goes back through the tool; anything else is sent on as the person's message when
+/// answered, or named in a notice when cancelled. A recovered call is marked dismissed either way,
+/// so it is not reopened at the next start.
+pub fn after(opening: &Opening, result: &AskResult) -> Vec<Value> {
+    let mut lines = Vec::new();
+    if opening.source == "ask:resume"
+        && let Some(id) = &opening.tool_call_id
+    {
+        lines.push(messages::store(
+            DISMISSED_ENTRY,
+            json!({"toolCallId": id, "timestamp": crate::remote::protocol::unix_ms()}),
+        ));
+    }
+    if opening.source == "tool" {
+        return lines;
+    }
+    if result.details.cancelled {
+        let message = if opening.source == "ask:resume" {
+            "Unanswered ask_user form dismissed; use /ask:replay to reopen it."
+        } else {
+            "Ask form cancelled."
+        };
+        lines.push(messages::notice("info", message));
+    } else {
+        lines.push(messages::deliver(result.text()));
+    }
+    lines
+}
