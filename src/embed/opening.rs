@@ -30,7 +30,7 @@ pub struct Opening {
 pub enum Outcome {
     Open(Box<Opening>),
     /// The payload is invalid: this result, at once.
-    Refused(AskResult),
+    Refused(Box<AskResult>),
     /// Nothing to open: these lines (a notice), then the engine is done.
     Nothing(Vec<Value>),
 }
@@ -69,7 +69,7 @@ pub fn resolve(open: &Open) -> Outcome {
                     before,
                 }))
             }
-            Err(invalid) => Outcome::Refused(result::invalid_input_result(&invalid)),
+            Err(invalid) => Outcome::Refused(Box::new(result::invalid_input_result(&invalid))),
         };
     };
     let entries: Vec<Entry> = open
