@@ -1,0 +1,306 @@
+// pi-ask as a pi extension: a thin adapter from pi's extension API to the Rust engine's embed
+// protocol (`pi-ask embed`, docs/embed.md). Every rule of the form lives in the engine: which form
+// to open, validation, drawing, results, session entries, notices. This file only carries
+// messages between pi and the engine.
+
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+import type { ExtensionAPI, ExtensionContext, Theme } from "@earendil-works/pi-coding-agent";
+import { CURSOR_MARKER, Text, truncateToWidth } from "@earendil-works/pi-tui";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+/** The tool as `pi-ask schema --pi` describes it (kept equal by the engine's tests). */
+const TOOL = JSON.parse(readFileSync(join(HERE, "tool.json"), "utf8"));
+/** The embed protocol version this adapter speaks. */
+const PROTOCOL = 1;
+const INSTALL =
+  "install it with `cargo install --locked --path <your pi-ask checkout>`, or point PI_ASK_BIN (or --pi-ask-bin) at it";
+const CHANNEL = "@geoqiao/pi-ask";
+const FORWARDED_EVENTS = new Set(["started", "completed", "submit-result"]);
+/** The theme tokens the engine's form is drawn with. */
+const FG_TOKENS = ["accent", "border", "borderAccent", "borderMuted", "success", "error", "warning", "muted", "dim", "text"] as const;
+
+type EngineMessage = { type: string; [key: string]: any };
+type AskResult = { content: { type: "text"; text: string }[]; details: any };
+/** How an engine run ended: a result, nothing to show (settings closed, nothing found), or a failure. */
+type Final = { result: AskResult; transcript: string } | { closed: true } | { error: string };
+
+interface Engine {
+  send(message: object): void;
+  readonly done: Promise<Final>;
+  kill(): void;
+}
+
+/** Starts `pi-ask embed`, checks its hello, sends `open`, and hands every later line to `on`. */
+function startEngine(bin: string, open: object, on: (message: EngineMessage) => void): Engine {
+  let child: ChildProcess;
+  try {
+    child = spawn(bin, ["embed"], { stdio: ["pipe", "pipe", "pipe"] });
+  } catch (e) {
+    return { send() {}, kill() {}, done: Promise.resolve({ error: `pi-ask could not start (${bin}): ${String(e)}` }) };
+  }
+  const send = (message: object) => {
+    if (child.stdin?.writable) child.stdin.write(`${JSON.stringify(message)}\n`);
+  };
+  const done = new Promise<Final>((resolve) => {
+    let greeted = false;
+    let final: Final | undefined;
+    let stderr = "";
+    child.stderr?.on("data", (chunk) => {
+      stderr = (stderr + String(chunk)).slice(-2000);
+    });
+    child.stdin?.on("error", () => {});
+    child.on("error", (e: NodeJS.ErrnoException) => {
+      resolve({
+        error: e.code === "ENOENT" ? `pi-ask was not found (${bin}): ${INSTALL}.` : `pi-ask could not start (${bin}): ${e.message}`,
+      });
+    });
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      let message: EngineMessage;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        return;
+      }
+      if (!greeted) {
+        greeted = true;
+        if (message.type !== "hello" || !(Number(message.protocol) >= PROTOCOL)) {
+          final = { error: `pi-ask at ${bin} does not speak the embed protocol ${PROTOCOL}: ${INSTALL}.` };
+          child.kill();
+          return;
+        }
+        send({ type: "open", ...open });
+        return;
+      }
+      if (message.type === "result") final = { result: message.result, transcript: message.transcript };
+      else if (message.type === "closed") final = { closed: true };
+      on(message);
+    });
+    child.on("close", () => {
+      const why = stderr.trim() ? `: ${stderr.trim()}` : "";
+      resolve(final ?? { error: greeted ? `pi-ask ended without a result${why}` : `pi-ask at ${bin} is too old or is not pi-ask${why}; ${INSTALL}.` });
+    });
+  });
+  return { send, done, kill: () => child.kill() };
+}
+
+/** A pi theme as the engine's `[theme]`: its name (light or dark) and each token's colour. */
+function themeOf(theme: Theme): { name: string; colors: Record<string, string | number> } {
+  const colors: Record<string, string | number> = {};
+  const colour = (sequence: string): string | number | undefined => {
+    const rgb = /\[[34]8;2;(\d+);(\d+);(\d+)m/.exec(sequence);
+    if (rgb) return `#${rgb.slice(1, 4).map((n) => Number(n).toString(16).padStart(2, "0")).join("")}`;
+    const indexed = /\[[34]8;5;(\d+)m/.exec(sequence);
+    return indexed ? Number(indexed[1]) : undefined;
+  };
+  for (const token of FG_TOKENS) {
+    const c = colour(theme.getFgAnsi(token));
+    if (c !== undefined) colors[token] = c;
+  }
+  const selected = colour(theme.getBgAnsi("selectedBg"));
+  if (selected !== undefined) colors.selectedBg = selected;
+  return { name: /light/i.test(theme.name ?? "") ? "light" : "dark", colors };
+}
+
+/** A frame's lines for pi: never wider than `width` as pi measures them, the cursor marker only while focused. */
+export function frameLines(lines: string[], width: number, focused: boolean): string[] {
+  return lines.map((line) => truncateToWidth(focused ? line : line.split(CURSOR_MARKER).join(""), width, ""));
+}
+
+/** Text from a payload or a model made safe to print (control characters shown as `?`). */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "?");
+}
+
+export default function piAsk(pi: ExtensionAPI) {
+  pi.registerFlag("pi-ask-bin", { description: "The pi-ask binary (default: $PI_ASK_BIN, else pi-ask on PATH)", type: "string" });
+  const bin = () => String(pi.getFlag("pi-ask-bin") || process.env.PI_ASK_BIN || "pi-ask");
+  /** Open flows by flow id, for remote submits. */
+  const flows = new Map<string, Engine>();
+  /** Transcript renderings by result, filled when a form ends (and on demand after a reload). */
+  const transcripts = new Map<string, string>();
+
+  /** Carries out what the engine asks of pi, whatever the flow. */
+  function effect(ctx: ExtensionContext, engine: Engine, message: EngineMessage) {
+    const { type, ...event } = message;
+    if (FORWARDED_EVENTS.has(type)) pi.events.emit(`${CHANNEL}:${type}`, event);
+    if (type === "started") flows.set(message.flowId, engine);
+    else if (type === "completed") flows.delete(message.flowId);
+    else if (type === "store") pi.appendEntry(message.customType, message.data);
+    else if (type === "notice" && ctx.hasUI) ctx.ui.notify(message.message, message.level);
+    else if (type === "error" && ctx.hasUI) ctx.ui.notify(`pi-ask: ${message.message}`, "warning");
+    else if (type === "notify" && ctx.mode === "tui" && message.terminal) process.stdout.write(message.terminal);
+    else if (type === "deliver") pi.sendUserMessage(message.text, ctx.isIdle() ? undefined : { deliverAs: "followUp" });
+  }
+
+  /** The form drawn inside pi's TUI through `ctx.ui.custom()`. */
+  function inTui(ctx: ExtensionContext, open: object, signal?: AbortSignal): Promise<Final> {
+    return ctx.ui.custom<Final>((tui, theme, _keybindings, done) => {
+      let lines: string[] = [];
+      let size = { width: tui.terminal.columns, height: tui.terminal.rows };
+      const engine: Engine = startEngine(
+        bin(),
+        { ...open, ...size, theme: themeOf(theme), cursorMarker: CURSOR_MARKER },
+        (message) => {
+          if (message.type === "frame") {
+            lines = message.lines;
+            tui.requestRender();
+          } else effect(ctx, engine, message);
+        },
+      );
+      signal?.addEventListener("abort", () => engine.send({ type: "abort" }), { once: true });
+      engine.done.then(done);
+      return {
+        focused: false,
+        render(width: number) {
+          const height = tui.terminal.rows;
+          if (width !== size.width || height !== size.height) {
+            size = { width, height };
+            engine.send({ type: "resize", width, height });
+          }
+          return frameLines(lines, width, this.focused);
+        },
+        handleInput(data: string) {
+          engine.send({ type: "input", data });
+        },
+        invalidate() {},
+        dispose() {
+          engine.kill();
+        },
+      };
+    });
+  }
+
+  /** pi's portable dialogs (RPC mode), one step at a time. */
+  function inDialogs(ctx: ExtensionContext, open: object, signal?: AbortSignal): Promise<Final> {
+    const engine: Engine = startEngine(bin(), { ...open, flow: "dialogs" }, async (message) => {
+      if (message.type !== "step") return effect(ctx, engine, message);
+      const value =
+        message.dialog === "select"
+          ? await ctx.ui.select(message.title, message.options, { signal })
+          : await ctx.ui.input(message.title, message.placeholder, { signal });
+      if (signal?.aborted) engine.send({ type: "abort" });
+      else if (value === undefined) engine.send({ type: "reply", id: message.id, cancelled: true });
+      else engine.send({ type: "reply", id: message.id, value });
+    });
+    signal?.addEventListener("abort", () => engine.send({ type: "abort" }), { once: true });
+    return engine.done;
+  }
+
+  /** A flow without UI (print and JSON modes): the engine answers at once. */
+  function headless(ctx: ExtensionContext, open: object): Promise<Final> {
+    const engine: Engine = startEngine(bin(), { ...open, flow: "fallback" }, (m) => effect(ctx, engine, m));
+    return engine.done;
+  }
+
+  /** The entries of the current branch the engine's lookups read. */
+  function branch(ctx: ExtensionContext) {
+    return ctx.sessionManager
+      .getBranch()
+      .filter((e: any) => e.type === "message" || (e.type === "custom" && String(e.customType).startsWith("ask:")));
+  }
+
+  /** A form a command or a recovery opens (TUI only, as in the original). */
+  async function commandFlow(ctx: ExtensionContext, open: object, name: string) {
+    if (ctx.mode !== "tui") {
+      if (ctx.hasUI) ctx.ui.notify(`${name} needs pi's interactive terminal UI.`, "warning");
+      return;
+    }
+    const final = await inTui(ctx, { flow: "ask", cwd: ctx.cwd, ...open });
+    if ("error" in final) ctx.ui.notify(final.error, "error");
+    else if ("result" in final) transcripts.set(JSON.stringify(final.result.details), final.transcript);
+  }
+
+  pi.registerTool({
+    ...TOOL,
+    prepareArguments(args: unknown) {
+      try {
+        return JSON.parse(execFileSync(bin(), ["prepare"], { input: JSON.stringify(args), encoding: "utf8" }));
+      } catch {
+        return args;
+      }
+    },
+    async execute(toolCallId: string, params: unknown, signal: AbortSignal | undefined, _onUpdate: unknown, ctx: ExtensionContext) {
+      const open = { payload: params, source: "tool", toolCallId, cwd: ctx.cwd };
+      const final =
+        ctx.mode === "tui"
+          ? await inTui(ctx, { ...open, flow: "ask" }, signal)
+          : ctx.mode === "rpc" && ctx.hasUI
+            ? await inDialogs(ctx, open, signal)
+            : await headless(ctx, open);
+      if ("error" in final) throw new Error(final.error);
+      if (!("result" in final)) throw new Error("pi-ask ended without a result");
+      transcripts.set(JSON.stringify(final.result.details), final.transcript);
+      return { content: final.result.content, details: final.result.details };
+    },
+    renderCall(args: any, theme: Theme) {
+      const count = Array.isArray(args?.questions) ? args.questions.length : 0;
+      const title = typeof args?.title === "string" && args.title.trim() ? `${printable(args.title.trim())} · ` : "";
+      return new Text(theme.fg("toolTitle", theme.bold("ask_user ")) + theme.fg("muted", `${title}${count} question(s)`), 0, 0);
+    },
+    renderResult(result: any, options: { isPartial?: boolean }, theme: Theme) {
+      if (options?.isPartial) return new Text(theme.fg("muted", "Waiting for answers…"), 0, 0);
+      const details = result?.details;
+      if (!details || !Array.isArray(details.questions)) {
+        return new Text(printable(String(result?.content?.[0]?.text ?? "")), 0, 0);
+      }
+      const key = JSON.stringify(details);
+      let text = transcripts.get(key);
+      if (text === undefined) {
+        try {
+          text = execFileSync(bin(), ["transcript"], { input: JSON.stringify({ content: result.content ?? [], details }), encoding: "utf8" }).trimEnd();
+        } catch {
+          text = printable(String(result?.content?.[0]?.text ?? ""));
+        }
+        transcripts.set(key, text);
+      }
+      return new Text(details.cancelled || details.error ? theme.fg("warning", text) : text, 0, 0);
+    },
+  } as any);
+
+  pi.registerCommand("ask:replay", {
+    description: "Reopen the newest ask_user form on this branch",
+    handler: async (_args, ctx) => commandFlow(ctx, { find: "replay", branch: branch(ctx) }, "/ask:replay"),
+  });
+  pi.registerCommand("answer:again", {
+    description: "Reopen the newest /answer form on this branch",
+    handler: async (_args, ctx) => commandFlow(ctx, { find: "answerAgain", branch: branch(ctx), source: "answer:again" }, "/answer:again"),
+  });
+  pi.registerCommand("answer", {
+    description: "Turn the latest assistant message's questions into a form",
+    handler: async (_args, ctx) => commandFlow(ctx, { find: "answer", branch: branch(ctx), source: "answer" }, "/answer"),
+  });
+  pi.registerCommand("ask-settings", {
+    description: "pi-ask settings",
+    handler: async (_args, ctx) => {
+      if (ctx.mode !== "tui") return ctx.hasUI ? ctx.ui.notify("/ask-settings needs pi's interactive terminal UI.", "warning") : undefined;
+      const final = await inTui(ctx, { flow: "settings" });
+      if ("error" in final) ctx.ui.notify(final.error, "error");
+    },
+  });
+
+  // An ask interrupted by a crash or a kill is reopened when its session starts again (detached,
+  // so other start handlers are not held up); the engine finds it and marks it dismissed.
+  pi.on("session_start", (event, ctx) => {
+    if (ctx.mode !== "tui" || !["startup", "resume", "fork"].includes(event.reason)) return;
+    setTimeout(() => void commandFlow(ctx, { find: "resume", branch: branch(ctx) }, "recovery"), 0);
+  });
+
+  // Remote submits from trusted in-process extensions; the engine validates them.
+  pi.events.on(`${CHANNEL}:submit`, (data: any) => {
+    const engine = flows.get(data?.flowId) ?? (flows.size === 1 ? [...flows.values()][0] : undefined);
+    if (engine) return engine.send({ ...data, type: "submit" });
+    pi.events.emit(`${CHANNEL}:submit-result`, {
+      version: 1,
+      requestId: data?.requestId,
+      flowId: data?.flowId,
+      ok: false,
+      error: "flow_not_found",
+      message: "Ask flow is not active.",
+    });
+  });
+}
