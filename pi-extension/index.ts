@@ -135,6 +135,29 @@ export default function piAsk(pi: ExtensionAPI) {
     else if (type === "error" && ctx.hasUI) ctx.ui.notify(`pi-ask: ${message.message}`, "warning");
     else if (type === "notify" && ctx.mode === "tui" && message.terminal) process.stdout.write(message.terminal);
     else if (type === "deliver") pi.sendUserMessage(message.text, ctx.isIdle() ? undefined : { deliverAs: "followUp" });
+    else if (type === "extract") void extract(ctx, engine, message);
+  }
+
+  /** One extraction attempt with pi's current model; the engine checks, retries and repairs. */
+  async function extract(ctx: ExtensionContext, engine: Engine, request: EngineMessage) {
+    try {
+      const user = { role: "user" as const, content: [{ type: "text" as const, text: request.prompt }], timestamp: Date.now() };
+      const response = await ctx.modelRegistry.complete(ctx.model!, { messages: [user], tools: [request.tool] }, {});
+      if (response.stopReason === "error" || response.stopReason === "aborted") {
+        return engine.send({ type: "extracted", id: request.id, error: response.errorMessage ?? `the model stopped (${response.stopReason})` });
+      }
+      const calls = response.content.filter((c: any) => c.type === "toolCall" && c.name === "ask_user") as any[];
+      const text = response.content.filter((c: any) => c.type === "text").map((c: any) => c.text).join("\n");
+      const output =
+        calls.length === 1
+          ? JSON.stringify({ name: "ask_user", arguments: calls[0].arguments })
+          : calls.length > 1
+            ? `Expected exactly one ask_user tool call; received ${calls.length}.`
+            : text;
+      engine.send({ type: "extracted", id: request.id, output });
+    } catch (e) {
+      engine.send({ type: "extracted", id: request.id, error: e instanceof Error ? e.message : String(e) });
+    }
   }
 
   /** The form drawn inside pi's TUI through `ctx.ui.custom()`. */
@@ -272,7 +295,8 @@ export default function piAsk(pi: ExtensionAPI) {
   });
   pi.registerCommand("answer", {
     description: "Turn the latest assistant message's questions into a form",
-    handler: async (_args, ctx) => commandFlow(ctx, { find: "answer", branch: branch(ctx), source: "answer" }, "/answer"),
+    handler: async (_args, ctx) =>
+      commandFlow(ctx, { find: "answer", branch: branch(ctx), source: "answer", extractor: ctx.model ? "host" : "engine" }, "/answer"),
   });
   pi.registerCommand("ask-settings", {
     description: "pi-ask settings",

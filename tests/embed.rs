@@ -546,3 +546,99 @@ fn recovery_reopens_an_unanswered_call_once_and_marks_it_dismissed() {
     let again = exchange(&[find("resume", later, &dir)]);
     assert!(of_type(&again, "started").is_empty());
 }
+
+/// A branch whose latest assistant message asks something.
+fn asked(text: &str) -> Vec<Value> {
+    vec![
+        json!({"type": "message", "id": "u1", "parentId": null,
+               "message": {"role": "user", "content": "set up the database"}}),
+        json!({"type": "message", "id": "a1", "parentId": "u1",
+               "message": {"role": "assistant", "stopReason": "stop",
+                           "content": [{"type": "text", "text": text}]}}),
+    ]
+}
+
+fn answer_open(extractor: &str, entries: Vec<Value>, dir: &tempfile::TempDir) -> Value {
+    let mut open = find("answer", entries, dir);
+    open["extractor"] = json!(extractor);
+    open["source"] = json!("answer");
+    open
+}
+
+#[test]
+fn answer_asks_the_hosts_model_retries_an_invalid_answer_and_opens_the_form() {
+    let dir = config_dir();
+    let good = json!({"name": "ask_user", "arguments": {"questions": [
+        {"id": "db", "prompt": "Which database?", "options": [
+            {"value": "pg", "label": "Postgres"}, {"value": "sqlite", "label": "SQLite"}]}]}});
+    let out = exchange(&[
+        answer_open("host", asked("Which database: Postgres or SQLite?"), &dir),
+        json!({"type": "extracted", "id": "extract-1", "output": "I am not sure"}),
+        json!({"type": "extracted", "id": "extract-2", "output": good.to_string()}),
+        input("\x1b[B"),
+        input("\r"),
+        input("\r"),
+    ]);
+    let requests = of_type(&out, "extract");
+    assert_eq!(requests.len(), 2);
+    let prompt = requests[1]["prompt"].as_str().unwrap();
+    assert!(
+        prompt.contains("<previous_user_message>\nset up the database"),
+        "{prompt}"
+    );
+    assert!(
+        prompt.contains("The previous extraction was invalid."),
+        "{prompt}"
+    );
+    assert_eq!(requests[0]["tool"]["name"], "ask_user");
+    assert_eq!(
+        of_type(&out, "notice")[0]["message"],
+        "Retrying question extraction (1/1)..."
+    );
+    let stored = &of_type(&out, "store")[0];
+    assert_eq!(stored["data"]["source"], "answer-extraction");
+    assert_eq!(stored["data"]["sourceEntryId"], "a1");
+    assert_eq!(of_type(&out, "started")[0]["source"], "answer");
+    let result = &of_type(&out, "result")[0]["result"];
+    assert_eq!(
+        result["details"]["answers"]["db"]["values"],
+        json!(["sqlite"])
+    );
+    assert_eq!(
+        of_type(&out, "deliver")[0]["text"],
+        result["content"][0]["text"]
+    );
+}
+
+#[test]
+fn answer_with_the_engines_extractor_and_with_nothing_to_extract() {
+    let dir = config_dir();
+    let out = exchange(&[
+        answer_open(
+            "engine",
+            asked("Which database should I use?\n1. Postgres\n2. SQLite"),
+            &dir,
+        ),
+        input("\r"),
+        input("\r"),
+    ]);
+    let result = &of_type(&out, "result")[0]["result"];
+    assert_eq!(
+        result["details"]["answers"]["database"]["labels"],
+        json!(["Postgres"]),
+        "{result:#}"
+    );
+    let none = exchange(&[answer_open("host", Vec::new(), &dir)]);
+    assert_eq!(
+        of_type(&none, "notice")[0]["message"],
+        "No assistant message found to extract questions from."
+    );
+    let empty = exchange(&[
+        answer_open("host", asked("All done."), &dir),
+        json!({"type": "extracted", "id": "extract-1", "output": "{\"questions\":[]}"}),
+    ]);
+    assert_eq!(
+        of_type(&empty, "notice")[0]["message"],
+        "No questions found in the latest assistant message."
+    );
+}

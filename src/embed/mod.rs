@@ -7,6 +7,7 @@
 //! Nothing here decides anything about the form. The protocol is in docs/embed.md.
 
 mod ansi;
+mod answer;
 mod messages;
 mod opening;
 pub mod protocol;
@@ -212,7 +213,12 @@ impl Host<'_> {
     /// Resolves the form an `open` asks for and sends what comes before it; `None` when the
     /// engine is already done (an invalid payload's result, or nothing found, was sent).
     fn opening(&mut self, open: &Open) -> io::Result<Option<opening::Opening>> {
-        match opening::resolve(open) {
+        let outcome = if open.find == Some(protocol::Find::Answer) {
+            answer::resolve(self, open)?
+        } else {
+            opening::resolve(open)
+        };
+        match outcome {
             opening::Outcome::Open(found) => {
                 for line in &found.before {
                     self.send(line)?;
@@ -392,6 +398,10 @@ impl Host<'_> {
             }
             HostMessage::Reply(_) => {
                 self.error("no dialog step is waiting for a reply")?;
+                false
+            }
+            HostMessage::Extracted(_) => {
+                self.error("no extraction is waiting for the model's answer")?;
                 false
             }
         })

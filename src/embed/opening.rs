@@ -36,7 +36,7 @@ pub enum Outcome {
 }
 
 /// The stored-payload entry the original appends before a form opens.
-fn stored(source: &str, params: &Value, source_entry: Option<&str>) -> Value {
+pub(super) fn stored(source: &str, params: &Value, source_entry: Option<&str>) -> Value {
     let mut data = json!({"version": 1, "source": source, "params": params});
     if let Some(id) = source_entry {
         data["sourceEntryId"] = json!(id);
@@ -112,6 +112,8 @@ pub fn resolve(open: &Open) -> Outcome {
                 "No previous /answer form found on this branch; use /answer first.",
             ),
         },
+        // Extraction talks to the host: resolved by `answer::resolve` before this is reached.
+        Find::Answer => Outcome::Nothing(Vec::new()),
         Find::Resume => match session::pending_call(&branch, &|_| false) {
             Some(pending) => opened(
                 pending.form.form,

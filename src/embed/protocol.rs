@@ -46,6 +46,20 @@ pub enum Find {
     Resume,
     /// The newest extracted form (`/answer:again`).
     AnswerAgain,
+    /// The questions of the latest assistant message, extracted into a form (`/answer`).
+    Answer,
+}
+
+/// Who runs the model that extracts questions for `find: "answer"`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Extractor {
+    /// The engine: the config's `[answer] extractor` command, else the built-in extractor.
+    #[default]
+    Engine,
+    /// The host, with its own model: the engine sends `extract` requests, the host answers
+    /// each with `extracted`.
+    Host,
 }
 
 /// Where an ask came from, as the remote events name it.
@@ -65,6 +79,9 @@ pub struct Open {
     /// The session's current branch, root first, as pi's `getBranch()` gives its entries.
     #[serde(default)]
     pub branch: Option<Vec<Value>>,
+    /// Who extracts questions for `find: "answer"`.
+    #[serde(default)]
+    pub extractor: Extractor,
     /// Columns the frames may use.
     #[serde(default = "default_width")]
     pub width: u16,
@@ -127,6 +144,20 @@ pub enum HostMessage {
     Submit(Value),
     /// The answer to a dialog step.
     Reply(StepReply),
+    /// What the host's model said to an `extract` request.
+    Extracted(ExtractReply),
+}
+
+/// The host's answer to an `extract` request: the model's output (a tool call's arguments as
+/// JSON, or its text), or why there is none.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExtractReply {
+    pub id: String,
+    #[serde(default)]
+    pub output: Option<String>,
+    #[serde(default)]
+    pub error: Option<String>,
 }
 
 /// The host messages other than `open` and `submit`, as serde reads them.
@@ -137,6 +168,7 @@ enum Plain {
     Resize { width: u16, height: u16 },
     Abort {},
     Reply(StepReply),
+    Extracted(ExtractReply),
 }
 
 /// Why a host line was refused (the engine says so in an `error` line and goes on).
@@ -144,9 +176,9 @@ enum Plain {
 pub enum ProtocolError {
     #[error("not a JSON object: {0}")]
     NotJson(String),
-    #[error("a message needs a \"type\" (open, input, resize, abort, submit or reply)")]
+    #[error("a message needs a \"type\" (open, input, resize, abort, submit, reply or extracted)")]
     NoType,
-    #[error("unknown message type {0:?} (open, input, resize, abort, submit or reply)")]
+    #[error("unknown message type {0:?} (open, input, resize, abort, submit, reply or extracted)")]
     UnknownType(String),
     #[error("invalid {kind} message: {why}")]
     Invalid { kind: String, why: String },
@@ -192,14 +224,17 @@ pub fn parse(line: &str) -> Result<HostMessage, ProtocolError> {
             Ok(HostMessage::Open(Box::new(open)))
         }
         "submit" => Ok(HostMessage::Submit(value)),
-        "input" | "resize" | "abort" | "reply" => Ok(
-            match serde_json::from_value::<Plain>(value).map_err(invalid)? {
-                Plain::Input { data } => HostMessage::Input(data),
-                Plain::Resize { width, height } => HostMessage::Resize { width, height },
-                Plain::Abort {} => HostMessage::Abort,
-                Plain::Reply(reply) => HostMessage::Reply(reply),
-            },
-        ),
+        "input" | "resize" | "abort" | "reply" | "extracted" => {
+            Ok(
+                match serde_json::from_value::<Plain>(value).map_err(invalid)? {
+                    Plain::Input { data } => HostMessage::Input(data),
+                    Plain::Resize { width, height } => HostMessage::Resize { width, height },
+                    Plain::Abort {} => HostMessage::Abort,
+                    Plain::Reply(reply) => HostMessage::Reply(reply),
+                    Plain::Extracted(reply) => HostMessage::Extracted(reply),
+                },
+            )
+        }
         _ => Err(ProtocolError::UnknownType(kind)),
     }
 }

@@ -76,7 +76,8 @@ impl Progress for Silent {
     }
 }
 
-enum Run {
+/// What one attempt gave: the model's output, or why it gave none (fed back to the next try).
+pub enum Run {
     Output(String),
     Failed(String),
 }
@@ -178,51 +179,68 @@ impl CommandExtractor {
         turn: &AssistantTurn,
         progress: &mut dyn Progress,
     ) -> Result<Extracted, ExtractError> {
-        let attempts = u32::from(self.retries.min(3)) + 1;
-        let mut last_error = String::new();
-        let mut last_response = String::new();
-        let mut last_shaped = None;
-        for attempt in 1..=attempts {
-            progress.attempt(attempt, attempts);
-            let retry = (attempt > 1).then_some((last_error.as_str(), last_response.as_str()));
-            let input = request_text(&ExtractionRequest { turn, retry });
-            let run = self.run_once(input, progress);
-            let output = match run {
-                Ok(Run::Output(out)) => out,
-                Ok(Run::Failed(message)) => {
-                    last_error = message;
-                    last_response.clear();
-                    continue;
-                }
-                Err(e) => {
-                    progress.done();
-                    return Err(e);
-                }
-            };
-            let checked = candidate_from_output(&output)
-                .map_err(Refused::shape)
-                .and_then(|c| check_candidate(&c));
-            match checked {
-                Ok(found) => {
-                    progress.done();
-                    return Ok(found);
-                }
-                Err(refused) => {
-                    last_error = refused.issues.join("\n");
-                    last_response = output;
-                    if refused.shaped.is_some() {
-                        last_shaped = refused.shaped;
-                    }
+        extract_with(
+            self.retries,
+            turn,
+            &mut |input, progress| self.run_once(input, progress),
+            progress,
+        )
+    }
+}
+
+/// The extraction loop over any model: `run` gets each attempt's request text (and the progress
+/// to report its wait to) and returns what the model said. Invalid answers are retried with the problem fed
+/// back (`retries` more times, at most 3); after the last, the last answer that had the right
+/// shape is repaired, as the original does.
+pub fn extract_with(
+    retries: u8,
+    turn: &AssistantTurn,
+    run: &mut dyn FnMut(String, &mut dyn Progress) -> Result<Run, ExtractError>,
+    progress: &mut dyn Progress,
+) -> Result<Extracted, ExtractError> {
+    let attempts = u32::from(retries.min(3)) + 1;
+    let mut last_error = String::new();
+    let mut last_response = String::new();
+    let mut last_shaped = None;
+    for attempt in 1..=attempts {
+        progress.attempt(attempt, attempts);
+        let retry = (attempt > 1).then_some((last_error.as_str(), last_response.as_str()));
+        let input = request_text(&ExtractionRequest { turn, retry });
+        let output = match run(input, progress) {
+            Ok(Run::Output(out)) => out,
+            Ok(Run::Failed(message)) => {
+                last_error = message;
+                last_response.clear();
+                continue;
+            }
+            Err(e) => {
+                progress.done();
+                return Err(e);
+            }
+        };
+        let checked = candidate_from_output(&output)
+            .map_err(Refused::shape)
+            .and_then(|c| check_candidate(&c));
+        match checked {
+            Ok(found) => {
+                progress.done();
+                return Ok(found);
+            }
+            Err(refused) => {
+                last_error = refused.issues.join("\n");
+                last_response = output;
+                if refused.shaped.is_some() {
+                    last_shaped = refused.shaped;
                 }
             }
         }
-        progress.done();
-        // The original's last resort: the last shape-valid candidate, repaired.
-        if let Some(shaped) = last_shaped
-            && let Ok(found) = check_candidate(&repair(&shaped))
-        {
-            return Ok(found);
-        }
-        Err(ExtractError::Invalid(last_error))
     }
+    progress.done();
+    // The original's last resort: the last shape-valid candidate, repaired.
+    if let Some(shaped) = last_shaped
+        && let Ok(found) = check_candidate(&repair(&shaped))
+    {
+        return Ok(found);
+    }
+    Err(ExtractError::Invalid(last_error))
 }

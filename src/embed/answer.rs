@@ -1,0 +1,162 @@
+//! `find: "answer"`: the questions of the latest assistant message on the branch, extracted into
+//! a form by the engine's extractor (the config's command, else the built-in one) or by the
+//! host's own model through `extract` requests, with the same retries and repair either way.
+
+use std::io;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::opening::{Opening, Outcome, stored};
+use super::protocol::{Extractor, HostMessage, Open};
+use super::{Host, Next, messages};
+use crate::config::{ConfigPaths, peek};
+use crate::extract::Extracted;
+use crate::extract::command::{ExtractError, Progress, Run, extract_with, retry_notice};
+use crate::session::{self, AssistantTurn, Entry};
+
+/// The tool the host's model is asked to call, as the original describes it.
+const EXTRACTION_TOOL: &str = "Submit the structured questions from the assistant message. Call once with an empty questions array when there are no actionable questions.";
+
+/// Finds the latest assistant turn, extracts its questions, and says what to open.
+pub fn resolve(host: &mut Host, open: &Open) -> io::Result<Outcome> {
+    let entries: Vec<Entry> = open
+        .branch
+        .clone()
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(Entry::from_value)
+        .collect();
+    let branch: Vec<&Entry> = entries.iter().collect();
+    let turn = match session::latest_assistant_turn(&branch) {
+        Ok(turn) => turn,
+        Err(e @ session::TurnError::NoAssistant) => {
+            return Ok(Outcome::Nothing(vec![messages::notice(
+                "info",
+                &e.to_string(),
+            )]));
+        }
+        Err(session::TurnError::Incomplete(reason)) => {
+            return Ok(Outcome::Nothing(vec![messages::notice(
+                "error",
+                &format!(
+                    "Latest assistant message is incomplete ({reason}); wait for it to finish, then run /answer again."
+                ),
+            )]));
+        }
+    };
+    let config = peek(&ConfigPaths::from_env(open.config.as_deref())).answer;
+    let extracted = match open.extractor {
+        Extractor::Host => {
+            let timeout = Duration::from_millis(config.extraction_timeout_ms.max(1));
+            let attempts = u32::from(config.extraction_retries.min(3)) + 1;
+            let mut attempt = 0;
+            extract_with(
+                config.extraction_retries,
+                &turn,
+                &mut |prompt, _| {
+                    attempt += 1;
+                    if let Some(notice) = retry_notice(attempt, attempts) {
+                        let _ = host.send(&messages::notice("info", &notice));
+                    }
+                    ask_host(host, attempt, prompt, timeout)
+                },
+                &mut Quiet,
+            )
+            .map_err(|e| e.to_string())
+        }
+        Extractor::Engine => crate::commands::answer::extract(
+            &turn,
+            &config,
+            crate::commands::answer::ExtractorChoice::Configured,
+            true,
+        ),
+    };
+    Ok(opening(extracted, &turn))
+}
+
+fn opening(extracted: Result<Extracted, String>, turn: &AssistantTurn) -> Outcome {
+    match extracted {
+        Ok(Extracted::Form { payload, form }) => Outcome::Open(Box::new(Opening {
+            form,
+            source: "answer",
+            tool_call_id: None,
+            before: vec![stored(
+                "answer-extraction",
+                &payload,
+                turn.entry_id.as_deref(),
+            )],
+        })),
+        Ok(Extracted::NoQuestions) => Outcome::Nothing(vec![messages::notice(
+            "info",
+            "No questions found in the latest assistant message.",
+        )]),
+        Err(message) if message == ExtractError::Cancelled.to_string() => {
+            Outcome::Nothing(vec![messages::notice("info", &message)])
+        }
+        Err(message) => Outcome::Nothing(vec![messages::notice("error", &message)]),
+    }
+}
+
+/// The host shows its own wait; the retry notices are sent as the attempts start.
+struct Quiet;
+
+impl Progress for Quiet {
+    fn attempt(&mut self, _attempt: u32, _of: u32) {}
+
+    fn tick(&mut self, _elapsed: Duration) -> bool {
+        false
+    }
+}
+
+/// One attempt by the host's model: an `extract` request, and the `extracted` answer to it.
+fn ask_host(
+    host: &mut Host,
+    attempt: u32,
+    prompt: String,
+    timeout: Duration,
+) -> Result<Run, ExtractError> {
+    let id = format!("extract-{attempt}");
+    let request = json!({
+        "type": "extract",
+        "id": id,
+        "prompt": prompt,
+        "tool": {
+            "name": "ask_user",
+            "description": EXTRACTION_TOOL,
+            "parameters": strip_schema_uri(crate::schema::input_schema()),
+        },
+    });
+    host.send(&request)
+        .map_err(|e| ExtractError::Spawn(format!("cannot ask the host: {e}")))?;
+    let deadline = std::time::Instant::now() + timeout;
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return Err(ExtractError::TimedOut);
+        }
+        match host.next(Some(left)) {
+            Ok(Next::Message(HostMessage::Extracted(reply))) if reply.id == id => {
+                return Ok(match (reply.output, reply.error) {
+                    (Some(output), None) => Run::Output(output),
+                    (_, Some(error)) => Run::Failed(error),
+                    (None, None) => Run::Failed("the model returned no text content".into()),
+                });
+            }
+            Ok(Next::Message(HostMessage::Abort)) | Ok(Next::Closed) | Err(_) => {
+                return Err(ExtractError::Cancelled);
+            }
+            Ok(Next::Message(_)) => {
+                let _ = host.error("an extraction is waiting: only extracted and abort apply");
+            }
+            Ok(Next::Quiet) => {}
+        }
+    }
+}
+
+fn strip_schema_uri(mut schema: Value) -> Value {
+    if let Some(map) = schema.as_object_mut() {
+        map.remove("$schema");
+    }
+    schema
+}
