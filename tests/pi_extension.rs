@@ -225,19 +225,6 @@ fn wait_for(session: &Session, text: &str) {
     panic!("pi never showed {text:?}:\n{}", session.contents());
 }
 
-/// Waits until the session file has an entry `found` accepts.
-fn wait_entry(home: &Home, found: impl Fn(&Value) -> bool) {
-    let start = Instant::now();
-    while start.elapsed() < PATIENCE {
-        let sessions = home.dir.path().join(".pi/agent/sessions");
-        if !walk(&sessions).is_empty() && home.entries().iter().any(&found) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("the session never got the entry");
-}
-
 fn deploy() -> Value {
     json!({"title": "Deploy", "questions": [{"id": "env", "prompt": "Where to?", "options": [
         {"value": "staging", "label": "Staging"},
