@@ -160,41 +160,58 @@ export default function piAsk(pi: ExtensionAPI) {
     }
   }
 
-  /** The form drawn inside pi's TUI through `ctx.ui.custom()`. */
+  /**
+   * The form drawn inside pi's TUI through `ctx.ui.custom()`. The component is mounted only when
+   * the first frame arrives, so a lookup that finds nothing (or an extraction still running) never
+   * takes the keyboard from pi's editor.
+   */
   function inTui(ctx: ExtensionContext, open: object, signal?: AbortSignal): Promise<Final> {
-    return ctx.ui.custom<Final>((tui, theme, _keybindings, done) => {
+    return new Promise((resolve) => {
       let lines: string[] = [];
-      let size = { width: tui.terminal.columns, height: tui.terminal.rows };
+      let size = { width: process.stdout.columns || 80, height: process.stdout.rows || 24 };
+      let mounted = false;
+      let rerender: (() => void) | undefined;
+      let close: ((final: Final) => void) | undefined;
+      let finished: Final | undefined;
       const engine: Engine = startEngine(
         bin(),
-        { ...open, ...size, theme: themeOf(theme), cursorMarker: CURSOR_MARKER },
+        { ...open, ...size, theme: themeOf(ctx.ui.theme), cursorMarker: CURSOR_MARKER },
         (message) => {
-          if (message.type === "frame") {
-            lines = message.lines;
-            tui.requestRender();
-          } else effect(ctx, engine, message);
+          if (message.type !== "frame") return effect(ctx, engine, message);
+          lines = message.lines;
+          if (mounted) return rerender?.();
+          mounted = true;
+          void ctx.ui.custom<Final>((tui, _theme, _keybindings, done) => {
+            rerender = () => tui.requestRender();
+            close = done;
+            if (finished) queueMicrotask(() => done(finished!));
+            return {
+              focused: false,
+              render(width: number) {
+                const height = tui.terminal.rows;
+                if (width !== size.width || height !== size.height) {
+                  size = { width, height };
+                  engine.send({ type: "resize", width, height });
+                }
+                return frameLines(lines, width, this.focused);
+              },
+              handleInput(data: string) {
+                engine.send({ type: "input", data });
+              },
+              invalidate() {},
+              dispose() {
+                engine.kill();
+              },
+            };
+          }).then(resolve);
         },
       );
       signal?.addEventListener("abort", () => engine.send({ type: "abort" }), { once: true });
-      engine.done.then(done);
-      return {
-        focused: false,
-        render(width: number) {
-          const height = tui.terminal.rows;
-          if (width !== size.width || height !== size.height) {
-            size = { width, height };
-            engine.send({ type: "resize", width, height });
-          }
-          return frameLines(lines, width, this.focused);
-        },
-        handleInput(data: string) {
-          engine.send({ type: "input", data });
-        },
-        invalidate() {},
-        dispose() {
-          engine.kill();
-        },
-      };
+      engine.done.then((final) => {
+        finished = final;
+        if (close) close(final);
+        else if (!mounted) resolve(final);
+      });
     });
   }
 

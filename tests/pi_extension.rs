@@ -608,3 +608,48 @@ fn answer_extracts_with_the_faux_model_from_a_tool_call_and_from_fenced_json() {
         assert_eq!(stored[0]["data"]["source"], "answer-extraction", "{how}");
     }
 }
+
+#[test]
+fn the_adapters_own_tests_pass_against_this_engine() {
+    let Some((pi, _turn)) = Pi::installed() else {
+        return;
+    };
+    let output = Command::new(&pi.node)
+        .args(["--test", "test/width.test.ts"])
+        .current_dir(&pi.extension)
+        .env("PI_ASK_BIN", engine())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("# pass 2"), "{stdout}");
+}
+
+/// Runs without pi: the extension ships what the engine says the tool is.
+#[test]
+fn the_shipped_tool_definition_is_the_engines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("pi-extension");
+    let shipped: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("tool.json")).unwrap()).unwrap();
+    assert_eq!(
+        shipped,
+        pi_ask::schema::pi_tool(),
+        "pi-extension/tool.json is stale: regenerate it with `cargo run -- schema --pi > pi-extension/tool.json`"
+    );
+    // pi appends guidelines flat: each must name the tool.
+    for line in shipped["promptGuidelines"].as_array().unwrap() {
+        assert!(line.as_str().unwrap().contains("ask_user"), "{line}");
+    }
+    let guidelines = shipped["promptGuidelines"].to_string();
+    assert!(guidelines.contains("grounded preferences") && guidelines.contains("description"));
+    // The skill the package ships is the project's own.
+    let skill = std::fs::read_to_string(root.join("skills/ask-user/SKILL.md")).unwrap();
+    assert_eq!(
+        skill,
+        std::fs::read_to_string(root.join("../skills/ask-user/SKILL.md")).unwrap()
+    );
+}
