@@ -14,7 +14,7 @@ use crate::remote::{RemoteMode, RemoteResponse, validate_submit};
 use crate::settings::{Setting, Settings};
 
 /// Every target, by its name in `fuzz/`.
-pub const TARGETS: [&str; 15] = [
+pub const TARGETS: [&str; 16] = [
     "payload",
     "keymaps",
     "config_toml",
@@ -30,6 +30,7 @@ pub const TARGETS: [&str; 15] = [
     "draft",
     "mcp_line",
     "line_command",
+    "embed_session",
 ];
 
 /// Runs target `name` on `data` (`dir`: a scratch folder for the targets that write files).
@@ -50,6 +51,7 @@ pub fn run(name: &str, data: &[u8], dir: &Path) {
         "draft" => draft(data),
         "mcp_line" => mcp_line(data),
         "line_command" => line_command(data),
+        "embed_session" => embed_session(data, dir),
         other => panic!("no fuzz target {other}"),
     }
 }
@@ -419,4 +421,58 @@ pub fn line_command(data: &[u8]) {
     for line in said {
         assert!(line.chars().all(|c| !c.is_control()), "{line:?}");
     }
+}
+
+/// A host talking to `pi-ask embed` (any bytes; a host line each, after an `open` the target
+/// makes with its config in `dir`): every engine line is a JSON object, no frame line is wider
+/// than the host's width or carries a control character but escape sequences, and the engine
+/// ends with a result once the host's input ends.
+pub fn embed_session(data: &[u8], dir: &Path) {
+    use crate::lines::Line;
+    let text = String::from_utf8_lossy(data);
+    let mut lines = text.lines();
+    // The first line picks the flow and the width; `open` lines later are refused as such.
+    let first = lines.next().unwrap_or("");
+    let width = 1 + first.len() % 120;
+    let flow = ["ask", "dialogs", "fallback"][first.len() % 3];
+    let open = serde_json::json!({
+        "type": "open", "flow": flow, "width": width, "height": 1 + first.len() % 40,
+        "config": dir.join("embed.toml"), "cwd": dir,
+        "payload": {"title": "T", "questions": [
+            {"id": "a", "prompt": "A?", "options": [{"value": "x", "label": "X"},
+             {"value": "y", "label": "Y", "description": "d"}]},
+            {"id": "b", "prompt": "B?", "type": "preview", "options": [
+             {"value": "x", "label": "X", "preview": "p"}]}]},
+    });
+    let (tx, rx) = std::sync::mpsc::channel();
+    let _ = tx.send(Line::Text(open.to_string().into_bytes()));
+    for line in lines.take(64) {
+        let is_open = serde_json::from_str::<Value>(line)
+            .ok()
+            .is_some_and(|v| v.get("type").and_then(Value::as_str) == Some("open"));
+        if !is_open {
+            let _ = tx.send(Line::Text(line.as_bytes().to_vec()));
+        }
+    }
+    drop(tx);
+    let mut out = Vec::new();
+    crate::embed::run(rx, &mut out).expect("writing to memory");
+    let out = String::from_utf8(out).expect("the engine writes UTF-8");
+    let mut ended = false;
+    for line in out.lines() {
+        let value: Value = serde_json::from_str(line).expect("every engine line is JSON");
+        let kind = value["type"]
+            .as_str()
+            .expect("every engine line has a type");
+        ended |= kind == "result";
+        if kind == "frame" {
+            let width = value["width"].as_u64().expect("a frame's width") as usize;
+            for l in value["lines"].as_array().expect("a frame's lines") {
+                let l = l.as_str().expect("lines are text");
+                assert!(crate::embed::visible_width(l) <= width, "{l:?} at {width}");
+                assert!(l.chars().all(|c| c == '\x1b' || !c.is_control()), "{l:?}");
+            }
+        }
+    }
+    assert!(ended, "the engine ended without a result:\n{out}");
 }
