@@ -55,7 +55,12 @@ fn line(buf: &Buffer, y: u16, marker: Option<(u16, &str)>) -> String {
         if columns + w > area.width as usize {
             break;
         }
-        let style = normal(cell.style());
+        let mut style = normal(cell.style());
+        // A blank looks the same in any foreground: it continues the run it is in, so a line of
+        // muted words is one run, not one per word.
+        if symbol == " " && !has_colour(style) && !has_colour(current) {
+            style = current;
+        }
         if style != current {
             out.push_str(&if style == PLAIN {
                 "\x1b[0m".to_owned()
@@ -97,9 +102,12 @@ fn normal(style: Style) -> Style {
     }
 }
 
-/// Whether a style shows on a blank cell (a background, or reversed video).
+/// Whether a style shows on a blank cell (a background, reversed video, a line through it).
 fn has_colour(style: Style) -> bool {
-    style.bg.is_some_and(|c| c != Color::Reset) || style.add_modifier.contains(Modifier::REVERSED)
+    style.bg.is_some_and(|c| c != Color::Reset)
+        || style
+            .add_modifier
+            .intersects(Modifier::REVERSED | Modifier::UNDERLINED | Modifier::CROSSED_OUT)
 }
 
 /// The escape sequence that sets `style` from nothing (a reset first, so no attribute leaks).
@@ -207,6 +215,20 @@ mod tests {
         let out = lines(&buf, Some(Position::new(4, 0)), Some("<C>"));
         assert_eq!(out, ["日本<C>x"]);
         assert_eq!(visible_width("日本\x1b_pi:c\x07x"), 5);
+    }
+
+    #[test]
+    fn blanks_between_words_of_one_style_do_not_split_the_run() {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 12, 1));
+        let muted = Style::new().fg(Color::Indexed(8));
+        buf.set_string(0, 0, "a", muted);
+        buf.set_string(2, 0, "b", muted);
+        buf.set_string(4, 0, "c", Style::new().bg(Color::Indexed(1)));
+        buf.set_string(5, 0, " ", Style::new().bg(Color::Indexed(1)));
+        assert_eq!(
+            lines(&buf, None, None),
+            ["\x1b[0;38;5;8ma b \x1b[0;48;5;1mc \x1b[0m"]
+        );
     }
 
     #[test]
