@@ -106,6 +106,7 @@ impl Home {
                 self.dir.path().join("script.json").display().to_string(),
             ),
             ("PI_OFFLINE".into(), "1".into()),
+            ("COLORTERM".into(), "truecolor".into()),
         ]
     }
 
@@ -275,6 +276,71 @@ fn a_scripted_ask_is_answered_inside_pi_with_the_same_details_as_pi_ask_ask() {
     assert_eq!(stored.len(), 1);
     assert_eq!(stored[0]["data"]["params"], deploy());
     assert_eq!(stored[0]["data"]["sourceEntryId"], "call_1");
+}
+
+#[test]
+fn the_form_wears_pis_theme_and_follows_a_resize() {
+    let Some((pi, _turn)) = Pi::installed() else {
+        return;
+    };
+    let home = Home::new();
+    // A custom light theme with its own accent: the form's top rule is drawn in it.
+    let themes = home.dir.path().join(".pi/agent/themes");
+    std::fs::create_dir_all(&themes).unwrap();
+    let light = pi
+        .cli
+        .parent()
+        .unwrap()
+        .join("modes/interactive/theme/light.json");
+    let mut theme: Value = serde_json::from_str(&std::fs::read_to_string(light).unwrap()).unwrap();
+    theme["name"] = json!("test-light");
+    theme["colors"]["accent"] = json!("#123456");
+    std::fs::write(themes.join("test-light.json"), theme.to_string()).unwrap();
+    std::fs::write(
+        home.dir.path().join(".pi/agent/settings.json"),
+        json!({"theme": "test-light"}).to_string(),
+    )
+    .unwrap();
+    home.script(json!([ask(deploy(), "call_1"), say("Thanks.")]));
+    let mut session = tui(&pi, &home, engine(), &[], &[]);
+    wait_for(&session, "faux ready");
+    submit(&mut session, "please deploy");
+    wait_for(&session, "Where to?");
+    let rule_colour = {
+        let parser = session.screen.lock().unwrap();
+        let screen = parser.screen();
+        let text = screen.contents();
+        let title = text
+            .lines()
+            .position(|l| l.starts_with(" Deploy"))
+            .expect("the title");
+        // The row above the form's title is its rule, in the theme's accent.
+        screen.cell(title as u16 - 1, 0).unwrap().fgcolor()
+    };
+    assert_eq!(rule_colour, vt100::Color::Rgb(0x12, 0x34, 0x56));
+
+    // Narrower: pi asks for lines of the new width, the engine draws them, nothing breaks.
+    session.resize(30, 44);
+    // At 44 columns the footer wraps right after "question type" (at 100 it goes on).
+    let wrapped = " ⇆ tab · ↑↓ select · t question type";
+    let start = Instant::now();
+    while !session.contents().lines().any(|l| l.trim_end() == wrapped) {
+        assert!(
+            start.elapsed() < PATIENCE,
+            "never redrawn at 44 columns:\n{}",
+            session.contents()
+        );
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    let text = session.contents();
+    assert!(text.lines().all(|l| l.chars().count() <= 44), "{text}");
+    session.send("\r");
+    session.send("\r");
+    wait_for(&session, "Thanks.");
+    assert_eq!(
+        home.tool_result()["details"]["answers"]["env"]["values"],
+        json!(["staging"])
+    );
 }
 
 #[test]
