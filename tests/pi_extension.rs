@@ -597,6 +597,43 @@ fn a_missing_engine_is_a_clear_tool_error_and_pi_keeps_working() {
 }
 
 #[test]
+fn an_engine_too_old_for_the_protocol_is_named_with_the_install_command() {
+    let Some((pi, _turn)) = Pi::installed() else {
+        return;
+    };
+    let home = Home::new();
+    home.script(json!([ask(deploy(), "call_1"), say("Noted.")]));
+    // What a pi-ask from before `embed` does when asked for it.
+    let old = home.dir.path().join("old-pi-ask");
+    std::fs::write(
+        &old,
+        "#!/bin/sh\necho \"error: unrecognized subcommand 'embed'\" >&2\nexit 2\n",
+    )
+    .unwrap();
+    let mut permissions = std::fs::metadata(&old).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&old, permissions).unwrap();
+    let mut child = piped(
+        &pi,
+        &home,
+        &old.display().to_string(),
+        &["--mode", "json", "-p", "please deploy"],
+        &[],
+    );
+    drop(child.stdin.take());
+    let mut lines = json_lines(&mut child);
+    let end = read_until(&mut lines, |l| {
+        l["type"] == "tool_execution_end" && l["toolName"] == "ask_user"
+    });
+    assert_eq!(end["isError"], true);
+    let text = end["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("too old"), "{text}");
+    assert!(text.contains("unrecognized subcommand"), "{text}");
+    assert!(text.contains("cargo install"), "{text}");
+    let _ = child.wait();
+}
+
+#[test]
 fn a_remote_submit_on_pi_events_answers_the_form() {
     let Some((pi, _turn)) = Pi::installed() else {
         return;

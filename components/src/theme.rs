@@ -494,6 +494,41 @@ impl Theme {
     }
 }
 
+/// Whether a colour is the terminal's own (no colour set).
+pub fn is_default(color: Color) -> bool {
+    color == Color::Reset
+}
+
+/// The SGR parameters that set `color` as the foreground (or, with `background`, the background):
+/// `38;2;r;g;b`, `38;5;n`, or a named colour's `3x`/`9x`; `None` for the terminal's own colour.
+/// For hosts that take styled text rather than a terminal (the embed protocol's frames).
+pub fn sgr_colour(color: Color, background: bool) -> Option<String> {
+    let base = if background { 40 } else { 30 };
+    let named = |n: u8| Some((base + n).to_string());
+    let bright = |n: u8| Some((base + 60 + n).to_string());
+    match color {
+        Color::Reset => None,
+        Color::Black => named(0),
+        Color::Red => named(1),
+        Color::Green => named(2),
+        Color::Yellow => named(3),
+        Color::Blue => named(4),
+        Color::Magenta => named(5),
+        Color::Cyan => named(6),
+        Color::Gray => named(7),
+        Color::DarkGray => bright(0),
+        Color::LightRed => bright(1),
+        Color::LightGreen => bright(2),
+        Color::LightYellow => bright(3),
+        Color::LightBlue => bright(4),
+        Color::LightMagenta => bright(5),
+        Color::LightCyan => bright(6),
+        Color::White => bright(7),
+        Color::Indexed(i) => Some(format!("{};5;{i}", base + 8)),
+        Color::Rgb(r, g, b) => Some(format!("{};2;{r};{g};{b}", base + 8)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,6 +7,7 @@ use ratatui::layout::Position;
 use ratatui::style::{Color, Modifier, Style};
 
 use pi_ask_components::text::width;
+use pi_ask_components::theme::{is_default, sgr_colour};
 
 /// The rows of `buf` as styled lines; `marker` goes right before the cell at `cursor`.
 pub fn lines(buf: &Buffer, cursor: Option<Position>, marker: Option<&str>) -> Vec<String> {
@@ -92,7 +93,7 @@ const PLAIN: Style = Style::new();
 
 /// The style as it shows: a reset colour is no colour, and removed modifiers say nothing.
 fn normal(style: Style) -> Style {
-    let colour = |c: Option<Color>| c.filter(|c| *c != Color::Reset);
+    let colour = |c: Option<Color>| c.filter(|c| !is_default(*c));
     Style {
         fg: colour(style.fg),
         bg: colour(style.bg),
@@ -104,7 +105,7 @@ fn normal(style: Style) -> Style {
 
 /// Whether a style shows on a blank cell (a background, reversed video, a line through it).
 fn has_colour(style: Style) -> bool {
-    style.bg.is_some_and(|c| c != Color::Reset)
+    style.bg.is_some_and(|c| !is_default(c))
         || style
             .add_modifier
             .intersects(Modifier::REVERSED | Modifier::UNDERLINED | Modifier::CROSSED_OUT)
@@ -127,40 +128,13 @@ fn sgr(style: Style) -> String {
             codes.push(code.into());
         }
     }
-    if let Some(fg) = style.fg.and_then(|c| colour(c, false)) {
+    if let Some(fg) = style.fg.and_then(|c| sgr_colour(c, false)) {
         codes.push(fg);
     }
-    if let Some(bg) = style.bg.and_then(|c| colour(c, true)) {
+    if let Some(bg) = style.bg.and_then(|c| sgr_colour(c, true)) {
         codes.push(bg);
     }
     format!("\x1b[{}m", codes.join(";"))
-}
-
-fn colour(color: Color, background: bool) -> Option<String> {
-    let base = if background { 40 } else { 30 };
-    let named = |n: u8| Some((base + n).to_string());
-    let bright = |n: u8| Some((base + 60 + n).to_string());
-    match color {
-        Color::Reset => None,
-        Color::Black => named(0),
-        Color::Red => named(1),
-        Color::Green => named(2),
-        Color::Yellow => named(3),
-        Color::Blue => named(4),
-        Color::Magenta => named(5),
-        Color::Cyan => named(6),
-        Color::Gray => named(7),
-        Color::DarkGray => bright(0),
-        Color::LightRed => bright(1),
-        Color::LightGreen => bright(2),
-        Color::LightYellow => bright(3),
-        Color::LightBlue => bright(4),
-        Color::LightMagenta => bright(5),
-        Color::LightCyan => bright(6),
-        Color::White => bright(7),
-        Color::Indexed(i) => Some(format!("{};5;{i}", base + 8)),
-        Color::Rgb(r, g, b) => Some(format!("{};2;{r};{g};{b}", base + 8)),
-    }
 }
 
 /// A line's width in columns once its escape sequences are removed (for tests and checks).

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::opening::{Opening, Outcome, stored};
+use super::opening::{Opening, Outcome, branch_entries, stored};
 use super::protocol::{Extractor, HostMessage, Open};
 use super::{Host, Next, messages};
 use crate::config::{ConfigPaths, peek};
@@ -20,13 +20,7 @@ const EXTRACTION_TOOL: &str = "Submit the structured questions from the assistan
 
 /// Finds the latest assistant turn, extracts its questions, and says what to open.
 pub fn resolve(host: &mut Host, open: &Open) -> io::Result<Outcome> {
-    let entries: Vec<Entry> = open
-        .branch
-        .clone()
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(Entry::from_value)
-        .collect();
+    let entries = branch_entries(open);
     let branch: Vec<&Entry> = entries.iter().collect();
     let turn = match session::latest_assistant_turn(&branch) {
         Ok(turn) => turn,

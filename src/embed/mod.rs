@@ -36,11 +36,6 @@ use crate::rpc::{Dialogs, Reply};
 use crate::run::RunOptions;
 use crate::tui::{Appearance, Screen, Session, SettingsApp, bytes, notify, runtime};
 
-/// How often the loop wakes when the host is quiet (timers, config reloads).
-const IDLE_POLL: Duration = Duration::from_millis(100);
-/// How soon the loop looks again while the file worker owes an answer.
-const FILES_POLL: Duration = Duration::from_millis(8);
-
 /// Serves one flow: reads host lines from `lines` and writes engine lines to `out` until the flow
 /// ends (or the host's input does).
 pub fn run(lines: Receiver<Line>, out: &mut dyn Write) -> io::Result<()> {
@@ -331,15 +326,7 @@ impl Host<'_> {
             if session.is_done() {
                 return Ok(Ended::Done);
             }
-            let now = Instant::now();
-            let idle = if session.awaits_files() {
-                FILES_POLL
-            } else {
-                IDLE_POLL
-            };
-            let timeout = session
-                .next_deadline()
-                .map_or(idle, |d| d.saturating_duration_since(now).min(idle));
+            let timeout = runtime::wait_for_input(session, Instant::now());
             let mut changed = match self.next(Some(timeout))? {
                 Next::Message(message) => self.handle(session, message, flow_id)?,
                 Next::Quiet => false,

@@ -72,13 +72,7 @@ pub fn resolve(open: &Open) -> Outcome {
             Err(invalid) => Outcome::Refused(Box::new(result::invalid_input_result(&invalid))),
         };
     };
-    let entries: Vec<Entry> = open
-        .branch
-        .clone()
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(Entry::from_value)
-        .collect();
+    let entries = branch_entries(open);
     let branch: Vec<&Entry> = entries.iter().collect();
     let missing = |m: session::Missing, none: &str| {
         Outcome::Nothing(vec![if m.incompatible {
@@ -124,6 +118,16 @@ pub fn resolve(open: &Open) -> Outcome {
             None => Outcome::Nothing(Vec::new()),
         },
     }
+}
+
+/// The session branch an `open` carries, as entries (anything but an object is skipped).
+pub(super) fn branch_entries(open: &Open) -> Vec<Entry> {
+    open.branch
+        .clone()
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(Entry::from_value)
+        .collect()
 }
 
 fn opened(form: Form, source: &'static str, tool_call_id: Option<String>, saying: &str) -> Outcome {

@@ -192,15 +192,7 @@ fn event_loop(
         if stops.swap(false, Ordering::Relaxed) {
             suspend(session, terminal, guard)?;
         }
-        let now = Instant::now();
-        let idle = if session.awaits_files() {
-            FILES_POLL
-        } else {
-            IDLE_POLL
-        };
-        let timeout = session
-            .next_deadline()
-            .map_or(idle, |d| d.saturating_duration_since(now).min(idle));
+        let timeout = wait_for_input(session, Instant::now());
         // Quiet frames: draw only after input or a timer, not on every idle wake-up.
         let mut changed = false;
         if event::poll(timeout)? {
@@ -225,6 +217,20 @@ fn event_loop(
             draw(session, terminal, guard)?;
         }
     }
+}
+
+/// How long a driver may wait for input before the session needs it again: until its next timer,
+/// and at most a moment while the file worker owes an answer, else a tenth of a second (signals
+/// and config reloads are looked at on every wake-up).
+pub fn wait_for_input(session: &Session, now: Instant) -> Duration {
+    let idle = if session.awaits_files() {
+        FILES_POLL
+    } else {
+        IDLE_POLL
+    };
+    session
+        .next_deadline()
+        .map_or(idle, |d| d.saturating_duration_since(now).min(idle))
 }
 
 /// Fits the inline area to the form's content, then draws, as one synchronized update so a
