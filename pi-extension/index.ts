@@ -124,6 +124,15 @@ export default function piAsk(pi: ExtensionAPI) {
   /** Transcript renderings by result, filled when a form ends (and on demand after a reload). */
   const transcripts = new Map<string, string>();
 
+  /** Starts an engine for one flow; once it ends (however it ends) no remote submit is routed to it. */
+  function start(open: object, on: (message: EngineMessage) => void): Engine {
+    const engine = startEngine(bin(), open, on);
+    void engine.done.then(() => {
+      for (const [flowId, known] of flows) if (known === engine) flows.delete(flowId);
+    });
+    return engine;
+  }
+
   /** Carries out what the engine asks of pi, whatever the flow. */
   function effect(ctx: ExtensionContext, engine: Engine, message: EngineMessage) {
     const { type, ...event } = message;
@@ -173,8 +182,7 @@ export default function piAsk(pi: ExtensionAPI) {
       let rerender: (() => void) | undefined;
       let close: ((final: Final) => void) | undefined;
       let finished: Final | undefined;
-      const engine: Engine = startEngine(
-        bin(),
+      const engine: Engine = start(
         { ...open, ...size, theme: themeOf(ctx.ui.theme), cursorMarker: CURSOR_MARKER },
         (message) => {
           if (message.type !== "frame") return effect(ctx, engine, message);
@@ -217,7 +225,7 @@ export default function piAsk(pi: ExtensionAPI) {
 
   /** pi's portable dialogs (RPC mode), one step at a time. */
   function inDialogs(ctx: ExtensionContext, open: object, signal?: AbortSignal): Promise<Final> {
-    const engine: Engine = startEngine(bin(), { ...open, flow: "dialogs" }, async (message) => {
+    const engine: Engine = start({ ...open, flow: "dialogs" }, async (message) => {
       if (message.type !== "step") return effect(ctx, engine, message);
       const value =
         message.dialog === "select"
@@ -233,7 +241,7 @@ export default function piAsk(pi: ExtensionAPI) {
 
   /** A flow without UI (print and JSON modes): the engine answers at once. */
   function headless(ctx: ExtensionContext, open: object): Promise<Final> {
-    const engine: Engine = startEngine(bin(), { ...open, flow: "fallback" }, (m) => effect(ctx, engine, m));
+    const engine: Engine = start({ ...open, flow: "fallback" }, (m) => effect(ctx, engine, m));
     return engine.done;
   }
 

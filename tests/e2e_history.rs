@@ -134,6 +134,9 @@ fn ask_says_once_that_an_interrupted_ask_in_the_same_directory_can_be_resumed() 
 
     let mut next = start(&["ask", "p.json", "--cwd", cwd], &history);
     next.wait_for("`pi-ask resume` reopens it");
+    // The notice is printed before the form takes the terminal: a Ctrl+C sent before raw mode
+    // would be the line discipline's, not a key. Wait for the form itself.
+    next.wait_for("Where should it deploy?");
     next.send("\x03"); // ctrl+c cancels
     next.wait_exit();
     let third = start(&["ask", "p.json", "--cwd", cwd], &history);
