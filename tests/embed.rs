@@ -339,8 +339,9 @@ fn the_cursor_marker_sits_in_the_open_editor() {
 
 #[test]
 fn the_dialog_flow_is_served_as_steps() {
+    let dir = config_dir();
     let out = exchange(&[
-        json!({"type": "open", "flow": "dialogs", "payload": deploy()}),
+        json!({"type": "open", "flow": "dialogs", "payload": deploy(), "config": dir.path().join("pi-ask.toml")}),
         json!({"type": "reply", "id": "step-1", "value": "2. Production (recommended) — the live cluster"}),
         json!({"type": "reply", "id": "step-9", "value": "nope"}),
         json!({"type": "reply", "id": "step-2", "value": "Type something…"}),
@@ -372,8 +373,9 @@ fn the_dialog_flow_is_served_as_steps() {
 
 #[test]
 fn a_dialog_abort_cancels() {
+    let dir = config_dir();
     let out = exchange(&[
-        json!({"type": "open", "flow": "dialogs", "payload": deploy()}),
+        json!({"type": "open", "flow": "dialogs", "payload": deploy(), "config": dir.path().join("pi-ask.toml")}),
         json!({"type": "reply", "id": "step-1", "cancelled": true}),
         json!({"type": "abort"}),
     ]);
