@@ -52,10 +52,6 @@ pub fn input_schema() -> Value {
 /// flat), and the parameters (the input schema without its `$schema` key). The pi extension
 /// ships this as `pi-extension/tool.json`; a test keeps the two equal.
 pub fn pi_tool() -> Value {
-    let mut parameters = input_schema();
-    if let Some(map) = parameters.as_object_mut() {
-        map.remove("$schema");
-    }
     json!({
         "name": "ask_user",
         "label": "Ask User",
@@ -68,6 +64,15 @@ pub fn pi_tool() -> Value {
             "Give every ask_user question a stable unique id and every option a non-empty value and label; preview questions need a preview on every option. Mark an option recommended: true only for grounded preferences, and explain why in its description; a recommendation is never preselected.",
             "In RPC mode ask_user shows sequential dialogs with one choice or Type something… per question: do not promise notes, previews or a review tab there, and never read required or cancelled: false as approval."
         ],
-        "parameters": parameters,
+        "parameters": parameters(),
     })
+}
+
+/// The input schema as a tool's `parameters` (without its `$schema` key, which tool APIs refuse).
+pub fn parameters() -> Value {
+    let mut schema = input_schema();
+    if let Some(map) = schema.as_object_mut() {
+        map.remove("$schema");
+    }
+    schema
 }

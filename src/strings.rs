@@ -66,3 +66,41 @@ pub const NO_MATCHING_FILES: &str = "no matching files";
 
 /// After the popup's count (or `no matching files`) when the file index stopped at its cap.
 pub const INDEX_TRUNCATED: &str = " (index truncated)";
+
+/// `N question(s)`, as the original's notices count them.
+pub fn question_count(form: &crate::form::Form) -> String {
+    format!("{} question(s)", form.questions.len())
+}
+
+/// The notices of reopening a form from a pi session's branch (`pi-ask replay --session`,
+/// `pi-ask answer --again --session`, and the same lookups a host asks `pi-ask embed` for), in
+/// the original's words.
+pub mod reopening {
+    pub const INCOMPATIBLE: &str =
+        "Previous form exists on this branch but is no longer compatible.";
+    pub const NO_ASK_FORM: &str = "No previous ask_user form found on this branch.";
+    pub const NO_ANSWER_FORM: &str =
+        "No previous /answer form found on this branch; use /answer first.";
+    pub const NO_QUESTIONS: &str = "No questions found in the latest assistant message.";
+    pub const CANCELLED: &str = "Ask form cancelled.";
+
+    /// `Replaying previous ask_user form on this branch: 2 question(s).`
+    pub fn replaying(count: &str) -> String {
+        format!("Replaying previous ask_user form on this branch: {count}.")
+    }
+
+    /// `Reopening previous /answer form on this branch: 2 question(s).`
+    pub fn reopening_answer(count: &str) -> String {
+        format!("Reopening previous /answer form on this branch: {count}.")
+    }
+
+    /// `Reopening unanswered ask_user form: 2 question(s).`
+    pub fn reopening_unanswered(count: &str) -> String {
+        format!("Reopening unanswered ask_user form: {count}.")
+    }
+
+    /// What a dismissed recovered form says; `replay` names the command that reopens it.
+    pub fn unanswered_dismissed(replay: &str) -> String {
+        format!("Unanswered ask_user form dismissed; use {replay} to reopen it.")
+    }
+}

@@ -15,6 +15,7 @@ use crate::extract::{Extracted, builtin, check_candidate};
 use crate::history::{Origin, Source};
 use crate::run::RunOptions;
 use crate::session::{self, AssistantTurn};
+use crate::strings::reopening;
 
 /// Which extractor `--extractor` names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,7 +90,7 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
             if args.print {
                 println!("{}", serde_json::json!({ "questions": [] }));
             }
-            return nothing("No questions found in the latest assistant message.");
+            return nothing(reopening::NO_QUESTIONS);
         }
         Extracted::Form { payload, form } => (payload, form),
     };
@@ -118,7 +119,7 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
 /// Says that a cancelled extracted form was cancelled, as the original notifies.
 fn finish((code, ended): (ExitCode, Ended)) -> ExitCode {
     if ended == Ended::Cancelled {
-        report("Ask form cancelled.");
+        report(reopening::CANCELLED);
     }
     code
 }
@@ -183,10 +184,7 @@ fn again(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> Ex
         };
         return match session::latest_extracted_form(&file.branch()) {
             Ok(found) => {
-                report(&format!(
-                    "Reopening previous /answer form on this branch: {}.",
-                    question_count(&found.form)
-                ));
+                report(&reopening::reopening_answer(&question_count(&found.form)));
                 let opening = Opening {
                     form: found.form.clone(),
                     payload: &found.payload,
@@ -196,10 +194,8 @@ fn again(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> Ex
                 };
                 finish(open_on_terminal(history, &opening, options))
             }
-            Err(m) if m.incompatible => {
-                failure("Previous form exists on this branch but is no longer compatible.")
-            }
-            Err(_) => nothing("No previous /answer form found on this branch; use /answer first."),
+            Err(m) if m.incompatible => failure(reopening::INCOMPATIBLE),
+            Err(_) => nothing(reopening::NO_ANSWER_FORM),
         };
     }
     let read = match history.read() {

@@ -241,7 +241,4 @@ pub fn failure(message: &str) -> ExitCode {
     ExitCode::from(EXIT_ERROR)
 }
 
-/// `N question(s)`, as the original's notices count them.
-pub fn question_count(form: &Form) -> String {
-    format!("{} question(s)", form.questions.len())
-}
+pub use crate::strings::question_count;

@@ -10,6 +10,7 @@ use crate::history::{Ask, Origin, SessionCall, Source, process_is_alive};
 use crate::input::{self, InvalidInput};
 use crate::run::RunOptions;
 use crate::session::{self, BranchForm, SessionFile};
+use crate::strings::reopening;
 
 /// `--session FILE`, or `latest` for the newest session of the working directory (under pi's
 /// agent directory, `PI_CODING_AGENT_DIR` honoured).
@@ -115,10 +116,7 @@ pub fn replay(
         };
         return match session::latest_tool_form(&file.branch()) {
             Ok(found) => {
-                report(&format!(
-                    "Replaying previous ask_user form on this branch: {}.",
-                    question_count(&found.form)
-                ));
+                report(&reopening::replaying(&question_count(&found.form)));
                 let opening = Opening {
                     form: found.form.clone(),
                     payload: &found.payload,
@@ -128,10 +126,8 @@ pub fn replay(
                 };
                 open_on_terminal(history, &opening, options).0
             }
-            Err(missing) if missing.incompatible => {
-                failure("Previous form exists on this branch but is no longer compatible.")
-            }
-            Err(_) => nothing("No previous ask_user form found on this branch."),
+            Err(missing) if missing.incompatible => failure(reopening::INCOMPATIBLE),
+            Err(_) => nothing(reopening::NO_ASK_FORM),
         };
     }
     let read = match history.read() {
@@ -171,13 +167,12 @@ pub fn replay(
 
 /// Opens a resumed form; its end (submit or cancel) records the dismissal.
 fn open_resumed(opening: &Opening<'_>, options: &RunOptions, history: &HistoryChoice) -> ExitCode {
-    report(&format!(
-        "Reopening unanswered ask_user form: {}.",
-        question_count(&opening.form)
-    ));
+    report(&reopening::reopening_unanswered(&question_count(
+        &opening.form,
+    )));
     let (code, ended) = open_on_terminal(history, opening, options);
     if ended == Ended::Cancelled {
-        report("Unanswered ask_user form dismissed; use pi-ask replay to reopen it.");
+        report(&reopening::unanswered_dismissed("pi-ask replay"));
     }
     code
 }

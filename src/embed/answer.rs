@@ -5,7 +5,7 @@
 use std::io;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::opening::{Opening, Outcome, branch_entries, stored};
 use super::protocol::{Extractor, HostMessage, Open};
@@ -14,6 +14,7 @@ use crate::config::{ConfigPaths, peek};
 use crate::extract::Extracted;
 use crate::extract::command::{ExtractError, Progress, Run, extract_with, retry_notice};
 use crate::session::{self, AssistantTurn, Entry};
+use crate::strings::reopening;
 
 /// The tool the host's model is asked to call, as the original describes it.
 const EXTRACTION_TOOL: &str = "Submit the structured questions from the assistant message. Call once with an empty questions array when there are no actionable questions.";
@@ -81,10 +82,9 @@ fn opening(extracted: Result<Extracted, String>, turn: &AssistantTurn) -> Outcom
                 turn.entry_id.as_deref(),
             )],
         })),
-        Ok(Extracted::NoQuestions) => Outcome::Nothing(vec![messages::notice(
-            "info",
-            "No questions found in the latest assistant message.",
-        )]),
+        Ok(Extracted::NoQuestions) => {
+            Outcome::Nothing(vec![messages::notice("info", reopening::NO_QUESTIONS)])
+        }
         Err(message) if message == ExtractError::Cancelled.to_string() => {
             Outcome::Nothing(vec![messages::notice("info", &message)])
         }
@@ -118,7 +118,7 @@ fn ask_host(
         "tool": {
             "name": "ask_user",
             "description": EXTRACTION_TOOL,
-            "parameters": strip_schema_uri(crate::schema::input_schema()),
+            "parameters": crate::schema::parameters(),
         },
     });
     host.send(&request)
@@ -146,11 +146,4 @@ fn ask_host(
             Ok(Next::Quiet) => {}
         }
     }
-}
-
-fn strip_schema_uri(mut schema: Value) -> Value {
-    if let Some(map) = schema.as_object_mut() {
-        map.remove("$schema");
-    }
-    schema
 }

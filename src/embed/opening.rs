@@ -9,11 +9,8 @@ use super::protocol::{Find, Open};
 use crate::form::Form;
 use crate::input::validate_payload;
 use crate::result::{self, AskResult};
-use crate::session::{self, Entry};
-
-/// The custom entry type of stored payloads, and of dismissed recoveries.
-const PAYLOAD_ENTRY: &str = "ask:payload";
-const DISMISSED_ENTRY: &str = "ask:pending-dismissed";
+use crate::session::{self, DISMISSED_ENTRY, Entry, PAYLOAD_ENTRY};
+use crate::strings::{question_count, reopening};
 
 /// A form to open, and where it came from.
 #[derive(Debug, Clone)]
@@ -45,10 +42,6 @@ pub(super) fn stored(source: &str, params: &Value, source_entry: Option<&str>) -
     messages::store(PAYLOAD_ENTRY, data)
 }
 
-fn count(form: &Form) -> String {
-    format!("{} question(s)", form.questions.len())
-}
-
 /// Resolves an `open` for the form flows (`ask`, `dialogs`, `fallback`).
 pub fn resolve(open: &Open) -> Outcome {
     let Some(find) = open.find else {
@@ -76,10 +69,7 @@ pub fn resolve(open: &Open) -> Outcome {
     let branch: Vec<&Entry> = entries.iter().collect();
     let missing = |m: session::Missing, none: &str| {
         Outcome::Nothing(vec![if m.incompatible {
-            messages::notice(
-                "error",
-                "Previous form exists on this branch but is no longer compatible.",
-            )
+            messages::notice("error", reopening::INCOMPATIBLE)
         } else {
             messages::notice("info", none)
         }])
@@ -90,21 +80,18 @@ pub fn resolve(open: &Open) -> Outcome {
                 found.form,
                 "ask:replay",
                 found.tool_call_id,
-                "Replaying previous ask_user form on this branch",
+                reopening::replaying,
             ),
-            Err(m) => missing(m, "No previous ask_user form found on this branch."),
+            Err(m) => missing(m, reopening::NO_ASK_FORM),
         },
         Find::AnswerAgain => match session::latest_extracted_form(&branch) {
             Ok(found) => opened(
                 found.form,
                 "answer:again",
                 None,
-                "Reopening previous /answer form on this branch",
+                reopening::reopening_answer,
             ),
-            Err(m) => missing(
-                m,
-                "No previous /answer form found on this branch; use /answer first.",
-            ),
+            Err(m) => missing(m, reopening::NO_ANSWER_FORM),
         },
         // Extraction talks to the host: resolved by `answer::resolve` before this is reached.
         Find::Answer => Outcome::Nothing(Vec::new()),
@@ -113,7 +100,7 @@ pub fn resolve(open: &Open) -> Outcome {
                 pending.form.form,
                 "ask:resume",
                 Some(pending.tool_call_id),
-                "Reopening unanswered ask_user form",
+                reopening::reopening_unanswered,
             ),
             None => Outcome::Nothing(Vec::new()),
         },
@@ -130,8 +117,13 @@ pub(super) fn branch_entries(open: &Open) -> Vec<Entry> {
         .collect()
 }
 
-fn opened(form: Form, source: &'static str, tool_call_id: Option<String>, saying: &str) -> Outcome {
-    let notice = messages::notice("info", &format!("{saying}: {}.", count(&form)));
+fn opened(
+    form: Form,
+    source: &'static str,
+    tool_call_id: Option<String>,
+    saying: fn(&str) -> String,
+) -> Outcome {
+    let notice = messages::notice("info", &saying(&question_count(&form)));
     Outcome::Open(Box::new(Opening {
         form,
         source,
@@ -167,11 +159,11 @@ pub fn after(opening: &Opening, result: &AskResult) -> Vec<Value> {
     }
     if result.details.cancelled {
         let message = if opening.source == "ask:resume" {
-            "Unanswered ask_user form dismissed; use /ask:replay to reopen it."
+            reopening::unanswered_dismissed("/ask:replay")
         } else {
-            "Ask form cancelled."
+            reopening::CANCELLED.to_owned()
         };
-        lines.push(messages::notice("info", message));
+        lines.push(messages::notice("info", &message));
     } else {
         lines.push(messages::deliver(result.text()));
     }
