@@ -337,8 +337,9 @@ pub fn ask_result_with(
         crate::cli::report(NO_TERMINAL);
         return Ok(Finished::answered(result::needs_input_result(&form)));
     }
-    if let Some(dir) = options.cwd.as_ref().filter(|d| !d.is_dir()) {
-        crate::cli::report(&format!("--cwd {} is not a directory", dir.display()));
+    // Refused before the socket is bound (flow_session would refuse it too, later).
+    if let Err(message) = root_folder(options.cwd.as_deref()) {
+        crate::cli::report(&message);
         return Err(ExitCode::from(EXIT_ERROR));
     }
     let remote = listen(&form, options)?;
@@ -411,12 +412,7 @@ pub fn flow_session(
     options: &RunOptions,
     notifier: impl FnOnce(bool) -> crate::tui::Notifier,
 ) -> Result<(Session, Option<crate::line::Reason>), String> {
-    // `@` suggestions list files under --cwd (default: the current directory).
-    let root = match &options.cwd {
-        Some(dir) if dir.is_dir() => dir.clone(),
-        Some(dir) => return Err(format!("--cwd {} is not a directory", dir.display())),
-        None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
-    };
+    let root = root_folder(options.cwd.as_deref())?;
     let store = ConfigStore::open(ConfigPaths::from_env(options.config.as_deref()));
     let config = store.config().clone();
     let lines = line_mode(options, &config);
@@ -471,6 +467,15 @@ pub fn flow_session(
     .with_appearance(options.appearance.clone())
     .with_journal(options.journal.clone());
     Ok((session, lines))
+}
+
+/// Where `@` suggestions list files: `--cwd`, which must be a folder, else the current directory.
+pub fn root_folder(cwd: Option<&Path>) -> Result<PathBuf, String> {
+    match cwd {
+        Some(dir) if dir.is_dir() => Ok(dir.to_path_buf()),
+        Some(dir) => Err(format!("--cwd {} is not a directory", dir.display())),
+        None => Ok(std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))),
+    }
 }
 
 /// Opens the settings modal alone.

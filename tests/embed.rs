@@ -644,3 +644,21 @@ fn answer_with_the_engines_extractor_and_with_nothing_to_extract() {
         "No questions found in the latest assistant message."
     );
 }
+
+#[test]
+fn a_cwd_that_is_not_a_folder_is_named_and_the_form_still_opens() {
+    let dir = config_dir();
+    let mut first = open(&deploy(), 60, 20, &dir);
+    first["cwd"] = json!(dir.path().join("missing\u{1b}[31m"));
+    let out = exchange(&[first, input("\r"), input("\r"), input("\r")]);
+    let errors = of_type(&out, "error");
+    assert_eq!(errors.len(), 1);
+    let message = errors[0]["message"].as_str().unwrap();
+    assert!(message.contains("is not a directory"), "{message}");
+    assert!(!message.contains('\x1b'), "made printable: {message:?}");
+    let result = &of_type(&out, "result")[0]["result"];
+    assert_eq!(
+        result["details"]["answers"]["env"]["values"],
+        json!(["staging"])
+    );
+}

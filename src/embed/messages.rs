@@ -71,9 +71,10 @@ pub fn closed() -> Value {
     json!({"type": "closed"})
 }
 
-/// A host line the engine refused, or a problem it reports; the flow goes on.
+/// A host line the engine refused, or a problem it reports; the flow goes on. Made printable
+/// here, once: messages quote host lines, payload text and paths, and hosts show them.
 pub fn error(message: &str) -> Value {
-    json!({"type": "error", "message": message})
+    json!({"type": "error", "message": crate::printable::printable(message)})
 }
 
 /// Something for the host to tell the person (`info`, `warning` or `error`), as pi's `notify`.

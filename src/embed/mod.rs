@@ -80,15 +80,14 @@ fn ask(host: &mut Host, open: &Open, appearance: Appearance) -> io::Result<()> {
         return Ok(());
     };
     let form = opening.form.clone();
-    let cwd = match &open.cwd {
-        Some(dir) if !dir.is_dir() => {
+    let cwd = match crate::run::root_folder(open.cwd.as_deref()) {
+        Ok(root) => Some(root),
+        Err(message) => {
             host.error(&format!(
-                "cwd {} is not a directory; @ suggestions come from the engine's own",
-                crate::printable::printable(&dir.display().to_string())
+                "{message}; @ suggestions come from the engine's own folder"
             ))?;
             None
         }
-        other => other.clone(),
     };
     let options = RunOptions {
         config: open.config.clone(),
@@ -273,7 +272,7 @@ impl Host<'_> {
         match protocol::parse(text) {
             Ok(message) => Ok(Next::Message(message)),
             Err(e) => {
-                self.error(&crate::printable::printable(&e.to_string()))?;
+                self.error(&e.to_string())?;
                 Ok(Next::Quiet)
             }
         }
@@ -286,7 +285,7 @@ impl Host<'_> {
         };
         let (theme, notices) = read_theme(Some(theme));
         for notice in notices {
-            self.error(&crate::printable::printable(&notice))?;
+            self.error(&notice)?;
         }
         Ok(
             Appearance::fixed(None, pi_ask_components::theme::ColorDepth::TrueColor)
@@ -441,7 +440,7 @@ impl Dialogs for Steps<'_, '_> {
                 }
                 Next::Message(HostMessage::Reply(reply)) => self.host.error(&format!(
                     "ignored a reply to {:?}; the step waiting is {id:?}",
-                    crate::printable::printable(&reply.id)
+                    reply.id
                 ))?,
                 Next::Message(HostMessage::Abort) | Next::Closed => return Ok(Reply::Abort),
                 Next::Message(_) => self

@@ -11,7 +11,6 @@ use pi_ask_components::{
     Footer, PreviewPane, ReviewEntry, ReviewLine, ReviewTab, SettingsItem,
     SettingsModal as ModalView, SettingsNotice, TabBar, TabItem, Theme,
 };
-use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 
@@ -37,15 +36,6 @@ const COMFORT_LIST_LINES: u16 = 9;
 
 /// Most suggestion rows shown at once in the popup.
 const POPUP_ROWS: u16 = 8;
-
-/// Draws the whole flow into the frame and places the hardware cursor in an open editor.
-pub fn draw(app: &mut App, frame: &mut Frame) {
-    let area = frame.area();
-    let cursor = draw_into(app, area, frame.buffer_mut());
-    if let Some(position) = cursor {
-        frame.set_cursor_position(position);
-    }
-}
 
 /// How tall the body of the current tab wants to be: the least that still shows its point (a
 /// prompt line and the cursor row, or the review actions), a comfortable height, and everything.
