@@ -368,12 +368,16 @@ pub fn spawn_line_reader<R: BufRead + Send + 'static>(input: R) -> Receiver<Line
     spawn_line_reader_within(input, MAX_LINE)
 }
 
+/// Lines read ahead of the one being handled: past this, the reader waits (and the host's pipe
+/// fills) instead of holding a flood in memory.
+const READ_AHEAD: usize = 64;
+
 /// [`spawn_line_reader`] with another cap on a line's length (`max` bytes).
 pub fn spawn_line_reader_within<R: BufRead + Send + 'static>(
     mut input: R,
     max: usize,
 ) -> Receiver<Line> {
-    let (tx, rx) = std::sync::mpsc::channel();
+    let (tx, rx) = std::sync::mpsc::sync_channel(READ_AHEAD);
     std::thread::spawn(move || {
         while let Ok(Some(line)) = crate::lines::read_line_within(&mut input, max) {
             if tx.send(line).is_err() {

@@ -213,19 +213,24 @@ fn every_question_type_in_a_dumb_terminal_writes_only_text() {
     }
 }
 
-/// The inbox in line mode: its list as numbered lines, an ask opened by its number and answered
-/// in lines, and nothing but text on a dumb terminal.
-#[test]
-fn the_inbox_in_line_mode_lists_asks_as_lines_and_answers_one() {
-    use pi_ask::queue::Queue;
+/// A queue (in a temp folder, kept alive by the first value) with two asks waiting.
+fn two_waiting_asks() -> (tempfile::TempDir, pi_ask::queue::Queue) {
     let dir = tempfile::tempdir().unwrap();
-    let queue = Queue::open(dir.path().join("q")).unwrap();
+    let queue = pi_ask::queue::Queue::open(dir.path().join("q")).unwrap();
     queue
         .submit(&common::queued_ask("a1", "Where should it deploy?", 1))
         .unwrap();
     queue
         .submit(&common::queued_ask("a2", "Which database?", 2))
         .unwrap();
+    (dir, queue)
+}
+
+/// The inbox in line mode: its list as numbered lines, an ask opened by its number and answered
+/// in lines, and nothing but text on a dumb terminal.
+#[test]
+fn the_inbox_in_line_mode_lists_asks_as_lines_and_answers_one() {
+    let (_dir, queue) = two_waiting_asks();
     let q = queue.dir().to_str().unwrap().to_owned();
     let mut s = Session::start_with_env(
         &["inbox", "--no-history", "--once", "--queue", &q],
@@ -370,15 +375,7 @@ fn numbers_reach_any_option_of_a_long_list() {
 /// again, so a number typed next names the ask it says; a new ask is announced on its own.
 #[test]
 fn the_line_mode_inbox_says_the_list_again_when_an_ask_goes_away() {
-    use pi_ask::queue::Queue;
-    let dir = tempfile::tempdir().unwrap();
-    let queue = Queue::open(dir.path().join("q")).unwrap();
-    queue
-        .submit(&common::queued_ask("a1", "Where should it deploy?", 1))
-        .unwrap();
-    queue
-        .submit(&common::queued_ask("a2", "Which database?", 2))
-        .unwrap();
+    let (_dir, queue) = two_waiting_asks();
     let q = queue.dir().to_str().unwrap().to_owned();
     let mut s = Session::start_with_env(
         &["inbox", "--no-history", "--queue", &q],
@@ -396,5 +393,43 @@ fn the_line_mode_inbox_says_the_list_again_when_an_ask_goes_away() {
     s.wait_for("New ask: 2. Which region?");
     s.send("q\r");
     assert_eq!(s.wait_exit(), 0);
+    assert_only_text(&s.raw.lock().unwrap());
+}
+
+/// Bytes that are not UTF-8 (a terminal in another encoding, a stray key) are a line like any
+/// other: refused in a sentence, and the form goes on (they once ended the input for good).
+#[test]
+fn a_line_that_is_not_utf8_is_refused_and_the_form_goes_on() {
+    use std::io::Write;
+    let mut s = Session::start_with_env(
+        &["ask", "--no-history", "PAYLOAD"],
+        &[("TERM", "dumb")],
+        |dir| {
+            let question = json!({"id": "q", "prompt": "Pick one?", "options": [
+                {"value": "a", "label": "Alpha"}, {"value": "b", "label": "Beta"}]});
+            let file = payload_file(dir, &json!({"questions": [question]}));
+            std::fs::rename(&file, dir.join("PAYLOAD")).unwrap();
+        },
+    );
+    s.wait_for("pi-ask line mode (TERM=dumb)");
+    s.wait_for("Type ");
+    {
+        let mut writer = s.writer.lock().unwrap();
+        writer.write_all(b"\xff\xfe\r").unwrap();
+        writer.flush().unwrap();
+    }
+    for line in ["2", "s", "s"] {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        s.send(&format!("{line}\r"));
+    }
+    s.wait_for("Submitted.");
+    assert!(
+        s.contents().contains("is not a command"),
+        "{}",
+        s.contents()
+    );
+    let (code, result) = s.finish();
+    assert_eq!(code, 0, "{}", s.contents());
+    assert_eq!(result["details"]["answers"]["q"]["values"], json!(["b"]));
     assert_only_text(&s.raw.lock().unwrap());
 }

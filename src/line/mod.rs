@@ -31,12 +31,19 @@ pub fn tty_lines() -> io::Result<&'static std::sync::Mutex<Receiver<String>>> {
         return Ok(lines);
     }
     let tty = crate::tui::terminal::open_tty()?;
-    let (tx, rx) = std::sync::mpsc::channel();
+    // A few lines of read-ahead (what is typed before a form is said is dropped anyway).
+    let (tx, rx) = std::sync::mpsc::sync_channel(16);
     std::thread::spawn(move || {
-        use std::io::BufRead;
-        for line in std::io::BufReader::new(tty).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
+        // The project's capped reader: a line over its cap is skipped, and bytes that are not
+        // UTF-8 (a terminal in another encoding) are read as replacement characters, so a
+        // stray byte never ends the input of every form after it.
+        let mut input = std::io::BufReader::new(tty);
+        while let Ok(Some(line)) = crate::lines::read_line(&mut input) {
+            let crate::lines::Line::Text(bytes) = line else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            if tx.send(text.trim_end_matches('\r').to_owned()).is_err() {
                 break;
             }
         }
