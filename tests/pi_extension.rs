@@ -534,31 +534,82 @@ fn rpc_mode_asks_through_pis_dialogs() {
 }
 
 #[test]
+fn an_abort_while_rpc_dialogs_wait_cancels_the_ask() {
+    let Some((pi, _turn)) = Pi::installed() else {
+        return;
+    };
+    let home = Home::new();
+    home.script(json!([ask(deploy(), "call_1"), say("Stopped.")]));
+    let mut child = piped(&pi, &home, engine(), &["--mode", "rpc"], &[]);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = json_lines(&mut child);
+    writeln!(
+        stdin,
+        "{}",
+        json!({"type": "prompt", "message": "please deploy"})
+    )
+    .unwrap();
+    read_until(&mut lines, |l| {
+        l["type"] == "extension_ui_request" && l["method"] == "select"
+    });
+    // pi's own abort command: the tool's abort signal reaches the engine's open dialog.
+    writeln!(stdin, "{}", json!({"type": "abort"})).unwrap();
+    let end = read_until(&mut lines, |l| {
+        l["type"] == "tool_execution_end" && l["toolName"] == "ask_user"
+    });
+    assert_eq!(end["result"]["details"]["cancelled"], true, "{end}");
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// pi in JSON mode asked to "please deploy", its events read as they come.
+struct JsonRun {
+    child: std::process::Child,
+    lines: Box<dyn Iterator<Item = Value>>,
+}
+
+impl JsonRun {
+    fn start(pi: &Pi, home: &Home, bin: &str) -> JsonRun {
+        let mut child = piped(
+            pi,
+            home,
+            bin,
+            &["--mode", "json", "-p", "please deploy"],
+            &[],
+        );
+        drop(child.stdin.take());
+        let lines = Box::new(json_lines(&mut child));
+        JsonRun { child, lines }
+    }
+
+    /// The `ask_user` call's `tool_execution_end` event.
+    fn ask_user_end(&mut self) -> Value {
+        read_until(&mut self.lines, |l| {
+            l["type"] == "tool_execution_end" && l["toolName"] == "ask_user"
+        })
+    }
+
+    fn finish(mut self) {
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
 fn json_mode_returns_the_pending_questions() {
     let Some((pi, _turn)) = Pi::installed() else {
         return;
     };
     let home = Home::new();
     home.script(json!([ask(deploy(), "call_1"), say("I will ask later.")]));
-    let mut child = piped(
-        &pi,
-        &home,
-        engine(),
-        &["--mode", "json", "-p", "please deploy"],
-        &[],
-    );
-    drop(child.stdin.take());
-    let mut lines = json_lines(&mut child);
-    let end = read_until(&mut lines, |l| {
-        l["type"] == "tool_execution_end" && l["toolName"] == "ask_user"
-    });
+    let mut run = JsonRun::start(&pi, &home, engine());
+    let end = run.ask_user_end();
     let text = end["result"]["content"][0]["text"].as_str().unwrap();
     assert!(
         text.starts_with("Needs user input: ask_user requires interactive TUI mode."),
         "{text}"
     );
     assert_eq!(end["result"]["details"]["cancelled"], true);
-    let _ = child.wait();
+    run.finish();
     assert_eq!(
         home.custom("ask:payload").len(),
         1,
@@ -574,26 +625,16 @@ fn a_missing_engine_is_a_clear_tool_error_and_pi_keeps_working() {
     let home = Home::new();
     home.script(json!([ask(deploy(), "call_1"), say("I could not ask.")]));
     let missing = home.dir.path().join("no-such-pi-ask");
-    let mut child = piped(
-        &pi,
-        &home,
-        &missing.display().to_string(),
-        &["--mode", "json", "-p", "please deploy"],
-        &[],
-    );
-    drop(child.stdin.take());
-    let mut lines = json_lines(&mut child);
-    let end = read_until(&mut lines, |l| {
-        l["type"] == "tool_execution_end" && l["toolName"] == "ask_user"
-    });
+    let mut run = JsonRun::start(&pi, &home, &missing.display().to_string());
+    let end = run.ask_user_end();
     assert_eq!(end["isError"], true);
     let text = end["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("pi-ask was not found"), "{text}");
     assert!(text.contains("cargo install"), "{text}");
-    read_until(&mut lines, |l| {
+    read_until(&mut run.lines, |l| {
         l["type"] == "message_end" && l["message"]["content"][0]["text"] == "I could not ask."
     });
-    let _ = child.wait();
+    run.finish();
 }
 
 #[test]
@@ -613,24 +654,14 @@ fn an_engine_too_old_for_the_protocol_is_named_with_the_install_command() {
     let mut permissions = std::fs::metadata(&old).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
     std::fs::set_permissions(&old, permissions).unwrap();
-    let mut child = piped(
-        &pi,
-        &home,
-        &old.display().to_string(),
-        &["--mode", "json", "-p", "please deploy"],
-        &[],
-    );
-    drop(child.stdin.take());
-    let mut lines = json_lines(&mut child);
-    let end = read_until(&mut lines, |l| {
-        l["type"] == "tool_execution_end" && l["toolName"] == "ask_user"
-    });
+    let mut run = JsonRun::start(&pi, &home, &old.display().to_string());
+    let end = run.ask_user_end();
     assert_eq!(end["isError"], true);
     let text = end["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("too old"), "{text}");
     assert!(text.contains("unrecognized subcommand"), "{text}");
     assert!(text.contains("cargo install"), "{text}");
-    let _ = child.wait();
+    run.finish();
 }
 
 #[test]
