@@ -6,7 +6,7 @@ use std::fmt;
 
 use pi_ask_components::EditOp;
 
-use crate::model::{InboxAction, Msg, PopupAction};
+use crate::model::{FilterAction, InboxAction, Msg, PopupAction};
 
 /// Where a key is pressed. Each context has its own actions and bindings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -20,10 +20,12 @@ pub enum Context {
     Autocomplete,
     /// `pi-ask inbox`'s list of waiting asks.
     Inbox,
+    /// The type-to-filter line over a question's options (`main.filter`).
+    Filter,
 }
 
 impl Context {
-    pub const ALL: [Context; 7] = [
+    pub const ALL: [Context; 8] = [
         Context::Global,
         Context::Main,
         Context::Editor,
@@ -31,6 +33,7 @@ impl Context {
         Context::SettingsModal,
         Context::Autocomplete,
         Context::Inbox,
+        Context::Filter,
     ];
 
     /// The contexts of the original pi-ask's keymaps (its JSON config spells each out).
@@ -52,6 +55,7 @@ impl Context {
             Context::SettingsModal => "settingsModal",
             Context::Autocomplete => "autocomplete",
             Context::Inbox => "inbox",
+            Context::Filter => "filter",
         }
     }
 
@@ -67,6 +71,9 @@ impl Context {
             Context::SettingsModal => "the settings modal",
             Context::Autocomplete => "the `@` suggestion popup",
             Context::Inbox => "`pi-ask inbox`'s list of waiting asks",
+            Context::Filter => {
+                "the type-to-filter line over a question's options; its typing takes the editing actions"
+            }
         }
     }
 
@@ -206,6 +213,8 @@ actions! {
         hint "page preview", "Scroll a preview question's pane down a page" },
     MainPreviewPageUp => { Main, "previewPageUp", ["shift+pageUp"], Msg::PreviewPageUp, Always, Flow, false,
         hint "page preview", "Scroll a preview question's pane up a page" },
+    MainFilter => { Main, "filter", ["/"], Msg::OpenFilter, Always, Flow, false,
+        hint "filter", "Filter the options by typing (fuzzy, on labels and descriptions)" },
     MainOptionNote => { Main, "optionNote", ["n"], Msg::OptionNote, Always, Flow, true,
         hint "note", "Write a note on the highlighted option" },
     MainQuestionNote => { Main, "questionNote", ["shift+n"], Msg::QuestionNote, Always, Flow, true,
@@ -282,6 +291,16 @@ actions! {
         hint "complete", "Insert the highlighted suggestion; with the popup closed, complete the path word before the caret" },
     AutocompleteClose => { Autocomplete, "close", ["esc"], Msg::Popup(PopupAction::Close), Always, Flow, false,
         hint "close list", "Close the popup until the text before the caret changes" },
+    FilterAccept => { Filter, "accept", ["enter"], Msg::Filter(FilterAction::Accept), Always, Flow, false,
+        hint "pick", "Pick the highlighted match and close the filter" },
+    FilterClose => { Filter, "close", ["esc"], Msg::Filter(FilterAction::Close), Always, Flow, false,
+        hint "all options", "Close the filter; the cursor stays on the highlighted option" },
+    FilterNext => { Filter, "next", ["down", "ctrl+n"], Msg::Filter(FilterAction::Next), Always, Flow, false,
+        hint "select", "Highlight the next match" },
+    FilterPrevious => { Filter, "previous", ["up", "ctrl+p"], Msg::Filter(FilterAction::Previous), Always, Flow, false,
+        hint "select", "Highlight the previous match" },
+    FilterToggle => { Filter, "toggle", ["space"], Msg::Filter(FilterAction::Toggle), Always, Flow, false,
+        hint "toggle", "Toggle the highlighted match of a multi question (a space in the query otherwise)" },
     InboxNext => { Inbox, "next", ["down"], Msg::Inbox(InboxAction::Next), Always, Flow, false,
         hint "", "Highlight the next waiting ask" },
     InboxPrevious => { Inbox, "previous", ["up"], Msg::Inbox(InboxAction::Previous), Always, Flow, false,

@@ -39,6 +39,8 @@ pub enum Focus {
     SettingsModal,
     /// `pi-ask inbox`'s list of waiting asks (its own context only).
     Inbox,
+    /// The type-to-filter line; `empty` while its query is.
+    Filter { empty: bool },
 }
 
 impl Focus {
@@ -56,7 +58,7 @@ impl Focus {
 
     fn editor_empty(self) -> bool {
         match self {
-            Focus::Editor { empty, .. } => empty,
+            Focus::Editor { empty, .. } | Focus::Filter { empty } => empty,
             _ => true,
         }
     }
@@ -105,6 +107,8 @@ pub enum Fallback {
     Digit,
     /// A printable character without Ctrl or Alt is typed.
     Type,
+    /// `1`-`9` pick that match; any other printable character is typed (the filter line).
+    DigitOrType,
 }
 
 const fn layer(context: Context, take: Take, gate: Gate) -> Layer {
@@ -123,6 +127,30 @@ const MAIN: &[Layer] = &[
 const SETTINGS_MODAL: &[Layer] = &[layer(Context::SettingsModal, Take::All, Gate::Always)];
 
 const INBOX: &[Layer] = &[layer(Context::Inbox, Take::All, Gate::Always)];
+
+/// The filter line: its own keys, then the preview's scroll keys (the preview follows the
+/// highlighted match), then editing its query.
+const FILTER: &[Layer] = &[
+    layer(Context::Global, Take::All, Gate::Always),
+    layer(Context::Filter, Take::All, Gate::Always),
+    layer(
+        Context::Main,
+        Take::Only(Action::MainPreviewDown),
+        Gate::Always,
+    ),
+    layer(Context::Main, Take::Only(Action::MainPreviewUp), Gate::Always),
+    layer(
+        Context::Main,
+        Take::Only(Action::MainPreviewPageDown),
+        Gate::Always,
+    ),
+    layer(
+        Context::Main,
+        Take::Only(Action::MainPreviewPageUp),
+        Gate::Always,
+    ),
+    layer(Context::Editor, Take::Group(Group::Editing), Gate::Always),
+];
 
 /// An editor's layers with its own context (`editor` or `noteEditor`) fourth.
 const fn editor_layers(own: Context) -> [Layer; 9] {
@@ -169,6 +197,7 @@ pub fn layers(focus: Focus) -> (&'static [Layer], Fallback) {
         Focus::Main => (MAIN, Fallback::Digit),
         Focus::SettingsModal => (SETTINGS_MODAL, Fallback::Nothing),
         Focus::Inbox => (INBOX, Fallback::Nothing),
+        Focus::Filter { .. } => (FILTER, Fallback::DigitOrType),
         Focus::Editor {
             kind: EditorKind::Answer | EditorKind::LandedAnswer,
             ..

@@ -5,6 +5,7 @@
 
 mod answer;
 mod draft;
+mod filter;
 mod msg;
 mod popup;
 mod settings_modal;
@@ -12,7 +13,8 @@ mod update;
 
 pub use answer::AnswerState;
 pub use draft::{Draft, DraftAnswer, DraftEditor, MAX_DRAFT_EDITOR_BYTES};
-pub use msg::{Cmd, InboxAction, Msg, Notification, PopupAction, ReviewAction};
+pub use filter::{Filter, FilterMatch};
+pub use msg::{Cmd, FilterAction, InboxAction, Msg, Notification, PopupAction, ReviewAction};
 /// The editing operations `Msg::Edit` carries (from the components crate, here so a model-only
 /// test needs only `pi_ask`).
 pub use pi_ask_components::EditOp;
@@ -127,6 +129,8 @@ pub struct Model {
     settings_modal: Option<SettingsModal>,
     /// The `@` popup under the open editor, and the search it waits for.
     completion: popup::Completion,
+    /// The type-to-filter line over the current question's options, while it is open.
+    filter: Option<Filter>,
     notified: bool,
     finished: bool,
     /// Option rows the view showed last (the size of a page for PageDown/PageUp).
@@ -169,6 +173,7 @@ impl Model {
             config_notice: None,
             settings_modal: None,
             completion: popup::Completion::default(),
+            filter: None,
             notified: false,
             finished: false,
             page_rows: DEFAULT_PAGE_ROWS,
@@ -283,6 +288,11 @@ impl Model {
 
     pub fn editor(&self) -> Option<&Editor> {
         self.editor.as_ref()
+    }
+
+    /// The open type-to-filter line, if any.
+    pub fn filter(&self) -> Option<&Filter> {
+        self.filter.as_ref()
     }
 
     /// Whether no editor is open or the open one is empty (navigation keys then move, not edit).

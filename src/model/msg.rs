@@ -50,6 +50,23 @@ pub enum PopupAction {
     Close,
 }
 
+/// A key of the type-to-filter line over a question's options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FilterAction {
+    /// Highlight the next (or previous) match.
+    Next,
+    Previous,
+    /// Enter: pick the highlighted match (a single question goes on; a multi question keeps it
+    /// chosen) and close the filter.
+    Accept,
+    /// Space: toggle the highlighted match of a multi question (typed into the query otherwise).
+    Toggle,
+    /// Esc: close the filter, the cursor kept on the highlighted option.
+    Close,
+    /// A digit 1..=9: the n-th match shown (picked on a single question, toggled on a multi one).
+    Pick(u8),
+}
+
 /// An action in the inbox's list of waiting asks (`pi-ask inbox`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InboxAction {
@@ -115,6 +132,10 @@ pub enum Msg {
     Toggle,
     /// A fixed digit 1..=9: select/toggle that row, or a review action on the review tab.
     Number(u8),
+    /// `/`: open the type-to-filter line over the current question's options.
+    OpenFilter,
+    /// A key of the open filter line (its typing comes as [`Msg::Edit`]).
+    Filter(FilterAction),
     /// Open the note editor of the highlighted option.
     OptionNote,
     /// Open the note editor of the current question.

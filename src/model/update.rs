@@ -12,12 +12,110 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Cmd> {
         model.revision = model.revision.wrapping_add(1);
     }
     let editing = model.editor.as_ref().map(|e| e.target);
-    let cmds = update_flow(model, msg);
+    let cmds = match model.filter.is_some() && !model.finished {
+        true => match filter_update(model, msg) {
+            Ok(cmds) => cmds,
+            Err(msg) => update_flow(model, msg),
+        },
+        false => update_flow(model, msg),
+    };
     // The popup belongs to one editor: it closes with it.
     if model.editor.as_ref().map(|e| e.target) != editing {
         model.completion.close();
     }
+    // A filter belongs to its question's tab, with nothing over it.
+    if let Some(filter) = &model.filter
+        && (model.tab() != Tab::Question(filter.question)
+            || model.editor.is_some()
+            || model.settings_modal.is_some()
+            || model.finished)
+    {
+        model.filter = None;
+    }
     cmds
+}
+
+/// A message while the filter line is open: its keys and typing are the filter's; anything else
+/// goes on to the flow (given back as `Err`).
+fn filter_update(model: &mut Model, msg: Msg) -> Result<Vec<Cmd>, Msg> {
+    use super::FilterAction as F;
+    let Some(filter) = model.filter.as_mut() else {
+        return Err(msg);
+    };
+    let q = filter.question;
+    let multi = model.questions[q].presented_type.is_multi();
+    match msg {
+        Msg::Edit(op) => {
+            if filter.query.apply(op) {
+                filter.refresh(&model.questions[q]);
+                follow_filter(model);
+            }
+            Ok(Vec::new())
+        }
+        Msg::Filter(F::Next) => {
+            filter.step(1);
+            follow_filter(model);
+            Ok(Vec::new())
+        }
+        Msg::Filter(F::Previous) => {
+            filter.step(-1);
+            follow_filter(model);
+            Ok(Vec::new())
+        }
+        Msg::Filter(F::Close) => {
+            model.filter = None;
+            Ok(Vec::new())
+        }
+        // Space is a character of the query on a question that cannot toggle.
+        Msg::Filter(F::Toggle) if !multi => filter_update(
+            model,
+            Msg::Edit(pi_ask_components::EditOp::Insert(" ".into())),
+        ),
+        Msg::Filter(F::Toggle) => {
+            if let Some(option) = filter.highlighted() {
+                model.answers[q].toggle(option);
+            }
+            Ok(Vec::new())
+        }
+        Msg::Filter(F::Pick(n)) => {
+            let index = usize::from(n.max(1) - 1);
+            if index >= filter.matches.len() {
+                return Ok(Vec::new());
+            }
+            filter.selected = index;
+            follow_filter(model);
+            match multi {
+                true => filter_update(model, Msg::Filter(F::Toggle)),
+                false => filter_update(model, Msg::Filter(F::Accept)),
+            }
+        }
+        Msg::Filter(F::Accept) => {
+            let Some(option) = filter.highlighted() else {
+                return Ok(Vec::new());
+            };
+            model.filter = None;
+            model.cursors[q] = option;
+            if multi {
+                if !model.answers[q].is_selected(option) {
+                    model.answers[q].toggle(option);
+                }
+                return Ok(Vec::new());
+            }
+            select_only(model, q, option);
+            Ok(advance(model))
+        }
+        other => Err(other),
+    }
+}
+
+/// The cursor follows the filter's highlight (so the preview shows the highlighted option).
+fn follow_filter(model: &mut Model) {
+    if let Some(filter) = &model.filter
+        && let Some(option) = filter.highlighted()
+    {
+        model.cursors[filter.question] = option;
+        model.suppress_auto_open = false;
+    }
 }
 
 fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
@@ -78,6 +176,7 @@ fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
         Msg::Confirm => confirm(model),
         Msg::Toggle => toggle(model),
         Msg::Number(n) => number(model, n),
+        Msg::OpenFilter => open_filter(model),
         Msg::OptionNote => open_option_note(model),
         Msg::QuestionNote => open_question_note(model),
         Msg::ChangeQuestionType => change_question_type(model),
@@ -338,6 +437,17 @@ fn confirm(model: &mut Model) -> Vec<Cmd> {
             advance(model)
         }
     }
+}
+
+/// `/` on a question tab with no editor open: the filter line over its options.
+fn open_filter(model: &mut Model) -> Vec<Cmd> {
+    if model.editor.is_some() {
+        return Vec::new();
+    }
+    if let Tab::Question(q) = model.tab() {
+        model.filter = Some(super::Filter::new(q, &model.questions[q], model.cursors[q]));
+    }
+    Vec::new()
 }
 
 fn toggle(model: &mut Model) -> Vec<Cmd> {

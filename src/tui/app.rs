@@ -125,6 +125,11 @@ impl App {
         if self.model.settings_modal().is_some() {
             return Focus::SettingsModal;
         }
+        if let Some(filter) = self.model.filter() {
+            return Focus::Filter {
+                empty: filter.query.is_empty(),
+            };
+        }
         match self.model.editor() {
             Some(editor) => Focus::Editor {
                 kind: if editor.target.is_note() {
