@@ -67,6 +67,17 @@ pub const NO_MATCHING_FILES: &str = "no matching files";
 /// After the popup's count (or `no matching files`) when the file index stopped at its cap.
 pub const INDEX_TRUNCATED: &str = " (index truncated)";
 
+/// The filter line's placeholder while its query is empty.
+pub const FILTER_PLACEHOLDER: &str = "type to filter";
+
+/// The filter line's count of what it shows: `12 of 200`.
+pub fn filter_count(shown: usize, total: usize) -> String {
+    format!("{shown} of {total}")
+}
+
+/// The option list while the filter's query matches nothing.
+pub const NO_MATCHING_OPTIONS: &str = "no matching options";
+
 /// `N question(s)`, as the original's notices count them.
 pub fn question_count(form: &crate::form::Form) -> String {
     format!("{} question(s)", form.questions.len())

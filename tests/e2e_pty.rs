@@ -713,3 +713,54 @@ fn a_frame_goes_out_in_one_or_two_writes() {
     s.send("\x1b");
     s.wait_exit();
 }
+
+#[test]
+fn filtering_a_thousand_options_picks_the_match_by_its_original_position() {
+    let options: Vec<serde_json::Value> = (1..=1000)
+        .map(|i| {
+            let label = if i == 737 {
+                "Wombat crossing".to_owned()
+            } else {
+                format!("Option {i}")
+            };
+            serde_json::json!({"value": format!("o{i}"), "label": label})
+        })
+        .collect();
+    let payload = serde_json::json!({"questions": [{"id": "pick", "prompt": "Which one?", "options": options}]});
+    let mut s = Session::start(&["ask", "payload.json"], |dir| {
+        std::fs::write(dir.join("payload.json"), payload.to_string()).unwrap();
+    });
+    s.wait_for("/ filter");
+    s.send("/");
+    s.wait_for("1000 of 1000");
+    s.send("wmb");
+    s.wait_for("1 of 1000");
+    assert!(
+        s.contents().contains("❯ 1. Wombat crossing"),
+        "{}",
+        s.contents()
+    );
+    s.send(ESC);
+    s.wait_for("↑ ");
+    assert!(
+        s.contents().contains("❯ 737. Wombat crossing"),
+        "{}",
+        s.contents()
+    );
+    s.send("/");
+    s.send("wmb");
+    s.wait_for("1 of 1000");
+    s.send(ENTER);
+    s.wait_for("Review answers");
+    s.send(ENTER);
+    let (code, json) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        json["details"]["answers"]["pick"]["indices"],
+        serde_json::json!([737])
+    );
+    assert_eq!(
+        json["details"]["answers"]["pick"]["values"],
+        serde_json::json!(["o737"])
+    );
+}

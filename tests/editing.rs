@@ -286,6 +286,17 @@ fn keys_a_config_for_the_original_binds_take_precedence_over_added_editing_defau
 fn the_keymap_docs_table_is_generated_from_the_action_table() {
     let doc = include_str!("../docs/keymaps.md");
     let committed = pi_ask::keymap::docs::generated_part(doc).expect("the markers are in the docs");
+    // `PI_ASK_BLESS=1 cargo test --test editing` writes the generated table into the docs.
+    if std::env::var_os("PI_ASK_BLESS").is_some() {
+        let table = pi_ask::keymap::docs::actions_table();
+        let fresh = doc.replacen(committed, table.trim_end(), 1);
+        std::fs::write(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/docs/keymaps.md"),
+            fresh,
+        )
+        .unwrap();
+        return;
+    }
     assert_eq!(
         committed,
         pi_ask::keymap::docs::actions_table().trim_end(),

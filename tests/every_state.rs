@@ -52,7 +52,7 @@ fn fixtures() -> Vec<String> {
 }
 
 /// Keys a person might press in any state.
-const KEYS: [&str; 26] = [
+const KEYS: [&str; 28] = [
     "down",
     "up",
     "tab",
@@ -79,6 +79,8 @@ const KEYS: [&str; 26] = [
     "ctrl+w",
     "left",
     "right",
+    "/",
+    "ctrl+n",
 ];
 
 #[derive(Debug, Clone)]

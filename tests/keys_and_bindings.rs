@@ -554,7 +554,8 @@ fn every_context_and_action_has_a_name_and_defaults() {
             "noteEditor",
             "settingsModal",
             "autocomplete",
-            "inbox"
+            "inbox",
+            "filter"
         ]
     );
     for action in Action::ALL {

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use pi_ask::model::{Cmd, Model, Msg, PopupAction, update};
+use pi_ask::model::{Cmd, FilterAction, Model, Msg, PopupAction, update};
 use pi_ask::result::AskResult;
 use pi_ask::settings::{Setting, Settings};
 use pi_ask_components::EditOp;
@@ -36,6 +36,16 @@ fn any_msg() -> impl Strategy<Value = Msg> {
         Just(Msg::Cancel),
         Just(Msg::Toggle),
         (0u8..=10).prop_map(Msg::Number),
+        Just(Msg::OpenFilter),
+        prop_oneof![
+            Just(FilterAction::Next),
+            Just(FilterAction::Previous),
+            Just(FilterAction::Accept),
+            Just(FilterAction::Toggle),
+            Just(FilterAction::Close),
+            (0u8..=10).prop_map(FilterAction::Pick),
+        ]
+        .prop_map(Msg::Filter),
         Just(Msg::OptionNote),
         Just(Msg::QuestionNote),
         Just(Msg::ChangeQuestionType),

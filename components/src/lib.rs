@@ -30,7 +30,7 @@ pub mod theme;
 
 pub use editor::{Editor, EditorMsg};
 pub use footer::{Footer, FooterMsg};
-pub use option_list::{OptionList, OptionListMsg, OptionListState, OptionRow};
+pub use option_list::{OptionList, OptionListMsg, OptionListState, OptionRow, Subset};
 pub use preview_pane::{PreviewPane, PreviewPaneMsg};
 pub use realm::Props;
 pub use review_tab::{ReviewEntry, ReviewLine, ReviewTab, ReviewTabMsg};

@@ -47,6 +47,17 @@ pub struct OptionListState {
     pub freeform: bool,
 }
 
+/// A filtered view of a list's rows: which rows show, in what order, and which characters of
+/// each label matched (to highlight). While a subset is set, every row index the list takes or
+/// reports (the cursor, chosen rows, notes, numbers drawn) is a position in the subset.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Subset {
+    /// The rows shown, as indices into the list's rows.
+    pub rows: Vec<usize>,
+    /// For each shown row, the label characters (char indices, ascending) to highlight.
+    pub label_hits: Vec<Vec<usize>>,
+}
+
 /// What the option list reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OptionListMsg {
@@ -80,6 +91,8 @@ pub struct OptionList {
     /// First visible row (kept so the cursor stays visible with minimal scrolling).
     offset: usize,
     cache: LayoutCache,
+    /// The filtered view drawn instead of every row, if any.
+    subset: Option<Subset>,
     /// Rows drawn whole in the last render (a page for PageUp/PageDown), and lines used.
     visible: usize,
     used: u16,
@@ -113,6 +126,7 @@ impl OptionList {
             state: OptionListState::default(),
             offset: 0,
             cache: LayoutCache::default(),
+            subset: None,
             visible: 0,
             used: 0,
             widest: std::cell::OnceCell::new(),
@@ -123,6 +137,49 @@ impl OptionList {
 
     pub fn rows(&self) -> &[OptionRow] {
         &self.rows
+    }
+
+    /// Shows only `subset`'s rows (in its order, numbered from 1), or every row again with
+    /// `None`. The scroll offset starts over and the layout cache is rebuilt for the new rows.
+    pub fn set_subset(&mut self, subset: Option<Subset>) {
+        if self.subset != subset {
+            self.subset = subset;
+            self.offset = 0;
+            self.cache = LayoutCache::default();
+        }
+    }
+
+    /// The filtered view shown, if any.
+    pub fn subset(&self) -> Option<&Subset> {
+        self.subset.as_ref()
+    }
+
+    /// Rows drawn: the subset's, or all of them.
+    pub fn len(&self) -> usize {
+        self.subset
+            .as_ref()
+            .map_or(self.rows.len(), |s| s.rows.len())
+    }
+
+    /// Whether no row is drawn.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The row drawn at position `index`.
+    fn row(&self, index: usize) -> &OptionRow {
+        match &self.subset {
+            Some(s) => &self.rows[s.rows[index]],
+            None => &self.rows[index],
+        }
+    }
+
+    /// The label characters to highlight on row `index` (none without a subset).
+    fn hits(&self, index: usize) -> &[usize] {
+        self.subset
+            .as_ref()
+            .and_then(|s| s.label_hits.get(index))
+            .map_or(&[], Vec::as_slice)
     }
 
     /// The shared rows, for another list over the same options (no copy).
@@ -185,15 +242,15 @@ impl OptionList {
     /// The cached layout of a row at `cols` columns.
     fn layout(&mut self, index: usize, cols: usize) -> &RowLayout {
         let key = (cols, self.state.checkboxes);
-        if self.cache.key != key || self.cache.rows.len() != self.rows.len() {
+        if self.cache.key != key || self.cache.rows.len() != self.len() {
             self.cache = LayoutCache {
                 key,
-                rows: vec![None; self.rows.len()],
+                rows: vec![None; self.len()],
                 base_total: None,
             };
         }
         if self.cache.rows[index].is_none() {
-            let row = &self.rows[index];
+            let row = self.row(index);
             let hang = if self.state.freeform {
                 FREEFORM_INDENT as usize
             } else {
@@ -254,21 +311,34 @@ impl OptionList {
     /// The rows' own lines are summed once per width; a frame adds only the few rows with saved
     /// text, a note or the editor slot, so this does not grow with the number of rows.
     pub fn content_height(&mut self, cols: u16) -> u16 {
+        self.content_height_up_to(cols, usize::MAX)
+    }
+
+    /// [`content_height`](Self::content_height), measured no further than about `cap` lines: a
+    /// filtered view, laid out anew at each keystroke, then costs what a screenful costs however
+    /// many rows it holds. The result is exact when it is below `cap`.
+    pub fn content_height_up_to(&mut self, cols: u16, cap: usize) -> u16 {
         let cols = cols as usize;
-        if self.rows.is_empty() {
+        if self.is_empty() {
             return 0;
         }
         self.layout(0, cols);
         let base = match self.cache.base_total {
             Some(total) => total,
             None => {
-                let total = (0..self.rows.len())
-                    .map(|i| {
-                        let l = self.layout(i, cols);
-                        l.label.len() + l.subtitle.len()
-                    })
-                    .sum();
-                self.cache.base_total = Some(total);
+                let mut total = 0;
+                let mut whole = true;
+                for i in 0..self.len() {
+                    if total >= cap {
+                        whole = false;
+                        break;
+                    }
+                    let l = self.layout(i, cols);
+                    total += l.label.len() + l.subtitle.len();
+                }
+                if whole {
+                    self.cache.base_total = Some(total);
+                }
                 total
             }
         };
@@ -279,7 +349,7 @@ impl OptionList {
             .chain(&self.state.notes)
             .map(|(row, _)| *row)
             .chain(self.state.editor.map(|(row, _)| row))
-            .filter(|row| *row < self.rows.len())
+            .filter(|row| *row < self.len())
             .collect();
         special.sort_unstable();
         special.dedup();
@@ -290,17 +360,13 @@ impl OptionList {
                 lines.len() + slot as usize
             })
             .sum();
-        let freeform = if self.state.freeform {
-            self.rows.len()
-        } else {
-            0
-        };
+        let freeform = if self.state.freeform { self.len() } else { 0 };
         (base + extras + freeform).min(u16::MAX as usize) as u16
     }
 
     /// Moves `offset` so the cursor row is fully visible in `height` lines, scrolling as little as possible.
     fn scroll_to_cursor(&mut self, cols: usize, height: usize) {
-        let cursor = self.state.cursor.min(self.rows.len().saturating_sub(1));
+        let cursor = self.state.cursor.min(self.len().saturating_sub(1));
         if cursor < self.offset {
             self.offset = cursor;
             return;
@@ -357,16 +423,25 @@ impl OptionList {
         // With an editor slot under the row, its first line is kept free whatever else is cut, so
         // the text being typed stays visible on a short screen.
         let reserve = u16::from(slot_height > 0);
+        let mut hits = HitCursor::new(&self.row(index).label, self.hits(index));
+        let hit_style = style.patch(t.matched());
         for (n, part) in layout.label.iter().enumerate() {
             if y >= bottom || (n > 0 && y + reserve >= bottom) {
                 break;
             }
-            if n == 0 {
+            let start = if n == 0 {
                 let nx = put(buf, x, y, caret, if active { t.accent() } else { style });
-                let nx = put(buf, nx, y, &head, style);
-                put(buf, nx, y, part, style);
+                put(buf, nx, y, &head, style)
             } else {
-                put(buf, x + hang as u16, y, part, style);
+                x + hang as u16
+            };
+            if hits.is_empty() {
+                put(buf, start, y, part, style);
+            } else {
+                let mut nx = start;
+                for (run, hit) in hits.runs(part) {
+                    nx = put(buf, nx, y, run, if hit { hit_style } else { style });
+                }
             }
             y += 1;
         }
@@ -380,7 +455,7 @@ impl OptionList {
                 break;
             }
             match part.strip_prefix(RECOMMENDED) {
-                Some(rest) if n == 0 && self.rows[index].recommended => {
+                Some(rest) if n == 0 && self.row(index).recommended => {
                     let nx = put(buf, indent, y, RECOMMENDED, t.warning());
                     put(buf, nx, y, rest, t.muted());
                 }
@@ -424,12 +499,14 @@ impl OptionList {
     /// Draws the visible rows, with `↑ N more` / `↓ N more` markers when rows are hidden.
     /// Returns where the editor slot landed, if it is visible.
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) -> Option<Rect> {
-        if area.height == 0 || area.width == 0 || self.rows.is_empty() {
+        if area.height == 0 || area.width == 0 || self.is_empty() {
+            self.visible = 0;
+            self.used = 0;
             return None;
         }
         let cols = area.width as usize;
         let height = area.height as usize;
-        let last = self.rows.len() - 1;
+        let last = self.len() - 1;
         let below_marker = usize::from(self.state.cursor < last && height > 2);
         self.scroll_to_cursor(cols, height - below_marker);
         let above_marker = usize::from(self.offset > 0 && height > 2);
@@ -451,12 +528,12 @@ impl OptionList {
         }
         let mut slot = None;
         self.visible = 0;
-        for index in self.offset..self.rows.len() {
+        for index in self.offset..self.len() {
             let room = (bottom - y) as usize;
             let needs_marker = usize::from(index < last);
             if index > self.state.cursor && self.row_height(index, cols) + needs_marker > room {
                 if room > 0 {
-                    let hidden = self.rows.len() - index;
+                    let hidden = self.len() - index;
                     put(
                         buf,
                         area.x,
@@ -492,7 +569,7 @@ impl OptionList {
 
     /// `Move(Up/Down)` moves the cursor (clamped).
     pub fn handle(&mut self, cmd: Cmd) -> Option<OptionListMsg> {
-        let last = self.rows.len().saturating_sub(1);
+        let last = self.len().saturating_sub(1);
         let next = match cmd {
             Cmd::Move(Direction::Down) => (self.state.cursor + 1).min(last),
             Cmd::Move(Direction::Up) => self.state.cursor.saturating_sub(1),
@@ -513,7 +590,7 @@ impl OptionList {
     fn set_attr(&mut self, attr: Attribute, value: AttrValue) {
         match (attr, &value) {
             (Attribute::Value, AttrValue::Length(n)) => {
-                self.state.cursor = (*n).min(self.rows.len().saturating_sub(1))
+                self.state.cursor = (*n).min(self.len().saturating_sub(1))
             }
             (Attribute::Content, AttrValue::Payload(PropPayload::Vec(labels))) => {
                 let rows = labels
@@ -553,6 +630,70 @@ impl OptionList {
 }
 
 realm_component!(OptionList);
+
+/// Walks a label's wrapped lines and says which of their characters the filter matched. Wrapping
+/// collapses runs of whitespace, so matches are counted among the label's non-whitespace
+/// characters, which every wrapped line keeps in order.
+struct HitCursor {
+    /// Ordinals (among non-whitespace characters) of the matched ones, ascending.
+    hits: Vec<usize>,
+    next_hit: usize,
+    ordinal: usize,
+}
+
+impl HitCursor {
+    fn new(label: &str, hits: &[usize]) -> HitCursor {
+        let mut ordinals = Vec::with_capacity(hits.len());
+        if !hits.is_empty() {
+            let mut wanted = hits.iter().peekable();
+            let mut ordinal = 0;
+            for (i, c) in label.chars().enumerate() {
+                while wanted.next_if(|&&h| h < i).is_some() {}
+                if c.is_whitespace() {
+                    continue;
+                }
+                if wanted.next_if(|&&h| h == i).is_some() {
+                    ordinals.push(ordinal);
+                }
+                ordinal += 1;
+            }
+        }
+        HitCursor {
+            hits: ordinals,
+            next_hit: 0,
+            ordinal: 0,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.hits.is_empty()
+    }
+
+    /// `line` cut into runs of matched and unmatched characters, advancing past it.
+    fn runs<'a>(&mut self, line: &'a str) -> Vec<(&'a str, bool)> {
+        let mut runs = Vec::new();
+        let mut start = 0;
+        let mut current = false;
+        for (at, c) in line.char_indices() {
+            let hit = !c.is_whitespace() && self.hits.get(self.next_hit) == Some(&self.ordinal);
+            if !c.is_whitespace() {
+                if hit {
+                    self.next_hit += 1;
+                }
+                self.ordinal += 1;
+            }
+            if hit != current && at > start {
+                runs.push((&line[start..at], current));
+                start = at;
+            }
+            current = hit;
+        }
+        if start < line.len() {
+            runs.push((&line[start..], current));
+        }
+        runs
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -594,5 +735,63 @@ mod tests {
                 );
             }
         }
+    }
+
+    fn row_text(buf: &Buffer, y: u16) -> String {
+        (0..buf.area.width)
+            .map(|x| buf[(x, y)].symbol())
+            .collect::<String>()
+            .trim_end()
+            .to_owned()
+    }
+
+    #[test]
+    fn a_subset_draws_only_its_rows_numbered_from_one_with_the_matches_highlighted() {
+        let rows: Vec<OptionRow> = ["Alpha", "Beta gamma", "Delta"]
+            .into_iter()
+            .map(|label| OptionRow {
+                label: label.into(),
+                description: None,
+                recommended: false,
+            })
+            .collect();
+        let mut list = OptionList::new(Arc::new(rows));
+        list.set_subset(Some(Subset {
+            rows: vec![2, 1],
+            label_hits: vec![vec![0], vec![0, 5, 6]],
+        }));
+        assert_eq!(list.len(), 2);
+        let area = Rect::new(0, 0, 30, 4);
+        let mut buf = Buffer::empty(area);
+        list.render(area, &mut buf);
+        assert_eq!(row_text(&buf, 0), "❯ 1. Delta");
+        assert_eq!(row_text(&buf, 1), "  2. Beta gamma");
+        assert_eq!(row_text(&buf, 2), "");
+        let matched = |x: u16, y: u16| {
+            buf[(x, y)]
+                .modifier
+                .contains(ratatui::style::Modifier::UNDERLINED)
+        };
+        // `D` of Delta; `B`, `g` and `a` of "Beta gamma" (char 4 is the space).
+        assert!(matched(5, 0) && !matched(6, 0));
+        assert!(matched(5, 1) && !matched(6, 1) && matched(10, 1) && matched(11, 1));
+        assert!(!matched(12, 1));
+        // A wrapped label keeps its highlights on the right characters.
+        let mut narrow = Buffer::empty(Rect::new(0, 0, 10, 4));
+        list.state.cursor = 1;
+        list.render(narrow.area, &mut narrow);
+        assert_eq!(row_text(&narrow, 1), "❯ 2. Beta");
+        assert_eq!(row_text(&narrow, 2), "     gamma");
+        let hit = |x: u16, y: u16| {
+            narrow[(x, y)]
+                .modifier
+                .contains(ratatui::style::Modifier::UNDERLINED)
+        };
+        assert!(hit(5, 1) && hit(5, 2) && hit(6, 2) && !hit(7, 2));
+        // Back to every row.
+        list.set_subset(None);
+        assert_eq!(list.len(), 3);
+        assert_eq!(list.content_height_up_to(30, 1), 1);
+        assert_eq!(list.content_height(30), 3);
     }
 }

@@ -458,6 +458,13 @@ impl Theme {
         self.accent().add_modifier(Modifier::BOLD)
     }
 
+    /// The characters a filter matched in a label: accent, bold and underlined (the underline
+    /// still marks them on the cursor row, which is accent already, and without colours).
+    pub fn matched(&self) -> Style {
+        self.accent()
+            .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+    }
+
     /// The selection: the active tab, an editor's field.
     pub fn selected(&self) -> Style {
         self.on_selected(self.text())

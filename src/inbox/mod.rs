@@ -4,7 +4,9 @@
 
 pub mod view;
 
-use crate::model::InboxAction;
+use pi_ask_components::TextEdit;
+
+use crate::model::{FilterAction, InboxAction, Msg, rank_texts};
 use crate::queue::QueuedAsk;
 
 /// One waiting ask as the list shows it.
@@ -77,6 +79,19 @@ pub struct InboxList {
     cursor: usize,
     /// The asks left for later, in the order they were left (the last one goes last).
     later: Vec<String>,
+    /// The type-to-filter line (`inbox.filter`, `/`), while it is open.
+    filter: Option<InboxFilter>,
+}
+
+/// The inbox's filter: the query, and the entries it matches (fuzzy on the first prompt, who
+/// asked and from where), best first. The list's cursor follows the highlighted match.
+#[derive(Debug, Clone)]
+pub struct InboxFilter {
+    pub query: TextEdit,
+    /// Indices into the entries, best match first.
+    pub matches: Vec<usize>,
+    /// The highlighted match (an index into `matches`).
+    pub selected: usize,
 }
 
 impl InboxList {
@@ -88,6 +103,122 @@ impl InboxList {
     /// The highlighted row.
     pub fn cursor(&self) -> usize {
         self.cursor
+    }
+
+    /// The open filter, if any.
+    pub fn filter(&self) -> Option<&InboxFilter> {
+        self.filter.as_ref()
+    }
+
+    /// The rows shown, in order: the filter's matches, or every entry.
+    pub fn shown(&self) -> Vec<usize> {
+        match &self.filter {
+            Some(f) => f.matches.clone(),
+            None => (0..self.entries.len()).collect(),
+        }
+    }
+
+    /// Matches the filter's query against the entries again, keeping the highlight on the same
+    /// ask when it still matches (the best match otherwise).
+    fn refilter(&mut self) {
+        let Some(filter) = self.filter.as_mut() else {
+            return;
+        };
+        let about: Vec<String> = self
+            .entries
+            .iter()
+            .map(|e| format!("{} {}", e.client, e.cwd))
+            .collect();
+        filter.matches = rank_texts(
+            filter.query.text(),
+            self.entries
+                .iter()
+                .zip(&about)
+                .map(|(e, about)| (e.first_prompt.as_str(), Some(about.as_str()))),
+        )
+        .into_iter()
+        .map(|m| m.option)
+        .collect();
+        filter.selected = filter
+            .matches
+            .iter()
+            .position(|&i| i == self.cursor)
+            .unwrap_or(0);
+        if let Some(&row) = filter.matches.get(filter.selected) {
+            self.cursor = row;
+        }
+    }
+
+    /// A message of the inbox's keys: its own actions, and while the filter is open, the
+    /// filter's keys and the typing of its query (`global.dismiss` quits, as `inbox.quit`).
+    pub fn update_msg(&mut self, msg: Msg) -> Option<InboxCmd> {
+        match (msg, self.filter.is_some()) {
+            (Msg::Inbox(action), false) => self.update(action),
+            (Msg::OpenFilter, false) => {
+                self.filter = Some(InboxFilter {
+                    query: TextEdit::new("").single_line(),
+                    matches: Vec::new(),
+                    selected: 0,
+                });
+                self.refilter();
+                None
+            }
+            (Msg::Dismiss, _) => Some(InboxCmd::Quit),
+            (Msg::Edit(op), true) => {
+                let filter = self.filter.as_mut().expect("open");
+                if filter.query.apply(op) {
+                    self.refilter();
+                    // A new query highlights its best match.
+                    if let Some(filter) = self.filter.as_mut() {
+                        filter.selected = 0;
+                        if let Some(&row) = filter.matches.first() {
+                            self.cursor = row;
+                        }
+                    }
+                }
+                None
+            }
+            (Msg::Filter(action), true) => self.filter_key(action),
+            _ => None,
+        }
+    }
+
+    fn filter_key(&mut self, action: FilterAction) -> Option<InboxCmd> {
+        let filter = self.filter.as_mut()?;
+        let step = |filter: &mut InboxFilter, delta: isize| {
+            let last = filter.matches.len().saturating_sub(1);
+            filter.selected = filter.selected.saturating_add_signed(delta).min(last);
+        };
+        match action {
+            FilterAction::Next => step(filter, 1),
+            FilterAction::Previous => step(filter, -1),
+            FilterAction::Close => {
+                self.filter = None;
+                return None;
+            }
+            // Nothing to toggle in the inbox: a space is part of the query.
+            FilterAction::Toggle => {
+                return self.update_msg(Msg::Edit(pi_ask_components::EditOp::Insert(" ".into())));
+            }
+            FilterAction::Accept => {
+                let row = *filter.matches.get(filter.selected)?;
+                self.filter = None;
+                self.cursor = row;
+                return self.update(InboxAction::Open);
+            }
+            FilterAction::Pick(n) => {
+                let index = usize::from(n).checked_sub(1)?;
+                if index >= filter.matches.len() {
+                    return None;
+                }
+                filter.selected = index;
+                return self.filter_key(FilterAction::Accept);
+            }
+        }
+        if let Some(&row) = filter.matches.get(filter.selected) {
+            self.cursor = row;
+        }
+        None
     }
 
     /// Whether this ask was left for later.
@@ -109,6 +240,9 @@ impl InboxList {
             .and_then(|id| self.entries.iter().position(|e| e.id == id))
             .unwrap_or(self.cursor)
             .min(self.entries.len().saturating_sub(1));
+        if changed {
+            self.refilter();
+        }
         changed
     }
 
@@ -244,11 +378,36 @@ mod tests {
         /// asks come before those left for later, and open/decline name the highlighted ask.
         #[test]
         fn any_keys_and_refreshes_keep_the_list_sound(
-            steps in proptest::collection::vec((0u8..8, proptest::collection::vec(0u8..6, 0..6)), 0..40)
+            steps in proptest::collection::vec((0u8..16, proptest::collection::vec(0u8..6, 0..6)), 0..40)
         ) {
             let mut list = InboxList::default();
             for (step, present) in steps {
-                if step >= 6 {
+                if (8..16).contains(&step) {
+                    // The filter's keys and typing: the highlight stays on a match, and what
+                    // Enter or a digit opens is a match shown.
+                    let msg = match step {
+                        8 => Msg::OpenFilter,
+                        9 => Msg::Edit(pi_ask_components::EditOp::Insert(
+                            present.first().map_or("z".into(), |i| i.to_string()),
+                        )),
+                        10 => Msg::Edit(pi_ask_components::EditOp::DeleteCharBackward),
+                        11 => Msg::Filter(FilterAction::Next),
+                        12 => Msg::Filter(FilterAction::Previous),
+                        13 => Msg::Filter(FilterAction::Accept),
+                        14 => Msg::Filter(FilterAction::Pick(present.len() as u8)),
+                        _ => Msg::Filter(FilterAction::Close),
+                    };
+                    let shown: Vec<String> =
+                        list.shown().iter().map(|&i| list.entries()[i].id.clone()).collect();
+                    if let Some(InboxCmd::Open(id)) = list.update_msg(msg) {
+                        proptest::prop_assert!(shown.contains(&id));
+                    }
+                    if let Some(f) = list.filter()
+                        && let Some(&row) = f.matches.get(f.selected)
+                    {
+                        proptest::prop_assert_eq!(row, list.cursor());
+                    }
+                } else if step >= 6 {
                     let mut ids: Vec<u8> = present.clone();
                     ids.sort_unstable();
                     ids.dedup();
@@ -257,7 +416,7 @@ mod tests {
                     let action = [InboxAction::Next, InboxAction::Previous, InboxAction::Open,
                         InboxAction::Later, InboxAction::Decline, InboxAction::Quit][step as usize];
                     let highlighted = list.entries().get(list.cursor()).map(|e| e.id.clone());
-                    match list.update(action) {
+                    match list.update_msg(Msg::Inbox(action)) {
                         Some(InboxCmd::Open(id)) | Some(InboxCmd::Decline(id)) => {
                             proptest::prop_assert_eq!(Some(id), highlighted)
                         }

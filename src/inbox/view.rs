@@ -20,9 +20,11 @@ pub fn age(created_at: u64, now_ms: u64) -> String {
     }
 }
 
-/// The rows the list wants: heading, rule, two per ask, rule, footer.
+/// The rows the list wants: heading, rule, the filter line while it is open, two per ask
+/// shown, rule, footer.
 pub fn natural_height(list: &InboxList) -> u16 {
-    u16::try_from(list.entries().len() * 2 + 4).unwrap_or(u16::MAX)
+    let filter = usize::from(list.filter().is_some());
+    u16::try_from(list.shown().len() * 2 + 4 + filter).unwrap_or(u16::MAX)
 }
 
 /// Draws the list into `area` of `buf` at time `now_ms` with this footer.
@@ -54,14 +56,40 @@ pub fn draw(
     if area.height >= 3 {
         fill(buf, area.x, area.y + 1, cols, "─", theme.dim());
     }
-    let top = area.y + if area.height >= 3 { 2 } else { 1 };
+    let mut top = area.y + if area.height >= 3 { 2 } else { 1 };
+    if let Some(filter) = list.filter()
+        && top < list_bottom
+    {
+        let count = crate::strings::filter_count(filter.matches.len(), n);
+        let x = put(buf, area.x, top, "/ ", cols, theme.accent()).0;
+        let room = (area.x as usize + cols).saturating_sub(x as usize);
+        let field = room.saturating_sub(count.len() + 2).min(40) as u16;
+        pi_ask_components::editor::draw(
+            &filter.query,
+            crate::strings::FILTER_PLACEHOLDER,
+            theme,
+            Rect::new(x, top, field, 1),
+            buf,
+        );
+        let cx = x.saturating_add(field).saturating_add(1);
+        put(
+            buf,
+            cx,
+            top,
+            count,
+            (area.x as usize + cols).saturating_sub(cx as usize),
+            theme.dim(),
+        );
+        top += 1;
+    }
     let rows = list_bottom.saturating_sub(top) as usize / 2;
+    let shown = list.shown();
     // Keep the highlighted ask on screen.
-    let first = list.cursor().saturating_sub(rows.saturating_sub(1));
-    for (row, (i, entry)) in list
-        .entries()
+    let at = shown.iter().position(|&i| i == list.cursor()).unwrap_or(0);
+    let first = at.saturating_sub(rows.saturating_sub(1));
+    for (row, (i, entry)) in shown
         .iter()
-        .enumerate()
+        .map(|&i| (i, &list.entries()[i]))
         .skip(first)
         .take(rows.max(1))
         .enumerate()
@@ -200,5 +228,50 @@ mod tests {
         }
         let rows = render(&list, 40, 5);
         assert!(rows.iter().any(|r| r.starts_with("› Which")), "{rows:?}");
+    }
+
+    #[test]
+    fn the_filter_line_narrows_the_asks_and_enter_opens_the_highlighted_match() {
+        use crate::inbox::InboxCmd;
+        use crate::model::{EditOp, FilterAction, Msg};
+        let mut list = list();
+        assert_eq!(list.update_msg(Msg::OpenFilter), None);
+        for c in "dtb".chars() {
+            list.update_msg(Msg::Edit(EditOp::Insert(c.to_string())));
+        }
+        let rows = render(&list, 60, 9);
+        assert!(
+            rows[2].starts_with("/ ") && rows[2].trim_end().ends_with("1 of 2"),
+            "{rows:?}"
+        );
+        assert_eq!(rows[3].trim_end(), "› Which ?database?");
+        assert!(!rows.concat().contains("deploy"), "{rows:?}");
+        // Esc shows every ask again, the highlight kept on the match.
+        list.update_msg(Msg::Filter(FilterAction::Close));
+        assert_eq!(list.cursor(), 1);
+        assert_eq!(list.shown(), [0, 1]);
+        // Matched on who asked too; Enter opens it.
+        list.update_msg(Msg::OpenFilter);
+        for c in "claude".chars() {
+            list.update_msg(Msg::Edit(EditOp::Insert(c.to_string())));
+        }
+        assert_eq!(
+            list.update_msg(Msg::Filter(FilterAction::Accept)),
+            Some(InboxCmd::Open("a".into()))
+        );
+        // Nothing matched: Enter does nothing; digits open the n-th match shown.
+        list.update_msg(Msg::OpenFilter);
+        list.update_msg(Msg::Edit(EditOp::Insert("zzzz".into())));
+        assert_eq!(list.update_msg(Msg::Filter(FilterAction::Accept)), None);
+        list.update_msg(Msg::Edit(EditOp::DeleteToLineStart));
+        assert_eq!(
+            list.update_msg(Msg::Filter(FilterAction::Pick(2))),
+            Some(InboxCmd::Open("b".into()))
+        );
+        for w in 0..30 {
+            for h in 0..10 {
+                render(&list, w, h);
+            }
+        }
     }
 }

@@ -311,6 +311,8 @@ actions! {
         hint "later", "Leave the highlighted ask queued for later: it moves to the end of the list" },
     InboxDecline => { Inbox, "decline", ["d"], Msg::Inbox(InboxAction::Decline), Always, Flow, false,
         hint "decline", "Decline the highlighted ask: its asker gets a cancelled result" },
+    InboxFilter => { Inbox, "filter", ["/"], Msg::OpenFilter, Always, Flow, false,
+        hint "filter", "Filter the waiting asks by typing (fuzzy, on the prompt, who asked and from where)" },
     InboxQuit => { Inbox, "quit", ["esc", "ctrl+c"], Msg::Inbox(InboxAction::Quit), Always, Flow, false,
         hint "quit", "Quit the inbox; every ask stays queued for the next inbox" },
 }

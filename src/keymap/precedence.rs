@@ -138,7 +138,11 @@ const FILTER: &[Layer] = &[
         Take::Only(Action::MainPreviewDown),
         Gate::Always,
     ),
-    layer(Context::Main, Take::Only(Action::MainPreviewUp), Gate::Always),
+    layer(
+        Context::Main,
+        Take::Only(Action::MainPreviewUp),
+        Gate::Always,
+    ),
     layer(
         Context::Main,
         Take::Only(Action::MainPreviewPageDown),

@@ -27,6 +27,8 @@ pub struct Filter {
     pub matches: Vec<FilterMatch>,
     /// The highlighted match (an index into `matches`).
     pub selected: usize,
+    /// Counts the times `matches` changed, so a view can keep what it built from them.
+    pub revision: u64,
 }
 
 impl Filter {
@@ -36,9 +38,10 @@ impl Filter {
         let selected = matches.iter().position(|m| m.option == cursor).unwrap_or(0);
         Filter {
             question: index,
-            query: TextEdit::new(""),
+            query: TextEdit::new("").single_line(),
             matches,
             selected,
+            revision: 0,
         }
     }
 
@@ -51,6 +54,7 @@ impl Filter {
     pub fn refresh(&mut self, question: &Question) {
         self.matches = rank(question, self.query.text());
         self.selected = 0;
+        self.revision = self.revision.wrapping_add(1);
     }
 
     /// Moves the highlight by `delta` matches, stopping at either end.
@@ -64,9 +68,26 @@ impl Filter {
 /// every option, in order, for a blank query. Matched on the label and the description
 /// together (smart case, accents folded), as `@` suggestions are.
 pub fn rank(question: &Question, query: &str) -> Vec<FilterMatch> {
+    rank_texts(
+        query,
+        question
+            .options
+            .iter()
+            .map(|o| (o.label.as_str(), o.description.as_deref())),
+    )
+}
+
+/// The items whose `(label, more)` texts `query` matches, best first (ties in their order), with
+/// the label's matched characters; every item, in order, for a blank query. `more` is matched
+/// too (a description, who asked) but not highlighted.
+pub fn rank_texts<'a>(
+    query: &str,
+    items: impl Iterator<Item = (&'a str, Option<&'a str>)>,
+) -> Vec<FilterMatch> {
     if query.trim().is_empty() {
-        return (0..question.options.len())
-            .map(|option| FilterMatch {
+        return items
+            .enumerate()
+            .map(|(option, _)| FilterMatch {
                 option,
                 label_hits: Vec::new(),
             })
@@ -76,18 +97,22 @@ pub fn rank(question: &Question, query: &str) -> Vec<FilterMatch> {
     let mut matcher = Matcher::new(Config::DEFAULT);
     let mut buf = Vec::new();
     let mut hits = Vec::new();
+    let mut haystack = String::new();
     let mut scored: Vec<(u32, FilterMatch)> = Vec::new();
-    for (option, o) in question.options.iter().enumerate() {
-        let haystack = match &o.description {
-            Some(d) => format!("{} {d}", o.label),
-            None => o.label.clone(),
-        };
+    for (option, (label, more)) in items.enumerate() {
+        haystack.clear();
+        haystack.push_str(label);
+        if let Some(more) = more {
+            haystack.push(' ');
+            haystack.push_str(more);
+        }
         hits.clear();
-        let Some(score) = pattern.indices(Utf32Str::new(&haystack, &mut buf), &mut matcher, &mut hits)
+        let Some(score) =
+            pattern.indices(Utf32Str::new(&haystack, &mut buf), &mut matcher, &mut hits)
         else {
             continue;
         };
-        let label_len = o.label.chars().count();
+        let label_len = label.chars().count();
         let mut label_hits: Vec<usize> = hits
             .iter()
             .map(|&i| i as usize)
@@ -97,7 +122,8 @@ pub fn rank(question: &Question, query: &str) -> Vec<FilterMatch> {
         label_hits.dedup();
         scored.push((score, FilterMatch { option, label_hits }));
     }
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.option.cmp(&b.1.option)));
+    // Stable: equal scores keep the items' order.
+    scored.sort_by_key(|s| std::cmp::Reverse(s.0));
     scored.into_iter().map(|(_, m)| m).collect()
 }
 
@@ -118,8 +144,12 @@ mod tests {
                 o
             })
             .collect();
-        let payload = serde_json::json!({"questions": [{"id": "q", "prompt": "?", "options": options}]});
-        parse_payload(&payload.to_string()).unwrap().questions.remove(0)
+        let payload =
+            serde_json::json!({"questions": [{"id": "q", "prompt": "?", "options": options}]});
+        parse_payload(&payload.to_string())
+            .unwrap()
+            .questions
+            .remove(0)
     }
 
     #[test]
@@ -131,7 +161,11 @@ mod tests {
 
     #[test]
     fn matches_come_best_first_with_the_labels_matched_characters() {
-        let q = question(&[("Postgres", None), ("SQLite", Some("an embedded database")), ("Redis", None)]);
+        let q = question(&[
+            ("Postgres", None),
+            ("SQLite", Some("an embedded database")),
+            ("Redis", None),
+        ]);
         let found = rank(&q, "sqlt");
         assert_eq!(found[0].option, 1);
         assert_eq!(found[0].label_hits, [0, 1, 2, 4]);
@@ -152,7 +186,7 @@ mod tests {
         assert_eq!(f.highlighted(), Some(2));
         f.step(-9);
         assert_eq!(f.highlighted(), Some(0));
-        f.query = TextEdit::new("tw");
+        f.query = TextEdit::new("tw").single_line();
         f.refresh(&q);
         assert_eq!(f.highlighted(), Some(1));
     }

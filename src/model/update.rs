@@ -66,6 +66,24 @@ fn filter_update(model: &mut Model, msg: Msg) -> Result<Vec<Cmd>, Msg> {
             model.filter = None;
             Ok(Vec::new())
         }
+        // The list's own moves and choices, from any driver, act on the filtered list.
+        Msg::NextOption => filter_update(model, Msg::Filter(F::Next)),
+        Msg::PreviousOption => filter_update(model, Msg::Filter(F::Previous)),
+        Msg::FirstOption | Msg::LastOption | Msg::PageDown | Msg::PageUp => {
+            let page = model.page_rows.max(1) as isize;
+            let delta = match msg {
+                Msg::FirstOption => isize::MIN,
+                Msg::LastOption => isize::MAX,
+                Msg::PageDown => page,
+                _ => -page,
+            };
+            filter.step(delta);
+            follow_filter(model);
+            Ok(Vec::new())
+        }
+        Msg::Toggle if multi => filter_update(model, Msg::Filter(F::Toggle)),
+        Msg::Number(n) => filter_update(model, Msg::Filter(F::Pick(n))),
+        Msg::Confirm => filter_update(model, Msg::Filter(F::Accept)),
         // Space is a character of the query on a question that cannot toggle.
         Msg::Filter(F::Toggle) if !multi => filter_update(
             model,
@@ -78,7 +96,9 @@ fn filter_update(model: &mut Model, msg: Msg) -> Result<Vec<Cmd>, Msg> {
             Ok(Vec::new())
         }
         Msg::Filter(F::Pick(n)) => {
-            let index = usize::from(n.max(1) - 1);
+            let Some(index) = usize::from(n).checked_sub(1) else {
+                return Ok(Vec::new());
+            };
             if index >= filter.matches.len() {
                 return Ok(Vec::new());
             }
@@ -444,8 +464,14 @@ fn open_filter(model: &mut Model) -> Vec<Cmd> {
     if model.editor.is_some() {
         return Vec::new();
     }
-    if let Tab::Question(q) = model.tab() {
+    // A freeform question has no options to filter, only its text.
+    if let Tab::Question(q) = model.tab()
+        && !model.questions[q].freeform
+        && !model.questions[q].options.is_empty()
+    {
         model.filter = Some(super::Filter::new(q, &model.questions[q], model.cursors[q]));
+        // From the free-form row (never a match) the highlight starts on the first option.
+        follow_filter(model);
     }
     Vec::new()
 }

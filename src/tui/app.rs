@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use crossterm::event::KeyEvent;
-use pi_ask_components::{EditOp, OptionList, OptionRow};
+use pi_ask_components::{EditOp, OptionList, OptionRow, Subset};
 
 use super::appearance::{ChosenTheme, Look};
 
@@ -17,11 +17,55 @@ use crate::keys::KeyId;
 use crate::model::{Cmd, Model, Msg, Popup, update};
 use crate::settings::Settings;
 
+/// The list the open filter shows: the question's rows (shared, not copied) narrowed to the
+/// matches, rebuilt only when the matches change.
+pub(crate) struct FilteredList {
+    pub question: usize,
+    pub revision: u64,
+    pub list: OptionList,
+    /// Each option's position among the matches, if it is one.
+    pub position: Vec<Option<usize>>,
+}
+
+impl FilteredList {
+    /// The list for `filter`'s matches over `rows`.
+    pub fn new(filter: &crate::model::Filter, rows: Arc<Vec<OptionRow>>) -> FilteredList {
+        let mut position = vec![None; rows.len()];
+        for (n, m) in filter.matches.iter().enumerate() {
+            if let Some(p) = position.get_mut(m.option) {
+                *p = Some(n);
+            }
+        }
+        let mut list = OptionList::new(rows);
+        list.set_subset(Some(Subset {
+            rows: filter.matches.iter().map(|m| m.option).collect(),
+            label_hits: filter
+                .matches
+                .iter()
+                .map(|m| m.label_hits.clone())
+                .collect(),
+        }));
+        FilteredList {
+            question: filter.question,
+            revision: filter.revision,
+            list,
+            position,
+        }
+    }
+
+    /// Whether this list was built from `filter` as it is now.
+    pub fn shows(&self, filter: &crate::model::Filter) -> bool {
+        self.question == filter.question && self.revision == filter.revision
+    }
+}
+
 /// A running ask flow with its view state.
 pub struct App {
     pub(crate) model: Model,
     pub(crate) table: BindingTable,
     pub(crate) lists: Vec<OptionList>,
+    /// The option list of the open filter, built from its matches (see [`FilteredList`]).
+    pub(crate) filtered: Option<FilteredList>,
     pub(crate) config_path: String,
     /// Where `@` suggestions come from; the session takes it at the first search.
     pub(crate) files: Option<FileSource>,
@@ -76,6 +120,7 @@ impl App {
             model,
             table,
             lists,
+            filtered: None,
             config_path,
             files: None,
             measured: super::view::Measured::default(),

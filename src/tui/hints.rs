@@ -68,6 +68,23 @@ pub fn flow_hints(table: &BindingTable, model: &Model, popup_open: bool) -> Vec<
         .flatten()
         .collect();
     }
+    if let Some(filter) = model.filter() {
+        let multi = model.questions()[filter.question].presented_type.is_multi();
+        let mut hints = vec![
+            pair_hint(
+                table,
+                (FilterNext, FilterPrevious),
+                ("down", "up", "↑↓"),
+                "select",
+            ),
+            hint(table, FilterAccept),
+        ];
+        if multi {
+            hints.push(hint(table, FilterToggle));
+        }
+        hints.push(hint(table, FilterClose));
+        return hints.into_iter().flatten().collect();
+    }
     let tabs = pair_hint(
         table,
         (MainNextTab, MainPreviousTab),
@@ -125,6 +142,10 @@ pub fn flow_hints(table: &BindingTable, model: &Model, popup_open: bool) -> Vec<
             }
             if multi {
                 hints.push(hint(table, MainToggle));
+            }
+            // Past nine options the digits stop reaching them: typing a few letters does.
+            if model.questions()[q].options.len() > 9 {
+                hints.push(hint(table, MainFilter));
             }
             hints.push(question_type_hint(table));
             hints.push(hint_as(
@@ -204,6 +225,7 @@ pub fn inbox_footer(table: &BindingTable) -> String {
         .chain(
             [
                 Action::InboxOpen,
+                Action::InboxFilter,
                 Action::InboxLater,
                 Action::InboxDecline,
                 Action::InboxQuit,
@@ -213,4 +235,22 @@ pub fn inbox_footer(table: &BindingTable) -> String {
         .flatten()
         .collect::<Vec<_>>()
         .join(" · ")
+}
+
+/// The inbox's footer while its filter line is open.
+pub fn inbox_filter_footer(table: &BindingTable) -> String {
+    [
+        pair_hint(
+            table,
+            (Action::FilterNext, Action::FilterPrevious),
+            ("down", "up", "↑↓"),
+            "select",
+        ),
+        hint_as(table, Action::FilterAccept, "open"),
+        hint(table, Action::FilterClose),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" · ")
 }

@@ -14,7 +14,16 @@ pub use crate::inbox::ListEnding;
 use crate::inbox::{Entry, InboxList, view};
 use crate::keymap::{BindingTable, Focus, Resolution};
 use crate::keys::KeyId;
-use crate::model::Msg;
+
+/// What has the list's keys: the filter line while it is open, else the list.
+fn focus(list: &InboxList) -> Focus {
+    match list.filter() {
+        Some(f) => Focus::Filter {
+            empty: f.query.is_empty(),
+        },
+        None => Focus::Inbox,
+    }
+}
 
 /// How often the queues are looked at while the list shows.
 const REFRESH: Duration = Duration::from_millis(250);
@@ -30,7 +39,10 @@ pub fn run(
     signals: &AtomicBool,
 ) -> io::Result<ListEnding> {
     super::terminal::install_panic_hook();
-    let footer = super::hints::inbox_footer(table);
+    let footers = (
+        super::hints::inbox_footer(table),
+        super::hints::inbox_filter_footer(table),
+    );
     let (cols, rows) = crossterm::terminal::size()?;
     let height = |list: &InboxList, rows: u16| view::natural_height(list).clamp(1, rows.max(1));
     let (mut terminal, mut guard) = TerminalGuard::enter(Placement::Inline {
@@ -56,7 +68,11 @@ pub fn run(
             let now_ms = crate::remote::protocol::unix_ms();
             terminal.draw(|f| {
                 let area = f.area();
-                view::draw(list, now_ms, &footer, theme, area, f.buffer_mut());
+                let footer = match list.filter() {
+                    Some(_) => &footers.1,
+                    None => &footers.0,
+                };
+                view::draw(list, now_ms, footer, theme, area, f.buffer_mut());
             })?;
             last_draw = Instant::now();
             dirty = false;
@@ -69,9 +85,9 @@ pub fn run(
                 let Some(id) = KeyId::from_event(&key) else {
                     continue;
                 };
-                if let Resolution::Msg(Msg::Inbox(action)) = table.resolve(Focus::Inbox, &id) {
+                if let Resolution::Msg(msg) = table.resolve(focus(list), &id) {
                     dirty = true;
-                    if let Some(cmd) = list.update(action) {
+                    if let Some(cmd) = list.update_msg(msg) {
                         break ListEnding::Chose(cmd);
                     }
                 }

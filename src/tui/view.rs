@@ -14,7 +14,7 @@ use pi_ask_components::{
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 
-use super::app::App;
+use super::app::{App, FilteredList};
 use super::appearance::Look;
 use super::hints::{flow_hints, settings_footer};
 use crate::form::QuestionType;
@@ -280,7 +280,20 @@ struct QuestionLayout {
     /// The option list's editor slot is open (the free-form answer or an option note).
     slot_in_list: bool,
     popup: u16,
+    /// The filter line's count (`12 of 200`) while the filter is open; the list drawn is then
+    /// the filtered one.
+    filter: Option<FilterLine>,
 }
+
+/// What the filter line shows besides its query.
+struct FilterLine {
+    count: String,
+    matches: usize,
+}
+
+/// Lines a filtered list is measured to at most: it is laid out anew at each keystroke, and no
+/// terminal shows more, so filtering ten thousand options costs what a screenful costs.
+const FILTER_MEASURE_LINES: usize = 512;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum PanePlace {
@@ -330,8 +343,11 @@ impl QuestionLayout {
             Some(EditorTarget::OptionNote { option, .. }) => Some(option),
             _ => None,
         };
-        let preview =
-            question.presented_type == QuestionType::Preview && slot_row != Some(custom_row);
+        let filter = app.model.filter().filter(|f| f.question == q);
+        // With nothing matched, no option is highlighted: the pane would show a stale one.
+        let preview = question.presented_type == QuestionType::Preview
+            && slot_row != Some(custom_row)
+            && filter.is_none_or(|f| !f.matches.is_empty());
         let highlighted = app.model.cursor(q);
         let pane = preview.then(|| {
             let option = question.options.get(highlighted);
@@ -403,10 +419,43 @@ impl QuestionLayout {
             freeform: question.freeform,
         };
         let popup = app.popup().map_or(0, popup_height);
-        let list = &mut app.lists[q];
-        list.state = state;
+        let filter_line = filter.map(|f| FilterLine {
+            count: strings::filter_count(f.matches.len(), question.options.len()),
+            matches: f.matches.len(),
+        });
+        let list = match filter {
+            Some(filter) => {
+                if !app.filtered.as_ref().is_some_and(|l| l.shows(filter)) {
+                    app.filtered = Some(FilteredList::new(filter, app.lists[q].shared_rows()));
+                }
+                let filtered = app.filtered.as_mut().expect("built above");
+                let shown = |row: &usize| filtered.position.get(*row).copied().flatten();
+                let state = pi_ask_components::OptionListState {
+                    cursor: filter.selected,
+                    checkboxes: state.checkboxes,
+                    selected: state.selected.iter().filter_map(shown).collect(),
+                    notes: state
+                        .notes
+                        .into_iter()
+                        .filter_map(|(row, note)| Some((shown(&row)?, note)))
+                        .collect(),
+                    ..pi_ask_components::OptionListState::default()
+                };
+                filtered.list.state = state;
+                &mut filtered.list
+            }
+            None => {
+                app.filtered = None;
+                let list = &mut app.lists[q];
+                list.state = state;
+                list
+            }
+        };
         list.theme = app.look.theme;
-        let list_natural = list.content_height(list_width);
+        let list_natural = match filter {
+            Some(_) => list.content_height_up_to(list_width, FILTER_MEASURE_LINES),
+            None => list.content_height(list_width),
+        };
         let pane_natural = pane.as_ref().map_or(0, |(pane, place)| match place {
             PanePlace::Beside { width, .. } => pane.content_height(*width),
             PanePlace::Below => pane.content_height(list_width),
@@ -421,12 +470,18 @@ impl QuestionLayout {
             pane_natural,
             slot_in_list: slot_row.is_some(),
             popup,
+            filter: filter_line,
         }
     }
 
-    /// Lines above the list: the prompt, the note (or its editor) and a blank line.
+    /// Lines above the list: the prompt, the note (or its editor), a blank line, and the filter
+    /// line while it is open.
     fn head(&self) -> u16 {
-        self.prompt.len() as u16 + self.note_height() + 1
+        self.prompt.len() as u16 + self.note_height() + 1 + self.filter_height()
+    }
+
+    fn filter_height(&self) -> u16 {
+        u16::from(self.filter.is_some())
     }
 
     fn note_height(&self) -> u16 {
@@ -444,9 +499,11 @@ impl QuestionLayout {
 
     fn heights(&self) -> BodyHeights {
         let natural = self.head() + self.rows_natural() + self.popup;
-        // A prompt line and the cursor row, plus a line of the open editor.
-        let min = 2 + u16::from(self.slot_in_list || self.note_editor.is_some());
+        // A prompt line and the cursor row, plus a line of the open editor or the filter.
+        let min =
+            2 + u16::from(self.slot_in_list || self.note_editor.is_some()) + self.filter_height();
         let comfort = self.prompt.len().min(3) as u16
+            + self.filter_height()
             + self.note_height()
             + 1
             + self.rows_natural().min(COMFORT_LIST_LINES)
@@ -495,9 +552,9 @@ fn draw_question(
     let bottom = body.y + body.height;
     let mut y = body.y;
 
-    // The list keeps at least the cursor row (and an open editor's first line); the prompt takes
-    // at most half of the rest so options stay reachable.
-    let list_min = 1 + u16::from(layout.slot_in_list);
+    // The list keeps at least the cursor row (and an open editor's first line, or the filter
+    // line); the prompt takes at most half of the rest so options stay reachable.
+    let list_min = 1 + u16::from(layout.slot_in_list) + layout.filter_height();
     let spare = body.height.saturating_sub(list_min);
     let prompt_room = (layout.prompt.len() as u16)
         .min((body.height / 2).max(1))
@@ -552,6 +609,21 @@ fn draw_question(
     if bottom.saturating_sub(y) > list_min + 1 {
         y += 1;
     }
+    let mut filter_caret = None;
+    if let (Some(line), Some(filter)) = (&layout.filter, app.model.filter()) {
+        filter_caret = draw_filter_line(line, &filter.query, &theme, body.x, y, body.width, buf);
+        y += 1;
+        if line.matches == 0 && y < bottom {
+            put(
+                buf,
+                body.x,
+                y,
+                format!("  {}", strings::NO_MATCHING_OPTIONS),
+                body.width as usize,
+                theme.muted(),
+            );
+        }
+    }
 
     // Room for the popup under an editor in the list: the list is drawn above it.
     let rows_bottom = if layout.slot_in_list && layout.popup > 0 {
@@ -562,7 +634,10 @@ fn draw_question(
         bottom
     };
     let rows_area = Rect::new(body.x, y, body.width, rows_bottom.saturating_sub(y));
-    let list = &mut app.lists[q];
+    let list = match app.filtered.as_mut() {
+        Some(filtered) if layout.filter.is_some() => &mut filtered.list,
+        _ => &mut app.lists[q],
+    };
     let mut preview_max_scroll = 0;
     let mut preview_page = 0;
     let slot = match layout.pane {
@@ -624,11 +699,15 @@ fn draw_question(
         }
         None => list.render(rows_area, buf),
     };
+    let page_rows = list.visible_rows().max(1);
     app.measured = Measured {
-        page_rows: app.lists[q].visible_rows().max(1),
+        page_rows,
         preview_max_scroll,
         preview_page,
     };
+    if filter_caret.is_some() {
+        return filter_caret;
+    }
     let slot = note_slot.or(slot)?;
     let open = app.model.editor()?;
     let editor_area = Rect::new(slot.x, slot.y, editor_draw_width(slot.width), slot.height);
@@ -643,6 +722,48 @@ fn draw_question(
         draw_popup(popup, editor_area, body, &theme, buf);
     }
     cursor
+}
+
+/// The filter line: ` / ` and the query in an editor field, then the count (`12 of 200`) when
+/// there is room beside a usable field. Returns the caret.
+fn draw_filter_line(
+    line: &FilterLine,
+    query: &pi_ask_components::TextEdit,
+    theme: &Theme,
+    x: u16,
+    y: u16,
+    cols: u16,
+    buf: &mut Buffer,
+) -> Option<Position> {
+    const PREFIX: &str = " / ";
+    let prefix = width(PREFIX) as u16;
+    let (x, _) = put(buf, x, y, PREFIX, cols as usize, theme.accent());
+    let room = cols.saturating_sub(prefix);
+    let count = width(&line.count) as u16;
+    // The field keeps at least ten columns; the count goes first when both do not fit.
+    let (field, with_count) = match room.checked_sub(count + 2) {
+        Some(field) if field >= 10 => (field, true),
+        _ => (room, false),
+    };
+    let field = field.min(32.max(room / 2));
+    let caret = editor::draw(
+        query,
+        strings::FILTER_PLACEHOLDER,
+        theme,
+        Rect::new(x, y, field, 1),
+        buf,
+    );
+    if with_count {
+        put(
+            buf,
+            x + field + 1,
+            y,
+            &line.count,
+            room.saturating_sub(field + 1) as usize,
+            theme.dim(),
+        );
+    }
+    caret
 }
 
 /// What the view measured in the last frame, reported to the model (page size, preview scroll).

@@ -121,6 +121,27 @@ pub fn check_invariants(m: &Model) {
             );
         }
     }
+    if let Some(filter) = m.filter() {
+        assert_eq!(
+            m.tab(),
+            Tab::Question(filter.question),
+            "a filter is on its tab"
+        );
+        assert!(m.editor().is_none() && m.settings_modal().is_none());
+        let options = m.questions()[filter.question].options.len();
+        let mut seen = vec![false; options];
+        for found in &filter.matches {
+            assert!(found.option < options, "a match is an option");
+            assert!(
+                !std::mem::replace(&mut seen[found.option], true),
+                "each option once"
+            );
+        }
+        match filter.matches.get(filter.selected) {
+            Some(found) => assert_eq!(m.cursor(filter.question), found.option, "cursor follows"),
+            None => assert!(filter.matches.is_empty(), "the highlight is a match"),
+        }
+    }
     if let Some(popup) = m.popup() {
         assert!(m.editor().is_some(), "the popup belongs to an open editor");
         assert!(
@@ -140,6 +161,7 @@ pub fn assert_shows_the_point(h: &mut pi_ask::testing::Harness, width: u16, heig
     let text = screen.join("\n");
     assert!(
         text.contains('❯')
+            || text.contains("no matching")
             || text.contains("[reset all]")
             || text.contains("[confirm reset]")
             || screen[0].starts_with(cut.trim_end()),
