@@ -50,8 +50,8 @@ fn enter_picks_the_best_match_by_its_original_position_and_goes_on() {
     update(&mut m, Msg::OpenFilter);
     type_query(&mut m, "gua");
     let filter = m.filter().expect("open");
-    assert_eq!(filter.matches[0].option, 11, "Guava first");
-    assert_eq!(filter.matches[0].label_hits, [0, 1, 2]);
+    assert_eq!(filter.matches.rows()[0], 11, "Guava first");
+    assert_eq!(filter.matches.hits(0), [0, 1, 2]);
     assert_eq!(m.cursor(0), 11, "the cursor follows the highlight");
     update(&mut m, Msg::Filter(FilterAction::Accept));
     assert!(m.filter().is_none());
@@ -72,13 +72,7 @@ fn esc_shows_every_option_again_with_the_cursor_on_the_highlighted_one() {
     let mut m = flow(payload(vec![question("single", &FRUITS)]));
     update(&mut m, Msg::OpenFilter);
     type_query(&mut m, "berry");
-    let shown: Vec<usize> = m
-        .filter()
-        .unwrap()
-        .matches
-        .iter()
-        .map(|f| f.option)
-        .collect();
+    let shown: Vec<usize> = m.filter().unwrap().matches.rows().to_vec();
     assert_eq!(shown.len(), 3, "{shown:?}");
     update(&mut m, Msg::Filter(FilterAction::Next));
     let highlighted = shown[1];
@@ -93,7 +87,7 @@ fn on_a_multi_question_space_toggles_matches_and_enter_keeps_the_highlighted_one
     let mut m = flow(payload(vec![question("multi", &FRUITS)]));
     update(&mut m, Msg::OpenFilter);
     type_query(&mut m, "ap");
-    let first = m.filter().unwrap().matches[0].option;
+    let first = m.filter().unwrap().matches.rows()[0];
     update(&mut m, Msg::Filter(FilterAction::Toggle));
     assert_eq!(m.answer(0).selected, [first]);
     assert_eq!(m.filter().unwrap().query.text(), "ap", "space is not typed");
@@ -103,7 +97,7 @@ fn on_a_multi_question_space_toggles_matches_and_enter_keeps_the_highlighted_one
         "a second space unchecks it"
     );
     update(&mut m, Msg::Filter(FilterAction::Next));
-    let second = m.filter().unwrap().matches[1].option;
+    let second = m.filter().unwrap().matches.rows()[1];
     update(&mut m, Msg::Filter(FilterAction::Accept));
     assert!(m.filter().is_none(), "Enter closes the filter");
     assert_eq!(m.answer(0).selected, [second]);
@@ -122,7 +116,7 @@ fn digits_pick_from_the_filtered_list_and_space_is_typed_on_a_single_question() 
     assert_eq!(m.filter().unwrap().query.text(), " ");
     update(&mut m, Msg::Edit(EditOp::DeleteCharBackward));
     type_query(&mut m, "co");
-    let second = m.filter().unwrap().matches[1].option;
+    let second = m.filter().unwrap().matches.rows()[1];
     update(&mut m, Msg::Filter(FilterAction::Pick(9)));
     assert!(
         m.filter().is_some(),
@@ -205,7 +199,7 @@ proptest! {
                 }
                 update(&mut m, Msg::OpenFilter);
             }
-            let shown: Vec<usize> = m.filter().unwrap().matches.iter().map(|f| f.option).collect();
+            let shown: Vec<usize> = m.filter().unwrap().matches.rows().to_vec();
             let highlighted = m.filter().unwrap().highlighted();
             let before = m.answer(0).selected.clone();
             let closing = matches!(step, Step::Key(FilterAction::Close));

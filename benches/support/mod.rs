@@ -26,6 +26,7 @@ pub fn key(code: KeyCode) -> KeyEvent {
 /// `iters` Down presses on the first question of `app`, each timed through the binding table and
 /// `update`, and, with an `area`, the view drawn into a reset buffer of that size (as a frame is).
 /// The cursor goes back to the top untimed, so every timed press really moves.
+#[allow(dead_code)] // Not every bench presses Down.
 pub fn time_down_presses(app: &mut App, iters: u64, area: Option<Rect>) -> Duration {
     let mut buf = Buffer::empty(area.unwrap_or_default());
     if let Some(area) = area {

@@ -6,7 +6,7 @@ pub mod view;
 
 use pi_ask_components::TextEdit;
 
-use crate::model::{FilterAction, InboxAction, Msg, rank_texts};
+use crate::model::{FilterAction, Haystacks, InboxAction, Msg, rank_texts};
 use crate::queue::QueuedAsk;
 
 /// One waiting ask as the list shows it.
@@ -129,16 +129,13 @@ impl InboxList {
             .iter()
             .map(|e| format!("{} {}", e.client, e.cwd))
             .collect();
-        filter.matches = rank_texts(
-            filter.query.text(),
+        let haystacks = Haystacks::new(
             self.entries
                 .iter()
                 .zip(&about)
                 .map(|(e, about)| (e.first_prompt.as_str(), Some(about.as_str()))),
-        )
-        .into_iter()
-        .map(|m| m.option)
-        .collect();
+        );
+        filter.matches = rank_texts(filter.query.text(), &haystacks).rows().to_vec();
         filter.selected = filter
             .matches
             .iter()

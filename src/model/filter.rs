@@ -3,56 +3,90 @@
 //! The model's cursor follows the highlighted match, so the preview pane and the result speak of
 //! original option positions whatever the filter shows.
 
-use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
-use nucleo_matcher::{Config, Matcher, Utf32Str};
-use pi_ask_components::TextEdit;
+use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
+use nucleo_matcher::{Config, Matcher, Utf32String};
+use pi_ask_components::{Subset, TextEdit};
 
 use crate::form::Question;
-
-/// An option the query matches.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FilterMatch {
-    /// The option's index in the question (0-based; results say `option + 1`).
-    pub option: usize,
-    /// Characters of the label the query matched (char indices, ascending), to highlight.
-    pub label_hits: Vec<usize>,
-}
 
 /// An open filter on one question.
 #[derive(Debug, Clone)]
 pub struct Filter {
     pub question: usize,
     pub query: TextEdit,
-    /// The options shown, best match first (all of them, in order, while the query is empty).
-    pub matches: Vec<FilterMatch>,
+    /// The options shown (their indices in the question, 0-based; results say `option + 1`),
+    /// best match first, with the label characters matched; all of them, in order, while the
+    /// query is empty.
+    pub matches: Subset,
     /// The highlighted match (an index into `matches`).
     pub selected: usize,
     /// Counts the times `matches` changed, so a view can keep what it built from them.
     pub revision: u64,
+    /// The options' texts as the matcher reads them, converted once when the filter opens.
+    haystacks: Haystacks,
+}
+
+/// Texts to filter, converted once to what nucleo matches on: each item's label and the text
+/// matched besides it (a description, who asked), if any.
+#[derive(Debug, Clone, Default)]
+pub struct Haystacks(Vec<(Utf32String, Option<Utf32String>)>);
+
+impl Haystacks {
+    pub fn new<'a>(items: impl Iterator<Item = (&'a str, Option<&'a str>)>) -> Haystacks {
+        Haystacks(
+            items
+                .map(|(label, more)| (Utf32String::from(label), more.map(Utf32String::from)))
+                .collect(),
+        )
+    }
+
+    /// The haystacks of a question's options: labels and descriptions.
+    pub fn of(question: &Question) -> Haystacks {
+        Haystacks::new(
+            question
+                .options
+                .iter()
+                .map(|o| (o.label.as_str(), o.description.as_deref())),
+        )
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 impl Filter {
     /// A filter on `question` with an empty query, the highlight on the option the cursor is on.
     pub fn new(index: usize, question: &Question, cursor: usize) -> Filter {
-        let matches = rank(question, "");
-        let selected = matches.iter().position(|m| m.option == cursor).unwrap_or(0);
+        let haystacks = Haystacks::of(question);
+        let matches = rank_texts("", &haystacks);
+        let selected = matches
+            .rows()
+            .iter()
+            .position(|&option| option == cursor)
+            .unwrap_or(0);
         Filter {
             question: index,
             query: TextEdit::new("").single_line(),
             matches,
             selected,
             revision: 0,
+            haystacks,
         }
     }
 
     /// The highlighted option (its index in the question), if anything matches.
     pub fn highlighted(&self) -> Option<usize> {
-        self.matches.get(self.selected).map(|m| m.option)
+        self.matches.rows().get(self.selected).copied()
     }
 
     /// Matches the query again (after an edit): the best match is highlighted.
-    pub fn refresh(&mut self, question: &Question) {
-        self.matches = rank(question, self.query.text());
+    pub fn refresh(&mut self) {
+        self.matches = rank_texts(self.query.text(), &self.haystacks);
         self.selected = 0;
         self.revision = self.revision.wrapping_add(1);
     }
@@ -64,67 +98,90 @@ impl Filter {
     }
 }
 
-/// The options of `question` that `query` matches, best first (ties in the question's order);
-/// every option, in order, for a blank query. Matched on the label and the description
-/// together (smart case, accents folded), as `@` suggestions are.
-pub fn rank(question: &Question, query: &str) -> Vec<FilterMatch> {
-    rank_texts(
-        query,
-        question
-            .options
-            .iter()
-            .map(|o| (o.label.as_str(), o.description.as_deref())),
-    )
+/// The options of `question` that `query` matches (see [`rank_texts`]).
+#[cfg(test)]
+fn rank(question: &Question, query: &str) -> Subset {
+    rank_texts(query, &Haystacks::of(question))
 }
 
-/// The items whose `(label, more)` texts `query` matches, best first (ties in their order), with
-/// the label's matched characters; every item, in order, for a blank query. `more` is matched
-/// too (a description, who asked) but not highlighted.
-pub fn rank_texts<'a>(
-    query: &str,
-    items: impl Iterator<Item = (&'a str, Option<&'a str>)>,
-) -> Vec<FilterMatch> {
-    if query.trim().is_empty() {
-        return items
-            .enumerate()
-            .map(|(option, _)| FilterMatch {
-                option,
-                label_hits: Vec::new(),
-            })
-            .collect();
-    }
+/// The items whose `(label, more)` texts `query` matches, with the label's matched characters;
+/// every item, in order, for a blank query. Each word of the query (nucleo's pattern syntax:
+/// `'exact`, `^prefix`, `suffix$`, `!not`) must match the label or `more` (a description, who
+/// asked). Items whose every word matched the label come first, then those that needed `more`;
+/// within each, best score first, ties in the items' order.
+///
+/// The label is matched with nucleo's optimal algorithm (it is short, and its matched characters
+/// are highlighted); `more` only decides whether an item shows and where, so it is matched with
+/// nucleo's linear greedy algorithm: a keystroke on ten thousand described options stays within
+/// a frame (benches/filter.rs).
+pub fn rank_texts(query: &str, items: &Haystacks) -> Subset {
     let pattern = Pattern::parse(query, CaseMatching::Smart, Normalization::Smart);
-    let mut matcher = Matcher::new(Config::DEFAULT);
-    let mut buf = Vec::new();
-    let mut hits = Vec::new();
-    let mut haystack = String::new();
-    let mut scored: Vec<(u32, FilterMatch)> = Vec::new();
-    for (option, (label, more)) in items.enumerate() {
-        haystack.clear();
-        haystack.push_str(label);
-        if let Some(more) = more {
-            haystack.push(' ');
-            haystack.push_str(more);
-        }
-        hits.clear();
-        let Some(score) =
-            pattern.indices(Utf32Str::new(&haystack, &mut buf), &mut matcher, &mut hits)
-        else {
-            continue;
-        };
-        let label_len = label.chars().count();
-        let mut label_hits: Vec<usize> = hits
-            .iter()
-            .map(|&i| i as usize)
-            .filter(|&i| i < label_len)
-            .collect();
-        label_hits.sort_unstable();
-        label_hits.dedup();
-        scored.push((score, FilterMatch { option, label_hits }));
+    if pattern.atoms.is_empty() {
+        return Subset::all(items.len());
     }
-    // Stable: equal scores keep the items' order.
-    scored.sort_by_key(|s| std::cmp::Reverse(s.0));
-    scored.into_iter().map(|(_, m)| m).collect()
+    let mut matcher = Matcher::new(Config::DEFAULT);
+    let mut hits = Vec::new();
+    // Every match's label characters, one after another, before they are put in order.
+    let mut all_hits: Vec<u32> = Vec::new();
+    // (needed `more`, score, item, where its characters are in `all_hits`)
+    let mut scored: Vec<(bool, u32, usize, std::ops::Range<usize>)> = Vec::new();
+    'items: for (option, (label, more)) in items.0.iter().enumerate() {
+        let label32 = label.slice(..);
+        let mut score = 0u32;
+        let mut needed_more = false;
+        hits.clear();
+        for atom in &pattern.atoms {
+            let kept = hits.len();
+            if let Some(s) = atom.indices(label32, &mut matcher, &mut hits) {
+                score += u32::from(s);
+                continue;
+            }
+            hits.truncate(kept);
+            let Some(more) = more else {
+                continue 'items;
+            };
+            let more32 = more.slice(..);
+            // `indices` set the matcher's case and normalization for this word.
+            let found = match (atom.negative, atom.kind) {
+                // A word that must not match: its failing on the label is a match there.
+                (true, _) => continue 'items,
+                (false, AtomKind::Fuzzy) => matcher.fuzzy_match_greedy(more32, atom.needle_text()),
+                (false, _) => atom.score(more32, &mut matcher),
+            };
+            match found {
+                Some(s) => {
+                    score += u32::from(s);
+                    needed_more = true;
+                }
+                None => continue 'items,
+            }
+        }
+        // A word that must not match may not match `more` either.
+        if let Some(more) = more
+            && pattern.atoms.iter().any(|a| a.negative)
+        {
+            let more32 = more.slice(..);
+            if pattern
+                .atoms
+                .iter()
+                .any(|a| a.negative && a.score(more32, &mut matcher).is_none())
+            {
+                continue;
+            }
+        }
+        hits.sort_unstable();
+        hits.dedup();
+        let start = all_hits.len();
+        all_hits.extend_from_slice(&hits);
+        scored.push((needed_more, score, option, start..all_hits.len()));
+    }
+    // Stable: equal keys keep the items' order.
+    scored.sort_by_key(|(needed_more, score, ..)| (*needed_more, std::cmp::Reverse(*score)));
+    let mut matches = Subset::default();
+    for (_, _, option, at) in scored {
+        matches.push(option, &all_hits[at]);
+    }
+    matches
 }
 
 #[cfg(test)]
@@ -155,8 +212,7 @@ mod tests {
     #[test]
     fn a_blank_query_keeps_every_option_in_order() {
         let q = question(&[("Alpha", None), ("Beta", None)]);
-        let all: Vec<usize> = rank(&q, "  ").iter().map(|m| m.option).collect();
-        assert_eq!(all, [0, 1]);
+        assert_eq!(rank(&q, "  ").rows(), [0, 1]);
     }
 
     #[test]
@@ -167,14 +223,31 @@ mod tests {
             ("Redis", None),
         ]);
         let found = rank(&q, "sqlt");
-        assert_eq!(found[0].option, 1);
-        assert_eq!(found[0].label_hits, [0, 1, 2, 4]);
+        assert_eq!(found.rows()[0], 1);
+        assert_eq!(found.hits(0), [0, 1, 2, 4]);
         // The description matches too, without highlighting the label.
         let by_description = rank(&q, "embedded");
-        assert_eq!(by_description.len(), 1);
-        assert_eq!(by_description[0].option, 1);
-        assert!(by_description[0].label_hits.is_empty());
+        assert_eq!(by_description.rows(), [1]);
+        assert!(by_description.hits(0).is_empty());
         assert!(rank(&q, "zzz").is_empty());
+    }
+
+    #[test]
+    fn label_matches_come_before_description_matches_and_every_word_must_match_somewhere() {
+        let q = question(&[
+            ("Cache layer", Some("keeps redis warm")),
+            ("Redis", Some("the store")),
+            ("Postgres", Some("a relational store")),
+        ]);
+        // `redis` is in the label of the second and the description of the first.
+        assert_eq!(rank(&q, "redis").rows(), [1, 0]);
+        // One word in the label, one in the description.
+        let mixed = rank(&q, "post relational");
+        assert_eq!(mixed.rows(), [2]);
+        assert_eq!(mixed.hits(0), [0, 1, 2, 3]);
+        // A word that must not match excludes labels and descriptions alike.
+        assert_eq!(rank(&q, "store !relational").rows(), [1]);
+        assert_eq!(rank(&q, "!redis").rows(), [2]);
     }
 
     #[test]
@@ -187,7 +260,7 @@ mod tests {
         f.step(-9);
         assert_eq!(f.highlighted(), Some(0));
         f.query = TextEdit::new("tw").single_line();
-        f.refresh(&q);
+        f.refresh();
         assert_eq!(f.highlighted(), Some(1));
     }
 }

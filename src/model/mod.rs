@@ -13,7 +13,7 @@ mod update;
 
 pub use answer::AnswerState;
 pub use draft::{Draft, DraftAnswer, DraftEditor, MAX_DRAFT_EDITOR_BYTES};
-pub use filter::{Filter, FilterMatch, rank_texts};
+pub use filter::{Filter, Haystacks, rank_texts};
 pub use msg::{Cmd, FilterAction, InboxAction, Msg, Notification, PopupAction, ReviewAction};
 /// The editing operations `Msg::Edit` carries (from the components crate, here so a model-only
 /// test needs only `pi_ask`).

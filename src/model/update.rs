@@ -47,7 +47,7 @@ fn filter_update(model: &mut Model, msg: Msg) -> Result<Vec<Cmd>, Msg> {
     match msg {
         Msg::Edit(op) => {
             if filter.query.apply(op) {
-                filter.refresh(&model.questions[q]);
+                filter.refresh();
                 follow_filter(model);
             }
             Ok(Vec::new())

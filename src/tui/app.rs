@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use crossterm::event::KeyEvent;
-use pi_ask_components::{EditOp, OptionList, OptionRow, Subset};
+use pi_ask_components::{EditOp, OptionList, OptionRow};
 
 use super::appearance::{ChosenTheme, Look};
 
@@ -31,20 +31,13 @@ impl FilteredList {
     /// The list for `filter`'s matches over `rows`.
     pub fn new(filter: &crate::model::Filter, rows: Arc<Vec<OptionRow>>) -> FilteredList {
         let mut position = vec![None; rows.len()];
-        for (n, m) in filter.matches.iter().enumerate() {
-            if let Some(p) = position.get_mut(m.option) {
+        for (n, &option) in filter.matches.rows().iter().enumerate() {
+            if let Some(p) = position.get_mut(option) {
                 *p = Some(n);
             }
         }
         let mut list = OptionList::new(rows);
-        list.set_subset(Some(Subset {
-            rows: filter.matches.iter().map(|m| m.option).collect(),
-            label_hits: filter
-                .matches
-                .iter()
-                .map(|m| m.label_hits.clone())
-                .collect(),
-        }));
+        list.set_subset(Some(filter.matches.clone()));
         FilteredList {
             question: filter.question,
             revision: filter.revision,

@@ -293,7 +293,7 @@ struct FilterLine {
 
 /// Lines a filtered list is measured to at most: it is laid out anew at each keystroke, and no
 /// terminal shows more, so filtering ten thousand options costs what a screenful costs.
-const FILTER_MEASURE_LINES: usize = 512;
+const FILTER_MEASURE_LINES: usize = 300;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum PanePlace {

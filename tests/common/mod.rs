@@ -130,15 +130,15 @@ pub fn check_invariants(m: &Model) {
         assert!(m.editor().is_none() && m.settings_modal().is_none());
         let options = m.questions()[filter.question].options.len();
         let mut seen = vec![false; options];
-        for found in &filter.matches {
-            assert!(found.option < options, "a match is an option");
+        for &found in filter.matches.rows() {
+            assert!(found < options, "a match is an option");
             assert!(
-                !std::mem::replace(&mut seen[found.option], true),
+                !std::mem::replace(&mut seen[found], true),
                 "each option once"
             );
         }
-        match filter.matches.get(filter.selected) {
-            Some(found) => assert_eq!(m.cursor(filter.question), found.option, "cursor follows"),
+        match filter.matches.rows().get(filter.selected) {
+            Some(&found) => assert_eq!(m.cursor(filter.question), found, "cursor follows"),
             None => assert!(filter.matches.is_empty(), "the highlight is a match"),
         }
     }
