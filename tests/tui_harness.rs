@@ -881,3 +881,32 @@ fn a_long_preview_pages_names_its_scroll_keys_and_keeps_its_place_per_option() {
     h.press("ctrl+f");
     assert!(h.model().unwrap().preview_scroll() > 5);
 }
+
+/// Shift+End and Shift+Home take a long preview to its last and first lines (the list's cursor
+/// stays where it is), and the bottom shows the preview's last line.
+#[test]
+fn shift_end_and_shift_home_jump_to_the_ends_of_a_long_preview() {
+    let long: String = (1..=3000).map(|i| format!("line {i}\\n")).collect();
+    let payload = format!(
+        r#"{{"questions":[{{"id":"p","prompt":"Pick","type":"preview","options":[
+            {{"value":"a","label":"A","preview":"{long}"}},{{"value":"b","label":"B","preview":"short"}}]}}]}}"#
+    );
+    let mut h = Harness::new(&payload, 120, 30).unwrap();
+    h.press("shift+end");
+    let bottom = h.model().unwrap().preview_scroll();
+    assert!(bottom > 2900, "{bottom}");
+    assert!(h.screen_text().contains("line 3000"), "{}", h.screen_text());
+    assert_eq!(h.model().unwrap().cursor(0), 0, "the list did not move");
+    h.press("shift+end");
+    assert_eq!(
+        h.model().unwrap().preview_scroll(),
+        bottom,
+        "already at the end"
+    );
+    h.press("shift+home");
+    assert_eq!(h.model().unwrap().preview_scroll(), 0);
+    assert!(h.screen_text().contains("line 1\n") || h.screen_text().contains("line 1 "));
+    // In the filter, the preview keys still scroll the highlighted match's preview.
+    h.press("/").press("shift+end");
+    assert_eq!(h.model().unwrap().preview_scroll(), bottom);
+}

@@ -153,6 +153,16 @@ const FILTER: &[Layer] = &[
         Take::Only(Action::MainPreviewPageUp),
         Gate::Always,
     ),
+    layer(
+        Context::Main,
+        Take::Only(Action::MainPreviewTop),
+        Gate::Always,
+    ),
+    layer(
+        Context::Main,
+        Take::Only(Action::MainPreviewBottom),
+        Gate::Always,
+    ),
     layer(Context::Editor, Take::Group(Group::Editing), Gate::Always),
 ];
 

@@ -117,6 +117,9 @@ pub enum Msg {
     /// Scroll the preview pane a page (as many lines as it showed) down or up.
     PreviewPageDown,
     PreviewPageUp,
+    /// Scroll the preview pane to its first or last line.
+    PreviewTop,
+    PreviewBottom,
     /// The view reports what it drew: option rows visible, how far the preview can scroll, and
     /// how many preview lines it showed.
     ViewMeasured {

@@ -428,23 +428,29 @@ impl Session {
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) -> Option<Position> {
         match &mut self.screen {
             Screen::Flow(app) => {
-                let before = app.measured;
-                let overflowed = app.model().preview_overflows();
+                let mut reported = app.measured;
                 let mut cursor = view::draw_into(app, area, buf);
-                // The page size and preview scroll range follow what was drawn.
-                if app.measured != before {
+                // The page size and preview scroll range follow what was drawn. The footer names
+                // the preview's scroll keys only while it overflows, which a frame may just have
+                // measured: it is then drawn again so the hint is there at once, and what that
+                // frame measured (a taller footer leaves the pane a line less) is reported too.
+                for _ in 0..2 {
+                    if app.measured == reported {
+                        break;
+                    }
+                    let overflowed = app.model().preview_overflows();
                     let m = app.measured;
+                    reported = m;
                     app.update(Msg::ViewMeasured {
                         page_rows: m.page_rows,
                         preview_max_scroll: m.preview_max_scroll,
                         preview_page: m.preview_page,
                     });
-                    // The footer names the preview's scroll keys only while it overflows, which
-                    // this frame just measured: drawn again so the hint is there at once.
-                    if app.model().preview_overflows() != overflowed {
-                        buf.reset();
-                        cursor = view::draw_into(app, area, buf);
+                    if app.model().preview_overflows() == overflowed {
+                        break;
                     }
+                    buf.reset();
+                    cursor = view::draw_into(app, area, buf);
                 }
                 cursor
             }
