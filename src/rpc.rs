@@ -4,6 +4,8 @@
 //! `Type something…`), answered by one `extension_ui_response` line; `Type something…` asks one
 //! `input`. Answers go through the same [`AnswerState`] and result builder as the terminal UI.
 
+// Markdown is flattened to its text: a dialog shows no styles (plain text comes back as it is).
+use pi_ask_components::markdown::to_plain;
 use std::io::{BufRead, Write};
 
 use std::sync::Arc;
@@ -44,7 +46,7 @@ pub fn select_title(
         index + 1,
         total,
         compact(&question.label),
-        compact(&question.prompt)
+        compact(&to_plain(&question.prompt))
     )
 }
 
@@ -60,10 +62,10 @@ pub fn option_strings(question: &Question) -> Vec<String> {
                 s.push_str(" (recommended)");
             }
             if let Some(d) = &o.description {
-                s.push_str(&format!(" — {}", compact(d)));
+                s.push_str(&format!(" — {}", compact(&to_plain(d))));
             }
             if let Some(p) = &o.preview {
-                s.push_str(&format!(" — Preview: {}", compact(p)));
+                s.push_str(&format!(" — Preview: {}", compact(&to_plain(p))));
             }
             s
         })

@@ -16,6 +16,7 @@
 
 pub mod editor;
 pub mod footer;
+pub mod markdown;
 pub mod option_list;
 pub mod preview_pane;
 pub mod realm;

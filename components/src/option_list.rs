@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::text::Span;
 use tuirealm::command::{Cmd, Direction};
 use tuirealm::state::{State, StateValue};
 
@@ -120,8 +121,8 @@ pub enum OptionListMsg {
 struct RowLayout {
     /// The label's lines (the first follows `N. ` and the checkbox).
     label: Vec<String>,
-    /// The description lines, or the `(recommended) | description` lines.
-    subtitle: Vec<String>,
+    /// The description lines (its Markdown rendered), or the `(recommended) | description` lines.
+    subtitle: Vec<ratatui::text::Line<'static>>,
 }
 
 /// Wrapped rows for one `(columns, checkboxes)` combination, filled in as rows are drawn.
@@ -129,6 +130,8 @@ struct RowLayout {
 struct LayoutCache {
     /// Columns, checkboxes, rows.
     key: (usize, bool, usize),
+    /// The theme the cached lines are styled with.
+    theme: Option<Theme>,
     rows: Vec<Option<RowLayout>>,
     /// The label and subtitle lines of every row together, once all are laid out.
     base_total: Option<usize>,
@@ -167,6 +170,9 @@ pub fn detail_indent(index: usize) -> u16 {
 }
 
 use crate::strings::RECOMMENDED;
+
+/// Most lines a description is laid out to (no screen shows more under one option).
+const MAX_DESCRIPTION_LINES: usize = 512;
 
 /// The indent of a freeform question's label, editor and text.
 pub const FREEFORM_INDENT: u16 = 1;
@@ -291,9 +297,10 @@ impl OptionList {
     /// The cached layout of a row at `cols` columns.
     fn layout(&mut self, index: usize, cols: usize) -> &RowLayout {
         let key = (cols, self.state.checkboxes, self.len());
-        if self.cache.key != key {
+        if self.cache.key != key || self.cache.theme != Some(self.theme) {
             self.cache = LayoutCache {
                 key,
+                theme: Some(self.theme),
                 rows: Vec::new(),
                 base_total: None,
             };
@@ -311,10 +318,37 @@ impl OptionList {
                 detail_indent(index) as usize + if self.state.checkboxes { 4 } else { 0 }
             };
             let inner = cols.saturating_sub(self.indent(index) as usize).max(1);
+            let t = self.theme;
+            let muted = |l: String| ratatui::text::Line::from(Span::styled(l, t.muted()));
+            // `(recommended)` in the warning colour, then the rest of its line muted.
+            let recommended = |l: String| match l.strip_prefix(RECOMMENDED) {
+                Some(rest) => ratatui::text::Line::from(vec![
+                    Span::styled(RECOMMENDED, t.warning()),
+                    Span::styled(rest.to_owned(), t.muted()),
+                ]),
+                None => muted(l),
+            };
+            let markdown = |d: &str| crate::markdown::renders(d, inner, MAX_DESCRIPTION_LINES, &t);
             let subtitle = match (&row.description, row.recommended) {
-                (Some(d), true) => wrap(&format!("{RECOMMENDED} | {d}"), inner),
-                (None, true) => vec![RECOMMENDED.to_owned()],
-                (Some(d), false) => wrap(d, inner),
+                // A Markdown description keeps its own lines under the marker.
+                (Some(d), true) if markdown(d) => std::iter::once(recommended(RECOMMENDED.into()))
+                    .chain(crate::markdown::render(
+                        d,
+                        inner,
+                        MAX_DESCRIPTION_LINES,
+                        t.muted(),
+                        &t,
+                    ))
+                    .collect(),
+                (Some(d), true) => wrap(&format!("{RECOMMENDED} | {d}"), inner)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(n, l)| if n == 0 { recommended(l) } else { muted(l) })
+                    .collect(),
+                (None, true) => vec![recommended(RECOMMENDED.to_owned())],
+                (Some(d), false) => {
+                    crate::markdown::render(d, inner, MAX_DESCRIPTION_LINES, t.muted(), &t)
+                }
                 (None, false) => Vec::new(),
             };
             self.cache.rows[index] = Some(RowLayout {
@@ -504,18 +538,13 @@ impl OptionList {
             y += 1;
         }
         let indent = x + self.indent(index);
-        for (n, part) in layout.subtitle.iter().enumerate() {
+        for line in &layout.subtitle {
             if y + reserve >= bottom {
                 break;
             }
-            match part.strip_prefix(RECOMMENDED) {
-                Some(rest) if n == 0 && self.row(index).recommended => {
-                    let nx = put(buf, indent, y, RECOMMENDED, t.warning());
-                    put(buf, nx, y, rest, t.muted());
-                }
-                _ => {
-                    put(buf, indent, y, part, t.muted());
-                }
+            let mut nx = indent;
+            for span in &line.spans {
+                nx = put(buf, nx, y, &span.content, span.style);
             }
             y += 1;
         }

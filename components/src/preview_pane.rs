@@ -21,6 +21,39 @@ pub use crate::strings::PREVIEW_CUT_TEXT;
 /// so nobody reads this far; past it the rest of a preview of any size costs nothing per frame.
 pub const MAX_PREVIEW_LINES: usize = 5_000;
 
+/// A preview's rendered Markdown, kept for the next frame: the pane is built anew for every frame
+/// and asks for its lines twice (to measure, then to draw), while the text, width and theme only
+/// change on a key that changes them. One entry, keyed by a hash of all three.
+fn rendered_preview(preview: &str, inner: usize, theme: &Theme) -> Vec<Line<'static>> {
+    use std::hash::{Hash, Hasher};
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(u64, Vec<Line<'static>>)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    preview.hash(&mut hasher);
+    inner.hash(&mut hasher);
+    format!("{theme:?}").hash(&mut hasher);
+    let key = hasher.finish();
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((k, lines)) = last.as_ref()
+            && *k == key
+        {
+            return lines.clone();
+        }
+        let lines = crate::markdown::render_preformatted(
+            preview,
+            inner,
+            MAX_PREVIEW_LINES,
+            theme.text(),
+            theme,
+        );
+        *last = Some((key, lines.clone()));
+        lines
+    })
+}
+
 /// What the preview pane reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PreviewPaneMsg {
@@ -36,6 +69,8 @@ pub struct PreviewPane {
     /// `preview` is only the start of a longer text (a host hands over no more than
     /// [`text::start_within`](crate::text::start_within) can show): its end says the rest is not shown.
     pub preview_goes_on: bool,
+    /// Show the preview's text as written, its Markdown not rendered (`main.togglePreviewRaw`).
+    pub raw: bool,
     /// First content line shown.
     pub scroll: u16,
     /// How far the content could scroll in the last render.
@@ -58,6 +93,7 @@ impl PreviewPane {
             description,
             preview,
             preview_goes_on: false,
+            raw: false,
             scroll: 0,
             max_scroll: 0,
             page: 0,
@@ -74,11 +110,13 @@ impl PreviewPane {
             .map(|l| Line::from(Span::styled(l, t.accent())))
             .collect();
         if let Some(d) = &self.description {
-            lines.extend(
-                wrap(d, inner)
-                    .into_iter()
-                    .map(|l| Line::from(Span::styled(l, t.muted()))),
-            );
+            lines.extend(crate::markdown::render(
+                d,
+                inner,
+                MAX_PREVIEW_LINES,
+                t.muted(),
+                t,
+            ));
         }
         lines.push(Line::raw(""));
         match &self.preview {
@@ -91,15 +129,33 @@ impl PreviewPane {
     /// The preview text's lines at an inner width: at most [`MAX_PREVIEW_LINES`], then a note
     /// that the rest is not shown.
     fn preview_lines(&self, preview: &str, inner: usize) -> Vec<Line<'static>> {
-        let (wrapped, cut) = wrap_preformatted_at_most(preview, inner, MAX_PREVIEW_LINES);
-        let mut lines: Vec<Line<'static>> = wrapped
-            .into_iter()
-            .map(|l| Line::from(Span::styled(l, self.theme.text())))
-            .collect();
-        if cut || self.preview_goes_on {
+        let markdown =
+            !self.raw && crate::markdown::renders(preview, inner, MAX_PREVIEW_LINES, &self.theme);
+        if !markdown {
+            let (wrapped, cut) = wrap_preformatted_at_most(preview, inner, MAX_PREVIEW_LINES);
+            let mut lines: Vec<Line<'static>> = wrapped
+                .into_iter()
+                .map(|l| Line::from(Span::styled(l, self.theme.text())))
+                .collect();
+            if cut || self.preview_goes_on {
+                lines.push(Line::from(Span::styled(PREVIEW_CUT_TEXT, self.theme.dim())));
+            }
+            return lines;
+        }
+        let mut lines = rendered_preview(preview, inner, &self.theme);
+        if lines.len() >= MAX_PREVIEW_LINES || self.preview_goes_on {
             lines.push(Line::from(Span::styled(PREVIEW_CUT_TEXT, self.theme.dim())));
         }
         lines
+    }
+
+    /// Whether the preview is drawn as rendered Markdown (not raw, rendering on, and it has some).
+    pub fn renders_markdown(&self, inner: usize) -> bool {
+        !self.raw
+            && self
+                .preview
+                .as_deref()
+                .is_some_and(|p| crate::markdown::renders(p, inner, MAX_PREVIEW_LINES, &self.theme))
     }
 
     /// Height the box needs to show everything at a width (border and padding included).

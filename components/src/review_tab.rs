@@ -13,6 +13,9 @@ use crate::theme::Theme;
 use tuirealm::props::{AttrValue, Attribute};
 
 /// One line under a question in the review.
+/// Most lines a note written in Markdown is laid out to.
+const MAX_NOTE_LINES: usize = 512;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReviewLine {
     Unanswered,
@@ -88,6 +91,37 @@ impl ReviewTab {
                 out.push(vec![(l, t.text())]);
             }
             for line in &entry.lines {
+                // A note written in Markdown: `Note:`, then its rendered lines under it.
+                if let ReviewLine::Note(note) = line
+                    && crate::markdown::renders(
+                        note,
+                        cols.saturating_sub(5).max(1),
+                        MAX_NOTE_LINES,
+                        t,
+                    )
+                {
+                    out.push(vec![
+                        ("     ".to_owned(), t.muted()),
+                        ("Note:".to_owned(), t.warning()),
+                    ]);
+                    for rendered in crate::markdown::render(
+                        note,
+                        cols.saturating_sub(5).max(1),
+                        MAX_NOTE_LINES,
+                        t.muted(),
+                        t,
+                    ) {
+                        let mut row = vec![("     ".to_owned(), t.muted())];
+                        row.extend(
+                            rendered
+                                .spans
+                                .into_iter()
+                                .map(|s| (s.content.into_owned(), s.style)),
+                        );
+                        out.push(row);
+                    }
+                    continue;
+                }
                 let (first, label, text, style) = match line {
                     ReviewLine::Unanswered => ("   → ", None, "unanswered".to_owned(), t.dim()),
                     ReviewLine::Answer { text, custom } => (

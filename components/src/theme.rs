@@ -18,10 +18,23 @@ pub enum Token {
     Dim,
     Text,
     SelectedBg,
+    MdHeading,
+    MdLink,
+    MdLinkUrl,
+    MdCode,
+    MdCodeBlock,
+    MdCodeBlockBorder,
+    MdQuote,
+    MdQuoteBorder,
+    MdHr,
+    MdListBullet,
+    ToolDiffAdded,
+    ToolDiffRemoved,
+    ToolDiffContext,
 }
 
 impl Token {
-    pub const ALL: [Token; 11] = [
+    pub const ALL: [Token; 24] = [
         Token::Accent,
         Token::Border,
         Token::BorderAccent,
@@ -33,6 +46,19 @@ impl Token {
         Token::Dim,
         Token::Text,
         Token::SelectedBg,
+        Token::MdHeading,
+        Token::MdLink,
+        Token::MdLinkUrl,
+        Token::MdCode,
+        Token::MdCodeBlock,
+        Token::MdCodeBlockBorder,
+        Token::MdQuote,
+        Token::MdQuoteBorder,
+        Token::MdHr,
+        Token::MdListBullet,
+        Token::ToolDiffAdded,
+        Token::ToolDiffRemoved,
+        Token::ToolDiffContext,
     ];
 
     /// pi's name of the token (`selectedBg`), as written in `[theme.colors]`.
@@ -49,6 +75,19 @@ impl Token {
             Token::Dim => "dim",
             Token::Text => "text",
             Token::SelectedBg => "selectedBg",
+            Token::MdHeading => "mdHeading",
+            Token::MdLink => "mdLink",
+            Token::MdLinkUrl => "mdLinkUrl",
+            Token::MdCode => "mdCode",
+            Token::MdCodeBlock => "mdCodeBlock",
+            Token::MdCodeBlockBorder => "mdCodeBlockBorder",
+            Token::MdQuote => "mdQuote",
+            Token::MdQuoteBorder => "mdQuoteBorder",
+            Token::MdHr => "mdHr",
+            Token::MdListBullet => "mdListBullet",
+            Token::ToolDiffAdded => "toolDiffAdded",
+            Token::ToolDiffRemoved => "toolDiffRemoved",
+            Token::ToolDiffContext => "toolDiffContext",
         }
     }
 
@@ -79,6 +118,19 @@ impl Token {
             }
             Token::Text => "option labels and other plain text",
             Token::SelectedBg => "the active tab, the editors' field, the `@` popup",
+            Token::MdHeading => "Markdown headings in prompts, descriptions, notes and previews",
+            Token::MdLink => "a Markdown link's text",
+            Token::MdLinkUrl => "a Markdown link's address, after its text",
+            Token::MdCode => "Markdown `inline code`",
+            Token::MdCodeBlock => "the text of a fenced code block",
+            Token::MdCodeBlockBorder => "the box around a fenced code block",
+            Token::MdQuote => "the text of a Markdown quote",
+            Token::MdQuoteBorder => "the `│` before a quote's lines",
+            Token::MdHr => "a Markdown rule (`---`)",
+            Token::MdListBullet => "list bullets and numbers",
+            Token::ToolDiffAdded => "added lines of a diff in a code block",
+            Token::ToolDiffRemoved => "removed lines of a diff in a code block",
+            Token::ToolDiffContext => "the unchanged lines and `@@` hunk headers of a diff",
         }
     }
 }
@@ -123,6 +175,36 @@ impl ThemeName {
             (ThemeName::Light, Token::Muted) => rgb(0x6c6c6c),
             (ThemeName::Light, Token::Dim) => rgb(0x767676),
             (ThemeName::Light, Token::SelectedBg) => rgb(0xd0d0e0),
+            (ThemeName::Dark, Token::MdHeading) => rgb(0xf0c674),
+            (ThemeName::Dark, Token::MdLink) => rgb(0x81a2be),
+            (ThemeName::Dark, Token::MdLinkUrl) => rgb(0x666666),
+            (ThemeName::Dark, Token::MdCode | Token::MdListBullet) => rgb(0x8abeb7),
+            (ThemeName::Dark, Token::MdCodeBlock | Token::ToolDiffAdded) => rgb(0xb5bd68),
+            (ThemeName::Dark, Token::ToolDiffRemoved) => rgb(0xcc6666),
+            (
+                ThemeName::Dark,
+                Token::MdCodeBlockBorder
+                | Token::MdQuote
+                | Token::MdQuoteBorder
+                | Token::MdHr
+                | Token::ToolDiffContext,
+            ) => rgb(0x808080),
+            (ThemeName::Light, Token::MdHeading) => rgb(0x9a7326),
+            (ThemeName::Light, Token::MdLink) => rgb(0x547da7),
+            (ThemeName::Light, Token::MdLinkUrl) => rgb(0x767676),
+            (ThemeName::Light, Token::MdCode) => rgb(0x5a8080),
+            (ThemeName::Light, Token::MdCodeBlock | Token::MdListBullet | Token::ToolDiffAdded) => {
+                rgb(0x588458)
+            }
+            (ThemeName::Light, Token::ToolDiffRemoved) => rgb(0xaa5555),
+            (
+                ThemeName::Light,
+                Token::MdCodeBlockBorder
+                | Token::MdQuote
+                | Token::MdQuoteBorder
+                | Token::MdHr
+                | Token::ToolDiffContext,
+            ) => rgb(0x6c6c6c),
         }
     }
 
@@ -142,6 +224,23 @@ impl ThemeName {
             (ThemeName::Light, Token::BorderAccent) => Color::Cyan,
             (ThemeName::Light, Token::BorderMuted) => Color::Gray,
             (ThemeName::Light, Token::Warning) => Color::Yellow,
+            (ThemeName::Dark, Token::MdHeading) => Color::LightYellow,
+            (ThemeName::Light, Token::MdHeading) => Color::Yellow,
+            (_, Token::MdLink) => Color::Blue,
+            (_, Token::MdCode) => Color::Cyan,
+            (ThemeName::Dark, Token::MdListBullet) => Color::Cyan,
+            (ThemeName::Light, Token::MdListBullet) => Color::Green,
+            (_, Token::MdCodeBlock | Token::ToolDiffAdded) => Color::Green,
+            (_, Token::ToolDiffRemoved) => Color::Red,
+            (
+                _,
+                Token::MdLinkUrl
+                | Token::MdCodeBlockBorder
+                | Token::MdQuote
+                | Token::MdQuoteBorder
+                | Token::MdHr
+                | Token::ToolDiffContext,
+            ) => Color::DarkGray,
         }
     }
 }
@@ -333,6 +432,9 @@ pub fn indexed_color(index: i64) -> Result<Color, BadColor> {
         .map_err(|_| BadColor(format!("{index} is not a colour index 0-255")))
 }
 
+/// How many of [`Token::ALL`] are the Markdown and diff tokens (the last ones).
+pub const MARKDOWN_TOKENS: usize = 13;
+
 /// The colours every component draws with, already reduced to the terminal's colour depth.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Theme {
@@ -347,6 +449,11 @@ pub struct Theme {
     pub dim: Color,
     pub text: Color,
     pub selected_bg: Color,
+    /// The Markdown and diff tokens (`mdHeading` … `toolDiffContext`), in [`Token::ALL`]'s order.
+    pub markdown: [Color; MARKDOWN_TOKENS],
+    /// Markdown in prompts, descriptions, notes and previews is rendered (`theme.markdown` in the
+    /// config; off, every text is drawn as written).
+    pub render_markdown: bool,
     /// No colours at all: the cursor row is bold, chosen options underlined, and focus
     /// (active tab, editors, popup selection) in reverse video.
     pub monochrome: bool,
@@ -390,6 +497,10 @@ impl Theme {
             dim: color(Token::Dim),
             text: color(Token::Text),
             selected_bg: color(Token::SelectedBg),
+            markdown: std::array::from_fn(|i| {
+                color(Token::ALL[Token::ALL.len() - MARKDOWN_TOKENS + i])
+            }),
+            render_markdown: true,
             monochrome: depth == ColorDepth::None,
             reverse_selection: depth == ColorDepth::None
                 || (depth == ColorDepth::Ansi16 && !selected_bg_given),
@@ -410,7 +521,27 @@ impl Theme {
             Token::Dim => self.dim,
             Token::Text => self.text,
             Token::SelectedBg => self.selected_bg,
+            markdown => {
+                let first = Token::ALL.len() - MARKDOWN_TOKENS;
+                let at = Token::ALL
+                    .iter()
+                    .position(|t| *t == markdown)
+                    .unwrap_or(first);
+                self.markdown[at - first]
+            }
         }
+    }
+
+    /// A Markdown or diff token's style over `base`: its colour, or without colours the
+    /// modifier that carries its meaning (headings bold, code and links underlined).
+    pub fn md(&self, token: Token, base: Style) -> Style {
+        let monochrome = match token {
+            Token::MdHeading => Modifier::BOLD,
+            Token::MdLink | Token::MdCode => Modifier::UNDERLINED,
+            Token::MdLinkUrl | Token::MdQuote | Token::ToolDiffContext => Modifier::DIM,
+            _ => Modifier::empty(),
+        };
+        base.patch(self.fg(self.color(token), monochrome))
     }
 
     /// A token's foreground; without colours, the modifier that carries its meaning instead.
@@ -653,7 +784,20 @@ mod tests {
                 "muted",
                 "dim",
                 "text",
-                "selectedBg"
+                "selectedBg",
+                "mdHeading",
+                "mdLink",
+                "mdLinkUrl",
+                "mdCode",
+                "mdCodeBlock",
+                "mdCodeBlockBorder",
+                "mdQuote",
+                "mdQuoteBorder",
+                "mdHr",
+                "mdListBullet",
+                "toolDiffAdded",
+                "toolDiffRemoved",
+                "toolDiffContext"
             ]
         );
         for t in Token::ALL {

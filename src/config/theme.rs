@@ -36,11 +36,24 @@ impl ThemeSetting {
 }
 
 /// The `[theme]` section, always complete.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ThemeConfig {
     pub name: ThemeSetting,
     /// `[theme.colors]`: the user's colour per token, in file order.
     pub colors: Vec<(Token, Color)>,
+    /// `theme.markdown`: render Markdown in prompts, descriptions, notes and previews (on by
+    /// default); off, every text is drawn as written.
+    pub markdown: bool,
+}
+
+impl Default for ThemeConfig {
+    fn default() -> Self {
+        ThemeConfig {
+            name: ThemeSetting::default(),
+            colors: Vec::new(),
+            markdown: true,
+        }
+    }
 }
 
 /// Reads the section; returns it with a notice for each value that was left out.
@@ -64,6 +77,12 @@ pub fn read_theme(value: Option<&Value>) -> (ThemeConfig, Vec<String>) {
                 )),
             },
             "colors" => read_colors(value, &mut config.colors, &mut notices),
+            "markdown" => match value.as_bool() {
+                Some(on) => config.markdown = on,
+                None => notices.push(format!(
+                    "theme.markdown must be true or false (got {value}); Markdown is rendered."
+                )),
+            },
             // Named with the config's other unknown keys.
             _ => {}
         }

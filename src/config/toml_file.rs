@@ -61,10 +61,14 @@ maxEntries = {}
 # "auto" (light when COLORFGBG says the background is light, else dark), "dark" or "light".
 # --theme and PI_ASK_THEME override it; NO_COLOR=1 or --color never draw without colours.
 name = "{}"
+# Render Markdown in prompts, descriptions, notes and previews (false: draw every text as written).
+markdown = {}
 
 [theme.colors]
 # Your colour for any token, over the theme's: accent, border, borderAccent, borderMuted,
-# success, error, warning, muted, dim, text, selectedBg. A value is "#rrggbb", a 256-colour
+# success, error, warning, muted, dim, text, selectedBg, and the Markdown ones (mdHeading, mdLink,
+# mdLinkUrl, mdCode, mdCodeBlock, mdCodeBlockBorder, mdQuote, mdQuoteBorder, mdHr, mdListBullet,
+# toolDiffAdded, toolDiffRemoved, toolDiffContext). A value is "#rrggbb", a 256-colour
 # index (0-255), an ANSI colour name ("cyan", "bright-blue") or "" for the terminal's default.
 # accent = "#5f87ff"
 
@@ -107,6 +111,7 @@ extractionTimeoutMs = {}
         channels.join(", "),
         config.files.max_entries,
         config.theme.name.name(),
+        config.theme.markdown,
         config.history.enabled,
         config.accessibility.line_mode,
         config.mcp.timeout_seconds.unwrap_or(0),

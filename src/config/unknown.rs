@@ -22,7 +22,7 @@ const KNOWN: &[(&str, Option<&[&str]>)] = &[
         ]),
     ),
     ("keymaps", None),
-    ("theme", Some(&["name", "colors"])),
+    ("theme", Some(&["name", "colors", "markdown"])),
     ("history", Some(&["enabled"])),
     ("accessibility", Some(&["lineMode"])),
     (

@@ -217,6 +217,8 @@ actions! {
         hint "preview top", "Scroll a preview question's pane to its first line" },
     MainPreviewBottom => { Main, "previewBottom", ["shift+end"], Msg::PreviewBottom, Always, Flow, false,
         hint "preview end", "Scroll a preview question's pane to its last line" },
+    MainTogglePreviewRaw => { Main, "togglePreviewRaw", ["r"], Msg::TogglePreviewRaw, Always, Flow, false,
+        hint "raw", "Show a preview's text as written (its Markdown not rendered), or rendered again" },
     MainFilter => { Main, "filter", ["/"], Msg::OpenFilter, Always, Flow, false,
         hint "filter", "Filter the options by typing (fuzzy, on labels and descriptions)" },
     MainOptionNote => { Main, "optionNote", ["n"], Msg::OptionNote, Always, Flow, true,

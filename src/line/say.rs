@@ -10,6 +10,8 @@ use crate::result::Answer;
 use super::command::COMMANDS;
 
 /// The payload's text as lines (a prompt may hold several), each made printable.
+use pi_ask_components::markdown::to_plain;
+
 fn text_lines(text: &str) -> Vec<String> {
     text.lines().map(printable).collect()
 }
@@ -76,12 +78,13 @@ pub fn question(model: &Model, q: usize) -> Vec<String> {
         printable(&question.label),
         kind(question)
     )];
-    lines.extend(text_lines(&question.prompt));
+    // Markdown is read out as its text (a screen reader would speak its syntax).
+    lines.extend(text_lines(&to_plain(&question.prompt)));
     let answer = model.answer(q).to_answer(question);
     for (i, option) in question.options.iter().enumerate() {
         let mut line = format!("{}. {}", i + 1, printable(&option.label));
         if let Some(d) = &option.description {
-            line.push_str(&format!(": {}", printable(d).replace('\n', " ")));
+            line.push_str(&format!(": {}", printable(&to_plain(d)).replace('\n', " ")));
         }
         if option.is_recommended() {
             line.push_str(" (recommended)");
@@ -176,7 +179,7 @@ pub fn preview(question: &Question, n: usize) -> Vec<String> {
                 "Preview of option {n}, {}:",
                 printable(&option.label)
             )];
-            lines.extend(text_lines(text));
+            lines.extend(text_lines(&to_plain(text)));
             lines.push(format!("End of the preview of option {n}."));
             lines
         }

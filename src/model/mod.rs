@@ -138,6 +138,8 @@ pub struct Model {
     /// First preview line shown, per (question, option) that was scrolled: moving to another
     /// option and back finds the text where it was left.
     preview_scrolls: std::collections::HashMap<(usize, usize), u16>,
+    /// Previews show their text as written, Markdown not rendered (`main.togglePreviewRaw`).
+    preview_raw: bool,
     /// The most the view can scroll the shown preview (`u16::MAX`: not drawn yet), and how many
     /// of its lines it showed (a page).
     preview_max_scroll: u16,
@@ -178,6 +180,7 @@ impl Model {
             finished: false,
             page_rows: DEFAULT_PAGE_ROWS,
             preview_scrolls: std::collections::HashMap::new(),
+            preview_raw: false,
             preview_max_scroll: u16::MAX,
             preview_page: 1,
             revision: 0,
@@ -240,6 +243,17 @@ impl Model {
         self.preview_key()
             .and_then(|key| self.preview_scrolls.get(&key).copied())
             .unwrap_or(0)
+    }
+
+    /// Whether previews show their raw text (their Markdown not rendered).
+    pub fn preview_raw(&self) -> bool {
+        self.preview_raw
+    }
+
+    /// The preview text shown now: a preview question's highlighted option's, if it has one.
+    pub fn current_preview(&self) -> Option<&str> {
+        let (q, o) = self.preview_key()?;
+        self.questions[q].options[o].preview.as_deref()
     }
 
     /// Whether the last frame's preview pane could not show all of its text (the footer then

@@ -117,6 +117,8 @@ pub enum Msg {
     /// Scroll the preview pane a page (as many lines as it showed) down or up.
     PreviewPageDown,
     PreviewPageUp,
+    /// Show previews' raw text, or their rendered Markdown again.
+    TogglePreviewRaw,
     /// Scroll the preview pane to its first or last line.
     PreviewTop,
     PreviewBottom,

@@ -181,6 +181,10 @@ fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
         Msg::PreviewUp => scroll_preview(model, -1),
         Msg::PreviewPageDown => scroll_preview(model, i32::from(model.preview_page.max(1))),
         Msg::PreviewPageUp => scroll_preview(model, -i32::from(model.preview_page.max(1))),
+        Msg::TogglePreviewRaw => {
+            model.preview_raw = !model.preview_raw;
+            Vec::new()
+        }
         Msg::PreviewTop => scroll_preview(model, i32::MIN / 2),
         Msg::PreviewBottom => scroll_preview(model, i32::MAX / 2),
         Msg::ViewMeasured {

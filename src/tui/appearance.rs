@@ -205,7 +205,10 @@ impl Appearance {
             let colors: Vec<_> = host.colors.iter().chain(&config.colors).copied().collect();
             let depth = self.fixed_depth.unwrap_or(ColorDepth::TrueColor);
             return ChosenTheme {
-                theme: Theme::new(name, &colors, depth),
+                theme: Theme {
+                    render_markdown: config.markdown,
+                    ..Theme::new(name, &colors, depth)
+                },
                 name,
                 source: ThemeSource::Host,
                 depth,
@@ -231,7 +234,10 @@ impl Appearance {
             .fixed_depth
             .unwrap_or_else(|| color_depth(self.color, env));
         ChosenTheme {
-            theme: Theme::new(name, &config.colors, depth),
+            theme: Theme {
+                render_markdown: config.markdown,
+                ..Theme::new(name, &config.colors, depth)
+            },
             name,
             source,
             depth,
@@ -308,7 +314,7 @@ mod tests {
     fn command_line_beats_environment_beats_config_beats_auto() {
         let config = ThemeConfig {
             name: ThemeSetting::Light,
-            colors: Vec::new(),
+            ..ThemeConfig::default()
         };
         let env = |v: &'static str| move |k: &str| (k == "PI_ASK_THEME").then(|| v.to_owned());
         let a = Appearance::with_env(Some(ThemeSetting::Dark), ColorMode::Auto, env("light"));
@@ -400,6 +406,7 @@ mod tests {
                 pi_ask_components::theme::Token::Accent,
                 Color::Rgb(0xff, 0, 0),
             )],
+            ..ThemeConfig::default()
         };
         let c = Appearance::fixed(None, ColorDepth::Ansi256).choose(&config);
         assert_eq!(c.theme.accent, Color::Indexed(196));

@@ -50,7 +50,14 @@ fn pair_hint(
 
 /// The hints for the current state of a flow, in display order. Every key is written the same
 /// way (its label, from the live table); `? settings` shows only where `?` opens the settings.
-pub fn flow_hints(table: &BindingTable, model: &Model, popup_open: bool) -> Vec<String> {
+/// `markdown` says whether Markdown is rendered (the config's `theme.markdown`): the raw toggle is
+/// named only for a preview that has some.
+pub fn flow_hints(
+    table: &BindingTable,
+    model: &Model,
+    popup_open: bool,
+    markdown: bool,
+) -> Vec<String> {
     use Action::*;
     if popup_open {
         return [
@@ -139,6 +146,20 @@ pub fn flow_hints(table: &BindingTable, model: &Model, popup_open: bool) -> Vec<
                     ("shift+pageDown", "shift+pageUp", "Shift+pageDown/pageUp"),
                     MainPreviewPageDown.spec().hint,
                 ));
+            }
+            // A preview written in Markdown: how to see it as written (or rendered again).
+            let has_markdown = model.current_preview().is_some_and(|p| {
+                !pi_ask_components::markdown::is_plain(pi_ask_components::text::start_within(
+                    p, 5_000, 200,
+                ))
+            });
+            if markdown && has_markdown {
+                let verb = if model.preview_raw() {
+                    "rendered"
+                } else {
+                    "raw"
+                };
+                hints.push(hint_as(table, MainTogglePreviewRaw, verb));
             }
             if multi {
                 hints.push(hint(table, MainToggle));

@@ -2,7 +2,7 @@
 
 use pi_ask_components::editor;
 use pi_ask_components::preview_pane::MAX_PREVIEW_LINES;
-use pi_ask_components::text::{fill, put, start_within, width, wrap, wrap_at_most};
+use pi_ask_components::text::{fill, put, start_within, width, wrap};
 
 /// The most prompt lines any frame draws (no terminal is this tall; the prompt takes at most half
 /// the body), so a prompt of any size is wrapped only this far.
@@ -128,6 +128,7 @@ fn flow_footer(app: &App) -> Footer {
                 &app.table,
                 &app.model,
                 app.popup().is_some_and(|p| !p.items.is_empty()),
+                app.look.theme.render_markdown,
             )
         } else {
             Vec::new()
@@ -140,7 +141,7 @@ fn flow_footer(app: &App) -> Footer {
 /// The current tab's body, laid out at one width: measured for the plan, then drawn.
 enum BodyLayout {
     Question(usize, Box<QuestionLayout>),
-    Review(ReviewTab),
+    Review(Box<ReviewTab>),
 }
 
 impl BodyLayout {
@@ -149,7 +150,7 @@ impl BodyLayout {
             Tab::Question(q) => {
                 BodyLayout::Question(q, Box::new(QuestionLayout::new(app, q, cols)))
             }
-            Tab::Review => BodyLayout::Review(review_view(&app.model)),
+            Tab::Review => BodyLayout::Review(Box::new(review_view(&app.model))),
         }
     }
 
@@ -267,7 +268,8 @@ fn draw_too_small(area: Rect, buf: &mut Buffer, theme: &Theme, min_height: u16) 
 
 /// A question tab laid out at one width: what it draws and how tall each part is.
 struct QuestionLayout {
-    prompt: Vec<String>,
+    /// The prompt's lines, its Markdown rendered.
+    prompt: Vec<ratatui::text::Line<'static>>,
     /// The question note: its open editor's height, or the saved note's lines.
     note_editor: Option<u16>,
     note_lines: Vec<String>,
@@ -311,10 +313,12 @@ impl QuestionLayout {
         let question = &app.model.questions()[q];
         let answer = app.model.answer(q);
         // No screen shows more prompt lines than this: a huge prompt is wrapped only that far.
-        let prompt = wrap_at_most(
+        let prompt = pi_ask_components::markdown::render(
             &question.prompt,
             cols.saturating_sub(1).max(1) as usize,
             MAX_PROMPT_LINES,
+            app.look.theme.text(),
+            &app.look.theme,
         );
         let open_editor = app.model.editor();
         let editing = open_editor.map(|e| e.target);
@@ -362,6 +366,7 @@ impl QuestionLayout {
             );
             pane.preview_goes_on = whole.map(str::len) != shown.map(str::len);
             pane.scroll = app.model.preview_scroll();
+            pane.raw = app.model.preview_raw();
             pane.theme = app.look.theme;
             pane
         });
@@ -559,15 +564,15 @@ fn draw_question(
     let prompt_room = (layout.prompt.len() as u16)
         .min((body.height / 2).max(1))
         .min(spare);
+    let right = body.x + body.width;
     for line in layout.prompt.iter().take(prompt_room as usize) {
-        put(
-            buf,
-            body.x,
-            y,
-            format!(" {line}"),
-            body.width as usize,
-            theme.text(),
-        );
+        let mut x = body.x + 1;
+        for span in &line.spans {
+            if x >= right {
+                break;
+            }
+            x = put(buf, x, y, &span.content, (right - x) as usize, span.style).0;
+        }
         y += 1;
     }
 
