@@ -10,13 +10,20 @@ use pi_ask::testing::Harness;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-fn fixtures() -> Vec<String> {
+/// The payloads, built once for every case (some are megabytes).
+fn fixtures() -> &'static [String] {
+    static PAYLOADS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    PAYLOADS.get_or_init(build_fixtures)
+}
+
+fn build_fixtures() -> Vec<String> {
     let mut payloads: Vec<String> = [
         include_str!("../fixtures/payloads/showcase.json"),
         include_str!("../fixtures/payloads/many-options.json"),
         include_str!("../fixtures/payloads/preview.json"),
         include_str!("../fixtures/payloads/unicode-long.json"),
         include_str!("../fixtures/payloads/planning.json"),
+        include_str!("../fixtures/payloads/markdown.json"),
     ]
     .map(str::to_owned)
     .to_vec();
@@ -48,11 +55,28 @@ fn fixtures() -> Vec<String> {
     })).collect::<Vec<_>>()})
         .to_string(),
     );
+    // Hostile Markdown: a huge table, deep nesting, a megabyte code block, escapes inside code.
+    let table = format!("|{}\n|{}\n", "col|".repeat(300), "-|".repeat(300))
+        + &format!("|{}\n", "cell|".repeat(300)).repeat(200);
+    let deep = ">".repeat(10_000)
+        + " deep\n"
+        + &(0..500)
+            .map(|i| format!("{}- item", "  ".repeat(i)))
+            .collect::<Vec<_>>()
+            .join("\n");
+    let code = format!("```\n{}\n```", "x\u{1b}[31m".repeat((1 << 20) / 6));
+    payloads.push(
+        json!({"title": "**bold** `title`", "questions": [{"id": "md", "type": "preview", "prompt": deep, "options": [
+            {"value": "t", "label": "Table", "description": table, "preview": table},
+            {"value": "c", "label": "Code", "description": "`\u{7}bell` **\u{1b}]2;x\u{7}**", "preview": code},
+            {"value": "d", "label": "Deep", "preview": deep}]}]})
+        .to_string(),
+    );
     payloads
 }
 
 /// Keys a person might press in any state.
-const KEYS: [&str; 28] = [
+const KEYS: [&str; 29] = [
     "down",
     "up",
     "tab",
@@ -81,6 +105,7 @@ const KEYS: [&str; 28] = [
     "right",
     "/",
     "ctrl+n",
+    "r",
 ];
 
 #[derive(Debug, Clone)]
@@ -119,7 +144,7 @@ proptest! {
 
     #[test]
     fn any_keys_at_any_size_on_any_form_draw_within_the_area(
-        index in 0usize..10,
+        index in 0usize..12,
         start in (1u16..=300, 1u16..=120),
         steps in proptest::collection::vec(any_step(), 1..40),
     ) {

@@ -76,7 +76,7 @@ pub fn is_plain(text: &str) -> bool {
 /// Plain text comes back unchanged; otherwise the rendered lines' text, without colours (code
 /// blocks keep their lines, without the box).
 pub fn to_plain(text: &str) -> String {
-    if is_plain(text) {
+    if too_deep(text) || is_plain(text) {
         return text.to_owned();
     }
     let mut style = MdStyle::plain();
@@ -129,7 +129,68 @@ pub fn render_preformatted(
 /// Whether `text` would be rendered as Markdown (rendering is on and it is not plain), looking
 /// only at what `limit` lines of `width` columns can show.
 pub fn renders(text: &str, width: usize, limit: usize, theme: &Theme) -> bool {
-    theme.render_markdown && !is_plain(source_within(text, limit, width.max(1)))
+    theme.render_markdown && has_markdown(source_within(text, limit, width.max(1)))
+}
+
+/// Whether a text has Markdown to render (not [`is_plain`], not [`too_deep`]), remembered for the
+/// last few texts asked about: the view asks about the same preview at every frame, and parsing
+/// one of a megabyte each time would cost more than the frame.
+pub fn has_markdown(text: &str) -> bool {
+    const KEPT: usize = 8;
+    thread_local! {
+        static SEEN: std::cell::RefCell<Vec<(u64, usize, bool)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    // Short texts are decided faster than they are hashed.
+    if text.len() < 4096 {
+        return !too_deep(text) && !is_plain(text);
+    }
+    let key = fingerprint(text);
+    SEEN.with(|seen| {
+        let mut seen = seen.borrow_mut();
+        if let Some(&(_, _, answer)) = seen.iter().find(|(h, l, _)| (*h, *l) == key) {
+            return answer;
+        }
+        let answer = !too_deep(text) && !is_plain(text);
+        if seen.len() >= KEPT {
+            seen.remove(0);
+        }
+        seen.push((key.0, key.1, answer));
+        answer
+    })
+}
+
+/// A fast 64-bit fingerprint of a text and its length, for the caches of texts the view asks
+/// about at every frame (a multiply-rotate over 8-byte words: a megabyte in well under a
+/// millisecond, where SipHash takes several).
+pub fn fingerprint(text: &str) -> (u64, usize) {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let bytes = text.as_bytes();
+    let mut hash = bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        hash = (hash.rotate_left(5) ^ w).wrapping_mul(K);
+    }
+    for &b in words.remainder() {
+        hash = (hash.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+    }
+    (hash, bytes.len())
+}
+
+/// Nested quotes or indentation deeper than any document needs: the text is drawn as written
+/// instead (the parser's work grows with the depth on every line, so a hostile text could make a
+/// frame cost seconds).
+fn too_deep(text: &str) -> bool {
+    const MOST: usize = 4 * MAX_DEPTH;
+    text.lines().any(|line| {
+        line.bytes()
+            .take_while(|b| matches!(b, b'>' | b' ' | b'\t'))
+            .filter(|b| *b == b'>')
+            .count()
+            > MOST
+            || line.len() - line.trim_start().len() > 4 * MOST
+    })
 }
 
 fn render_as(
@@ -143,7 +204,7 @@ fn render_as(
     let width = width.max(1);
     // Only what can show is looked at: a megabyte of Markdown costs what a screenful costs.
     let shown = source_within(text, limit, width);
-    if !theme.render_markdown || is_plain(shown) {
+    if !theme.render_markdown || !has_markdown(shown) {
         return plain(text, width, limit)
             .into_iter()
             .map(|l| Line::from(Span::styled(l, base)))
@@ -182,7 +243,8 @@ struct MdStyle {
     added: Style,
     removed: Style,
     context: Style,
-    /// Code blocks in a box (the form) or as bare lines (plain text).
+    /// Drawn for the form: code blocks in a box, quotes behind `│`, rules as lines. Off for plain
+    /// text: bare code lines, `> ` before quotes, `---` for rules.
     boxed_code: bool,
 }
 
@@ -261,6 +323,8 @@ struct Table {
     alignments: Vec<Alignment>,
     rows: Vec<Vec<Vec<Piece>>>,
     head_rows: usize,
+    /// The cell (or row) being read is not kept: past the limit or the columns that can show.
+    skipping: bool,
 }
 
 struct Renderer<'a> {
@@ -379,7 +443,12 @@ impl<'a> Renderer<'a> {
                 self.flush();
                 self.block_start(range.start);
                 let w = self.inner_width();
-                self.emit(vec![Span::styled("─".repeat(w.min(80)), self.style.rule)]);
+                let rule = if self.style.boxed_code {
+                    "─".repeat(w.min(80))
+                } else {
+                    "---".to_owned()
+                };
+                self.emit(vec![Span::styled(rule, self.style.rule)]);
                 self.block_end(range.end);
             }
             // Raw HTML and math stay visible as the text they are.
@@ -464,11 +533,26 @@ impl<'a> Renderer<'a> {
                 });
             }
             Tag::TableHead | Tag::TableRow => {
+                let limit = self.limit;
                 if let Some(t) = &mut self.table {
-                    t.rows.push(Vec::new());
+                    // A row draws at least a line: rows past the limit are read but not kept.
+                    t.skipping = t.rows.len() >= limit;
+                    if !t.skipping {
+                        t.rows.push(Vec::new());
+                    }
                 }
             }
-            Tag::TableCell => self.pieces.clear(),
+            Tag::TableCell => {
+                self.pieces.clear();
+                // Columns that could not get a character each are not kept either.
+                let most = self.inner_width().saturating_add(3) / 4;
+                if let Some(t) = &mut self.table
+                    && let Some(row) = t.rows.last()
+                    && row.len() >= most.max(1)
+                {
+                    t.skipping = true;
+                }
+            }
             Tag::FootnoteDefinition(_)
             | Tag::HtmlBlock
             | Tag::DefinitionList
@@ -539,16 +623,24 @@ impl<'a> Renderer<'a> {
             }
             TagEnd::TableCell => {
                 let cell = std::mem::take(&mut self.pieces);
-                if let Some(row) = self.table.as_mut().and_then(|t| t.rows.last_mut()) {
+                if let Some(t) = self.table.as_mut()
+                    && !t.skipping
+                    && let Some(row) = t.rows.last_mut()
+                {
                     row.push(cell);
                 }
             }
             TagEnd::TableHead => {
                 if let Some(t) = &mut self.table {
                     t.head_rows = t.rows.len();
+                    t.skipping = false;
                 }
             }
-            TagEnd::TableRow => {}
+            TagEnd::TableRow => {
+                if let Some(t) = &mut self.table {
+                    t.skipping = false;
+                }
+            }
             TagEnd::Table => {
                 if let Some(table) = self.table.take() {
                     self.draw_table(table);
@@ -561,6 +653,9 @@ impl<'a> Renderer<'a> {
 
     /// Text of a paragraph: words and the spaces between them, in the current style.
     fn text(&mut self, text: &str) {
+        if self.table.as_ref().is_some_and(|t| t.skipping) {
+            return;
+        }
         let style = self.current();
         let mut word = String::new();
         for c in text.chars() {
@@ -596,7 +691,10 @@ impl<'a> Renderer<'a> {
             // Deeper than MAX_DEPTH: the deepest levels draw at MAX_DEPTH.
             let drawn = n < MAX_DEPTH || n + 1 == depth;
             match container {
-                Container::Quote if drawn => spans.push(Span::styled("│ ", style.quote_border)),
+                Container::Quote if drawn => {
+                    let bar = if style.boxed_code { "│ " } else { "> " };
+                    spans.push(Span::styled(bar, style.quote_border));
+                }
                 Container::Item { marker, indent } if drawn => match marker.take() {
                     Some(m) => spans.push(Span::styled(m, style.bullet)),
                     None => spans.push(Span::raw(" ".repeat(*indent))),

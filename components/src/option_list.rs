@@ -172,7 +172,7 @@ pub fn detail_indent(index: usize) -> u16 {
 use crate::strings::RECOMMENDED;
 
 /// Most lines a description is laid out to (no screen shows more under one option).
-const MAX_DESCRIPTION_LINES: usize = 512;
+const MAX_DESCRIPTION_LINES: usize = 128;
 
 /// The indent of a freeform question's label, editor and text.
 pub const FREEFORM_INDENT: u16 = 1;

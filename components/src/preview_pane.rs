@@ -25,16 +25,12 @@ pub const MAX_PREVIEW_LINES: usize = 5_000;
 /// and asks for its lines twice (to measure, then to draw), while the text, width and theme only
 /// change on a key that changes them. One entry, keyed by a hash of all three.
 fn rendered_preview(preview: &str, inner: usize, theme: &Theme) -> Vec<Line<'static>> {
-    use std::hash::{Hash, Hasher};
+    type Key = ((u64, usize), usize, Theme);
     thread_local! {
-        static LAST: std::cell::RefCell<Option<(u64, Vec<Line<'static>>)>> =
+        static LAST: std::cell::RefCell<Option<(Key, Vec<Line<'static>>)>> =
             const { std::cell::RefCell::new(None) };
     }
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    preview.hash(&mut hasher);
-    inner.hash(&mut hasher);
-    format!("{theme:?}").hash(&mut hasher);
-    let key = hasher.finish();
+    let key = (crate::markdown::fingerprint(preview), inner, *theme);
     LAST.with(|last| {
         let mut last = last.borrow_mut();
         if let Some((k, lines)) = last.as_ref()

@@ -14,7 +14,7 @@ use tuirealm::props::{AttrValue, Attribute};
 
 /// One line under a question in the review.
 /// Most lines a note written in Markdown is laid out to.
-const MAX_NOTE_LINES: usize = 512;
+const MAX_NOTE_LINES: usize = 128;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReviewLine {

@@ -52,6 +52,13 @@ impl FilteredList {
     }
 }
 
+/// A prompt laid out: at this width, with this theme, these lines.
+pub(crate) type PromptLayout = (
+    u16,
+    pi_ask_components::Theme,
+    Vec<ratatui::text::Line<'static>>,
+);
+
 /// A running ask flow with its view state.
 pub struct App {
     pub(crate) model: Model,
@@ -59,6 +66,8 @@ pub struct App {
     pub(crate) lists: Vec<OptionList>,
     /// The option list of the open filter, built from its matches (see [`FilteredList`]).
     pub(crate) filtered: Option<FilteredList>,
+    /// Each question's prompt as last laid out: the width, the theme, the lines.
+    pub(crate) prompts: Vec<Option<PromptLayout>>,
     pub(crate) config_path: String,
     /// Where `@` suggestions come from; the session takes it at the first search.
     pub(crate) files: Option<FileSource>,
@@ -83,7 +92,7 @@ impl App {
         config_notice: Option<String>,
     ) -> App {
         let model = Model::new(form, settings);
-        let lists = model
+        let lists: Vec<OptionList> = model
             .questions()
             .iter()
             .map(|q| {
@@ -112,6 +121,7 @@ impl App {
         let mut app = App {
             model,
             table,
+            prompts: vec![None; lists.len()],
             lists,
             filtered: None,
             config_path,

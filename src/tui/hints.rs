@@ -149,7 +149,7 @@ pub fn flow_hints(
             }
             // A preview written in Markdown: how to see it as written (or rendered again).
             let has_markdown = model.current_preview().is_some_and(|p| {
-                !pi_ask_components::markdown::is_plain(pi_ask_components::text::start_within(
+                pi_ask_components::markdown::has_markdown(pi_ask_components::text::start_within(
                     p, 5_000, 200,
                 ))
             });

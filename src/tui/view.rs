@@ -310,16 +310,10 @@ enum PanePlace {
 impl QuestionLayout {
     /// Lays question `q` out at `cols` columns and puts its state into its option list.
     fn new(app: &mut App, q: usize, cols: u16) -> QuestionLayout {
+        // No screen shows more prompt lines than this: a huge prompt is laid out only that far.
+        let prompt = prompt_lines(app, q, cols);
         let question = &app.model.questions()[q];
         let answer = app.model.answer(q);
-        // No screen shows more prompt lines than this: a huge prompt is wrapped only that far.
-        let prompt = pi_ask_components::markdown::render(
-            &question.prompt,
-            cols.saturating_sub(1).max(1) as usize,
-            MAX_PROMPT_LINES,
-            app.look.theme.text(),
-            &app.look.theme,
-        );
         let open_editor = app.model.editor();
         let editing = open_editor.map(|e| e.target);
         let note_editor = match open_editor {
@@ -519,6 +513,29 @@ impl QuestionLayout {
             natural: natural.max(min),
         }
     }
+}
+
+/// Question `q`'s prompt laid out at `cols` (its Markdown rendered), kept until the width or the
+/// theme changes: a prompt is laid out once, not at every key.
+fn prompt_lines(app: &mut App, q: usize, cols: u16) -> Vec<ratatui::text::Line<'static>> {
+    let theme = app.look.theme;
+    if let Some(Some((c, t, lines))) = app.prompts.get(q)
+        && *c == cols
+        && *t == theme
+    {
+        return lines.clone();
+    }
+    let lines = pi_ask_components::markdown::render(
+        &app.model.questions()[q].prompt,
+        cols.saturating_sub(1).max(1) as usize,
+        MAX_PROMPT_LINES,
+        theme.text(),
+        &theme,
+    );
+    if let Some(slot) = app.prompts.get_mut(q) {
+        *slot = Some((cols, theme, lines.clone()));
+    }
+    lines
 }
 
 /// Width of the area the question note's editor is drawn into.
