@@ -174,7 +174,7 @@ proptest! {
 #[test]
 fn the_hostile_fixtures_are_valid_payloads() {
     for payload in fixtures() {
-        let value: Value = serde_json::from_str(&payload).unwrap();
+        let value: Value = serde_json::from_str(payload).unwrap();
         pi_ask::input::validate_payload(&value).unwrap();
     }
 }
