@@ -12,10 +12,26 @@ fn app() -> App {
     support::app(include_str!("../fixtures/payloads/many-options.json"))
 }
 
+/// The same 300 options with their descriptions written in Markdown (bold, code, a link).
+fn markdown_app() -> App {
+    let mut payload: serde_json::Value =
+        serde_json::from_str(include_str!("../fixtures/payloads/many-options.json")).unwrap();
+    for option in payload["questions"][0]["options"].as_array_mut().unwrap() {
+        let value = option["value"].as_str().unwrap().to_owned();
+        option["description"] = serde_json::Value::String(format!(
+            "Description of **{value}**, with `inline code` and [a link](https://example.com/{value})."
+        ));
+    }
+    support::app(&payload.to_string())
+}
+
 fn keypress(c: &mut Criterion) {
     let area = Rect::new(0, 0, 200, 60);
     c.bench_function("down_key_300_options_200x60", |b| {
         b.iter_custom(|iters| support::time_down_presses(&mut app(), iters, Some(area)))
+    });
+    c.bench_function("down_key_300_markdown_options_200x60", |b| {
+        b.iter_custom(|iters| support::time_down_presses(&mut markdown_app(), iters, Some(area)))
     });
 }
 

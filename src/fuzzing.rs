@@ -14,7 +14,7 @@ use crate::remote::{RemoteMode, RemoteResponse, validate_submit};
 use crate::settings::{Setting, Settings};
 
 /// Every target, by its name in `fuzz/`.
-pub const TARGETS: [&str; 16] = [
+pub const TARGETS: [&str; 17] = [
     "payload",
     "keymaps",
     "config_toml",
@@ -31,6 +31,7 @@ pub const TARGETS: [&str; 16] = [
     "mcp_line",
     "line_command",
     "embed_session",
+    "markdown",
 ];
 
 /// Runs target `name` on `data` (`dir`: a scratch folder for the targets that write files).
@@ -52,6 +53,7 @@ pub fn run(name: &str, data: &[u8], dir: &Path) {
         "mcp_line" => mcp_line(data),
         "line_command" => line_command(data),
         "embed_session" => embed_session(data, dir),
+        "markdown" => markdown(data),
         other => panic!("no fuzz target {other}"),
     }
 }
@@ -159,6 +161,36 @@ pub fn terminal_bytes(data: &[u8]) {
 }
 
 /// An RPC host's response line.
+/// Any text as Markdown (the first byte picks the width): every rendering stays within its line
+/// limit; rendered Markdown stays within its width and holds no character a terminal would act
+/// on (plain text is drawn as before, made printable where it is written to the screen).
+pub fn markdown(data: &[u8]) {
+    use pi_ask_components::markdown::{render, render_preformatted, renders, to_plain};
+    use pi_ask_components::text::{is_unsafe_char, width};
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    let cols = usize::from(first % 120) + 1;
+    let theme = pi_ask_components::Theme::default();
+    let rendered = renders(&text, cols, 64, &theme);
+    for lines in [
+        render(&text, cols, 64, theme.text(), &theme),
+        render_preformatted(&text, cols, 64, theme.text(), &theme),
+    ] {
+        assert!(lines.len() <= 64, "{} lines", lines.len());
+        if !rendered {
+            continue;
+        }
+        for line in lines {
+            let shown: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+            assert!(width(&shown) <= cols, "{shown:?} is wider than {cols}");
+            assert!(!shown.chars().any(is_unsafe_char), "{shown:?}");
+        }
+    }
+    let _ = to_plain(&text);
+}
+
 pub fn rpc_reply(data: &[u8]) {
     let line = String::from_utf8_lossy(data);
     let _ = crate::rpc::parse_reply("req-1", &["req-0".to_owned()], &line);

@@ -129,7 +129,14 @@ pub fn render_preformatted(
 /// Whether `text` would be rendered as Markdown (rendering is on and it is not plain), looking
 /// only at what `limit` lines of `width` columns can show.
 pub fn renders(text: &str, width: usize, limit: usize, theme: &Theme) -> bool {
-    theme.render_markdown && has_markdown(source_within(text, limit, width.max(1)))
+    theme.render_markdown && has_markdown(decided_on(source_within(text, limit, width.max(1))))
+}
+
+/// The start of a text that decides whether it is Markdown: a text whose first Markdown comes
+/// after 64 KiB of plain text (a log, a listing) is drawn as written, and deciding costs the same
+/// for a preview of any size.
+fn decided_on(text: &str) -> &str {
+    crate::text::prefix(text, 64 << 10)
 }
 
 /// Whether a text has Markdown to render (not [`is_plain`], not [`too_deep`]), remembered for the
@@ -204,7 +211,7 @@ fn render_as(
     let width = width.max(1);
     // Only what can show is looked at: a megabyte of Markdown costs what a screenful costs.
     let shown = source_within(text, limit, width);
-    if !theme.render_markdown || !has_markdown(shown) {
+    if !theme.render_markdown || !has_markdown(decided_on(shown)) {
         return plain(text, width, limit)
             .into_iter()
             .map(|l| Line::from(Span::styled(l, base)))

@@ -97,7 +97,7 @@ pub fn start_within(text: &str, lines: usize, cols: usize) -> &str {
 }
 
 /// The longest prefix of `text` of at most `bytes` bytes that ends on a character boundary.
-fn prefix(text: &str, bytes: usize) -> &str {
+pub(crate) fn prefix(text: &str, bytes: usize) -> &str {
     if text.len() <= bytes {
         return text;
     }

@@ -149,9 +149,12 @@ pub fn flow_hints(
             }
             // A preview written in Markdown: how to see it as written (or rendered again).
             let has_markdown = model.current_preview().is_some_and(|p| {
-                pi_ask_components::markdown::has_markdown(pi_ask_components::text::start_within(
-                    p, 5_000, 200,
-                ))
+                pi_ask_components::markdown::renders(
+                    p,
+                    200,
+                    pi_ask_components::preview_pane::MAX_PREVIEW_LINES,
+                    &pi_ask_components::Theme::default(),
+                )
             });
             if markdown && has_markdown {
                 let verb = if model.preview_raw() {
