@@ -125,7 +125,7 @@ fn mount(app: &mut Application<Id, Msg, NoUserEvent>) -> Result<(), Box<dyn std:
         .collect();
     let component = |id, inner| -> Box<dyn AppComponent<Msg, NoUserEvent>> {
         match inner {
-            Part::Options(c) => Box::new(Mounted { id, inner: c }),
+            Part::Options(c) => Box::new(Mounted { id, inner: *c }),
             Part::Preview(c) => Box::new(Mounted { id, inner: c }),
             Part::Note(c) => Box::new(Mounted { id, inner: c }),
             Part::Review(c) => Box::new(Mounted { id, inner: c }),
@@ -133,7 +133,10 @@ fn mount(app: &mut Application<Id, Msg, NoUserEvent>) -> Result<(), Box<dyn std:
     };
     app.mount(
         Id::Options,
-        component(Id::Options, Part::Options(OptionList::new(Arc::new(rows)))),
+        component(
+            Id::Options,
+            Part::Options(Box::new(OptionList::new(Arc::new(rows)))),
+        ),
         Vec::new(),
     )?;
     let first = &CHOICES[0];
@@ -167,7 +170,7 @@ fn mount(app: &mut Application<Id, Msg, NoUserEvent>) -> Result<(), Box<dyn std:
 }
 
 enum Part {
-    Options(OptionList),
+    Options(Box<OptionList>),
     Preview(PreviewPane),
     Note(Editor),
     Review(ReviewTab),

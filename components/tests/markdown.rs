@@ -141,8 +141,10 @@ fn the_styles_carry_the_meaning() {
 
 #[test]
 fn rendering_off_or_plain_text_draws_the_text_as_written() {
-    let mut theme = Theme::default();
-    theme.render_markdown = false;
+    let theme = Theme {
+        render_markdown: false,
+        ..Theme::default()
+    };
     let off = render(DOCUMENT, 80, 1_000, Style::default(), &theme);
     assert_eq!(
         text(&off),
