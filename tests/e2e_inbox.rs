@@ -329,3 +329,28 @@ fn an_ask_whose_asker_has_gone_is_marked_in_the_list() {
     s.send(ESC);
     assert_eq!(s.wait_exit(), 0);
 }
+
+#[test]
+fn the_inbox_list_filters_its_asks_and_enter_opens_the_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    queue.submit(&ask("db", "Which database?", 1)).unwrap();
+    queue.submit(&ask("dep", "Where should it deploy?", 2)).unwrap();
+    queue.submit(&ask("cache", "Which cache?", 3)).unwrap();
+    let mut s = inbox(&queue, &["--once"]);
+    s.wait_for("pi-ask inbox · 3 asks waiting");
+    assert!(s.contents().contains("/ filter"), "{}", s.contents());
+    s.send("/");
+    s.wait_for("3 of 3");
+    s.send("dploy");
+    s.wait_for("1 of 3");
+    assert!(!s.contents().contains("Which database?"), "{}", s.contents());
+    open_from_list(&mut s, "› Where should it deploy?");
+    s.send("2");
+    s.wait_for("Review");
+    s.send(ENTER);
+    let result = wait_answer(&queue, "dep");
+    assert_eq!(result["details"]["answers"]["env"]["values"][0], "prod");
+    assert_eq!(s.wait_exit(), 0);
+    assert_eq!(queue.pending().len(), 2, "the others still wait");
+}
