@@ -335,7 +335,9 @@ fn the_inbox_list_filters_its_asks_and_enter_opens_the_match() {
     let dir = tempfile::tempdir().unwrap();
     let queue = Queue::open(dir.path().join("q")).unwrap();
     queue.submit(&ask("db", "Which database?", 1)).unwrap();
-    queue.submit(&ask("dep", "Where should it deploy?", 2)).unwrap();
+    queue
+        .submit(&ask("dep", "Where should it deploy?", 2))
+        .unwrap();
     queue.submit(&ask("cache", "Which cache?", 3)).unwrap();
     let mut s = inbox(&queue, &["--once"]);
     s.wait_for("pi-ask inbox · 3 asks waiting");
@@ -344,7 +346,11 @@ fn the_inbox_list_filters_its_asks_and_enter_opens_the_match() {
     s.wait_for("3 of 3");
     s.send("dploy");
     s.wait_for("1 of 3");
-    assert!(!s.contents().contains("Which database?"), "{}", s.contents());
+    assert!(
+        !s.contents().contains("Which database?"),
+        "{}",
+        s.contents()
+    );
     open_from_list(&mut s, "› Where should it deploy?");
     s.send("2");
     s.wait_for("Review");
