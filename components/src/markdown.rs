@@ -139,50 +139,32 @@ fn decided_on(text: &str) -> &str {
     crate::text::prefix(text, 64 << 10)
 }
 
-/// Whether a text has Markdown to render (not [`is_plain`], not [`too_deep`]), remembered for the
-/// last few texts asked about: the view asks about the same preview at every frame, and parsing
-/// one of a megabyte each time would cost more than the frame.
-pub fn has_markdown(text: &str) -> bool {
+/// Whether a text (at most [`decided_on`]'s 64 KiB) has Markdown to render (not [`is_plain`],
+/// not [`too_deep`]), remembered for the last few texts asked about: the view asks about the same
+/// preview at every frame, and parsing 64 KiB each time would cost more than the frame. A text is
+/// found again by comparing it whole, so two texts can never share an answer.
+fn has_markdown(text: &str) -> bool {
     const KEPT: usize = 8;
     thread_local! {
-        static SEEN: std::cell::RefCell<Vec<(u64, usize, bool)>> =
+        static SEEN: std::cell::RefCell<Vec<(String, bool)>> =
             const { std::cell::RefCell::new(Vec::new()) };
     }
-    // Short texts are decided faster than they are hashed.
+    // Short texts are decided faster than they are looked up.
     if text.len() < 4096 {
         return !too_deep(text) && !is_plain(text);
     }
-    let key = fingerprint(text);
     SEEN.with(|seen| {
         let mut seen = seen.borrow_mut();
-        if let Some(&(_, _, answer)) = seen.iter().find(|(h, l, _)| (*h, *l) == key) {
-            return answer;
+        if let Some((_, answer)) = seen.iter().find(|(t, _)| t == text) {
+            return *answer;
         }
         let answer = !too_deep(text) && !is_plain(text);
         if seen.len() >= KEPT {
             seen.remove(0);
         }
-        seen.push((key.0, key.1, answer));
+        seen.push((text.to_owned(), answer));
         answer
     })
-}
-
-/// A fast 64-bit fingerprint of a text and its length, for the caches of texts the view asks
-/// about at every frame (a multiply-rotate over 8-byte words: a megabyte in well under a
-/// millisecond, where SipHash takes several).
-pub fn fingerprint(text: &str) -> (u64, usize) {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let bytes = text.as_bytes();
-    let mut hash = bytes.len() as u64;
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
-        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
-        hash = (hash.rotate_left(5) ^ w).wrapping_mul(K);
-    }
-    for &b in words.remainder() {
-        hash = (hash.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
-    }
-    (hash, bytes.len())
 }
 
 /// Nested quotes or indentation deeper than any document needs: the text is drawn as written

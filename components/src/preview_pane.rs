@@ -23,20 +23,26 @@ pub const MAX_PREVIEW_LINES: usize = 5_000;
 
 /// A preview's rendered Markdown, kept for the next frame: the pane is built anew for every frame
 /// and asks for its lines twice (to measure, then to draw), while the text, width and theme only
-/// change on a key that changes them. One entry, keyed by a hash of all three.
+/// change on a key that changes them. One entry; the text is compared whole (a person approving a
+/// preview must never see another one's rendering).
 fn rendered_preview(preview: &str, inner: usize, theme: &Theme) -> Vec<Line<'static>> {
-    type Key = ((u64, usize), usize, Theme);
-    thread_local! {
-        static LAST: std::cell::RefCell<Option<(Key, Vec<Line<'static>>)>> =
-            const { std::cell::RefCell::new(None) };
+    struct Rendered {
+        preview: String,
+        inner: usize,
+        theme: Theme,
+        lines: Vec<Line<'static>>,
     }
-    let key = (crate::markdown::fingerprint(preview), inner, *theme);
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<Rendered>> = const { std::cell::RefCell::new(None) };
+    }
     LAST.with(|last| {
         let mut last = last.borrow_mut();
-        if let Some((k, lines)) = last.as_ref()
-            && *k == key
+        if let Some(r) = last.as_ref()
+            && r.inner == inner
+            && r.theme == *theme
+            && r.preview == preview
         {
-            return lines.clone();
+            return r.lines.clone();
         }
         let lines = crate::markdown::render_preformatted(
             preview,
@@ -45,7 +51,12 @@ fn rendered_preview(preview: &str, inner: usize, theme: &Theme) -> Vec<Line<'sta
             theme.text(),
             theme,
         );
-        *last = Some((key, lines.clone()));
+        *last = Some(Rendered {
+            preview: preview.to_owned(),
+            inner,
+            theme: *theme,
+            lines: lines.clone(),
+        });
         lines
     })
 }

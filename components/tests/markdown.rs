@@ -168,3 +168,30 @@ fn rendering_off_or_plain_text_draws_the_text_as_written() {
 fn plain_text_of_markdown_keeps_the_words_and_drops_the_syntax() {
     insta::assert_snapshot!("markdown_plain", to_plain(DOCUMENT));
 }
+
+#[test]
+fn each_preview_shows_its_own_rendering_frame_after_frame() {
+    use pi_ask_components::PreviewPane;
+    use ratatui::{buffer::Buffer, layout::Rect};
+    let draw = |preview: &str| {
+        let mut pane = PreviewPane::new("Option", None, Some(preview.to_owned()));
+        let area = Rect::new(0, 0, 40, 8);
+        let mut buf = Buffer::empty(area);
+        pane.render(area, &mut buf);
+        pi_ask_components::text::buffer_rows(&buf).join("\n")
+    };
+    // Same length, same shape, one word apart: the cache must not hand one the other's lines.
+    let a = "# Plan\n\n- **ship** the loader";
+    let b = "# Plan\n\n- **skip** the loader";
+    for _ in 0..2 {
+        let (shown_a, shown_b) = (draw(a), draw(b));
+        assert!(
+            shown_a.contains("ship the loader") && !shown_a.contains("skip"),
+            "{shown_a}"
+        );
+        assert!(
+            shown_b.contains("skip the loader") && !shown_b.contains("ship"),
+            "{shown_b}"
+        );
+    }
+}
