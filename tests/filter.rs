@@ -202,6 +202,7 @@ proptest! {
             let shown: Vec<usize> = m.filter().unwrap().matches.rows().to_vec();
             let highlighted = m.filter().unwrap().highlighted();
             let before = m.answer(0).selected.clone();
+            let cursor_before = m.cursor(0);
             let closing = matches!(step, Step::Key(FilterAction::Close));
             match step {
                 Step::Type(text) => type_query(&mut m, &text),
@@ -214,7 +215,8 @@ proptest! {
                     "option {} was chosen without being shown ({:?})", option, shown);
             }
             if closing {
-                prop_assert_eq!(Some(m.cursor(0)), highlighted.or(Some(m.cursor(0))));
+                // On the highlighted option, or where it was when nothing matched.
+                prop_assert_eq!(m.cursor(0), highlighted.unwrap_or(cursor_before));
             }
         }
         update(&mut m, Msg::Filter(FilterAction::Close));

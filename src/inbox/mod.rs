@@ -118,9 +118,10 @@ impl InboxList {
         }
     }
 
-    /// Matches the filter's query against the entries again, keeping the highlight on the same
-    /// ask when it still matches (the best match otherwise).
-    fn refilter(&mut self) {
+    /// Matches the filter's query against the entries again. With `keep`, the highlight stays on
+    /// the same ask when it still matches (the entries changed); otherwise, and when it went, the
+    /// best match is highlighted (the query changed).
+    fn refilter(&mut self, keep: bool) {
         let Some(filter) = self.filter.as_mut() else {
             return;
         };
@@ -136,10 +137,10 @@ impl InboxList {
                 .map(|(e, about)| (e.first_prompt.as_str(), Some(about.as_str()))),
         );
         filter.matches = rank_texts(filter.query.text(), &haystacks).rows().to_vec();
-        filter.selected = filter
-            .matches
-            .iter()
-            .position(|&i| i == self.cursor)
+        let cursor = self.cursor;
+        filter.selected = keep
+            .then(|| filter.matches.iter().position(|&i| i == cursor))
+            .flatten()
             .unwrap_or(0);
         if let Some(&row) = filter.matches.get(filter.selected) {
             self.cursor = row;
@@ -157,21 +158,14 @@ impl InboxList {
                     matches: Vec::new(),
                     selected: 0,
                 });
-                self.refilter();
+                self.refilter(true);
                 None
             }
             (Msg::Dismiss, _) => Some(InboxCmd::Quit),
             (Msg::Edit(op), true) => {
                 let filter = self.filter.as_mut().expect("open");
                 if filter.query.apply(op) {
-                    self.refilter();
-                    // A new query highlights its best match.
-                    if let Some(filter) = self.filter.as_mut() {
-                        filter.selected = 0;
-                        if let Some(&row) = filter.matches.first() {
-                            self.cursor = row;
-                        }
-                    }
+                    self.refilter(false);
                 }
                 None
             }
@@ -238,7 +232,7 @@ impl InboxList {
             .unwrap_or(self.cursor)
             .min(self.entries.len().saturating_sub(1));
         if changed {
-            self.refilter();
+            self.refilter(true);
         }
         changed
     }
