@@ -236,6 +236,11 @@ fn ask(arguments: Value, id: &str) -> Value {
     json!({"toolCall": {"name": "ask_user", "id": id, "arguments": arguments}})
 }
 
+/// The model's script: the deploy ask, then `reply` once the answer comes back.
+fn deploy_then(reply: &str) -> Value {
+    json!([ask(deploy(), "call_1"), say(reply)])
+}
+
 fn say(text: &str) -> Value {
     json!({"text": text})
 }
@@ -246,7 +251,7 @@ fn a_scripted_ask_is_answered_inside_pi_with_the_same_details_as_pi_ask_ask() {
         return;
     };
     let home = Home::new();
-    home.script(json!([ask(deploy(), "call_1"), say("Thanks, deploying.")]));
+    home.script(deploy_then("Thanks, deploying."));
     let mut session = tui(&pi, &home, engine(), &[], &[]);
     wait_for(&session, "faux ready");
     submit(&mut session, "please deploy");
@@ -301,7 +306,7 @@ fn the_form_wears_pis_theme_and_follows_a_resize() {
         json!({"theme": "test-light"}).to_string(),
     )
     .unwrap();
-    home.script(json!([ask(deploy(), "call_1"), say("Thanks.")]));
+    home.script(deploy_then("Thanks."));
     let mut session = tui(&pi, &home, engine(), &[], &[]);
     wait_for(&session, "faux ready");
     submit(&mut session, "please deploy");
@@ -492,10 +497,7 @@ fn rpc_mode_asks_through_pis_dialogs() {
         return;
     };
     let home = Home::new();
-    home.script(json!([
-        ask(deploy(), "call_1"),
-        say("Deploying to production.")
-    ]));
+    home.script(deploy_then("Deploying to production."));
     let mut child = piped(&pi, &home, engine(), &["--mode", "rpc"], &[]);
     let mut stdin = child.stdin.take().unwrap();
     let mut lines = json_lines(&mut child);
@@ -539,7 +541,7 @@ fn an_abort_while_rpc_dialogs_wait_cancels_the_ask() {
         return;
     };
     let home = Home::new();
-    home.script(json!([ask(deploy(), "call_1"), say("Stopped.")]));
+    home.script(deploy_then("Stopped."));
     let mut child = piped(&pi, &home, engine(), &["--mode", "rpc"], &[]);
     let mut stdin = child.stdin.take().unwrap();
     let mut lines = json_lines(&mut child);
@@ -600,7 +602,7 @@ fn json_mode_returns_the_pending_questions() {
         return;
     };
     let home = Home::new();
-    home.script(json!([ask(deploy(), "call_1"), say("I will ask later.")]));
+    home.script(deploy_then("I will ask later."));
     let mut run = JsonRun::start(&pi, &home, engine());
     let end = run.ask_user_end();
     let text = end["result"]["content"][0]["text"].as_str().unwrap();
@@ -623,7 +625,7 @@ fn a_missing_engine_is_a_clear_tool_error_and_pi_keeps_working() {
         return;
     };
     let home = Home::new();
-    home.script(json!([ask(deploy(), "call_1"), say("I could not ask.")]));
+    home.script(deploy_then("I could not ask."));
     let missing = home.dir.path().join("no-such-pi-ask");
     let mut run = JsonRun::start(&pi, &home, &missing.display().to_string());
     let end = run.ask_user_end();
@@ -643,7 +645,7 @@ fn an_engine_too_old_for_the_protocol_is_named_with_the_install_command() {
         return;
     };
     let home = Home::new();
-    home.script(json!([ask(deploy(), "call_1"), say("Noted.")]));
+    home.script(deploy_then("Noted."));
     // What a pi-ask from before `embed` does when asked for it.
     let old = home.dir.path().join("old-pi-ask");
     std::fs::write(
@@ -670,10 +672,7 @@ fn a_remote_submit_on_pi_events_answers_the_form() {
         return;
     };
     let home = Home::new();
-    home.script(json!([
-        ask(deploy(), "call_1"),
-        say("Remote answer taken.")
-    ]));
+    home.script(deploy_then("Remote answer taken."));
     let bridge = pi.extension.join("test/remote.ts");
     let mut session = tui(&pi, &home, engine(), &[&bridge], &[]);
     wait_for(&session, "faux ready");
