@@ -119,6 +119,9 @@ pub enum Group {
     Jump,
     /// Editing text in an editor.
     Editing,
+    /// Scrolling a preview question's pane, which the filter line hands on (the pane follows
+    /// its highlighted match).
+    Preview,
 }
 
 /// Everything the table says about one action.
@@ -205,17 +208,17 @@ actions! {
         hint "", "A page of options down (as many rows as the list shows)" },
     MainPageUp => { Main, "pageUp", ["pageUp"], Msg::PageUp, Always, Jump, false,
         hint "", "A page of options up" },
-    MainPreviewDown => { Main, "previewDown", ["shift+down"], Msg::PreviewDown, Always, Flow, false,
+    MainPreviewDown => { Main, "previewDown", ["shift+down"], Msg::PreviewDown, Always, Preview, false,
         hint "scroll preview", "Scroll a preview question's pane down a line" },
-    MainPreviewUp => { Main, "previewUp", ["shift+up"], Msg::PreviewUp, Always, Flow, false,
+    MainPreviewUp => { Main, "previewUp", ["shift+up"], Msg::PreviewUp, Always, Preview, false,
         hint "scroll preview", "Scroll a preview question's pane up a line" },
-    MainPreviewPageDown => { Main, "previewPageDown", ["shift+pageDown"], Msg::PreviewPageDown, Always, Flow, false,
+    MainPreviewPageDown => { Main, "previewPageDown", ["shift+pageDown"], Msg::PreviewPageDown, Always, Preview, false,
         hint "page preview", "Scroll a preview question's pane down a page" },
-    MainPreviewPageUp => { Main, "previewPageUp", ["shift+pageUp"], Msg::PreviewPageUp, Always, Flow, false,
+    MainPreviewPageUp => { Main, "previewPageUp", ["shift+pageUp"], Msg::PreviewPageUp, Always, Preview, false,
         hint "page preview", "Scroll a preview question's pane up a page" },
-    MainPreviewTop => { Main, "previewTop", ["shift+home"], Msg::PreviewTop, Always, Flow, false,
+    MainPreviewTop => { Main, "previewTop", ["shift+home"], Msg::PreviewTop, Always, Preview, false,
         hint "preview top", "Scroll a preview question's pane to its first line" },
-    MainPreviewBottom => { Main, "previewBottom", ["shift+end"], Msg::PreviewBottom, Always, Flow, false,
+    MainPreviewBottom => { Main, "previewBottom", ["shift+end"], Msg::PreviewBottom, Always, Preview, false,
         hint "preview end", "Scroll a preview question's pane to its last line" },
     MainTogglePreviewRaw => { Main, "togglePreviewRaw", ["r"], Msg::TogglePreviewRaw, Always, Flow, false,
         hint "raw", "Show a preview's text as written (its Markdown not rendered), or rendered again" },

@@ -133,36 +133,7 @@ const INBOX: &[Layer] = &[layer(Context::Inbox, Take::All, Gate::Always)];
 const FILTER: &[Layer] = &[
     layer(Context::Global, Take::All, Gate::Always),
     layer(Context::Filter, Take::All, Gate::Always),
-    layer(
-        Context::Main,
-        Take::Only(Action::MainPreviewDown),
-        Gate::Always,
-    ),
-    layer(
-        Context::Main,
-        Take::Only(Action::MainPreviewUp),
-        Gate::Always,
-    ),
-    layer(
-        Context::Main,
-        Take::Only(Action::MainPreviewPageDown),
-        Gate::Always,
-    ),
-    layer(
-        Context::Main,
-        Take::Only(Action::MainPreviewPageUp),
-        Gate::Always,
-    ),
-    layer(
-        Context::Main,
-        Take::Only(Action::MainPreviewTop),
-        Gate::Always,
-    ),
-    layer(
-        Context::Main,
-        Take::Only(Action::MainPreviewBottom),
-        Gate::Always,
-    ),
+    layer(Context::Main, Take::Group(Group::Preview), Gate::Always),
     layer(Context::Editor, Take::Group(Group::Editing), Gate::Always),
 ];
 
