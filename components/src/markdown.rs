@@ -79,9 +79,7 @@ pub fn to_plain(text: &str) -> String {
     if too_deep(text) || is_plain(text) {
         return text.to_owned();
     }
-    let mut style = MdStyle::plain();
-    style.boxed_code = false;
-    Renderer::new(text, usize::MAX / 4, usize::MAX, style)
+    Renderer::new(text, usize::MAX / 4, usize::MAX, MdStyle::plain())
         .run()
         .iter()
         .map(|line| {
@@ -259,6 +257,7 @@ impl MdStyle {
         }
     }
 
+    /// No styles, and the plain-text shapes (see `boxed_code`): for [`to_plain`].
     fn plain() -> MdStyle {
         let s = Style::default();
         MdStyle {
@@ -276,7 +275,7 @@ impl MdStyle {
             added: s,
             removed: s,
             context: s,
-            boxed_code: true,
+            boxed_code: false,
         }
     }
 }
@@ -330,8 +329,6 @@ struct Renderer<'a> {
     links: Vec<String>,
     code: Option<(String, String)>,
     table: Option<Table>,
-    /// Where the last block ended in the source, to keep the blank lines the author wrote.
-    last_block_end: Option<usize>,
     /// The source line a blank line was last drawn before.
     blank_before: Option<usize>,
 }
@@ -351,7 +348,6 @@ impl<'a> Renderer<'a> {
             links: Vec::new(),
             code: None,
             table: None,
-            last_block_end: None,
             blank_before: None,
         }
     }
@@ -381,7 +377,7 @@ impl<'a> Renderer<'a> {
 
     /// A new block starts at `start`: a blank line first when the source has one right before it.
     fn block_start(&mut self, start: usize) {
-        if self.out.is_empty() || self.last_block_end.is_none() {
+        if self.out.is_empty() {
             return;
         }
         let before = self.source.get(..start).unwrap_or("");
@@ -407,14 +403,10 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    fn block_end(&mut self, end: usize) {
-        self.last_block_end = Some(end);
-    }
-
     fn event(&mut self, event: Event<'a>, range: std::ops::Range<usize>) {
         match event {
             Event::Start(tag) => self.start(tag, range),
-            Event::End(tag) => self.end(tag, range),
+            Event::End(tag) => self.end(tag),
             Event::Text(text) => match &mut self.code {
                 Some((_, code)) => {
                     if code.len() < MAX_CODE_BYTES {
@@ -438,7 +430,6 @@ impl<'a> Renderer<'a> {
                     "---".to_owned()
                 };
                 self.emit(vec![Span::styled(rule, self.style.rule)]);
-                self.block_end(range.end);
             }
             // Raw HTML and math stay visible as the text they are.
             Event::Html(text) | Event::InlineHtml(text) => self.text(&text),
@@ -553,38 +544,32 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    fn end(&mut self, tag: TagEnd, range: std::ops::Range<usize>) {
+    fn end(&mut self, tag: TagEnd) {
         match tag {
             TagEnd::Paragraph => {
                 self.flush();
-                self.block_end(range.end);
             }
             TagEnd::Heading(_) => {
                 self.flush();
                 self.inline.pop();
-                self.block_end(range.end);
             }
             TagEnd::BlockQuote(_) => {
                 self.flush();
                 self.containers.pop();
                 self.inline.pop();
-                self.block_end(range.end);
             }
             TagEnd::CodeBlock => {
                 if let Some((lang, code)) = self.code.take() {
                     self.code_block(&lang, &code);
                 }
-                self.block_end(range.end);
             }
             TagEnd::List(_) => {
                 self.flush();
                 self.lists.pop();
-                self.block_end(range.end);
             }
             TagEnd::Item => {
                 self.flush();
                 self.containers.pop();
-                self.block_end(range.end);
             }
             TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough => {
                 self.inline.pop();
@@ -634,7 +619,6 @@ impl<'a> Renderer<'a> {
                 if let Some(table) = self.table.take() {
                     self.draw_table(table);
                 }
-                self.block_end(range.end);
             }
             _ => {}
         }
