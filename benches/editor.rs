@@ -8,7 +8,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use crossterm::event::KeyCode;
+use pi_ask::keys::RawKey;
 use pi_ask::tui::view;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -55,8 +55,8 @@ fn editor_char(c: &mut Criterion) {
         b.iter_custom(|iters| {
             let mut app = app(&free_form_payload());
             // Down twice: onto `Type your own`, which opens the answer editor.
-            app.handle_key(key(KeyCode::Down));
-            app.handle_key(key(KeyCode::Down));
+            app.handle_key(&key(RawKey::Down));
+            app.handle_key(&key(RawKey::Down));
             assert!(app.model().editor().is_some(), "the answer editor is open");
             app.handle_paste(&pasted);
             let mut buf = Buffer::empty(area);
@@ -64,12 +64,12 @@ fn editor_char(c: &mut Criterion) {
             let mut total = Duration::ZERO;
             for i in 0..iters {
                 let event = if i % 2 == 0 {
-                    key(KeyCode::Char('x'))
+                    key(RawKey::Char('x'))
                 } else {
-                    key(KeyCode::Backspace)
+                    key(RawKey::Backspace)
                 };
                 let start = Instant::now();
-                app.handle_key(event);
+                app.handle_key(&event);
                 buf.reset();
                 view::draw_into(&mut app, area, &mut buf);
                 total += start.elapsed();

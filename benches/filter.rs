@@ -8,7 +8,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use crossterm::event::KeyCode;
+use pi_ask::keys::RawKey;
 use pi_ask::tui::{App, view};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -29,9 +29,9 @@ fn ten_thousand() -> App {
         .collect();
     let payload = serde_json::json!({"questions": [{"id": "site", "prompt": "Which site?", "options": options}]});
     let mut app = support::app(&payload.to_string());
-    app.handle_key(key(KeyCode::Char('/')));
-    app.handle_key(key(KeyCode::Char('r')));
-    app.handle_key(key(KeyCode::Char('e')));
+    app.handle_key(&key(RawKey::Char('/')));
+    app.handle_key(&key(RawKey::Char('r')));
+    app.handle_key(&key(RawKey::Char('e')));
     app
 }
 
@@ -44,13 +44,13 @@ fn time_typing(app: &mut App, iters: u64, area: Option<Rect>) -> Duration {
     let mut total = Duration::ZERO;
     for _ in 0..iters {
         let start = Instant::now();
-        std::hint::black_box(app.handle_key(key(KeyCode::Char('g'))));
+        std::hint::black_box(app.handle_key(&key(RawKey::Char('g'))));
         if let Some(area) = area {
             buf.reset();
             view::draw_into(app, area, &mut buf);
         }
         total += start.elapsed();
-        app.handle_key(key(KeyCode::Backspace));
+        app.handle_key(&key(RawKey::Backspace));
     }
     assert!(app.model().filter().is_some(), "the filter stayed open");
     std::hint::black_box(&buf);

@@ -1,9 +1,11 @@
 //! pi-tui style key ids (`ctrl+k`, `shift+tab`, `pageUp`, `?`): parsing, canonical display, labels
-//! for hints, and matching against crossterm key events (legacy and Kitty encodings).
+//! for hints, and matching what a terminal reports (legacy and Kitty encodings, normalized by
+//! [`KeyId::from_raw`]) against them.
 
 use std::fmt;
 use std::str::FromStr;
 
+#[cfg(feature = "cli")]
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 /// Printable symbols a key id may name (besides letters and digits).
@@ -18,7 +20,74 @@ pub struct Mods {
     pub super_: bool,
 }
 
+/// A key as a terminal encodes it, before [`KeyId::from_raw`] normalizes it (crossterm's key
+/// codes, as far as pi-ask reads them, without depending on crossterm).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RawKey {
+    /// A character, as sent (`N` from a legacy terminal's Shift+N, `n` from Kitty's).
+    Char(char),
+    /// Shift+Tab as legacy terminals send it (`CSI Z`).
+    BackTab,
+    /// Enter (Return).
+    Enter,
+    /// Escape.
+    Esc,
+    /// Tab.
+    Tab,
+    /// Backspace.
+    Backspace,
+    /// Delete (forward delete).
+    Delete,
+    /// Insert.
+    Insert,
+    /// Home.
+    Home,
+    /// End.
+    End,
+    /// Page Up.
+    PageUp,
+    /// Page Down.
+    PageDown,
+    /// Arrow up.
+    Up,
+    /// Arrow down.
+    Down,
+    /// Arrow left.
+    Left,
+    /// Arrow right.
+    Right,
+    /// The keypad's middle key (`clear` in pi's key ids).
+    KeypadBegin,
+    /// A function key F1, F2, … (only F1–F12 have key ids).
+    F(u8),
+}
+
+/// What reaches a form from a terminal: a key press (normalized) or a bracketed paste. Every
+/// driver turns its input into these (the runtime from crossterm's events, the harness and the
+/// embed protocol from raw bytes through the same decoder).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TerminalInput {
+    /// A key press.
+    Key(KeyId),
+    /// Pasted text (bracketed paste), delivered whole.
+    Paste(String),
+}
+
+#[cfg(feature = "cli")]
+impl TerminalInput {
+    /// What the form receives for a crossterm event: key releases, resizes, focus and mouse
+    /// events are `None`.
+    pub fn from_event(event: &crossterm::event::Event) -> Option<TerminalInput> {
+        match event {
+            crossterm::event::Event::Key(key) => KeyId::from_event(key).map(TerminalInput::Key),
+            crossterm::event::Event::Paste(text) => Some(TerminalInput::Paste(text.clone())),
+            _ => None,
+        }
+    }
+}
+
 impl Mods {
+    /// No modifier.
     pub const NONE: Mods = Mods {
         ctrl: false,
         shift: false,
@@ -217,7 +286,50 @@ impl KeyId {
         })
     }
 
-    /// The key id of a terminal key event, or `None` for releases and keys with no id.
+    /// The key id of a key as a terminal reports it, or `None` for keys with no id (F13 and
+    /// beyond). Normalizes what terminals disagree on: legacy terminals send `N` for Shift+N where
+    /// Kitty sends `n` with the shift flag; for digits and symbols the character already says the
+    /// shift (`?`, not `shift+/`); back-tab is `shift+tab`.
+    pub fn from_raw(code: RawKey, mods: Mods) -> Option<KeyId> {
+        let mut mods = mods;
+        let base = match code {
+            RawKey::Char(' ') => Base::Named(Named::Space),
+            RawKey::Char(c) if c.is_ascii_alphabetic() => {
+                mods.shift |= c.is_ascii_uppercase();
+                Base::Char(c.to_ascii_lowercase())
+            }
+            RawKey::Char(c) => {
+                mods.shift = false;
+                Base::Char(c)
+            }
+            RawKey::BackTab => {
+                mods.shift = true;
+                Base::Named(Named::Tab)
+            }
+            RawKey::Enter => Base::Named(Named::Enter),
+            RawKey::Esc => Base::Named(Named::Esc),
+            RawKey::Tab => Base::Named(Named::Tab),
+            RawKey::Backspace => Base::Named(Named::Backspace),
+            RawKey::Delete => Base::Named(Named::Delete),
+            RawKey::Insert => Base::Named(Named::Insert),
+            RawKey::Home => Base::Named(Named::Home),
+            RawKey::End => Base::Named(Named::End),
+            RawKey::PageUp => Base::Named(Named::PageUp),
+            RawKey::PageDown => Base::Named(Named::PageDown),
+            RawKey::Up => Base::Named(Named::Up),
+            RawKey::Down => Base::Named(Named::Down),
+            RawKey::Left => Base::Named(Named::Left),
+            RawKey::Right => Base::Named(Named::Right),
+            RawKey::KeypadBegin => Base::Named(Named::Clear),
+            RawKey::F(n) if (1..=12).contains(&n) => Base::F(n),
+            RawKey::F(_) => return None,
+        };
+        Some(KeyId { mods, base })
+    }
+
+    /// The key id of a crossterm key event, or `None` for releases, Hyper/Meta chords and keys
+    /// with no id.
+    #[cfg(feature = "cli")]
     pub fn from_event(event: &KeyEvent) -> Option<KeyId> {
         if event.kind == KeyEventKind::Release {
             return None;
@@ -226,47 +338,34 @@ impl KeyId {
         if m.intersects(KeyModifiers::HYPER | KeyModifiers::META) {
             return None;
         }
-        let mut mods = Mods {
+        let mods = Mods {
             ctrl: m.contains(KeyModifiers::CONTROL),
             shift: m.contains(KeyModifiers::SHIFT),
             alt: m.contains(KeyModifiers::ALT),
             super_: m.contains(KeyModifiers::SUPER),
         };
-        let base = match event.code {
-            KeyCode::Char(' ') => Base::Named(Named::Space),
-            KeyCode::Char(c) if c.is_ascii_alphabetic() => {
-                // Legacy terminals send `N` for Shift+N; Kitty sends `n` with the shift flag.
-                mods.shift |= c.is_ascii_uppercase();
-                Base::Char(c.to_ascii_lowercase())
-            }
-            KeyCode::Char(c) => {
-                // For digits and symbols the shifted character already says it (`?`, not shift+/).
-                mods.shift = false;
-                Base::Char(c)
-            }
-            KeyCode::BackTab => {
-                mods.shift = true;
-                Base::Named(Named::Tab)
-            }
-            KeyCode::Enter => Base::Named(Named::Enter),
-            KeyCode::Esc => Base::Named(Named::Esc),
-            KeyCode::Tab => Base::Named(Named::Tab),
-            KeyCode::Backspace => Base::Named(Named::Backspace),
-            KeyCode::Delete => Base::Named(Named::Delete),
-            KeyCode::Insert => Base::Named(Named::Insert),
-            KeyCode::Home => Base::Named(Named::Home),
-            KeyCode::End => Base::Named(Named::End),
-            KeyCode::PageUp => Base::Named(Named::PageUp),
-            KeyCode::PageDown => Base::Named(Named::PageDown),
-            KeyCode::Up => Base::Named(Named::Up),
-            KeyCode::Down => Base::Named(Named::Down),
-            KeyCode::Left => Base::Named(Named::Left),
-            KeyCode::Right => Base::Named(Named::Right),
-            KeyCode::KeypadBegin => Base::Named(Named::Clear),
-            KeyCode::F(n) if (1..=12).contains(&n) => Base::F(n),
+        let code = match event.code {
+            KeyCode::Char(c) => RawKey::Char(c),
+            KeyCode::BackTab => RawKey::BackTab,
+            KeyCode::Enter => RawKey::Enter,
+            KeyCode::Esc => RawKey::Esc,
+            KeyCode::Tab => RawKey::Tab,
+            KeyCode::Backspace => RawKey::Backspace,
+            KeyCode::Delete => RawKey::Delete,
+            KeyCode::Insert => RawKey::Insert,
+            KeyCode::Home => RawKey::Home,
+            KeyCode::End => RawKey::End,
+            KeyCode::PageUp => RawKey::PageUp,
+            KeyCode::PageDown => RawKey::PageDown,
+            KeyCode::Up => RawKey::Up,
+            KeyCode::Down => RawKey::Down,
+            KeyCode::Left => RawKey::Left,
+            KeyCode::Right => RawKey::Right,
+            KeyCode::KeypadBegin => RawKey::KeypadBegin,
+            KeyCode::F(n) => RawKey::F(n),
             _ => return None,
         };
-        Some(KeyId { mods, base })
+        KeyId::from_raw(code, mods)
     }
 
     /// The printable character this key types in an editor, if it types one.

@@ -88,8 +88,7 @@ pub fn unwatched_notification(form: &Form) -> crate::model::Notification {
     }
 }
 
-/// Calls waiting at once by default; the next one gets an error result saying so.
-pub const DEFAULT_MAX_WAITING_CALLS: usize = 64;
+pub use crate::config::DEFAULT_MAX_WAITING_CALLS;
 
 /// The server: one queue, an optional timeout for waiting calls.
 #[derive(Debug, Clone)]

@@ -19,16 +19,17 @@ use std::path::Path;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::{Buffer, Cell};
 
 use crate::config::{ConfigPaths, ConfigStore};
-use crate::files::{FileIndex, IndexOptions};
+use crate::files::FileIndex;
+#[cfg(feature = "cli")]
+use crate::files::IndexOptions;
 use crate::input::{InvalidInput, parse_payload};
 use crate::keymap::BindingTable;
-use crate::keys::{Base, KeyId, Named};
+use crate::keys::{Base, KeyId, Mods, Named, RawKey, TerminalInput};
 use crate::model::Notification;
 use crate::result::AskResult;
 use crate::settings::Settings;
@@ -55,8 +56,24 @@ impl Harness {
         Harness::flow(form_app(form), width, height)
     }
 
+    /// A form offering `@` file suggestions from a given index ([`FileIndex::from_entries`]
+    /// builds one from a list of paths).
+    pub fn with_file_index(
+        payload: &str,
+        index: FileIndex,
+        width: u16,
+        height: u16,
+    ) -> Result<Harness, InvalidInput> {
+        Ok(Harness::flow(
+            in_memory_app(payload)?.with_files(index),
+            width,
+            height,
+        ))
+    }
+
     /// A form offering `@` file suggestions from `cwd` (indexed completely before the first key,
     /// without the user's global git excludes, so tests are deterministic).
+    #[cfg(feature = "cli")]
     pub fn with_files(
         payload: &str,
         cwd: &Path,
@@ -72,11 +89,7 @@ impl Harness {
         )
         .expect("no exclude globs");
         index.wait();
-        Ok(Harness::flow(
-            in_memory_app(payload)?.with_files(index),
-            width,
-            height,
-        ))
+        Harness::with_file_index(payload, index, width, height)
     }
 
     /// A form using the config file at `config` (TOML, or the original's JSON), saving toggles to it.
@@ -160,9 +173,9 @@ impl Harness {
         self.frame = frame.buffer.clone();
     }
 
-    fn event(&mut self, event: Event) -> &mut Self {
+    fn event(&mut self, input: TerminalInput) -> &mut Self {
         if !self.session.is_done() {
-            self.session.handle_event(&event, self.now);
+            self.session.handle_input(&input, self.now);
             // Searches run on the file worker; a test sees their answers before the next step.
             self.session.settle_files(Duration::from_secs(10), self.now);
         }
@@ -172,7 +185,10 @@ impl Harness {
     /// Presses a key given as a key id (`down`, `shift+tab`, `ctrl+c`, `?`).
     pub fn press(&mut self, key_id: &str) -> &mut Self {
         let key = KeyId::parse(key_id).unwrap_or_else(|e| panic!("bad key id {key_id:?}: {e}"));
-        self.event(Event::Key(key_event(&key)))
+        match as_sent(&key) {
+            Some(key) => self.event(TerminalInput::Key(key)),
+            None => self,
+        }
     }
 
     /// Presses several keys in order.
@@ -186,19 +202,20 @@ impl Harness {
     /// Types text one character at a time (as keys, not a paste).
     pub fn type_text(&mut self, text: &str) -> &mut Self {
         for c in text.chars() {
-            let modifiers = if c.is_ascii_uppercase() {
-                KeyModifiers::SHIFT
-            } else {
-                KeyModifiers::NONE
+            let mods = Mods {
+                shift: c.is_ascii_uppercase(),
+                ..Mods::NONE
             };
-            self.event(Event::Key(KeyEvent::new(KeyCode::Char(c), modifiers)));
+            if let Some(key) = KeyId::from_raw(RawKey::Char(c), mods) {
+                self.event(TerminalInput::Key(key));
+            }
         }
         self
     }
 
     /// A bracketed paste.
     pub fn paste(&mut self, text: &str) -> &mut Self {
-        self.event(Event::Paste(text.to_owned()))
+        self.event(TerminalInput::Paste(text.to_owned()))
     }
 
     /// Raw terminal input bytes (`b"\x1b[B"` is Down), decoded as a terminal would send them.
@@ -271,13 +288,14 @@ impl Harness {
     }
 }
 
-/// A flow with default settings and keymaps that saves nothing.
 /// A form in line mode: typed lines in, the transcript (said lines, each typed line as
 /// `> line`) and the result out. Runs the same [`Session`] as [`Harness`].
+#[cfg(feature = "cli")]
 pub struct LineHarness {
     session: Session,
 }
 
+#[cfg(feature = "cli")]
 impl LineHarness {
     /// A form with default settings and keymaps, nothing saved anywhere.
     pub fn new(payload: &str) -> Result<LineHarness, InvalidInput> {
@@ -345,44 +363,34 @@ pub fn rows(buffer: &Buffer) -> Vec<String> {
     pi_ask_components::text::buffer_rows(buffer)
 }
 
-/// The terminal event a key id stands for.
-pub fn key_event(key: &KeyId) -> KeyEvent {
-    let mut m = KeyModifiers::NONE;
-    for (on, flag) in [
-        (key.mods.ctrl, KeyModifiers::CONTROL),
-        (key.mods.shift, KeyModifiers::SHIFT),
-        (key.mods.alt, KeyModifiers::ALT),
-        (key.mods.super_, KeyModifiers::SUPER),
-    ] {
-        if on {
-            m |= flag;
-        }
-    }
+/// A key id as a terminal would send it, read back as the runtime reads it (so `shift+1`, which no
+/// terminal sends, arrives as `1`, and `shift+a` as `shift+a` from an `A`).
+fn as_sent(key: &KeyId) -> Option<KeyId> {
     let code = match key.base {
         Base::Char(c) if key.mods.shift && c.is_ascii_lowercase() => {
-            KeyCode::Char(c.to_ascii_uppercase())
+            RawKey::Char(c.to_ascii_uppercase())
         }
-        Base::Char(c) => KeyCode::Char(c),
-        Base::F(n) => KeyCode::F(n),
+        Base::Char(c) => RawKey::Char(c),
+        Base::F(n) => RawKey::F(n),
         Base::Named(n) => match n {
-            Named::Esc => KeyCode::Esc,
-            Named::Enter => KeyCode::Enter,
-            Named::Tab if key.mods.shift => KeyCode::BackTab,
-            Named::Tab => KeyCode::Tab,
-            Named::Space => KeyCode::Char(' '),
-            Named::Backspace => KeyCode::Backspace,
-            Named::Delete => KeyCode::Delete,
-            Named::Insert => KeyCode::Insert,
-            Named::Clear => KeyCode::KeypadBegin,
-            Named::Home => KeyCode::Home,
-            Named::End => KeyCode::End,
-            Named::PageUp => KeyCode::PageUp,
-            Named::PageDown => KeyCode::PageDown,
-            Named::Up => KeyCode::Up,
-            Named::Down => KeyCode::Down,
-            Named::Left => KeyCode::Left,
-            Named::Right => KeyCode::Right,
+            Named::Esc => RawKey::Esc,
+            Named::Enter => RawKey::Enter,
+            Named::Tab if key.mods.shift => RawKey::BackTab,
+            Named::Tab => RawKey::Tab,
+            Named::Space => RawKey::Char(' '),
+            Named::Backspace => RawKey::Backspace,
+            Named::Delete => RawKey::Delete,
+            Named::Insert => RawKey::Insert,
+            Named::Clear => RawKey::KeypadBegin,
+            Named::Home => RawKey::Home,
+            Named::End => RawKey::End,
+            Named::PageUp => RawKey::PageUp,
+            Named::PageDown => RawKey::PageDown,
+            Named::Up => RawKey::Up,
+            Named::Down => RawKey::Down,
+            Named::Left => RawKey::Left,
+            Named::Right => RawKey::Right,
         },
     };
-    KeyEvent::new(code, m)
+    KeyId::from_raw(code, key.mods)
 }

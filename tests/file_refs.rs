@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use pi_ask::files::{FileIndex, IndexOptions, Searcher, Suggestion, insertion};
+use pi_ask::keys::{KeyId, Mods, RawKey, TerminalInput};
 use pi_ask::testing::Harness;
 
 fn tree() -> PathBuf {
@@ -445,11 +446,8 @@ fn session_with_files(files: impl Into<pi_ask::files::FileSource>) -> pi_ask::tu
     )
 }
 
-fn key(code: crossterm::event::KeyCode) -> crossterm::event::Event {
-    crossterm::event::Event::Key(crossterm::event::KeyEvent::new(
-        code,
-        crossterm::event::KeyModifiers::NONE,
-    ))
+fn key(code: RawKey) -> TerminalInput {
+    TerminalInput::Key(KeyId::from_raw(code, Mods::NONE).expect("a key with an id"))
 }
 
 #[test]
@@ -486,9 +484,9 @@ fn a_truncated_index_is_named_in_the_popup() {
     index.wait();
     let mut session = session_with_files(index);
     let now = std::time::Instant::now();
-    use crossterm::event::KeyCode;
-    for code in [KeyCode::End, KeyCode::Char('@'), KeyCode::Char('n')] {
-        session.handle_event(&key(code), now);
+
+    for code in [RawKey::End, RawKey::Char('@'), RawKey::Char('n')] {
+        session.handle_input(&key(code), now);
         session.settle_files(std::time::Duration::from_secs(10), now);
     }
     let popup = session.app().unwrap().popup().expect("the popup is open");
@@ -516,12 +514,12 @@ fn the_index_walks_only_when_a_search_first_asks_for_it() {
         },
     });
     let now = std::time::Instant::now();
-    use crossterm::event::KeyCode;
-    session.handle_event(&key(KeyCode::End), now);
-    session.handle_event(&key(KeyCode::Char('x')), now);
+
+    session.handle_input(&key(RawKey::End), now);
+    session.handle_input(&key(RawKey::Char('x')), now);
     assert!(!session.files_started(), "typing without `@` walks nothing");
-    session.handle_event(&key(KeyCode::Char(' ')), now);
-    session.handle_event(&key(KeyCode::Char('@')), now);
+    session.handle_input(&key(RawKey::Char(' ')), now);
+    session.handle_input(&key(RawKey::Char('@')), now);
     assert!(session.files_started());
     // The walk streams in: the popup fills once `late.md` is found.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
@@ -593,9 +591,9 @@ fn the_last_answer_of_a_streaming_walk_says_it_is_over() {
         },
     });
     let now = std::time::Instant::now();
-    use crossterm::event::KeyCode;
-    for code in [KeyCode::End, KeyCode::Char('@'), KeyCode::Char('n')] {
-        session.handle_event(&key(code), now);
+
+    for code in [RawKey::End, RawKey::Char('@'), RawKey::Char('n')] {
+        session.handle_input(&key(code), now);
     }
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while session.awaits_files() {

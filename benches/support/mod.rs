@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use pi_ask::keys::{KeyId, Mods, RawKey};
 use pi_ask::tui::{App, view};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -19,8 +19,8 @@ pub fn app(payload: &str) -> App {
     )
 }
 
-pub fn key(code: KeyCode) -> KeyEvent {
-    KeyEvent::new(code, KeyModifiers::NONE)
+pub fn key(code: RawKey) -> KeyId {
+    KeyId::from_raw(code, Mods::NONE).expect("a key with an id")
 }
 
 /// `iters` Down presses on the first question of `app`, each timed through the binding table and
@@ -36,11 +36,11 @@ pub fn time_down_presses(app: &mut App, iters: u64, area: Option<Rect>) -> Durat
     for _ in 0..iters {
         if app.model().cursor(0) >= 290 {
             for _ in 0..290 {
-                app.handle_key(key(KeyCode::Up));
+                app.handle_key(&key(RawKey::Up));
             }
         }
         let start = Instant::now();
-        std::hint::black_box(app.handle_key(key(KeyCode::Down)));
+        std::hint::black_box(app.handle_key(&key(RawKey::Down)));
         if let Some(area) = area {
             buf.reset();
             view::draw_into(app, area, &mut buf);

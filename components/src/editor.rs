@@ -7,30 +7,19 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
-use tuirealm::command::{Cmd, Direction, Position as CmdPosition};
+use tuirealm::command::{Cmd, CmdResult, Direction, Position as CmdPosition};
 use tuirealm::props::{AttrValue, Attribute};
 use tuirealm::state::{State, StateValue};
 
-use crate::realm::{Props, realm_component};
+use crate::realm::{Props, attr, realm_component};
 use crate::text_edit::{EditOp, TextEdit, display_width};
 use crate::theme::Theme;
 
 /// The attribute naming the text shown while the editor is empty.
-pub const PLACEHOLDER: &str = "placeholder";
+pub use crate::realm::attr::PLACEHOLDER;
 
 /// Most lines an editor grows to before it scrolls.
 pub const MAX_EDITOR_LINES: u16 = 6;
-
-/// What the editor reports.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EditorMsg {
-    /// The text changed; here is all of it.
-    Changed(String),
-    /// The caret moved.
-    Moved,
-    /// `Submit` was performed with this text.
-    Submitted(String),
-}
 
 /// Lines `edit` wants when drawn into an area `width` columns wide (at least one, at most
 /// [`MAX_EDITOR_LINES`]), wrapped exactly as [`draw`] wraps it.
@@ -118,6 +107,65 @@ fn draw_row(row: &str, x: u16, y: u16, width: u16, theme: &Theme, buf: &mut Buff
 }
 
 /// An inline text editor with its own text, for tui-realm applications.
+///
+/// # tui-realm contract
+///
+/// | attribute | value | meaning |
+/// |---|---|---|
+/// | `Text` or `Value` | `String` | the text (the caret goes to its end; the same text again changes nothing) |
+/// | `Custom(`[`attr::PLACEHOLDER`](crate::realm::attr::PLACEHOLDER)`)` | `String` | shown dimmed while the text is empty |
+/// | `Focus`, `Custom(`[`attr::THEME`](crate::realm::attr::THEME)`)` | `Flag`, [`Theme`] payload | focus places the terminal cursor at the caret |
+///
+/// **State:** `Single(String(text))`.
+///
+/// **Perform:** `Type(c)` → `Changed(state)`; `Delete` / `Cancel` (the character before / after
+/// the caret) → `Changed(state)`, or `NoChange` when there was none; `Move(Left/Right/Up/Down)`
+/// and `GoTo(Begin/End)` (of the line) → `Visual` when the caret moved, else `NoChange`;
+/// `Submit` → `Submit(state)`; anything else → `Invalid`.
+///
+/// ```
+/// use std::time::Duration;
+/// use pi_ask_components::realm::{attr, payload, Mounted, ScriptedInput};
+/// use tuirealm::application::{Application, PollStrategy};
+/// use tuirealm::command::{Cmd, CmdResult, Direction, Position};
+/// use tuirealm::event::{Event, Key, KeyEvent, NoUserEvent};
+/// use tuirealm::listener::EventListenerCfg;
+/// use tuirealm::props::{AttrValue, Attribute, PropPayload, PropValue};
+/// use tuirealm::state::{State, StateValue};
+/// # #[allow(unused_imports)] use tuirealm::props::*;
+///
+/// use pi_ask_components::Editor;
+///
+/// let keys = [Key::Char('o'), Key::Char('k'), Key::Left, Key::Backspace, Key::Enter];
+/// let script = ScriptedInput::new(keys.map(|k| Event::Keyboard(KeyEvent::from(k))));
+/// let mut app: Application<&str, CmdResult, NoUserEvent> = Application::init(
+///     EventListenerCfg::default().add_port(Box::new(script), Duration::ZERO, 1),
+/// );
+/// let bindings = |event: &Event<NoUserEvent>| match event {
+///     Event::Keyboard(KeyEvent { code: Key::Char(c), .. }) => Some(Cmd::Type(*c)),
+///     Event::Keyboard(KeyEvent { code: Key::Left, .. }) => Some(Cmd::Move(Direction::Left)),
+///     Event::Keyboard(KeyEvent { code: Key::Backspace, .. }) => Some(Cmd::Delete),
+///     Event::Keyboard(KeyEvent { code: Key::Enter, .. }) => Some(Cmd::Submit),
+///     _ => None,
+/// };
+/// app.mount("note", Box::new(Mounted::new(Editor::new("", ""), bindings)), vec![]).unwrap();
+/// app.active(&"note").unwrap();
+/// app.attr(&"note", Attribute::Custom(attr::PLACEHOLDER), AttrValue::String("Add a note".into()))
+///     .unwrap();
+/// let mut results = Vec::new();
+/// for _ in 0..5 {
+///     results.extend(app.tick(PollStrategy::BlockCollectUpTo(1)).unwrap());
+/// }
+/// let text = |t: &str| State::Single(StateValue::String(t.into()));
+/// assert_eq!(results, vec![
+///     CmdResult::Changed(text("o")),
+///     CmdResult::Changed(text("ok")),
+///     CmdResult::Visual,           // the caret moved, the text did not
+///     CmdResult::Changed(text("k")),
+///     CmdResult::Submit(text("k")),
+/// ]);
+/// assert_eq!(app.state(&"note").unwrap(), text("k"));
+/// ```
 #[derive(Debug, Clone)]
 pub struct Editor {
     edit: TextEdit,
@@ -202,14 +250,16 @@ impl Editor {
 
     fn set_attr(&mut self, attr: Attribute, value: AttrValue) {
         match (attr, &value) {
-            (Attribute::Text | Attribute::Value, AttrValue::String(text)) => {
+            (Attribute::Text | Attribute::Value, AttrValue::String(text))
+                if text != self.edit.text() =>
+            {
                 self.edit = if self.edit.is_single_line() {
                     TextEdit::new(text).single_line()
                 } else {
                     TextEdit::new(text)
                 };
             }
-            (Attribute::Custom(PLACEHOLDER), AttrValue::String(text)) => {
+            (Attribute::Custom(attr::PLACEHOLDER), AttrValue::String(text)) => {
                 self.placeholder = text.clone()
             }
             _ => {}
@@ -222,14 +272,14 @@ impl Editor {
             Attribute::Text | Attribute::Value => {
                 Some(AttrValue::String(self.edit.text().to_owned()))
             }
-            Attribute::Custom(PLACEHOLDER) => Some(AttrValue::String(self.placeholder.clone())),
+            Attribute::Custom(attr::PLACEHOLDER) => {
+                Some(AttrValue::String(self.placeholder.clone()))
+            }
             other => self.props.get(other),
         }
     }
 
-    /// `Type` inserts, `Delete`/`Cancel` delete before/after the caret, `Move` and `GoTo` move
-    /// it, `Submit` reports the text.
-    pub fn handle(&mut self, cmd: Cmd) -> Option<EditorMsg> {
+    fn perform_cmd(&mut self, cmd: Cmd) -> CmdResult {
         let op = match cmd {
             Cmd::Type(c) => EditOp::Insert(c.to_string()),
             Cmd::Delete => EditOp::DeleteCharBackward,
@@ -240,17 +290,16 @@ impl Editor {
             Cmd::Move(Direction::Down) => EditOp::CursorDown,
             Cmd::GoTo(CmdPosition::Begin) => EditOp::CursorLineStart,
             Cmd::GoTo(CmdPosition::End) => EditOp::CursorLineEnd,
-            Cmd::Submit => return Some(EditorMsg::Submitted(self.edit.text().to_owned())),
-            _ => return None,
+            Cmd::Submit => return CmdResult::Submit(self.state_value()),
+            other => return CmdResult::Invalid(other),
         };
-        let motion = op.is_motion();
         let before = self.edit.cursor();
         if self.edit.apply(op) {
-            Some(EditorMsg::Changed(self.edit.text().to_owned()))
-        } else if motion && self.edit.cursor() != before {
-            Some(EditorMsg::Moved)
+            CmdResult::Changed(self.state_value())
+        } else if self.edit.cursor() != before {
+            CmdResult::Visual
         } else {
-            None
+            CmdResult::NoChange
         }
     }
 }

@@ -3,22 +3,65 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
-use tuirealm::command::Cmd;
+use tuirealm::command::{Cmd, CmdResult};
 use tuirealm::state::State;
 
 use crate::realm::{Props, realm_component};
 use crate::text::{fill, put, width, wrap};
 use crate::theme::Theme;
-use tuirealm::props::{AttrValue, Attribute};
+use tuirealm::props::{AttrValue, Attribute, PropPayload, PropValue};
 
 /// Separator between hints.
 pub const HINT_SEPARATOR: &str = " · ";
 
-/// The footer never reacts to commands; its message type is empty.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FooterMsg {}
-
-/// The bottom of the form.
+/// The bottom of the form: an optional notice, key hints joined with ` · ` and wrapped, and the
+/// bottom rule.
+///
+/// # tui-realm contract
+///
+/// | attribute | value | meaning |
+/// |---|---|---|
+/// | `Text` | `String`, or `Payload(None)` | the notice |
+/// | `Content` | `Payload(Vec(Str…))` | the hints (an empty one starts a new line) |
+/// | `Focus`, `Custom(`[`attr::THEME`](crate::realm::attr::THEME)`)` | `Flag`, [`Theme`] payload | as for every component |
+///
+/// **State:** `None`. **Perform:** it takes no commands: `Invalid` for every one.
+///
+/// ```
+/// use std::time::Duration;
+/// use pi_ask_components::realm::{attr, payload, Mounted, ScriptedInput};
+/// use tuirealm::application::{Application, PollStrategy};
+/// use tuirealm::command::{Cmd, CmdResult, Direction, Position};
+/// use tuirealm::event::{Event, Key, KeyEvent, NoUserEvent};
+/// use tuirealm::listener::EventListenerCfg;
+/// use tuirealm::props::{AttrValue, Attribute, PropPayload, PropValue};
+/// use tuirealm::state::{State, StateValue};
+/// # #[allow(unused_imports)] use tuirealm::props::*;
+///
+/// use pi_ask_components::Footer;
+///
+/// let keys = [Key::Enter];
+/// let script = ScriptedInput::new(keys.map(|k| Event::Keyboard(KeyEvent::from(k))));
+/// let mut app: Application<&str, CmdResult, NoUserEvent> = Application::init(
+///     EventListenerCfg::default().add_port(Box::new(script), Duration::ZERO, 1),
+/// );
+/// let bindings = |event: &Event<NoUserEvent>| match event {
+///     Event::Keyboard(_) => Some(Cmd::Submit),
+///     _ => None,
+/// };
+/// app.mount("footer", Box::new(Mounted::new(Footer::default(), bindings)), vec![]).unwrap();
+/// app.active(&"footer").unwrap();
+/// let hints = ["↑↓ select", "Enter confirm"].map(|h| PropValue::Str(h.into()));
+/// app.attr(&"footer", Attribute::Content, AttrValue::Payload(PropPayload::Vec(hints.into())))
+///     .unwrap();
+/// app.attr(&"footer", Attribute::Text, AttrValue::String("Saved.".into())).unwrap();
+/// let mut results = Vec::new();
+/// for _ in 0..1 {
+///     results.extend(app.tick(PollStrategy::BlockCollectUpTo(1)).unwrap());
+/// }
+/// assert_eq!(results, vec![CmdResult::Invalid(Cmd::Submit)]);
+/// assert_eq!(app.state(&"footer").unwrap(), State::None);
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct Footer {
     pub notice: Option<String>,
@@ -125,8 +168,8 @@ impl Footer {
         State::None
     }
 
-    pub fn handle(&mut self, _cmd: Cmd) -> Option<FooterMsg> {
-        None
+    fn perform_cmd(&mut self, cmd: Cmd) -> CmdResult {
+        CmdResult::Invalid(cmd)
     }
 }
 
@@ -135,10 +178,20 @@ impl Footer {
         None
     }
 
-    /// `Text` sets the notice; every attribute is kept for `query`.
     fn set_attr(&mut self, attr: Attribute, value: AttrValue) {
-        if let (Attribute::Text, AttrValue::String(s)) = (attr, &value) {
-            self.notice = Some(s.clone());
+        match (attr, &value) {
+            (Attribute::Text, AttrValue::String(s)) => self.notice = Some(s.clone()),
+            (Attribute::Text, AttrValue::Payload(PropPayload::None)) => self.notice = None,
+            (Attribute::Content, AttrValue::Payload(PropPayload::Vec(hints))) => {
+                self.hints = hints
+                    .iter()
+                    .filter_map(|hint| match hint {
+                        PropValue::Str(hint) => Some(hint.clone()),
+                        _ => None,
+                    })
+                    .collect();
+            }
+            _ => {}
         }
         self.props.set(attr, value);
     }
@@ -146,6 +199,9 @@ impl Footer {
     fn get_attr(&self, attr: Attribute) -> Option<AttrValue> {
         match attr {
             Attribute::Text => self.notice.clone().map(AttrValue::String),
+            Attribute::Content => Some(AttrValue::Payload(PropPayload::Vec(
+                self.hints.iter().cloned().map(PropValue::Str).collect(),
+            ))),
             other => self.props.get(other),
         }
     }

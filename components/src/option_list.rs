@@ -10,10 +10,10 @@ use std::sync::Arc;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Span;
-use tuirealm::command::{Cmd, Direction};
+use tuirealm::command::{Cmd, CmdResult, Direction, Position};
 use tuirealm::state::{State, StateValue};
 
-use crate::realm::{Props, realm_component};
+use crate::realm::{Props, attr, moved, payload, payload_ref, realm_component};
 use crate::text::{put, width, wrap};
 use crate::theme::Theme;
 use tuirealm::props::{AttrValue, Attribute, PropPayload, PropValue};
@@ -110,12 +110,6 @@ impl Subset {
     }
 }
 
-/// What the option list reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OptionListMsg {
-    CursorMoved(usize),
-}
-
 /// The wrapped text of a row at one width (without state-dependent extras).
 #[derive(Debug, Clone)]
 struct RowLayout {
@@ -139,6 +133,77 @@ struct LayoutCache {
 
 /// The option list. Rows are shared (`Arc`) so a frame never copies them, and their wrapped
 /// text is cached per width, so a frame only lays out what changed.
+///
+/// # tui-realm contract
+///
+/// | attribute | value | meaning |
+/// |---|---|---|
+/// | `Content` | [`payload`](crate::realm::payload) of `Vec<OptionRow>` or `Arc<Vec<OptionRow>>` | the rows: labels, descriptions (Markdown rendered), `(recommended)` |
+/// | `Content` | `Payload(Vec(Str…))` | rows from plain labels |
+/// | `Custom(`[`attr::STATE`](crate::realm::attr::STATE)`)` | [`payload`](crate::realm::payload) of [`OptionListState`] | checkboxes, chosen rows, saved texts, notes, the editor slot, the cursor |
+/// | `Custom(`[`attr::SUBSET`](crate::realm::attr::SUBSET)`)` | [`payload`](crate::realm::payload) of [`Subset`], or `Payload(None)` | a filtered view (row numbers are then positions in it) |
+/// | `Value` | `Length` | the cursor |
+/// | `Focus`, `Custom(`[`attr::THEME`](crate::realm::attr::THEME)`)` | `Flag`, [`Theme`] payload | as for every component |
+///
+/// Setting rows keeps the cursor, chosen rows and notes (clamped to the new rows).
+///
+/// **State:** `Single(Usize(cursor))`, a position among the rows drawn.
+///
+/// **Perform:** `Move(Up/Down)`, `Scroll(Up/Down)` (a page: the rows drawn last),
+/// `GoTo(Begin/End)` → `Changed(state)`, or `NoChange` at the edge; `Submit` →
+/// `Submit(state)` (the highlighted row is picked); `Toggle` with checkboxes → `Custom(`[`TOGGLED`]`,
+/// Vec(chosen rows))`, without → `NoChange`; anything else → `Invalid`.
+///
+/// ```
+/// use std::time::Duration;
+/// use pi_ask_components::realm::{attr, payload, Mounted, ScriptedInput};
+/// use pi_ask_components::option_list::TOGGLED;
+/// use pi_ask_components::{OptionList, OptionListState, OptionRow};
+/// use tuirealm::application::{Application, PollStrategy};
+/// use tuirealm::command::{Cmd, CmdResult, Direction};
+/// use tuirealm::event::{Event, Key, KeyEvent, NoUserEvent};
+/// use tuirealm::listener::EventListenerCfg;
+/// use tuirealm::props::Attribute;
+/// use tuirealm::state::{State, StateValue};
+///
+/// let keys = [Key::Down, Key::Char(' '), Key::Down, Key::Down];
+/// let script = ScriptedInput::new(keys.map(|k| Event::Keyboard(KeyEvent::from(k))));
+/// let mut app: Application<&str, CmdResult, NoUserEvent> = Application::init(
+///     EventListenerCfg::default().add_port(Box::new(script), Duration::ZERO, 1),
+/// );
+/// // The host's bindings: Down moves, Space toggles.
+/// let bindings = |event: &Event<NoUserEvent>| match event {
+///     Event::Keyboard(KeyEvent { code: Key::Down, .. }) => Some(Cmd::Move(Direction::Down)),
+///     Event::Keyboard(KeyEvent { code: Key::Char(' '), .. }) => Some(Cmd::Toggle),
+///     _ => None,
+/// };
+/// let list = Mounted::new(OptionList::new(Default::default()), bindings);
+/// app.mount("options", Box::new(list), vec![]).unwrap();
+/// app.active(&"options").unwrap();
+///
+/// let row = |label: &str, description: Option<&str>| OptionRow {
+///     label: label.into(),
+///     description: description.map(str::to_owned),
+///     recommended: label == "Rust",
+/// };
+/// let rows = vec![row("TypeScript", None), row("Rust", Some("*Fast*")), row("Go", None)];
+/// app.attr(&"options", Attribute::Content, payload(rows)).unwrap();
+/// let state = OptionListState { checkboxes: true, ..OptionListState::default() };
+/// app.attr(&"options", Attribute::Custom(attr::STATE), payload(state)).unwrap();
+///
+/// let mut results = Vec::new();
+/// for _ in 0..4 {
+///     results.extend(app.tick(PollStrategy::BlockCollectUpTo(1)).unwrap());
+/// }
+/// let at = |row| State::Single(StateValue::Usize(row));
+/// assert_eq!(results, vec![
+///     CmdResult::Changed(at(1)),
+///     CmdResult::Custom(TOGGLED, State::Vec(vec![StateValue::Usize(1)])),
+///     CmdResult::Changed(at(2)),
+///     CmdResult::NoChange, // already on the last row
+/// ]);
+/// assert_eq!(app.state(&"options").unwrap(), at(2));
+/// ```
 #[derive(Debug, Clone)]
 pub struct OptionList {
     rows: Arc<Vec<OptionRow>>,
@@ -650,26 +715,82 @@ impl OptionList {
         State::Single(StateValue::Usize(self.state.cursor))
     }
 
-    /// `Move(Up/Down)` moves the cursor (clamped).
-    pub fn handle(&mut self, cmd: Cmd) -> Option<OptionListMsg> {
+    fn perform_cmd(&mut self, cmd: Cmd) -> CmdResult {
+        let before = self.state_value();
         let last = self.len().saturating_sub(1);
-        let next = match cmd {
-            Cmd::Move(Direction::Down) => (self.state.cursor + 1).min(last),
-            Cmd::Move(Direction::Up) => self.state.cursor.saturating_sub(1),
-            _ => return None,
+        let page = self.visible.max(1);
+        let cursor = self.state.cursor;
+        self.state.cursor = match cmd {
+            Cmd::Move(Direction::Down) => (cursor + 1).min(last),
+            Cmd::Move(Direction::Up) => cursor.saturating_sub(1),
+            Cmd::Scroll(Direction::Down) => (cursor + page).min(last),
+            Cmd::Scroll(Direction::Up) => cursor.saturating_sub(page),
+            Cmd::GoTo(Position::Begin) => 0,
+            Cmd::GoTo(Position::End) => last,
+            Cmd::Submit if !self.is_empty() => {
+                return CmdResult::Submit(before);
+            }
+            Cmd::Toggle if self.state.checkboxes && !self.is_empty() => {
+                let chosen = &mut self.state.selected;
+                match chosen.iter().position(|&row| row == cursor) {
+                    Some(at) => {
+                        chosen.remove(at);
+                    }
+                    None => {
+                        chosen.push(cursor);
+                        chosen.sort_unstable();
+                    }
+                }
+                return CmdResult::Custom(
+                    TOGGLED,
+                    State::Vec(chosen.iter().map(|&row| StateValue::Usize(row)).collect()),
+                );
+            }
+            Cmd::Submit | Cmd::Toggle => return CmdResult::NoChange,
+            other => return CmdResult::Invalid(other),
         };
-        self.state.cursor = next;
-        Some(OptionListMsg::CursorMoved(next))
+        moved(before, self.state_value())
     }
 }
+
+/// The name of the [`CmdResult::Custom`] an option list with checkboxes returns for `Toggle`:
+/// the chosen rows after the toggle, ascending, as `State::Vec` of `Usize`.
+pub const TOGGLED: &str = "toggled";
 
 impl OptionList {
     fn caret(&self) -> Option<ratatui::layout::Position> {
         None
     }
 
-    /// `Value` (a length) moves the cursor; `Content` (a list of strings) replaces the rows'
-    /// labels; every attribute is kept for `query`.
+    fn clamp_cursor(&mut self) {
+        self.state.cursor = self.state.cursor.min(self.len().saturating_sub(1));
+    }
+
+    /// Replaces the rows, keeping the cursor, the chosen rows and the notes (clamped to the new
+    /// rows) and the filtered view if it still fits.
+    fn replace_rows(&mut self, rows: Arc<Vec<OptionRow>>) {
+        if rows == self.rows {
+            return;
+        }
+        self.rows = rows;
+        self.cache = LayoutCache::default();
+        self.widest = std::cell::OnceCell::new();
+        if self
+            .subset
+            .as_ref()
+            .is_some_and(|s| s.rows.iter().any(|&row| row >= self.rows.len()))
+        {
+            self.subset = None;
+        }
+        let count = self.len();
+        let state = &mut self.state;
+        state.selected.retain(|&row| row < count);
+        state.texts.retain(|(row, _)| *row < count);
+        state.notes.retain(|(row, _)| *row < count);
+        self.offset = self.offset.min(count.saturating_sub(1));
+        self.clamp_cursor();
+    }
+
     fn set_attr(&mut self, attr: Attribute, value: AttrValue) {
         match (attr, &value) {
             (Attribute::Value, AttrValue::Length(n)) => {
@@ -687,11 +808,27 @@ impl OptionList {
                         _ => None,
                     })
                     .collect();
-                *self = OptionList {
-                    props: std::mem::take(&mut self.props),
-                    theme: self.theme,
-                    ..OptionList::new(Arc::new(rows))
-                };
+                self.replace_rows(Arc::new(rows));
+            }
+            (Attribute::Content, value) => {
+                if let Some(rows) = payload_ref::<Arc<Vec<OptionRow>>>(value) {
+                    self.replace_rows(rows.clone());
+                } else if let Some(rows) = payload_ref::<Vec<OptionRow>>(value) {
+                    self.replace_rows(Arc::new(rows.clone()));
+                }
+            }
+            (Attribute::Custom(attr::STATE), value) => {
+                if let Some(state) = payload_ref::<OptionListState>(value) {
+                    self.state = state.clone();
+                    self.clamp_cursor();
+                }
+            }
+            (Attribute::Custom(attr::SUBSET), value) => {
+                let subset = payload_ref::<Subset>(value)
+                    .filter(|s| s.rows.iter().all(|&row| row < self.rows.len()))
+                    .cloned();
+                self.set_subset(subset);
+                self.clamp_cursor();
             }
             _ => {}
         }
@@ -701,12 +838,12 @@ impl OptionList {
     fn get_attr(&self, attr: Attribute) -> Option<AttrValue> {
         match attr {
             Attribute::Value => Some(AttrValue::Length(self.state.cursor)),
-            Attribute::Content => Some(AttrValue::Payload(PropPayload::Vec(
-                self.rows
-                    .iter()
-                    .map(|r| PropValue::Str(r.label.clone()))
-                    .collect(),
-            ))),
+            Attribute::Content => Some(payload(self.rows.clone())),
+            Attribute::Custom(attr::STATE) => Some(payload(self.state.clone())),
+            Attribute::Custom(attr::SUBSET) => Some(match &self.subset {
+                Some(subset) => payload(subset.clone()),
+                None => AttrValue::Payload(PropPayload::None),
+            }),
             other => self.props.get(other),
         }
     }

@@ -4,13 +4,13 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use tuirealm::command::{Cmd, Direction};
+use tuirealm::command::{Cmd, CmdResult, Direction, Position};
 use tuirealm::state::{State, StateValue};
 
-use crate::realm::{Props, realm_component};
+use crate::realm::{Props, attr, moved, realm_component};
 use crate::text::{wrap, wrap_preformatted_at_most};
 use crate::theme::Theme;
-use tuirealm::props::{AttrValue, Attribute};
+use tuirealm::props::{AttrValue, Attribute, PropPayload};
 
 /// Shown when an option has no preview text.
 pub use crate::strings::NO_PREVIEW_TEXT;
@@ -61,13 +61,75 @@ fn rendered_preview(preview: &str, inner: usize, theme: &Theme) -> Vec<Line<'sta
     })
 }
 
-/// What the preview pane reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PreviewPaneMsg {
-    Scrolled(u16),
-}
-
-/// The preview box.
+/// The preview box: the option's label in its top border, its description (only when the box
+/// has room for it beside the preview: a compact box of five lines or fewer leaves it out), then
+/// the preview text (Markdown rendered unless raw), scrollable, with `↑ N more` / `↓ N more`
+/// markers on the borders.
+///
+/// # tui-realm contract
+///
+/// | attribute | value | meaning |
+/// |---|---|---|
+/// | `Title` or `Custom(`[`attr::LABEL`](crate::realm::attr::LABEL)`)` | `String` | the option's label |
+/// | `Custom(`[`attr::DESCRIPTION`](crate::realm::attr::DESCRIPTION)`)` | `String`, or `Payload(None)` | its description |
+/// | `Text` | `String`, or `Payload(None)` | the preview (none: "No preview available") |
+/// | `Custom(`[`attr::RAW`](crate::realm::attr::RAW)`)` | `Flag` | show the text as written, Markdown not rendered |
+/// | `Scroll` | `Length` | the first line shown (clamped when drawn) |
+/// | `Focus`, `Custom(`[`attr::THEME`](crate::realm::attr::THEME)`)` | `Flag`, [`Theme`] payload | as for every component |
+///
+/// Setting the text keeps the scroll (clamped to the new text when drawn).
+///
+/// **State:** `Single(U16(scroll))`.
+///
+/// **Perform:** `Scroll(Up/Down)` or `Move(Up/Down)` (a line), `Custom(`[`PAGE_UP`]`/`[`PAGE_DOWN`]`)`
+/// (the lines shown last), `GoTo(Begin/End)` → `Changed(state)`, or `NoChange` at either end.
+/// The end is known once the pane is drawn: before its first frame it cannot scroll down.
+/// Anything else → `Invalid`.
+///
+/// ```
+/// use std::time::Duration;
+/// use pi_ask_components::realm::{attr, payload, Mounted, ScriptedInput};
+/// use tuirealm::application::{Application, PollStrategy};
+/// use tuirealm::command::{Cmd, CmdResult, Direction, Position};
+/// use tuirealm::event::{Event, Key, KeyEvent, NoUserEvent};
+/// use tuirealm::listener::EventListenerCfg;
+/// use tuirealm::props::{AttrValue, Attribute, PropPayload, PropValue};
+/// use tuirealm::state::{State, StateValue};
+/// # #[allow(unused_imports)] use tuirealm::props::*;
+///
+/// use pi_ask_components::PreviewPane;
+/// use tuirealm::ratatui::{Terminal, backend::TestBackend};
+///
+/// let keys = [Key::Down, Key::Down, Key::End, Key::Down];
+/// let script = ScriptedInput::new(keys.map(|k| Event::Keyboard(KeyEvent::from(k))));
+/// let mut app: Application<&str, CmdResult, NoUserEvent> = Application::init(
+///     EventListenerCfg::default().add_port(Box::new(script), Duration::ZERO, 1),
+/// );
+/// let bindings = |event: &Event<NoUserEvent>| match event {
+///     Event::Keyboard(KeyEvent { code: Key::Down, .. }) => Some(Cmd::Scroll(Direction::Down)),
+///     Event::Keyboard(KeyEvent { code: Key::End, .. }) => Some(Cmd::GoTo(Position::End)),
+///     _ => None,
+/// };
+/// app.mount("preview", Box::new(Mounted::new(PreviewPane::default(), bindings)), vec![]).unwrap();
+/// app.active(&"preview").unwrap();
+/// app.attr(&"preview", Attribute::Title, AttrValue::String("Rust".into())).unwrap();
+/// let text = (1..=20).map(|n| format!("line {n}")).collect::<Vec<_>>().join("\n");
+/// app.attr(&"preview", Attribute::Text, AttrValue::String(text)).unwrap();
+/// // Drawn once, 8 rows high: 6 lines show, so it scrolls up to 14 lines.
+/// let mut terminal = Terminal::new(TestBackend::new(30, 8)).unwrap();
+/// terminal.draw(|f| app.view(&"preview", f, f.area())).unwrap();
+/// let mut results = Vec::new();
+/// for _ in 0..4 {
+///     results.extend(app.tick(PollStrategy::BlockCollectUpTo(1)).unwrap());
+/// }
+/// let at = |n| State::Single(StateValue::U16(n));
+/// assert_eq!(results, vec![
+///     CmdResult::Changed(at(1)),
+///     CmdResult::Changed(at(2)),
+///     CmdResult::Changed(at(14)),
+///     CmdResult::NoChange,
+/// ]);
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct PreviewPane {
     pub title: String,
@@ -267,33 +329,49 @@ impl PreviewPane {
         State::Single(StateValue::U16(self.scroll))
     }
 
-    /// `Scroll(Up/Down)` scrolls one line (clamped when drawn).
-    pub fn handle(&mut self, cmd: Cmd) -> Option<PreviewPaneMsg> {
+    fn perform_cmd(&mut self, cmd: Cmd) -> CmdResult {
+        let before = self.state_value();
+        // The range is known once drawn; before that, scrolling down waits for a frame.
+        let page = self.page.max(1);
         self.scroll = match cmd {
-            Cmd::Scroll(Direction::Down) => self.scroll.saturating_add(1),
-            Cmd::Scroll(Direction::Up) => self.scroll.saturating_sub(1),
-            _ => return None,
+            Cmd::Scroll(Direction::Down) | Cmd::Move(Direction::Down) => {
+                self.scroll.saturating_add(1).min(self.max_scroll)
+            }
+            Cmd::Scroll(Direction::Up) | Cmd::Move(Direction::Up) => self.scroll.saturating_sub(1),
+            Cmd::GoTo(Position::Begin) => 0,
+            Cmd::GoTo(Position::End) => self.max_scroll,
+            Cmd::Custom(PAGE_DOWN) => self.scroll.saturating_add(page).min(self.max_scroll),
+            Cmd::Custom(PAGE_UP) => self.scroll.saturating_sub(page),
+            other => return CmdResult::Invalid(other),
         };
-        Some(PreviewPaneMsg::Scrolled(self.scroll))
+        moved(before, self.state_value())
     }
 }
+
+/// The `Cmd::Custom` that scrolls a preview pane down by the lines it showed last.
+pub const PAGE_DOWN: &str = "pageDown";
+/// The `Cmd::Custom` that scrolls a preview pane up by the lines it showed last.
+pub const PAGE_UP: &str = "pageUp";
 
 impl PreviewPane {
     fn caret(&self) -> Option<ratatui::layout::Position> {
         None
     }
 
-    /// `Title` (a string), `Text` (the preview) and `Custom("description")` set the content, `Scroll` (a length) the first
-    /// line shown; every attribute is kept for `query`.
     fn set_attr(&mut self, attr: Attribute, value: AttrValue) {
         match (attr, &value) {
-            (Attribute::Title | Attribute::Custom(LABEL), AttrValue::String(s)) => {
+            (Attribute::Title | Attribute::Custom(attr::LABEL), AttrValue::String(s)) => {
                 self.title = s.clone()
             }
             (Attribute::Text, AttrValue::String(s)) => self.preview = Some(s.clone()),
-            (Attribute::Custom(DESCRIPTION), AttrValue::String(s)) => {
+            (Attribute::Text, AttrValue::Payload(PropPayload::None)) => self.preview = None,
+            (Attribute::Custom(attr::DESCRIPTION), AttrValue::String(s)) => {
                 self.description = Some(s.clone())
             }
+            (Attribute::Custom(attr::DESCRIPTION), AttrValue::Payload(PropPayload::None)) => {
+                self.description = None
+            }
+            (Attribute::Custom(attr::RAW), AttrValue::Flag(raw)) => self.raw = *raw,
             (Attribute::Scroll, AttrValue::Length(n)) => {
                 self.scroll = u16::try_from(*n).unwrap_or(u16::MAX)
             }
@@ -304,20 +382,21 @@ impl PreviewPane {
 
     fn get_attr(&self, attr: Attribute) -> Option<AttrValue> {
         match attr {
-            Attribute::Title | Attribute::Custom(LABEL) => {
+            Attribute::Title | Attribute::Custom(attr::LABEL) => {
                 Some(AttrValue::String(self.title.clone()))
             }
             Attribute::Text => self.preview.clone().map(AttrValue::String),
-            Attribute::Custom(DESCRIPTION) => self.description.clone().map(AttrValue::String),
+            Attribute::Custom(attr::DESCRIPTION) => self.description.clone().map(AttrValue::String),
+            Attribute::Custom(attr::RAW) => Some(AttrValue::Flag(self.raw)),
             Attribute::Scroll => Some(AttrValue::Length(self.scroll as usize)),
             other => self.props.get(other),
         }
     }
 }
 
-/// The attribute naming the option a pane previews.
-pub const LABEL: &str = "label";
 /// The attribute holding the previewed option's description.
-pub const DESCRIPTION: &str = "description";
+pub use crate::realm::attr::DESCRIPTION;
+/// The attribute naming the option a pane previews.
+pub use crate::realm::attr::LABEL;
 
 realm_component!(PreviewPane);

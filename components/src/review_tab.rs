@@ -4,18 +4,18 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
-use tuirealm::command::{Cmd, Direction};
+use tuirealm::command::{Cmd, CmdResult, Direction, Position};
 use tuirealm::state::{State, StateValue};
 
-use crate::realm::{Props, realm_component};
+use crate::realm::{Props, attr, moved, payload, payload_ref, realm_component};
 use crate::text::{put_segments, wrap};
 use crate::theme::Theme;
-use tuirealm::props::{AttrValue, Attribute};
+use tuirealm::props::{AttrValue, Attribute, PropPayload, PropValue};
 
-/// One line under a question in the review.
 /// Most lines a note written in Markdown is laid out to.
 const MAX_NOTE_LINES: usize = 128;
 
+/// One line under a question in the review.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReviewLine {
     Unanswered,
@@ -39,18 +39,73 @@ pub struct ReviewEntry {
     pub lines: Vec<ReviewLine>,
 }
 
-/// What the review tab reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReviewTabMsg {
-    Highlighted(usize),
-    Chosen(usize),
-}
-
-/// The review tab.
+/// The review tab: `Review answers`, each question with its answers and notes, then the
+/// numbered actions (Submit, Elaborate, Cancel) and an optional hint under them.
+///
+/// # tui-realm contract
+///
+/// | attribute | value | meaning |
+/// |---|---|---|
+/// | `Content` | [`payload`](crate::realm::payload) of `Vec<ReviewEntry>` | the questions with their answers and notes |
+/// | `Custom(`[`attr::ACTIONS`](crate::realm::attr::ACTIONS)`)` | `Payload(Vec(Str, Str, Str))` | the three action labels (translations) |
+/// | `Value` | `Length` | the highlighted action (0 submit, 1 elaborate, 2 cancel) |
+/// | `Text` | `String`, or `Payload(None)` | the hint under the actions |
+/// | `Focus`, `Custom(`[`attr::THEME`](crate::realm::attr::THEME)`)` | `Flag`, [`Theme`] payload | as for every component |
+///
+/// **State:** `Single(Usize(highlighted action))`.
+///
+/// **Perform:** `Move(Up/Down)`, `GoTo(Begin/End)` → `Changed(state)`, or `NoChange` at the
+/// edge; `Submit` → `Submit(state)`: the action chosen; anything else → `Invalid`.
+///
+/// ```
+/// use std::time::Duration;
+/// use pi_ask_components::realm::{attr, payload, Mounted, ScriptedInput};
+/// use tuirealm::application::{Application, PollStrategy};
+/// use tuirealm::command::{Cmd, CmdResult, Direction, Position};
+/// use tuirealm::event::{Event, Key, KeyEvent, NoUserEvent};
+/// use tuirealm::listener::EventListenerCfg;
+/// use tuirealm::props::{AttrValue, Attribute, PropPayload, PropValue};
+/// use tuirealm::state::{State, StateValue};
+/// # #[allow(unused_imports)] use tuirealm::props::*;
+///
+/// use pi_ask_components::{ReviewEntry, ReviewLine, ReviewTab};
+///
+/// let keys = [Key::Down, Key::Down, Key::Down, Key::Enter];
+/// let script = ScriptedInput::new(keys.map(|k| Event::Keyboard(KeyEvent::from(k))));
+/// let mut app: Application<&str, CmdResult, NoUserEvent> = Application::init(
+///     EventListenerCfg::default().add_port(Box::new(script), Duration::ZERO, 1),
+/// );
+/// let bindings = |event: &Event<NoUserEvent>| match event {
+///     Event::Keyboard(KeyEvent { code: Key::Down, .. }) => Some(Cmd::Move(Direction::Down)),
+///     Event::Keyboard(KeyEvent { code: Key::Enter, .. }) => Some(Cmd::Submit),
+///     _ => None,
+/// };
+/// app.mount("review", Box::new(Mounted::new(ReviewTab::default(), bindings)), vec![]).unwrap();
+/// app.active(&"review").unwrap();
+/// let entries = vec![ReviewEntry {
+///     label: "Language".into(),
+///     lines: vec![ReviewLine::Answer { text: "Rust".into(), custom: false }],
+/// }];
+/// app.attr(&"review", Attribute::Content, payload(entries)).unwrap();
+/// let labels = ["Absenden", "Ausführen", "Abbrechen"].map(|l| PropValue::Str(l.into()));
+/// app.attr(&"review", Attribute::Custom(attr::ACTIONS), AttrValue::Payload(PropPayload::Vec(labels.into())))
+///     .unwrap();
+/// let mut results = Vec::new();
+/// for _ in 0..4 {
+///     results.extend(app.tick(PollStrategy::BlockCollectUpTo(1)).unwrap());
+/// }
+/// let at = |n| State::Single(StateValue::Usize(n));
+/// assert_eq!(results, vec![
+///     CmdResult::Changed(at(1)),
+///     CmdResult::Changed(at(2)),
+///     CmdResult::NoChange,
+///     CmdResult::Submit(at(2)), // Cancel was chosen
+/// ]);
+/// ```
 #[derive(Debug, Clone)]
 pub struct ReviewTab {
     pub entries: Vec<ReviewEntry>,
-    pub actions: [&'static str; 3],
+    pub actions: [String; 3],
     pub selected: usize,
     pub hint: Option<String>,
     pub theme: Theme,
@@ -62,7 +117,7 @@ impl Default for ReviewTab {
     fn default() -> Self {
         ReviewTab {
             entries: Vec::new(),
-            actions: crate::strings::REVIEW_ACTIONS,
+            actions: crate::strings::REVIEW_ACTIONS.map(String::from),
             selected: 0,
             hint: None,
             theme: Theme::default(),
@@ -226,15 +281,18 @@ impl ReviewTab {
         State::Single(StateValue::Usize(self.selected))
     }
 
-    /// `Move(Up/Down)` highlights an action; `Submit` chooses the highlighted one.
-    pub fn handle(&mut self, cmd: Cmd) -> Option<ReviewTabMsg> {
-        match cmd {
-            Cmd::Move(Direction::Down) => self.selected = (self.selected + 1).min(2),
-            Cmd::Move(Direction::Up) => self.selected = self.selected.saturating_sub(1),
-            Cmd::Submit => return Some(ReviewTabMsg::Chosen(self.selected)),
-            _ => return None,
-        }
-        Some(ReviewTabMsg::Highlighted(self.selected))
+    fn perform_cmd(&mut self, cmd: Cmd) -> CmdResult {
+        let before = self.state_value();
+        let last = self.actions.len() - 1;
+        self.selected = match cmd {
+            Cmd::Move(Direction::Down) => (self.selected + 1).min(last),
+            Cmd::Move(Direction::Up) => self.selected.saturating_sub(1),
+            Cmd::GoTo(Position::Begin) => 0,
+            Cmd::GoTo(Position::End) => last,
+            Cmd::Submit => return CmdResult::Submit(before),
+            other => return CmdResult::Invalid(other),
+        };
+        moved(before, self.state_value())
     }
 }
 
@@ -243,12 +301,25 @@ impl ReviewTab {
         None
     }
 
-    /// `Value` (a length) highlights an action, `Text` sets the hint under them; every attribute
-    /// is kept for `query`.
     fn set_attr(&mut self, attr: Attribute, value: AttrValue) {
         match (attr, &value) {
-            (Attribute::Value, AttrValue::Length(n)) => self.selected = (*n).min(2),
+            (Attribute::Value, AttrValue::Length(n)) => {
+                self.selected = (*n).min(self.actions.len() - 1)
+            }
             (Attribute::Text, AttrValue::String(s)) => self.hint = Some(s.clone()),
+            (Attribute::Text, AttrValue::Payload(PropPayload::None)) => self.hint = None,
+            (Attribute::Content, value) => {
+                if let Some(entries) = payload_ref::<Vec<ReviewEntry>>(value) {
+                    self.entries = entries.clone();
+                }
+            }
+            (Attribute::Custom(attr::ACTIONS), AttrValue::Payload(PropPayload::Vec(labels))) => {
+                for (slot, label) in self.actions.iter_mut().zip(labels) {
+                    if let PropValue::Str(label) = label {
+                        *slot = label.clone();
+                    }
+                }
+            }
             _ => {}
         }
         self.props.set(attr, value);
@@ -258,6 +329,10 @@ impl ReviewTab {
         match attr {
             Attribute::Value => Some(AttrValue::Length(self.selected)),
             Attribute::Text => self.hint.clone().map(AttrValue::String),
+            Attribute::Content => Some(payload(self.entries.clone())),
+            Attribute::Custom(attr::ACTIONS) => Some(AttrValue::Payload(PropPayload::Vec(
+                self.actions.iter().cloned().map(PropValue::Str).collect(),
+            ))),
             other => self.props.get(other),
         }
     }

@@ -5,13 +5,13 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Widget};
-use tuirealm::command::{Cmd, Direction};
+use tuirealm::command::{Cmd, CmdResult, Direction, Position};
 use tuirealm::state::{State, StateValue};
 
-use crate::realm::{Props, realm_component};
+use crate::realm::{Props, attr, moved, payload, payload_ref, realm_component};
 use crate::text::{put_segments, truncate, width, wrap};
 use crate::theme::Theme;
-use tuirealm::props::{AttrValue, Attribute};
+use tuirealm::props::{AttrValue, Attribute, PropPayload};
 
 /// One row of the settings list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,14 +46,73 @@ pub enum SettingsNotice {
     Info(String),
 }
 
-/// What the modal reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SettingsModalMsg {
-    Focused(usize),
-    Toggled(usize),
-}
-
-/// The settings modal.
+/// The settings modal: a rounded box with the title, the config path, sections of toggles, a
+/// reset action and facts, the focused setting's description, a notice and key hints.
+///
+/// # tui-realm contract
+///
+/// | attribute | value | meaning |
+/// |---|---|---|
+/// | `Title` | `String` | the box's title |
+/// | `Text` | `String` | the config file's path |
+/// | `Content` | [`payload`](crate::realm::payload) of `Vec<SettingsItem>` | the rows |
+/// | `Value` | `Length` | the focused row, among the focusable ones (toggles and reset) |
+/// | `Custom(`[`attr::NOTICE`](crate::realm::attr::NOTICE)`)` | [`SettingsNotice`] payload, or `Payload(None)` | the message under the list |
+/// | `Custom(`[`attr::FOOTER`](crate::realm::attr::FOOTER)`)` | `String` | the key hints under the box |
+/// | `Focus`, `Custom(`[`attr::THEME`](crate::realm::attr::THEME)`)` | `Flag`, [`Theme`] payload | as for every component |
+///
+/// Setting the rows keeps the focus (clamped). The modal does not flip a toggle itself: the
+/// settings belong to the host, which sets the rows again.
+///
+/// **State:** `Single(Usize(focused row))`.
+///
+/// **Perform:** `Move(Up/Down)` (wrapping), `GoTo(Begin/End)` → `Changed(state)`, or
+/// `NoChange`; `Toggle` or `Submit` → `Submit(state)`: the row to toggle (or reset), `NoChange`
+/// with no focusable row; anything else → `Invalid`.
+///
+/// ```
+/// use std::time::Duration;
+/// use pi_ask_components::realm::{attr, payload, Mounted, ScriptedInput};
+/// use tuirealm::application::{Application, PollStrategy};
+/// use tuirealm::command::{Cmd, CmdResult, Direction, Position};
+/// use tuirealm::event::{Event, Key, KeyEvent, NoUserEvent};
+/// use tuirealm::listener::EventListenerCfg;
+/// use tuirealm::props::{AttrValue, Attribute, PropPayload, PropValue};
+/// use tuirealm::state::{State, StateValue};
+/// # #[allow(unused_imports)] use tuirealm::props::*;
+///
+/// use pi_ask_components::{SettingsItem, SettingsModal};
+///
+/// let keys = [Key::Down, Key::Enter];
+/// let script = ScriptedInput::new(keys.map(|k| Event::Keyboard(KeyEvent::from(k))));
+/// let mut app: Application<&str, CmdResult, NoUserEvent> = Application::init(
+///     EventListenerCfg::default().add_port(Box::new(script), Duration::ZERO, 1),
+/// );
+/// let bindings = |event: &Event<NoUserEvent>| match event {
+///     Event::Keyboard(KeyEvent { code: Key::Down, .. }) => Some(Cmd::Move(Direction::Down)),
+///     Event::Keyboard(KeyEvent { code: Key::Enter, .. }) => Some(Cmd::Toggle),
+///     _ => None,
+/// };
+/// app.mount("settings", Box::new(Mounted::new(SettingsModal::default(), bindings)), vec![]).unwrap();
+/// app.active(&"settings").unwrap();
+/// let toggle = |label: &str, on| SettingsItem::Toggle {
+///     label: label.into(),
+///     on,
+///     description: String::new(),
+/// };
+/// let items = vec![
+///     SettingsItem::Section("This ask".into()),
+///     toggle("Show numbers", true),
+///     toggle("Wrap descriptions", false),
+/// ];
+/// app.attr(&"settings", Attribute::Content, payload(items)).unwrap();
+/// let mut results = Vec::new();
+/// for _ in 0..2 {
+///     results.extend(app.tick(PollStrategy::BlockCollectUpTo(1)).unwrap());
+/// }
+/// let at = |n| State::Single(StateValue::Usize(n));
+/// assert_eq!(results, vec![CmdResult::Changed(at(1)), CmdResult::Submit(at(1))]);
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct SettingsModal {
     pub title: String,
@@ -327,16 +386,21 @@ impl SettingsModal {
         State::Single(StateValue::Usize(self.focus))
     }
 
-    /// `Move(Up/Down)` moves focus (wrapping); `Toggle`/`Submit` report the focused row.
-    pub fn handle(&mut self, cmd: Cmd) -> Option<SettingsModalMsg> {
+    fn perform_cmd(&mut self, cmd: Cmd) -> CmdResult {
+        let before = self.state_value();
         let n = self.focusable().max(1);
-        match cmd {
-            Cmd::Move(Direction::Down) => self.focus = (self.focus + 1) % n,
-            Cmd::Move(Direction::Up) => self.focus = (self.focus + n - 1) % n,
-            Cmd::Toggle | Cmd::Submit => return Some(SettingsModalMsg::Toggled(self.focus)),
-            _ => return None,
-        }
-        Some(SettingsModalMsg::Focused(self.focus))
+        self.focus = match cmd {
+            Cmd::Move(Direction::Down) => (self.focus + 1) % n,
+            Cmd::Move(Direction::Up) => (self.focus + n - 1) % n,
+            Cmd::GoTo(Position::Begin) => 0,
+            Cmd::GoTo(Position::End) => n - 1,
+            Cmd::Toggle | Cmd::Submit if self.focusable() > 0 => {
+                return CmdResult::Submit(before);
+            }
+            Cmd::Toggle | Cmd::Submit => return CmdResult::NoChange,
+            other => return CmdResult::Invalid(other),
+        };
+        moved(before, self.state_value())
     }
 }
 
@@ -345,13 +409,28 @@ impl SettingsModal {
         None
     }
 
-    /// `Title` and `Text` (the config path) set the header, `Value` (a length) the focused item;
-    /// every attribute is kept for `query`.
     fn set_attr(&mut self, attr: Attribute, value: AttrValue) {
         match (attr, &value) {
             (Attribute::Title, AttrValue::String(s)) => self.title = s.clone(),
             (Attribute::Text, AttrValue::String(s)) => self.path = s.clone(),
-            (Attribute::Value, AttrValue::Length(n)) => self.focus = *n,
+            (Attribute::Value, AttrValue::Length(n)) => {
+                self.focus = (*n).min(self.focusable().saturating_sub(1))
+            }
+            (Attribute::Content, value) => {
+                if let Some(items) = payload_ref::<Vec<SettingsItem>>(value) {
+                    self.items = items.clone();
+                    self.focus = self.focus.min(self.focusable().saturating_sub(1));
+                }
+            }
+            (Attribute::Custom(attr::NOTICE), AttrValue::Payload(PropPayload::None)) => {
+                self.notice = None
+            }
+            (Attribute::Custom(attr::NOTICE), value) => {
+                if let Some(notice) = payload_ref::<SettingsNotice>(value) {
+                    self.notice = Some(notice.clone());
+                }
+            }
+            (Attribute::Custom(attr::FOOTER), AttrValue::String(s)) => self.footer = s.clone(),
             _ => {}
         }
         self.props.set(attr, value);
@@ -362,6 +441,12 @@ impl SettingsModal {
             Attribute::Title => Some(AttrValue::String(self.title.clone())),
             Attribute::Text => Some(AttrValue::String(self.path.clone())),
             Attribute::Value => Some(AttrValue::Length(self.focus)),
+            Attribute::Content => Some(payload(self.items.clone())),
+            Attribute::Custom(attr::NOTICE) => Some(match &self.notice {
+                Some(notice) => payload(notice.clone()),
+                None => AttrValue::Payload(PropPayload::None),
+            }),
+            Attribute::Custom(attr::FOOTER) => Some(AttrValue::String(self.footer.clone())),
             other => self.props.get(other),
         }
     }

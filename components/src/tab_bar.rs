@@ -4,10 +4,10 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
-use tuirealm::command::{Cmd, Direction};
+use tuirealm::command::{Cmd, CmdResult, Direction, Position};
 use tuirealm::state::{State, StateValue};
 
-use crate::realm::{Props, realm_component};
+use crate::realm::{Props, attr, moved, payload, payload_ref, realm_component};
 use crate::text::{put, width};
 use crate::theme::Theme;
 use tuirealm::props::{AttrValue, Attribute};
@@ -19,14 +19,63 @@ pub struct TabItem {
     pub answered: bool,
 }
 
-/// What the tab bar reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TabBarMsg {
-    /// The active tab changed (index among all tabs; the last is the review tab).
-    Selected(usize),
-}
-
-/// The tab strip.
+/// The tab strip: `← ☒ Q1 ☐ Q2 ✓ Submit →`, scrolling to keep the active tab in view.
+///
+/// # tui-realm contract
+///
+/// | attribute | value | meaning |
+/// |---|---|---|
+/// | `Content` | [`payload`](crate::realm::payload) of `Vec<TabItem>` | the question tabs (label, answered) |
+/// | `Custom(`[`attr::REVIEW_LABEL`](crate::realm::attr::REVIEW_LABEL)`)` | `String` | the review tab's label |
+/// | `Value` | `Length` | the active tab (the number of question tabs is the review tab) |
+/// | `Focus`, `Custom(`[`attr::THEME`](crate::realm::attr::THEME)`)` | `Flag`, [`Theme`] payload | as for every component |
+///
+/// Setting the tabs keeps the active one (clamped).
+///
+/// **State:** `Single(Usize(active tab))`.
+///
+/// **Perform:** `Move(Left/Right)` (wrapping), `GoTo(Begin/End)` → `Changed(state)`, or
+/// `NoChange` when it stays (a bar with only the review tab); anything else → `Invalid`.
+///
+/// ```
+/// use std::time::Duration;
+/// use pi_ask_components::realm::{attr, payload, Mounted, ScriptedInput};
+/// use tuirealm::application::{Application, PollStrategy};
+/// use tuirealm::command::{Cmd, CmdResult, Direction, Position};
+/// use tuirealm::event::{Event, Key, KeyEvent, NoUserEvent};
+/// use tuirealm::listener::EventListenerCfg;
+/// use tuirealm::props::{AttrValue, Attribute, PropPayload, PropValue};
+/// use tuirealm::state::{State, StateValue};
+/// # #[allow(unused_imports)] use tuirealm::props::*;
+///
+/// use pi_ask_components::{TabBar, TabItem};
+///
+/// let keys = [Key::Right, Key::Right, Key::Right];
+/// let script = ScriptedInput::new(keys.map(|k| Event::Keyboard(KeyEvent::from(k))));
+/// let mut app: Application<&str, CmdResult, NoUserEvent> = Application::init(
+///     EventListenerCfg::default().add_port(Box::new(script), Duration::ZERO, 1),
+/// );
+/// let bindings = |event: &Event<NoUserEvent>| match event {
+///     Event::Keyboard(KeyEvent { code: Key::Right, .. }) => Some(Cmd::Move(Direction::Right)),
+///     _ => None,
+/// };
+/// app.mount("tabs", Box::new(Mounted::new(TabBar::default(), bindings)), vec![]).unwrap();
+/// app.active(&"tabs").unwrap();
+/// let tab = |label: &str, answered| TabItem { label: label.into(), answered };
+/// app.attr(&"tabs", Attribute::Content, payload(vec![tab("Q1", true), tab("Q2", false)]))
+///     .unwrap();
+/// let mut results = Vec::new();
+/// for _ in 0..3 {
+///     results.extend(app.tick(PollStrategy::BlockCollectUpTo(1)).unwrap());
+/// }
+/// let at = |n| State::Single(StateValue::Usize(n));
+/// // Q2, the review tab, then round to Q1.
+/// assert_eq!(results, vec![
+///     CmdResult::Changed(at(1)),
+///     CmdResult::Changed(at(2)),
+///     CmdResult::Changed(at(0)),
+/// ]);
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct TabBar {
     pub tabs: Vec<TabItem>,
@@ -138,15 +187,17 @@ impl TabBar {
         State::Single(StateValue::Usize(self.active))
     }
 
-    /// `Move(Left/Right)` changes the active tab, wrapping.
-    pub fn handle(&mut self, cmd: Cmd) -> Option<TabBarMsg> {
+    fn perform_cmd(&mut self, cmd: Cmd) -> CmdResult {
+        let before = self.state_value();
         let count = self.tabs.len() + 1;
         self.active = match cmd {
             Cmd::Move(Direction::Right) => (self.active + 1) % count,
             Cmd::Move(Direction::Left) => (self.active + count - 1) % count,
-            _ => return None,
+            Cmd::GoTo(Position::Begin) => 0,
+            Cmd::GoTo(Position::End) => count - 1,
+            other => return CmdResult::Invalid(other),
         };
-        Some(TabBarMsg::Selected(self.active))
+        moved(before, self.state_value())
     }
 }
 
@@ -155,10 +206,19 @@ impl TabBar {
         None
     }
 
-    /// `Value` (a length) picks the active tab; every attribute is kept for `query`.
     fn set_attr(&mut self, attr: Attribute, value: AttrValue) {
-        if let (Attribute::Value, AttrValue::Length(n)) = (attr, &value) {
-            self.active = (*n).min(self.tabs.len());
+        match (attr, &value) {
+            (Attribute::Value, AttrValue::Length(n)) => self.active = (*n).min(self.tabs.len()),
+            (Attribute::Content, value) => {
+                if let Some(tabs) = payload_ref::<Vec<TabItem>>(value) {
+                    self.tabs = tabs.clone();
+                    self.active = self.active.min(self.tabs.len());
+                }
+            }
+            (Attribute::Custom(attr::REVIEW_LABEL), AttrValue::String(s)) => {
+                self.review_label = s.clone()
+            }
+            _ => {}
         }
         self.props.set(attr, value);
     }
@@ -166,6 +226,10 @@ impl TabBar {
     fn get_attr(&self, attr: Attribute) -> Option<AttrValue> {
         match attr {
             Attribute::Value => Some(AttrValue::Length(self.active)),
+            Attribute::Content => Some(payload(self.tabs.clone())),
+            Attribute::Custom(attr::REVIEW_LABEL) => {
+                Some(AttrValue::String(self.review_label.clone()))
+            }
             other => self.props.get(other),
         }
     }

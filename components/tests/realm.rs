@@ -114,10 +114,21 @@ fn the_editor_edits_with_perform_and_places_its_caret_only_when_focused() {
         editor.state(),
         State::Single(StateValue::String("i there".into()))
     );
-    assert!(matches!(
+    assert_eq!(
         editor.perform(Cmd::Move(Direction::Right)),
-        CmdResult::Changed(_)
-    ));
+        CmdResult::Visual,
+        "the caret moved, the text did not"
+    );
+    editor.perform(Cmd::GoTo(Position::End));
+    assert_eq!(
+        editor.perform(Cmd::Move(Direction::Right)),
+        CmdResult::NoChange,
+        "nothing to move past"
+    );
+    assert_eq!(
+        editor.perform(Cmd::Submit),
+        CmdResult::Submit(State::Single(StateValue::String("i there".into())))
+    );
     assert!(matches!(
         editor.perform(Cmd::Scroll(Direction::Up)),
         CmdResult::Invalid(_)
@@ -163,7 +174,18 @@ fn preview_pane_takes_its_content_as_attributes_and_scrolls() {
         "{screen}"
     );
     assert!(screen.contains("three"), "{screen}");
-    pane.perform(Cmd::Scroll(Direction::Down));
+    assert_eq!(
+        pane.perform(Cmd::Scroll(Direction::Down)),
+        CmdResult::NoChange,
+        "three lines fit: nothing to scroll"
+    );
+    let long: String = (1..=30).map(|n| format!("line {n}\n")).collect();
+    pane.attr(Attribute::Text, AttrValue::String(long));
+    render_to_string(&mut pane, Size::new(24, 8));
+    assert_eq!(
+        pane.perform(Cmd::Scroll(Direction::Down)),
+        CmdResult::Changed(State::Single(StateValue::U16(1)))
+    );
     assert_eq!(pane.state(), State::Single(StateValue::U16(1)));
     assert_eq!(
         queried(&pane, Attribute::Scroll),
@@ -177,7 +199,16 @@ fn review_tab_chooses_with_perform_and_reports_the_action() {
     review.perform(Cmd::Move(Direction::Down));
     assert_eq!(usize_state(&review), 1);
     review.attr(Attribute::Value, AttrValue::Length(2));
-    assert!(matches!(review.perform(Cmd::Submit), CmdResult::Changed(_)));
+    assert_eq!(
+        review.perform(Cmd::Move(Direction::Down)),
+        CmdResult::NoChange,
+        "Cancel is the last action"
+    );
+    assert_eq!(
+        review.perform(Cmd::Submit),
+        CmdResult::Submit(State::Single(StateValue::Usize(2))),
+        "Submit says which action was chosen"
+    );
     review.attr(Attribute::Text, AttrValue::String("Press 3 again".into()));
     let screen = render_to_string(&mut review, Size::new(30, 8));
     assert!(screen.contains("❯ 3. Cancel"), "{screen}");

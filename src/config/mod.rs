@@ -96,8 +96,16 @@ impl Default for HistoryConfig {
 /// short enough that an agent never waits for good on an ask nobody can see.
 pub const DEFAULT_MCP_TIMEOUT_SECONDS: u64 = 1800;
 
+/// Calls `pi-ask mcp` keeps waiting at once by default; the next one gets an error result saying so.
+pub const DEFAULT_MAX_WAITING_CALLS: usize = 64;
+
+/// The most bytes a queued ask (or an answer) may have by default: far above any real form,
+/// far below what would hurt (a planted 1 GB file is refused unread).
+pub const DEFAULT_MAX_ASK_BYTES: u64 = 4 * 1024 * 1024;
+
 /// When `pi-ask mcp` asks through the host's own form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum ElicitMode {
     /// Never: asks wait for `pi-ask inbox` only.
     Never,
@@ -151,8 +159,8 @@ impl Default for McpConfig {
     fn default() -> Self {
         McpConfig {
             timeout_seconds: Some(DEFAULT_MCP_TIMEOUT_SECONDS),
-            max_ask_bytes: crate::queue::DEFAULT_MAX_ASK_BYTES,
-            max_waiting_calls: crate::mcp::DEFAULT_MAX_WAITING_CALLS,
+            max_ask_bytes: DEFAULT_MAX_ASK_BYTES,
+            max_waiting_calls: DEFAULT_MAX_WAITING_CALLS,
             elicit: ElicitMode::Fallback,
             elicit_after_seconds: DEFAULT_ELICIT_AFTER_SECONDS,
         }

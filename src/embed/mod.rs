@@ -357,7 +357,7 @@ impl Host<'_> {
                     if session.is_done() {
                         break;
                     }
-                    changed |= session.handle_event(&event, now);
+                    changed |= session.handle_input(&event, now);
                 }
                 changed
             }

@@ -9,11 +9,15 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+#[cfg(feature = "cli")]
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+#[cfg(feature = "cli")]
 use globset::{Glob, GlobSet, GlobSetBuilder};
+#[cfg(feature = "cli")]
 use ignore::{WalkBuilder, WalkState};
 
 /// One indexed path, owned (for tests and embedding; the index itself stores entries compactly).
@@ -332,6 +336,7 @@ impl Snapshot {
 struct Shared {
     chunks: Mutex<Vec<Arc<Chunk>>>,
     /// Entries taken so far (published or not), to stop at the cap.
+    #[cfg(feature = "cli")]
     taken: AtomicUsize,
     complete: AtomicBool,
     truncated: AtomicBool,
@@ -357,6 +362,7 @@ pub struct FileIndex {
 
 impl FileIndex {
     /// Starts indexing `root` in the background and returns at once.
+    #[cfg(feature = "cli")]
     pub fn build(root: &Path, options: IndexOptions) -> Result<FileIndex, globset::Error> {
         let exclude = exclude_set(&options.exclude)?;
         let index = FileIndex {
@@ -450,10 +456,12 @@ impl FileIndex {
 }
 
 /// Whether every exclude glob parses.
+#[cfg(feature = "cli")]
 pub fn check_globs(patterns: &[String]) -> Result<(), globset::Error> {
     exclude_set(patterns).map(drop)
 }
 
+#[cfg(feature = "cli")]
 fn exclude_set(patterns: &[String]) -> Result<GlobSet, globset::Error> {
     let mut builder = GlobSetBuilder::new();
     for p in patterns {
@@ -462,6 +470,7 @@ fn exclude_set(patterns: &[String]) -> Result<GlobSet, globset::Error> {
     builder.build()
 }
 
+#[cfg(feature = "cli")]
 fn walk(root: &Path, options: &IndexOptions, exclude: &GlobSet, shared: &Arc<Shared>) {
     let mut builder = WalkBuilder::new(root);
     builder

@@ -9,9 +9,9 @@ pub mod worker;
 pub use complete::{
     AtToken, PathWord, at_token, complete_word, insertion, path_word, word_insertion,
 };
-pub use index::{
-    DEFAULT_MAX_ENTRIES, Entry, EntryRef, FileIndex, IndexOptions, Snapshot, check_globs,
-};
+#[cfg(feature = "cli")]
+pub use index::check_globs;
+pub use index::{DEFAULT_MAX_ENTRIES, Entry, EntryRef, FileIndex, IndexOptions, Snapshot};
 pub use search::{Matches, Searcher, Suggestion};
 pub use worker::{FileSource, FileWorker, Reply, Request};
 

@@ -2,11 +2,15 @@
 //! and never waits; the worker answers only the newest request it has (older ones are stale), and
 //! while the index walk streams in it searches again so the popup fills as files are found.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(feature = "cli")]
+use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
 
-use super::{FileIndex, IndexOptions, Matches, SHOWN, Searcher, complete_word};
+#[cfg(feature = "cli")]
+use super::IndexOptions;
+use super::{FileIndex, Matches, SHOWN, Searcher, complete_word};
 
 /// Where `@` suggestions come from.
 #[derive(Debug, Clone)]
@@ -14,6 +18,7 @@ pub enum FileSource {
     /// An index that already exists (tests, embedding).
     Index(FileIndex),
     /// A folder to walk, at the first search only.
+    #[cfg(feature = "cli")]
     Walk {
         root: PathBuf,
         options: IndexOptions,
@@ -30,6 +35,7 @@ impl FileSource {
     pub fn root(&self) -> &Path {
         match self {
             FileSource::Index(index) => index.root(),
+            #[cfg(feature = "cli")]
             FileSource::Walk { root, .. } => root,
         }
     }
@@ -37,6 +43,7 @@ impl FileSource {
     fn open(self) -> FileIndex {
         match self {
             FileSource::Index(index) => index,
+            #[cfg(feature = "cli")]
             FileSource::Walk { root, options } => FileIndex::build(&root, options.clone())
                 .unwrap_or_else(|_| {
                     // The globs were checked when the flow started; without them the walk still works.

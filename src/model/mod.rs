@@ -21,6 +21,7 @@ pub use pi_ask_components::EditOp;
 pub use popup::{Popup, PopupKind};
 pub use settings_modal::{ModalMessage, SettingsModal, SettingsRow};
 pub use update::update;
+#[cfg(feature = "cli")]
 pub(crate) use update::waiting_message;
 
 use pi_ask_components::TextEdit;

@@ -63,9 +63,7 @@ pub struct Claim {
     path: PathBuf,
 }
 
-/// The most bytes a queued ask (or an answer) may have by default: far above any real form,
-/// far below what would hurt (a planted 1 GB file is refused unread).
-pub const DEFAULT_MAX_ASK_BYTES: u64 = 4 * 1024 * 1024;
+pub use crate::config::DEFAULT_MAX_ASK_BYTES;
 
 /// The queue folder.
 #[derive(Debug, Clone)]

@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 
-use crossterm::event::KeyEvent;
 use pi_ask_components::{EditOp, OptionList, OptionRow};
 
 use super::appearance::{ChosenTheme, Look};
@@ -204,11 +203,8 @@ impl App {
     }
 
     /// A key press: the binding table decides what it means.
-    pub fn handle_key(&mut self, event: KeyEvent) -> Vec<Cmd> {
-        let Some(key) = KeyId::from_event(&event) else {
-            return Vec::new();
-        };
-        match self.table.resolve(self.focus(), &key) {
+    pub fn handle_key(&mut self, key: &KeyId) -> Vec<Cmd> {
+        match self.table.resolve(self.focus(), key) {
             Resolution::Msg(Msg::Dismiss) if self.dismiss_puts_back => {
                 self.put_back = true;
                 Vec::new()
@@ -232,9 +228,8 @@ impl App {
 
     /// Whether a key means anything in the current focus (a key bound to nothing changes nothing,
     /// so the runtime does not draw for it).
-    pub fn reacts_to(&self, event: &KeyEvent) -> bool {
-        KeyId::from_event(event)
-            .is_some_and(|key| self.table.resolve(self.focus(), &key) != Resolution::Ignored)
+    pub fn reacts_to(&self, key: &KeyId) -> bool {
+        self.table.resolve(self.focus(), key) != Resolution::Ignored
     }
 
     /// Bracketed paste: goes into the open editor; otherwise ignored.

@@ -4,31 +4,54 @@
 //! `tests/e2e_pty.rs` checks against the real runtime through `pi-ask keys`. Covers the legacy encodings, the common
 //! CSI/SS3 sequences, Kitty's `CSI codepoint ; modifiers u`, and bracketed paste.
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use crate::keys::{KeyId, Mods, RawKey, TerminalInput};
 
-fn key(code: KeyCode, modifiers: KeyModifiers) -> Event {
-    Event::Key(KeyEvent::new(code, modifiers))
+/// A decoded event before its key is normalized into a [`KeyId`] (an `ESC` prefix adds Alt to
+/// the key after it, so the modifiers stay open until the sequence ends).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Event {
+    Key(RawKey, Mods),
+    Paste(String),
 }
+
+fn key(code: RawKey, modifiers: Mods) -> Event {
+    Event::Key(code, modifiers)
+}
+
+const NONE: Mods = Mods::NONE;
+const SHIFT: Mods = Mods {
+    shift: true,
+    ..Mods::NONE
+};
+const CONTROL: Mods = Mods {
+    ctrl: true,
+    ..Mods::NONE
+};
 
 /// `1 + bitmask` modifier parameter (shift 1, alt 2, ctrl 4, super 8).
-fn modifiers(param: u32) -> KeyModifiers {
+fn modifiers(param: u32) -> Mods {
     let bits = param.saturating_sub(1);
-    let mut m = KeyModifiers::NONE;
-    for (bit, flag) in [
-        (1, KeyModifiers::SHIFT),
-        (2, KeyModifiers::ALT),
-        (4, KeyModifiers::CONTROL),
-        (8, KeyModifiers::SUPER),
-    ] {
-        if bits & bit != 0 {
-            m |= flag;
-        }
+    Mods {
+        shift: bits & 1 != 0,
+        alt: bits & 2 != 0,
+        ctrl: bits & 4 != 0,
+        super_: bits & 8 != 0,
     }
-    m
 }
 
-/// Decodes bytes into events. Unknown sequences are skipped.
-pub fn decode(bytes: &[u8]) -> Vec<Event> {
+/// Decodes bytes into what the form receives: keys (as [`KeyId`]s) and pastes. Unknown sequences
+/// and keys without an id are skipped.
+pub fn decode(bytes: &[u8]) -> Vec<TerminalInput> {
+    decode_events(bytes)
+        .into_iter()
+        .filter_map(|event| match event {
+            Event::Key(code, mods) => KeyId::from_raw(code, mods).map(TerminalInput::Key),
+            Event::Paste(text) => Some(TerminalInput::Paste(text)),
+        })
+        .collect()
+}
+
+fn decode_events(bytes: &[u8]) -> Vec<Event> {
     let text = String::from_utf8_lossy(bytes);
     let chars: Vec<char> = text.chars().collect();
     let mut events = Vec::new();
@@ -50,54 +73,45 @@ pub fn decode(bytes: &[u8]) -> Vec<Event> {
 /// A byte (or character) outside escape sequences, as crossterm reads it in raw mode.
 fn plain(c: char) -> Event {
     match c {
-        '\r' => key(KeyCode::Enter, KeyModifiers::NONE),
-        '\t' => key(KeyCode::Tab, KeyModifiers::NONE),
-        '\x7f' => key(KeyCode::Backspace, KeyModifiers::NONE),
-        '\0' => key(KeyCode::Char(' '), KeyModifiers::CONTROL),
+        '\r' => key(RawKey::Enter, NONE),
+        '\t' => key(RawKey::Tab, NONE),
+        '\x7f' => key(RawKey::Backspace, NONE),
+        '\0' => key(RawKey::Char(' '), CONTROL),
         // `\n` is Ctrl+J and `\x08` Ctrl+H here, as in crossterm's raw mode.
-        c @ '\x01'..='\x1a' => key(
-            KeyCode::Char((c as u8 - 1 + b'a') as char),
-            KeyModifiers::CONTROL,
-        ),
-        c @ '\x1c'..='\x1f' => key(
-            KeyCode::Char((c as u8 - 0x1c + b'4') as char),
-            KeyModifiers::CONTROL,
-        ),
-        c if c.is_uppercase() => key(KeyCode::Char(c), KeyModifiers::SHIFT),
-        c => key(KeyCode::Char(c), KeyModifiers::NONE),
+        c @ '\x01'..='\x1a' => key(RawKey::Char((c as u8 - 1 + b'a') as char), CONTROL),
+        c @ '\x1c'..='\x1f' => key(RawKey::Char((c as u8 - 0x1c + b'4') as char), CONTROL),
+        c if c.is_uppercase() => key(RawKey::Char(c), SHIFT),
+        c => key(RawKey::Char(c), NONE),
     }
 }
 
 /// One escape sequence at the start of `s`: the event (if known) and how many chars it used.
 fn escape(s: &[char]) -> (Option<Event>, usize) {
     match s.get(1) {
-        None => (Some(key(KeyCode::Esc, KeyModifiers::NONE)), 1),
+        None => (Some(key(RawKey::Esc, NONE)), 1),
         Some('[') => csi(s),
         Some('O') => {
             let code = match s.get(2) {
-                Some('A') => KeyCode::Up,
-                Some('B') => KeyCode::Down,
-                Some('C') => KeyCode::Right,
-                Some('D') => KeyCode::Left,
-                Some('H') => KeyCode::Home,
-                Some('F') => KeyCode::End,
-                Some('M') => KeyCode::Enter,
-                Some('P') => KeyCode::F(1),
-                Some('Q') => KeyCode::F(2),
-                Some('R') => KeyCode::F(3),
-                Some('S') => KeyCode::F(4),
+                Some('A') => RawKey::Up,
+                Some('B') => RawKey::Down,
+                Some('C') => RawKey::Right,
+                Some('D') => RawKey::Left,
+                Some('H') => RawKey::Home,
+                Some('F') => RawKey::End,
+                Some('M') => RawKey::Enter,
+                Some('P') => RawKey::F(1),
+                Some('Q') => RawKey::F(2),
+                Some('R') => RawKey::F(3),
+                Some('S') => RawKey::F(4),
                 _ => return (None, 3.min(s.len())),
             };
-            (Some(key(code, KeyModifiers::NONE)), 3)
+            (Some(key(code, NONE)), 3)
         }
         // A doubled ESC is one Esc key.
-        Some('\x1b') => (Some(key(KeyCode::Esc, KeyModifiers::NONE)), 2),
+        Some('\x1b') => (Some(key(RawKey::Esc, NONE)), 2),
         // ESC before any other key is that key with Alt.
         Some(&c) => match plain(c) {
-            Event::Key(mut k) => {
-                k.modifiers |= KeyModifiers::ALT;
-                (Some(Event::Key(k)), 2)
-            }
+            Event::Key(code, mods) => (Some(Event::Key(code, Mods { alt: true, ..mods })), 2),
             other => (Some(other), 2),
         },
     }
@@ -132,32 +146,32 @@ fn csi(s: &[char]) -> (Option<Event>, usize) {
         .collect();
     let mods = modifiers(nums.get(1).copied().unwrap_or(1));
     let code = match final_char {
-        'A' => KeyCode::Up,
-        'B' => KeyCode::Down,
-        'C' => KeyCode::Right,
-        'D' => KeyCode::Left,
-        'H' => KeyCode::Home,
-        'F' => KeyCode::End,
-        'Z' => return (Some(key(KeyCode::BackTab, KeyModifiers::SHIFT)), used),
+        'A' => RawKey::Up,
+        'B' => RawKey::Down,
+        'C' => RawKey::Right,
+        'D' => RawKey::Left,
+        'H' => RawKey::Home,
+        'F' => RawKey::End,
+        'Z' => return (Some(key(RawKey::BackTab, SHIFT)), used),
         '~' => match nums.first().copied().unwrap_or(0) {
-            1 | 7 => KeyCode::Home,
-            2 => KeyCode::Insert,
-            3 => KeyCode::Delete,
-            4 | 8 => KeyCode::End,
-            5 => KeyCode::PageUp,
-            6 => KeyCode::PageDown,
-            n @ 11..=15 => KeyCode::F((n - 10) as u8),
-            n @ 17..=21 => KeyCode::F((n - 11) as u8),
-            n @ 23..=24 => KeyCode::F((n - 12) as u8),
+            1 | 7 => RawKey::Home,
+            2 => RawKey::Insert,
+            3 => RawKey::Delete,
+            4 | 8 => RawKey::End,
+            5 => RawKey::PageUp,
+            6 => RawKey::PageDown,
+            n @ 11..=15 => RawKey::F((n - 10) as u8),
+            n @ 17..=21 => RawKey::F((n - 11) as u8),
+            n @ 23..=24 => RawKey::F((n - 12) as u8),
             _ => return (None, used),
         },
         'u' => match nums.first().copied().unwrap_or(0) {
-            27 => KeyCode::Esc,
-            13 => KeyCode::Enter,
-            9 => KeyCode::Tab,
-            127 => KeyCode::Backspace,
+            27 => RawKey::Esc,
+            13 => RawKey::Enter,
+            9 => RawKey::Tab,
+            127 => RawKey::Backspace,
             cp => match char::from_u32(cp) {
-                Some(c) => KeyCode::Char(c),
+                Some(c) => RawKey::Char(c),
                 None => return (None, used),
             },
         },
@@ -172,19 +186,20 @@ mod tests {
 
     #[test]
     fn decodes_legacy_and_kitty_keys_and_pastes() {
-        let events = decode(b"a\x1b[B\x1b[Z\x1b[110;2u\x03N\x1b[200~hi there\x1b[201~\r\x1b");
+        let events =
+            decode_events(b"a\x1b[B\x1b[Z\x1b[110;2u\x03N\x1b[200~hi there\x1b[201~\r\x1b");
         assert_eq!(
             events,
             vec![
-                key(KeyCode::Char('a'), KeyModifiers::NONE),
-                key(KeyCode::Down, KeyModifiers::NONE),
-                key(KeyCode::BackTab, KeyModifiers::SHIFT),
-                key(KeyCode::Char('n'), KeyModifiers::SHIFT),
-                key(KeyCode::Char('c'), KeyModifiers::CONTROL),
-                key(KeyCode::Char('N'), KeyModifiers::SHIFT),
+                key(RawKey::Char('a'), NONE),
+                key(RawKey::Down, NONE),
+                key(RawKey::BackTab, SHIFT),
+                key(RawKey::Char('n'), SHIFT),
+                key(RawKey::Char('c'), CONTROL),
+                key(RawKey::Char('N'), SHIFT),
                 Event::Paste("hi there".into()),
-                key(KeyCode::Enter, KeyModifiers::NONE),
-                key(KeyCode::Esc, KeyModifiers::NONE),
+                key(RawKey::Enter, NONE),
+                key(RawKey::Esc, NONE),
             ]
         );
     }

@@ -5,11 +5,15 @@ mod app;
 pub mod appearance;
 pub mod bytes;
 mod hints;
+#[cfg(feature = "cli")]
 pub mod inbox_list;
+#[cfg(feature = "cli")]
 pub mod notify;
+#[cfg(feature = "cli")]
 pub mod runtime;
 mod session;
 mod settings_app;
+#[cfg(feature = "cli")]
 pub mod terminal;
 pub mod view;
 
@@ -17,7 +21,7 @@ pub use crate::model::{Popup, PopupKind};
 pub use app::App;
 pub use appearance::{Appearance, ChosenTheme, ColorMode, Look, ThemeSource};
 pub use hints::{flow_hints, settings_footer};
-pub use session::{Notifier, Outside, Screen, Session};
+pub use session::{FlowJournal, Notifier, Outside, Screen, Session};
 pub use settings_app::SettingsApp;
 
 /// The built-in showcase form of `pi-ask demo`.

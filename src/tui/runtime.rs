@@ -10,6 +10,7 @@ use crossterm::event::{self, Event, KeyEventKind};
 
 use super::session::{Screen, Session};
 use super::terminal::{Placement, TerminalGuard, install_panic_hook};
+use crate::keys::TerminalInput;
 
 /// How often the loop wakes to check signals and timers when no input arrives.
 const IDLE_POLL: Duration = Duration::from_millis(100);
@@ -205,7 +206,11 @@ fn event_loop(
                         guard.resize(terminal, height)?;
                         changed = true;
                     }
-                    other => changed |= session.handle_event(&other, Instant::now()),
+                    other => {
+                        if let Some(input) = TerminalInput::from_event(&other) {
+                            changed |= session.handle_input(&input, Instant::now());
+                        }
+                    }
                 }
                 if session.is_done() || session.put_back() || !event::poll(Duration::ZERO)? {
                     break;
@@ -259,8 +264,9 @@ fn draw(
     drawn
 }
 
-/// `pi-ask keys`: prints each terminal event crossterm reads (its `Debug` form), one per line on
-/// standard output, until F12. Raw mode only, no keyboard protocol, so legacy encodings show.
+/// `pi-ask keys`: prints what the form receives for each terminal event crossterm reads (the
+/// `Debug` form of its [`TerminalInput`](crate::keys::TerminalInput)), one per line on standard
+/// output, until F12. Raw mode only, no keyboard protocol, so legacy encodings show.
 pub fn print_keys() -> io::Result<()> {
     use std::io::Write;
     crossterm::terminal::enable_raw_mode()?;
@@ -273,7 +279,10 @@ pub fn print_keys() -> io::Result<()> {
             {
                 return Ok(());
             }
-            writeln!(out, "{event:?}")?;
+            // What the form receives (the harness's decoder is checked against these lines).
+            if let Some(input) = crate::keys::TerminalInput::from_event(&event) {
+                writeln!(out, "{input:?}")?;
+            }
             out.flush()?;
         }
     })();

@@ -7,7 +7,6 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use crossterm::event::Event;
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
@@ -17,9 +16,9 @@ use super::appearance::Appearance;
 use super::settings_app::SettingsApp;
 use super::view;
 use crate::config::{Channel, Config, ConfigStore, ThemeConfig};
-use crate::files::{FileSource, FileWorker, IndexOptions, Reply, Request};
-use crate::history::JournalHandle;
+use crate::files::{FileSource, FileWorker, Reply, Request};
 use crate::keymap::BindingTable;
+use crate::keys::TerminalInput;
 use crate::model::{Cmd, Msg, Notification};
 use crate::result::AskResult;
 use crate::settings::RESET_CONFIRM_WINDOW_MS;
@@ -33,13 +32,23 @@ pub enum Screen {
 /// Receives the flow's notification and the channels to send it through.
 pub type Notifier = Box<dyn FnMut(&Notification, &[Channel])>;
 
-/// A screen with its effects carried out.
+/// Where a flow is recorded while it runs (the history's journal in the `pi-ask` program): the
+/// session says when the form is shown and hands over each draft a moment after it changes.
+pub trait FlowJournal {
+    /// The form is on the screen: its opening may be recorded now.
+    fn shown(&self);
+    /// What was entered so far (a [`crate::model::Draft`] as JSON).
+    fn draft(&self, draft: serde_json::Value);
+}
+
 /// Messages from outside the terminal (remote answers), taken on every wake-up of the loop.
 pub trait Outside {
     /// The messages waiting for the open flow, given its questions for validation.
     fn poll(&mut self, questions: &[crate::form::Question]) -> Vec<Msg>;
 }
 
+/// A screen (a flow or the settings alone) with its effects carried out: the one thing every driver
+/// (terminal runtime, line mode, embed protocol, test harness) drives.
 pub struct Session {
     pub(crate) screen: Screen,
     outside: Vec<Box<dyn Outside>>,
@@ -53,7 +62,7 @@ pub struct Session {
     /// Searches and folder listings, off this thread; started by the first one.
     files: Option<FileWorker>,
     /// The history record of the flow, its drafts, and when the next draft is due.
-    journal: Option<JournalHandle>,
+    journal: Option<Box<dyn FlowJournal>>,
     recorded_revision: u64,
     draft_due: Option<Instant>,
 }
@@ -153,8 +162,8 @@ impl Session {
 
     /// Records the flow in the history through `journal`: its opening once it is drawn, then what
     /// is entered, a moment after each change.
-    pub fn with_journal(mut self, journal: Option<JournalHandle>) -> Session {
-        self.journal = journal;
+    pub fn with_journal(mut self, journal: Option<impl FlowJournal + 'static>) -> Session {
+        self.journal = journal.map(|j| Box::new(j) as Box<dyn FlowJournal>);
         self
     }
 
@@ -199,22 +208,22 @@ impl Session {
         }
     }
 
-    /// A terminal event. Returns whether it may have changed what is drawn (a key bound to
-    /// nothing, a key release or a focus report does not).
-    pub fn handle_event(&mut self, event: &Event, now: Instant) -> bool {
-        let relevant = match (&self.screen, event) {
-            (Screen::Flow(app), Event::Key(key)) => app.reacts_to(key),
-            (Screen::Flow(app), Event::Paste(_)) => app.model().editor().is_some(),
-            (Screen::Settings(_), Event::Key(_)) => true,
+    /// What a terminal sent. Returns whether it may have changed what is drawn (a key bound to
+    /// nothing does not; neither does a paste with no editor open).
+    pub fn handle_input(&mut self, input: &TerminalInput, now: Instant) -> bool {
+        let relevant = match (&self.screen, input) {
+            (Screen::Flow(app), TerminalInput::Key(key)) => app.reacts_to(key),
+            (Screen::Flow(app), TerminalInput::Paste(_)) => app.model().editor().is_some(),
+            (Screen::Settings(_), TerminalInput::Key(_)) => true,
             _ => false,
         };
         if !relevant {
             return false;
         }
-        let cmds = match (&mut self.screen, event) {
-            (Screen::Flow(app), Event::Key(key)) => app.handle_key(*key),
-            (Screen::Flow(app), Event::Paste(text)) => app.handle_paste(text),
-            (Screen::Settings(s), Event::Key(key)) => s.handle_key(*key),
+        let cmds = match (&mut self.screen, input) {
+            (Screen::Flow(app), TerminalInput::Key(key)) => app.handle_key(key),
+            (Screen::Flow(app), TerminalInput::Paste(text)) => app.handle_paste(text),
+            (Screen::Settings(s), TerminalInput::Key(key)) => s.handle_key(key),
             _ => Vec::new(),
         };
         self.run(cmds, now);
@@ -335,10 +344,7 @@ impl Session {
                 Screen::Settings(_) => None,
             };
             // Without a source, Tab still completes path words from the working directory.
-            FileWorker::spawn(source.unwrap_or_else(|| FileSource::Walk {
-                root: std::path::PathBuf::from("."),
-                options: IndexOptions::default(),
-            }))
+            FileWorker::spawn(source.unwrap_or_else(default_file_source))
         })
     }
 
@@ -462,4 +468,22 @@ impl Session {
             }
         }
     }
+}
+
+/// The files `@` suggests when the flow was given none: the working directory, walked.
+#[cfg(feature = "cli")]
+fn default_file_source() -> FileSource {
+    FileSource::Walk {
+        root: std::path::PathBuf::from("."),
+        options: crate::files::IndexOptions::default(),
+    }
+}
+
+/// The files `@` suggests when the flow was given none: the lean core has no walk, so none.
+#[cfg(not(feature = "cli"))]
+fn default_file_source() -> FileSource {
+    FileSource::Index(crate::files::FileIndex::from_entries(
+        std::path::Path::new("."),
+        Vec::new(),
+    ))
 }

@@ -1,7 +1,6 @@
 //! `pi-ask settings`: the settings modal on its own.
 
 use super::appearance::{ChosenTheme, Look};
-use crossterm::event::KeyEvent;
 
 use crate::keymap::{BindingTable, Focus, Resolution};
 use crate::keys::KeyId;
@@ -65,11 +64,9 @@ impl SettingsApp {
         }
     }
 
-    pub fn handle_key(&mut self, event: KeyEvent) -> Vec<Cmd> {
-        let Some(key) = KeyId::from_event(&event) else {
-            return Vec::new();
-        };
-        match self.table.resolve(Focus::SettingsModal, &key) {
+    /// A key press: the binding table's settings context decides what it means.
+    pub fn handle_key(&mut self, key: &KeyId) -> Vec<Cmd> {
+        match self.table.resolve(Focus::SettingsModal, key) {
             Resolution::Msg(msg) => self.update(msg),
             _ => Vec::new(),
         }
