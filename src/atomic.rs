@@ -15,6 +15,7 @@ use std::time::Duration;
 
 /// The prefix and suffix of every temp file pi-ask writes (what [`remove_leftovers`] removes).
 pub const TEMP_PREFIX: &str = ".pi-ask-";
+/// The suffix of every temp file pi-ask writes.
 pub const TEMP_SUFFIX: &str = ".tmp";
 
 /// A temp file older than this is a leftover of a killed process (a save takes milliseconds).

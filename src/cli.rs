@@ -22,8 +22,10 @@ pub const EXIT_CANCELLED: u8 = 1;
 /// Exit status for invalid input or an error.
 pub const EXIT_ERROR: u8 = 2;
 
+/// The command line (clap). Its help texts are the `about` strings below.
 #[derive(Debug, Parser)]
 #[command(
+    long_about = None,
     name = "pi-ask",
     version,
     about = "Ask a person structured questions in the terminal and print normalized JSON answers."
@@ -87,17 +89,10 @@ impl HistoryOptions {
 struct LookOptions {
     /// Colour theme (over PI_ASK_THEME and the config's [theme] name; auto reads COLORFGBG).
     #[arg(long, value_enum, value_name = "NAME")]
-    theme: Option<ThemeArg>,
+    theme: Option<ThemeSetting>,
     /// Draw colours: auto (unless NO_COLOR is set or TERM=dumb), always, or never.
     #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
-    color: ColorArg,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum ThemeArg {
-    Auto,
-    Dark,
-    Light,
+    color: ColorMode,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -106,26 +101,9 @@ enum ExtractorArg {
     Command,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum ColorArg {
-    Auto,
-    Always,
-    Never,
-}
-
 impl From<LookOptions> for Appearance {
     fn from(look: LookOptions) -> Appearance {
-        let theme = look.theme.map(|t| match t {
-            ThemeArg::Auto => ThemeSetting::Auto,
-            ThemeArg::Dark => ThemeSetting::Dark,
-            ThemeArg::Light => ThemeSetting::Light,
-        });
-        let color = match look.color {
-            ColorArg::Auto => ColorMode::Auto,
-            ColorArg::Always => ColorMode::Always,
-            ColorArg::Never => ColorMode::Never,
-        };
-        Appearance::from_env(theme, color)
+        Appearance::from_env(look.theme, look.color)
     }
 }
 

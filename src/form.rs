@@ -16,12 +16,16 @@ pub const FREEFORM_ROW_LABEL: &str = "Type your answer:";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum QuestionType {
+    /// One option.
     Single,
+    /// Any number of options.
     Multi,
+    /// One option, each with a preview shown beside the list.
     Preview,
 }
 
 impl QuestionType {
+    /// Every type, in the order the settings and docs list them.
     pub const ALL: [QuestionType; 3] = [
         QuestionType::Single,
         QuestionType::Multi,
@@ -60,11 +64,15 @@ impl QuestionType {
 /// One option of a question, normalized.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuestionOption {
+    /// What the result reports when chosen.
     pub value: String,
+    /// What the person reads.
     pub label: String,
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// A line or more under the label (Markdown).
     pub description: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// Shown in the preview pane while highlighted (preview questions; Markdown).
     pub preview: Option<String>,
     /// Kept exactly as given: `Some(false)` stays in the output, absent stays absent.
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -72,6 +80,7 @@ pub struct QuestionOption {
 }
 
 impl QuestionOption {
+    /// Whether the option is recommended (marked `(recommended)`).
     pub fn is_recommended(&self) -> bool {
         self.recommended == Some(true)
     }
@@ -80,14 +89,19 @@ impl QuestionOption {
 /// One question, normalized.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Question {
+    /// The question's id, the key of its answer.
     pub id: String,
+    /// Its short label (`Q1`, or its own): the tab and the review show it.
     pub label: String,
+    /// The question itself (Markdown).
     pub prompt: String,
     /// The type the payload asked for.
     pub requested_type: QuestionType,
     /// The type the question is shown and handled as (settings or a live type change may differ).
     pub presented_type: QuestionType,
+    /// Whether it must be answered before submitting.
     pub required: bool,
+    /// Its options, in the payload's order.
     pub options: Vec<QuestionOption>,
     /// An open question from prose extraction: no options, only the answer editor (labelled
     /// `Type your answer:`, with no number and no caret).
@@ -119,7 +133,9 @@ impl Question {
 /// A whole validated payload.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Form {
+    /// The form's title, if it has one.
     pub title: Option<String>,
+    /// The questions, in the payload's order.
     pub questions: Vec<Question>,
 }
 

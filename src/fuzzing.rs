@@ -191,6 +191,7 @@ pub fn markdown(data: &[u8]) {
     let _ = to_plain(&text);
 }
 
+/// RPC mode's reply parser: any line gives a reply or a reason, never a panic.
 pub fn rpc_reply(data: &[u8]) {
     let line = String::from_utf8_lossy(data);
     let _ = crate::rpc::parse_reply("req-1", &["req-0".to_owned()], &line);
@@ -225,13 +226,13 @@ pub fn remote_submit(data: &[u8]) {
 /// A pi session file: read or refused; the branch and every lookup never panic.
 pub fn session_file(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    if let Ok(file) = crate::session::parse_session(&text, Path::new("s.jsonl")) {
+    if let Ok(file) = crate::pi_session::parse_session(&text, Path::new("s.jsonl")) {
         let branch = file.branch();
         assert!(branch.len() <= file.entries.len());
-        let _ = crate::session::latest_tool_form(&branch);
-        let _ = crate::session::latest_extracted_form(&branch);
-        let _ = crate::session::pending_call(&branch, &|_| false);
-        let _ = crate::session::latest_assistant_turn(&branch);
+        let _ = crate::pi_session::latest_tool_form(&branch);
+        let _ = crate::pi_session::latest_extracted_form(&branch);
+        let _ = crate::pi_session::pending_call(&branch, &|_| false);
+        let _ = crate::pi_session::latest_assistant_turn(&branch);
     }
 }
 

@@ -13,7 +13,9 @@ use crate::form::{Form, Question, QuestionOption, QuestionType};
 /// One problem found in a payload.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Issue {
+    /// Where in the payload (`questions[0].options[1]`).
     pub path: String,
+    /// What is wrong there, in the original's words.
     pub message: String,
 }
 
@@ -33,6 +35,7 @@ impl Issue {
 pub struct InvalidInput {
     /// The payload's `title` exactly as given when it was a string (the result echoes it).
     pub raw_title: Option<String>,
+    /// Every problem found, in payload order.
     pub issues: Vec<Issue>,
 }
 

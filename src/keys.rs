@@ -14,9 +14,13 @@ const SYMBOLS: &str = "`-=[]\\;'.,/!@#$%^&*()_+|~{}:<>?";
 /// Modifier flags of a key id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Mods {
+    /// Control.
     pub ctrl: bool,
+    /// Shift.
     pub shift: bool,
+    /// Alt (Option).
     pub alt: bool,
+    /// Super (Cmd, Win).
     pub super_: bool,
 }
 
@@ -103,21 +107,37 @@ impl Mods {
 /// A named (non-printable) key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Named {
+    /// `escape`.
     Esc,
+    /// `enter`.
     Enter,
+    /// `tab`.
     Tab,
+    /// `space`.
     Space,
+    /// `backspace`.
     Backspace,
+    /// `delete`.
     Delete,
+    /// `insert`.
     Insert,
+    /// `clear` (the keypad's middle key).
     Clear,
+    /// `home`.
     Home,
+    /// `end`.
     End,
+    /// `pageUp`.
     PageUp,
+    /// `pageDown`.
     PageDown,
+    /// `up`.
     Up,
+    /// `down`.
     Down,
+    /// `left`.
     Left,
+    /// `right`.
     Right,
 }
 
@@ -188,6 +208,7 @@ impl Named {
 pub enum Base {
     /// A printable character: `a`-`z`, `0`-`9` or one of the symbols (always lowercase).
     Char(char),
+    /// A named key.
     Named(Named),
     /// `f1`..`f12`.
     F(u8),
@@ -196,17 +217,24 @@ pub enum Base {
 /// A key with modifiers, e.g. `ctrl+shift+k`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct KeyId {
+    /// The modifiers held.
     pub mods: Mods,
+    /// The key pressed.
     pub base: Base,
 }
 
 /// Why a key id string was rejected.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KeyIdError {
+    /// Nothing was given.
     Empty,
+    /// A `+` with nothing on one side (`ctrl+`).
     DanglingPlus(String),
+    /// A modifier pi does not know (`hyper+k`).
     UnsupportedModifier(String),
+    /// A modifier given twice (`ctrl+ctrl+k`).
     RepeatedModifier(String),
+    /// A key pi does not know (`f13`, `ctrl+é`).
     UnsupportedKey(String),
 }
 
@@ -225,6 +253,7 @@ impl fmt::Display for KeyIdError {
 impl std::error::Error for KeyIdError {}
 
 impl KeyId {
+    /// The key with no modifier.
     pub const fn plain(base: Base) -> KeyId {
         KeyId {
             mods: Mods::NONE,
@@ -232,10 +261,12 @@ impl KeyId {
         }
     }
 
+    /// A named key with no modifier.
     pub const fn named(named: Named) -> KeyId {
         KeyId::plain(Base::Named(named))
     }
 
+    /// A character key with no modifier.
     pub const fn char(c: char) -> KeyId {
         KeyId::plain(Base::Char(c))
     }

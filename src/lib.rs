@@ -5,6 +5,8 @@
 //! [`input`] turns a payload into a [`form::Form`], [`model`] holds the flow and its
 //! [`model::update`] function, and [`result`] turns a finished flow into the tool result.
 
+#![warn(missing_docs)]
+
 pub mod atomic;
 #[cfg(feature = "cli")]
 pub mod cli;
@@ -33,6 +35,8 @@ pub mod lines;
 pub mod mcp;
 pub mod model;
 pub mod paths;
+#[cfg(feature = "cli")]
+pub mod pi_session;
 pub mod printable;
 #[cfg(feature = "cli")]
 pub mod private_dir;
@@ -46,8 +50,6 @@ pub mod rpc;
 #[cfg(feature = "cli")]
 pub mod run;
 pub mod schema;
-#[cfg(feature = "cli")]
-pub mod session;
 pub mod settings;
 pub mod strings;
 pub mod testing;

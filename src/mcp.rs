@@ -25,7 +25,7 @@ mod line_guard;
 mod stdio;
 
 pub use crate::config::ElicitMode;
-pub use elicit::{Elicitation, Reply, elicitation};
+pub use elicit::{ElicitReply, Elicitation, elicitation};
 
 pub use line_guard::{IdScanner, LineGuard, Piece};
 
@@ -93,8 +93,11 @@ pub use crate::config::DEFAULT_MAX_WAITING_CALLS;
 /// The server: one queue, an optional timeout for waiting calls.
 #[derive(Debug, Clone)]
 pub struct AskServer {
+    /// Where calls are queued for an inbox.
     pub queue: Queue,
+    /// How long a call waits for an answer; `None`: for good.
     pub timeout: Option<Duration>,
+    /// The working directory asks carry (where `@` looks).
     pub cwd: String,
     /// How often a waiting call reports progress ([`PROGRESS_EVERY`]).
     pub progress_every: Duration,
@@ -113,6 +116,7 @@ pub struct AskServer {
 }
 
 impl AskServer {
+    /// A server queueing calls in `queue`, each waiting up to `timeout`.
     pub fn new(queue: Queue, timeout: Option<Duration>, cwd: String) -> AskServer {
         AskServer {
             queue,
@@ -297,9 +301,9 @@ impl AskServer {
             }
         };
         let kind = match reply.action {
-            rmcp::model::ElicitationAction::Accept => Reply::Accept,
-            rmcp::model::ElicitationAction::Decline => Reply::Decline,
-            _ => Reply::Cancel,
+            rmcp::model::ElicitationAction::Accept => ElicitReply::Accept,
+            rmcp::model::ElicitationAction::Decline => ElicitReply::Decline,
+            _ => ElicitReply::Cancel,
         };
         let result = asked.result(form, kind, reply.content.as_ref());
         let value = serde_json::to_value(&result).ok()?;
@@ -554,7 +558,7 @@ impl ServerHandler for AskServer {
 }
 
 /// Serves MCP on standard input and output until the client disconnects. Every message the client
-/// sends is read or, when over the limit ([`stdio::line_limit`]), answered with an error.
+/// sends is read or, when over the limit (`stdio::line_limit`), answered with an error.
 pub fn serve(server: AskServer) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

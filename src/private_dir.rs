@@ -10,24 +10,41 @@ use std::path::{Path, PathBuf};
 /// Why a folder is not trusted.
 #[derive(Debug, thiserror::Error)]
 pub enum UnsafeFolder {
+    /// It is a symbolic link.
     #[error("{} is a symbolic link; give the real folder instead", display(.0))]
     Link(PathBuf),
+    /// It is not a folder.
     #[error("{} is not a folder", display(.0))]
     NotAFolder(PathBuf),
+    /// It belongs to another user.
     #[error(
         "{} belongs to another user (uid {owner}); use a folder of your own",
         display(.path)
     )]
-    NotOwned { path: PathBuf, owner: u32 },
+    NotOwned {
+        /// The folder.
+        path: PathBuf,
+        /// Its owner's uid.
+        owner: u32,
+    },
+    /// Others can write in it.
     #[error(
         "{} can be written by others (mode {mode:o}), who could plant asks or forge answers there; run `chmod 700 {}` or use a private folder",
         display(.path),
         display(.path)
     )]
-    Shared { path: PathBuf, mode: u32 },
+    Shared {
+        /// The folder.
+        path: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
+    /// It could not be checked or created.
     #[error("cannot use {}: {source}", display(.path))]
     Io {
+        /// The folder.
         path: PathBuf,
+        /// Why.
         #[source]
         source: io::Error,
     },

@@ -76,7 +76,8 @@ pub fn option_strings(question: &Question) -> Vec<String> {
 
 /// What the host answered to one dialog.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reply {
+pub enum DialogReply {
+    /// The option chosen or the text typed.
     Value(String),
     /// Dismissed, timed out, or a reply of the wrong form.
     Dismissed,
@@ -84,18 +85,18 @@ pub enum Reply {
     Abort,
 }
 
-/// Where a dialog flow's cards are shown and answered: pi's JSON lines ([`Channel`]) or the embed
+/// Where a dialog flow's cards are shown and answered: pi's JSON lines ([`DialogChannel`]) or the embed
 /// protocol's steps. [`run`] is the one flow both drive.
 pub trait Dialogs {
     /// Shows one card (`select` with `title` and `options`, or `input` with `title` and
     /// `placeholder`) and waits for what the host answered.
-    fn ask(&mut self, method: &str, fields: Value) -> std::io::Result<Reply>;
+    fn ask(&mut self, method: &str, fields: Value) -> std::io::Result<DialogReply>;
     /// Reports a problem with the host's answers (the flow goes on).
     fn report(&mut self, problem: &str);
 }
 
 /// Where requests go and replies come from.
-pub struct Channel<W: Write> {
+pub struct DialogChannel<W: Write> {
     out: W,
     lines: Receiver<Line>,
     timeout: Option<Duration>,
@@ -109,15 +110,15 @@ pub struct Channel<W: Write> {
 /// How often a wait for the host wakes to check for a termination signal.
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
-impl<W: Write> Channel<W> {
+impl<W: Write> DialogChannel<W> {
     /// `lines` delivers the host's input lines; `errors` receives one message per ignored line.
     pub fn new(
         out: W,
         lines: Receiver<Line>,
         timeout: Option<Duration>,
         errors: Box<dyn FnMut(&str)>,
-    ) -> Channel<W> {
-        Channel {
+    ) -> DialogChannel<W> {
+        DialogChannel {
             out,
             lines,
             timeout,
@@ -128,7 +129,7 @@ impl<W: Write> Channel<W> {
     }
 
     /// Ends the flow (cancelled, with the answers so far) once `flag` is set.
-    pub fn interrupted_by(mut self, flag: Arc<AtomicBool>) -> Channel<W> {
+    pub fn interrupted_by(mut self, flag: Arc<AtomicBool>) -> DialogChannel<W> {
         self.interrupted = flag;
         self
     }
@@ -139,7 +140,7 @@ impl<W: Write> Channel<W> {
     }
 
     /// Sends a dialog request and waits for its reply.
-    fn request(&mut self, method: &str, mut fields: Value) -> std::io::Result<Reply> {
+    fn request(&mut self, method: &str, mut fields: Value) -> std::io::Result<DialogReply> {
         let id = uuid::Uuid::new_v4().to_string();
         fields["type"] = json!("extension_ui_request");
         fields["id"] = json!(id);
@@ -161,7 +162,7 @@ impl<W: Write> Channel<W> {
         let deadline = self.timeout.map(|t| Instant::now() + t);
         loop {
             if self.interrupted.load(Ordering::Relaxed) {
-                return Ok(Reply::Abort);
+                return Ok(DialogReply::Abort);
             }
             let wait = deadline.map_or(SIGNAL_POLL, |d| {
                 d.saturating_duration_since(Instant::now()).min(SIGNAL_POLL)
@@ -171,11 +172,11 @@ impl<W: Write> Channel<W> {
                 Err(RecvTimeoutError::Timeout) => {
                     if deadline.is_some_and(|d| Instant::now() >= d) {
                         self.answered.push(id);
-                        return Ok(Reply::Dismissed);
+                        return Ok(DialogReply::Dismissed);
                     }
                     continue;
                 }
-                Err(RecvTimeoutError::Disconnected) => return Ok(Reply::Abort),
+                Err(RecvTimeoutError::Disconnected) => return Ok(DialogReply::Abort),
             };
             let line = match line {
                 Line::Text(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
@@ -192,7 +193,7 @@ impl<W: Write> Channel<W> {
     }
 
     /// Reads one host line: the reply to `id`, an abort, or `None` (reported and ignored).
-    fn read_reply(&mut self, id: &str, line: &str) -> Option<Reply> {
+    fn read_reply(&mut self, id: &str, line: &str) -> Option<DialogReply> {
         let (reply, problem) = parse_reply(id, &self.answered, line);
         if let Some(problem) = problem {
             (self.errors)(&problem);
@@ -201,8 +202,8 @@ impl<W: Write> Channel<W> {
     }
 }
 
-impl<W: Write> Dialogs for Channel<W> {
-    fn ask(&mut self, method: &str, fields: Value) -> std::io::Result<Reply> {
+impl<W: Write> Dialogs for DialogChannel<W> {
+    fn ask(&mut self, method: &str, fields: Value) -> std::io::Result<DialogReply> {
         self.request(method, fields)
     }
 
@@ -227,7 +228,11 @@ fn shown(line: &str) -> String {
 /// What one host line means while waiting for the reply to `id` (`answered`: ids already
 /// answered): the reply, an abort, or nothing; and the problem to report, if any. Pure, so any
 /// line can be tried against it.
-pub fn parse_reply(id: &str, answered: &[String], line: &str) -> (Option<Reply>, Option<String>) {
+pub fn parse_reply(
+    id: &str,
+    answered: &[String],
+    line: &str,
+) -> (Option<DialogReply>, Option<String>) {
     let line = line.trim_end_matches('\r');
     if line.trim().is_empty() {
         return (None, None);
@@ -246,7 +251,7 @@ pub fn parse_reply(id: &str, answered: &[String], line: &str) -> (Option<Reply>,
     };
     match value.get("type").and_then(Value::as_str) {
         Some("extension_ui_response") => {}
-        Some("abort") => return (Some(Reply::Abort), None),
+        Some("abort") => return (Some(DialogReply::Abort), None),
         other => {
             return (
                 None,
@@ -274,13 +279,13 @@ pub fn parse_reply(id: &str, answered: &[String], line: &str) -> (Option<Reply>,
         );
     }
     if value.get("cancelled").and_then(Value::as_bool) == Some(true) {
-        return (Some(Reply::Dismissed), None);
+        return (Some(DialogReply::Dismissed), None);
     }
     match value.get("value") {
-        Some(Value::String(text)) => (Some(Reply::Value(text.clone())), None),
+        Some(Value::String(text)) => (Some(DialogReply::Value(text.clone())), None),
         // pi reads a response of the wrong form as a dismissal; say so rather than skip quietly.
         Some(other) => (
-            Some(Reply::Dismissed),
+            Some(DialogReply::Dismissed),
             Some(format!(
                 "invalid response to request {id:?}: \"value\" must be a string, got {}; the question is left unanswered",
                 json_kind(other)
@@ -290,7 +295,7 @@ pub fn parse_reply(id: &str, answered: &[String], line: &str) -> (Option<Reply>,
             let problem = value.get("confirmed").is_some().then(|| format!(
                 "invalid response to request {id:?}: \"confirmed\" answers a confirm dialog, not this one; the question is left unanswered"
             ));
-            (Some(Reply::Dismissed), problem)
+            (Some(DialogReply::Dismissed), problem)
         }
     }
 }
@@ -317,9 +322,9 @@ pub fn run(form: &Form, channel: &mut dyn Dialogs) -> std::io::Result<AskResult>
         let options = option_strings(question);
         let reply = channel.ask("select", json!({ "title": title, "options": options }))?;
         let chosen = match reply {
-            Reply::Abort => return Ok(finish(form, &states, Outcome::Cancelled)),
-            Reply::Dismissed => continue,
-            Reply::Value(v) => v,
+            DialogReply::Abort => return Ok(finish(form, &states, Outcome::Cancelled)),
+            DialogReply::Dismissed => continue,
+            DialogReply::Value(v) => v,
         };
         match options.iter().position(|o| *o == chosen) {
             None => {
@@ -342,9 +347,9 @@ pub fn run(form: &Form, channel: &mut dyn Dialogs) -> std::io::Result<AskResult>
                     "input",
                     json!({ "title": input_title, "placeholder": placeholder }),
                 )? {
-                    Reply::Abort => return Ok(finish(form, &states, Outcome::Cancelled)),
-                    Reply::Dismissed => {}
-                    Reply::Value(text) => {
+                    DialogReply::Abort => return Ok(finish(form, &states, Outcome::Cancelled)),
+                    DialogReply::Dismissed => {}
+                    DialogReply::Value(text) => {
                         states[i].set_custom_text(text.trim());
                         states[i].custom_selected = states[i].custom_text.is_some();
                     }

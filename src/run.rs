@@ -19,7 +19,9 @@ use crate::tui::{App, Appearance, Screen, Session, SettingsApp, notify, terminal
 /// A form's result, and whether a signal ended it (rather than the person or the host).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finished {
+    /// The result delivered.
     pub result: AskResult,
+    /// A signal ended the form (it is resumable).
     pub interrupted: bool,
 }
 
@@ -35,10 +37,15 @@ impl Finished {
 /// Options of `ask` and `demo`.
 #[derive(Debug, Clone, Default)]
 pub struct RunOptions {
+    /// `--config`: the config file.
     pub config: Option<PathBuf>,
+    /// `--cwd`: where `@` looks.
     pub cwd: Option<PathBuf>,
+    /// `--fullscreen`: the alternate screen instead of an inline area.
     pub fullscreen: bool,
+    /// `--output`: the result goes to this file, not stdout.
     pub output: Option<PathBuf>,
+    /// The theme and colour depth.
     pub appearance: Appearance,
     /// `--listen PATH`: serve the remote events of the form on a local socket.
     pub listen: Option<PathBuf>,
@@ -240,6 +247,7 @@ pub fn stdout_is_closed() -> bool {
         || unsafe { libc::fcntl(1, libc::F_GETFD) == -1 }
 }
 
+/// The process exit code for a result: 0 when submitted or elaborated, 1 when cancelled.
 pub fn exit_code(result: &AskResult) -> u8 {
     if result.details.cancelled {
         EXIT_CANCELLED
@@ -567,7 +575,7 @@ pub fn rpc_result(
     };
     let lines = crate::rpc::spawn_line_reader(std::io::BufReader::new(std::io::stdin()));
     let errors = Box::new(crate::cli::report);
-    let mut channel = crate::rpc::Channel::new(std::io::stdout(), lines, timeout, errors)
+    let mut channel = crate::rpc::DialogChannel::new(std::io::stdout(), lines, timeout, errors)
         .interrupted_by(interrupted.clone());
     let mut result = crate::rpc::run(&form, &mut channel).map_err(|e| {
         crate::cli::report(&format!("cannot talk to the host: {e}"));

@@ -6,10 +6,15 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Behaviour {
+    /// Submit at once when every question is answered and nothing has a note.
     pub auto_submit_when_answered_without_notes: bool,
+    /// Ask before Ctrl+C dismisses a form with answers.
     pub confirm_dismiss_when_dirty: bool,
+    /// The review's number shortcuts need a second press.
     pub double_press_review_shortcuts: bool,
+    /// Show key hints in the footer.
     pub show_footer_hints: bool,
+    /// Show single-choice questions as multi-choice.
     pub present_single_as_multi: bool,
 }
 
@@ -35,7 +40,9 @@ impl Default for Behaviour {
 /// The settings a flow reads and the settings modal toggles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Settings {
+    /// The `[behaviour]` toggles.
     pub behaviour: Behaviour,
+    /// Send the "question waiting" notification.
     pub notifications_enabled: bool,
 }
 
@@ -49,11 +56,13 @@ impl Settings {
         settings
     }
 
+    /// The value of `setting`.
     pub fn get(&self, setting: Setting) -> bool {
         let mut copy = *self;
         *(setting.spec().field)(&mut copy)
     }
 
+    /// Sets `setting` to `value`.
     pub fn set(&mut self, setting: Setting, value: bool) {
         *(setting.spec().field)(self) = value;
     }
@@ -63,10 +72,13 @@ impl Settings {
 pub struct SettingSpec {
     /// Where the value lives in the config file.
     pub section: &'static str,
+    /// Its key in that section.
     pub key: &'static str,
+    /// Its value when the config says nothing.
     pub default: bool,
     /// The settings modal's label and description.
     pub label: &'static str,
+    /// What it does, under the list when focused.
     pub description: &'static str,
     /// The comment above the key in the commented default config.
     pub comment: &'static str,
@@ -83,7 +95,7 @@ macro_rules! settings {
     } ),* $(,)?) => {
         /// One on/off setting of the settings modal.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum Setting { $($variant),* }
+        pub enum Setting { $(#[doc = $description] $variant),* }
 
         impl Setting {
             /// Every setting, in modal order (live ones first, then defaults for future asks).
@@ -160,10 +172,12 @@ impl Setting {
         Setting::ShowFooterHints,
     ];
 
+    /// The settings modal's label.
     pub fn label(self) -> &'static str {
         self.spec().label
     }
 
+    /// What the setting does.
     pub fn description(self) -> &'static str {
         self.spec().description
     }

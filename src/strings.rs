@@ -11,11 +11,14 @@ pub const DISMISS_NOTICE: &str =
 
 /// Placeholders of an empty editor.
 pub const NOTE_PLACEHOLDER: &str = "Add a note...";
+/// The answer editor's placeholder.
 pub const ANSWER_PLACEHOLDER: &str = "Type answer...";
 
 /// The review tab's actions.
 pub const SUBMIT: &str = "Submit";
+/// The review's Elaborate action.
 pub const ELABORATE: &str = "Elaborate";
+/// The review's Cancel action.
 pub const CANCEL: &str = "Cancel";
 
 /// Under the review actions when double-press shortcuts are on.
@@ -48,9 +51,13 @@ pub fn type_changed(from: QuestionType, to: QuestionType) -> String {
 
 /// The settings modal's sections and rows that are not settings.
 pub const SECTION_LIVE: &str = "Live settings";
+/// The settings section of toggles saved as defaults.
 pub const SECTION_DEFAULTS: &str = "Defaults for future asks";
+/// The settings section of the theme.
 pub const SECTION_APPEARANCE: &str = "Appearance";
+/// The settings section of actions (reset).
 pub const SECTION_ACTIONS: &str = "Actions";
+/// The settings row naming the theme in use.
 pub const THEME_ROW: &str = "Theme";
 
 /// The reset row's description.
@@ -87,12 +94,17 @@ pub fn question_count(form: &crate::form::Form) -> String {
 /// `pi-ask answer --again --session`, and the same lookups a host asks `pi-ask embed` for), in
 /// the original's words.
 pub mod reopening {
+    /// The stored form no longer validates.
     pub const INCOMPATIBLE: &str =
         "Previous form exists on this branch but is no longer compatible.";
+    /// `replay` found no form on the branch.
     pub const NO_ASK_FORM: &str = "No previous ask_user form found on this branch.";
+    /// `answer --again` found no extracted form on the branch.
     pub const NO_ANSWER_FORM: &str =
         "No previous /answer form found on this branch; use /answer first.";
+    /// `answer` found no questions in the assistant's message.
     pub const NO_QUESTIONS: &str = "No questions found in the latest assistant message.";
+    /// The reopened form was cancelled.
     pub const CANCELLED: &str = "Ask form cancelled.";
 
     /// `Replaying previous ask_user form on this branch: 2 question(s).`

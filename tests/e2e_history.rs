@@ -377,7 +377,7 @@ fn session_latest_finds_the_newest_session_of_the_working_directory() {
             let cwd = dir.canonicalize().unwrap();
             let sessions = dir
                 .join(".pi/agent/sessions")
-                .join(pi_ask::session::encode_cwd(cwd.to_str().unwrap()));
+                .join(pi_ask::pi_session::encode_cwd(cwd.to_str().unwrap()));
             std::fs::create_dir_all(&sessions).unwrap();
             std::fs::copy(
                 fixture("two-branches.jsonl"),

@@ -76,8 +76,8 @@ fn every_public_error_is_an_error_with_a_message() {
         boxed(invalid),
         boxed(pi_ask::history::LookupError::NotFound("abc".into())),
         boxed(pi_ask::extract::command::ExtractError::Cancelled),
-        boxed(pi_ask::session::TurnError::NoAssistant),
-        boxed(pi_ask::session::SessionError::Unreadable(
+        boxed(pi_ask::pi_session::TurnError::NoAssistant),
+        boxed(pi_ask::pi_session::SessionError::Unreadable(
             "cannot read x".into(),
         )),
         boxed(pi_ask::remote::protocol::SubmitError::FlowNotFound),

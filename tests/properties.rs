@@ -307,12 +307,12 @@ proptest! {
         let history = pi_ask::history::parse_history(text.as_bytes());
         let _ = history.resumable(&|_| false);
         let _ = history.latest(&[pi_ask::history::Source::Tool]);
-        if let Ok(file) = pi_ask::session::parse_session(&text, std::path::Path::new("s.jsonl")) {
+        if let Ok(file) = pi_ask::pi_session::parse_session(&text, std::path::Path::new("s.jsonl")) {
             let branch = file.branch();
             prop_assert!(branch.len() <= file.entries.len());
-            let _ = pi_ask::session::pending_call(&branch, &|_| false);
-            let _ = pi_ask::session::latest_tool_form(&branch);
-            let _ = pi_ask::session::latest_assistant_turn(&branch);
+            let _ = pi_ask::pi_session::pending_call(&branch, &|_| false);
+            let _ = pi_ask::pi_session::latest_tool_form(&branch);
+            let _ = pi_ask::pi_session::latest_assistant_turn(&branch);
         }
     }
 
@@ -472,9 +472,9 @@ proptest! {
     fn the_compact_index_stores_entries_exactly(
         entries in proptest::collection::vec(("[a-zé日/._ -]{1,24}", any::<bool>()), 0..2500),
     ) {
-        let entries: Vec<pi_ask::files::Entry> = entries
+        let entries: Vec<pi_ask::files::FileEntry> = entries
             .into_iter()
-            .map(|(p, d)| pi_ask::files::Entry::new(p.trim_matches('/').to_owned() + "x", d))
+            .map(|(p, d)| pi_ask::files::FileEntry::new(p.trim_matches('/').to_owned() + "x", d))
             .collect();
         let index = pi_ask::files::FileIndex::from_entries(std::path::Path::new("."), entries.clone());
         prop_assert_eq!(index.entries(), entries);

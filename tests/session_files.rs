@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use pi_ask::session::{
+use pi_ask::pi_session::{
     self, SessionFile, TurnError, latest_assistant_turn, latest_extracted_form, latest_tool_form,
     pending_call,
 };
@@ -14,7 +14,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn read(name: &str) -> SessionFile {
-    session::read_session(&fixture(name)).unwrap()
+    pi_session::read_session(&fixture(name)).unwrap()
 }
 
 fn ids(file: &SessionFile) -> Vec<String> {
@@ -83,11 +83,11 @@ fn an_incompatible_stored_form_is_reported_as_such() {
         r#"{"type":"custom","id":"p1","parentId":null,"customType":"ask:payload","data":{"version":1,"source":"tool","params":{"questions":[]},"sourceEntryId":"c"}}"#,
         "\n"
     );
-    let file = session::parse_session(text, Path::new("s.jsonl")).unwrap();
+    let file = pi_session::parse_session(text, Path::new("s.jsonl")).unwrap();
     let missing = latest_tool_form(&file.branch()).unwrap_err();
     assert!(missing.incompatible);
     let empty =
-        session::parse_session(r#"{"type":"session","id":"s"}"#, Path::new("e.jsonl")).unwrap();
+        pi_session::parse_session(r#"{"type":"session","id":"s"}"#, Path::new("e.jsonl")).unwrap();
     assert!(!latest_tool_form(&empty.branch()).unwrap_err().incompatible);
 }
 
@@ -131,13 +131,13 @@ fn answer_reads_the_latest_finished_assistant_message_with_its_user_context() {
 
 #[test]
 fn a_file_that_is_not_a_session_gets_a_clear_error() {
-    let err = session::read_session(&fixture("not-a-session.jsonl")).unwrap_err();
+    let err = pi_session::read_session(&fixture("not-a-session.jsonl")).unwrap_err();
     assert!(
         err.to_string()
             .contains("is not a pi session file: its first line is not a session header"),
         "{err}"
     );
-    let err = session::read_session(&fixture("missing.jsonl")).unwrap_err();
+    let err = pi_session::read_session(&fixture("missing.jsonl")).unwrap_err();
     assert!(err.to_string().starts_with("cannot read "), "{err}");
 }
 
@@ -146,7 +146,7 @@ fn reading_never_changes_the_file() {
     let path = fixture("two-branches.jsonl");
     let before = std::fs::read(&path).unwrap();
     let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
-    let file = session::read_session(&path).unwrap();
+    let file = pi_session::read_session(&path).unwrap();
     let _ = pending_call(&file.branch(), &|_| false);
     assert_eq!(std::fs::read(&path).unwrap(), before);
     assert_eq!(
@@ -157,10 +157,10 @@ fn reading_never_changes_the_file() {
 
 #[test]
 fn latest_picks_the_newest_session_of_the_directory_by_modification_time() {
-    assert_eq!(session::encode_cwd("/home/u/proj"), "--home-u-proj--");
-    assert_eq!(session::encode_cwd("C:\\work\\x"), "--C--work-x--");
+    assert_eq!(pi_session::encode_cwd("/home/u/proj"), "--home-u-proj--");
+    assert_eq!(pi_session::encode_cwd("C:\\work\\x"), "--C--work-x--");
     let agent = tempfile::tempdir().unwrap();
-    let dir = session::sessions_dir(agent.path(), "/home/u/proj");
+    let dir = pi_session::sessions_dir(agent.path(), "/home/u/proj");
     std::fs::create_dir_all(&dir).unwrap();
     let old = dir.join("2026-01-01T00-00-00-000Z_a.jsonl");
     let new = dir.join("2026-01-02T00-00-00-000Z_b.jsonl");
@@ -170,8 +170,8 @@ fn latest_picks_the_newest_session_of_the_directory_by_modification_time() {
     std::fs::write(&new, "{\"type\":\"session\",\"id\":\"b\"}\n").unwrap();
     std::thread::sleep(std::time::Duration::from_millis(20));
     std::fs::write(&bad, "not a header\n").unwrap();
-    assert_eq!(session::latest_session_in(&dir).unwrap(), new);
-    let err = session::latest_session_in(&agent.path().join("nope")).unwrap_err();
+    assert_eq!(pi_session::latest_session_in(&dir).unwrap(), new);
+    let err = pi_session::latest_session_in(&agent.path().join("nope")).unwrap_err();
     assert!(
         err.starts_with("no pi sessions for this directory in "),
         "{err}"
@@ -190,7 +190,7 @@ fn version_2_files_are_trees_like_version_3() {
         r#"{"type":"message","id":"c","parentId":"a","message":{"role":"user","content":"current"}}"#,
         "\n"
     );
-    let file = session::parse_session(text, Path::new("v2.jsonl")).unwrap();
+    let file = pi_session::parse_session(text, Path::new("v2.jsonl")).unwrap();
     assert_eq!(file.version, 2);
     assert_eq!(ids(&file), ["a", "c"]);
 }

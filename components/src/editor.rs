@@ -113,8 +113,8 @@ fn draw_row(row: &str, x: u16, y: u16, width: u16, theme: &Theme, buf: &mut Buff
 /// | attribute | value | meaning |
 /// |---|---|---|
 /// | `Text` or `Value` | `String` | the text (the caret goes to its end; the same text again changes nothing) |
-/// | `Custom(`[`attr::PLACEHOLDER`](crate::realm::attr::PLACEHOLDER)`)` | `String` | shown dimmed while the text is empty |
-/// | `Focus`, `Custom(`[`attr::THEME`](crate::realm::attr::THEME)`)` | `Flag`, [`Theme`] payload | focus places the terminal cursor at the caret |
+/// | `Custom(`[`attr::PLACEHOLDER`]`)` | `String` | shown dimmed while the text is empty |
+/// | `Focus`, `Custom(`[`attr::THEME`]`)` | `Flag`, [`Theme`] payload | focus places the terminal cursor at the caret |
 ///
 /// **State:** `Single(String(text))`.
 ///
@@ -211,6 +211,7 @@ impl Editor {
         self.edit.text()
     }
 
+    /// Whether the text is empty (the placeholder shows).
     pub fn is_empty(&self) -> bool {
         self.edit.is_empty()
     }
@@ -235,6 +236,7 @@ impl Editor {
         self.cursor
     }
 
+    /// Draws the editor into `area` and, when focused, keeps where the caret landed.
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
         let caret = draw(&self.edit, &self.placeholder, &self.theme, area, buf);
         self.cursor = caret.filter(|_| self.props.focus);

@@ -64,10 +64,12 @@ pub const HINT_SEPARATOR: &str = " · ";
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Footer {
+    /// A notice above the hints (an error, a saved setting), if any.
     pub notice: Option<String>,
     /// Hints such as `Enter confirm`; hidden entirely when empty. An empty hint starts a new line
     /// (a second group, such as an editor's editing keys).
     pub hints: Vec<String>,
+    /// The colours it draws with.
     pub theme: Theme,
     /// The tui-realm attributes it was given (focus, and any other for `query`).
     pub props: Props,
@@ -136,6 +138,7 @@ impl Footer {
         self.lines(cols).len() as u16 + 1
     }
 
+    /// Draws the notice, the hint lines and the rule at the bottom of `area`.
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
         let lines = self.lines(area.width);
         self.render_lines(lines, area, buf);

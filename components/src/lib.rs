@@ -14,6 +14,8 @@
 //! - [`SettingsModal`]: the settings list with the config path and a guarded reset.
 //! - [`Footer`]: a notice, key hints and the bottom rule.
 
+#![warn(missing_docs)]
+
 pub mod editor;
 pub mod footer;
 pub mod markdown;

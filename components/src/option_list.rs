@@ -21,8 +21,11 @@ use tuirealm::props::{AttrValue, Attribute, PropPayload, PropValue};
 /// The fixed content of one row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OptionRow {
+    /// The option's label (drawn after its number; wraps, never cut).
     pub label: String,
+    /// Its description under the label, Markdown rendered; `None` for none.
     pub description: Option<String>,
+    /// Marked `(recommended)` before the description.
     pub recommended: bool,
 }
 
@@ -86,10 +89,12 @@ impl Subset {
         &self.rows
     }
 
+    /// Rows of the subset.
     pub fn len(&self) -> usize {
         self.rows.len()
     }
 
+    /// Whether the subset has no row.
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
     }
@@ -138,12 +143,12 @@ struct LayoutCache {
 ///
 /// | attribute | value | meaning |
 /// |---|---|---|
-/// | `Content` | [`payload`](crate::realm::payload) of `Vec<OptionRow>` or `Arc<Vec<OptionRow>>` | the rows: labels, descriptions (Markdown rendered), `(recommended)` |
+/// | `Content` | [`payload`] of `Vec<OptionRow>` or `Arc<Vec<OptionRow>>` | the rows: labels, descriptions (Markdown rendered), `(recommended)` |
 /// | `Content` | `Payload(Vec(Str…))` | rows from plain labels |
-/// | `Custom(`[`attr::STATE`](crate::realm::attr::STATE)`)` | [`payload`](crate::realm::payload) of [`OptionListState`] | checkboxes, chosen rows, saved texts, notes, the editor slot, the cursor |
-/// | `Custom(`[`attr::SUBSET`](crate::realm::attr::SUBSET)`)` | [`payload`](crate::realm::payload) of [`Subset`], or `Payload(None)` | a filtered view (row numbers are then positions in it) |
+/// | `Custom(`[`attr::STATE`]`)` | [`payload`] of [`OptionListState`] | checkboxes, chosen rows, saved texts, notes, the editor slot, the cursor |
+/// | `Custom(`[`attr::SUBSET`]`)` | [`payload`] of [`Subset`], or `Payload(None)` | a filtered view (row numbers are then positions in it) |
 /// | `Value` | `Length` | the cursor |
-/// | `Focus`, `Custom(`[`attr::THEME`](crate::realm::attr::THEME)`)` | `Flag`, [`Theme`] payload | as for every component |
+/// | `Focus`, `Custom(`[`attr::THEME`]`)` | `Flag`, [`Theme`] payload | as for every component |
 ///
 /// Setting rows keeps the cursor, chosen rows and notes (clamped to the new rows).
 ///
@@ -207,6 +212,7 @@ struct LayoutCache {
 #[derive(Debug, Clone)]
 pub struct OptionList {
     rows: Arc<Vec<OptionRow>>,
+    /// What changes from key to key: cursor, checkboxes, chosen rows, saved texts, notes, editor slot.
     pub state: OptionListState,
     /// First visible row (kept so the cursor stays visible with minimal scrolling).
     offset: usize,
@@ -218,6 +224,7 @@ pub struct OptionList {
     used: u16,
     /// The widest `N. label` of the rows, measured once (rows never change).
     widest: std::cell::OnceCell<usize>,
+    /// The colours it draws with.
     pub theme: Theme,
     /// The tui-realm attributes it was given (focus, and any other for `query`).
     pub props: Props,
@@ -243,6 +250,7 @@ const MAX_DESCRIPTION_LINES: usize = 128;
 pub const FREEFORM_INDENT: u16 = 1;
 
 impl OptionList {
+    /// A list over `rows` (shared, never copied), cursor on the first row.
     pub fn new(rows: Arc<Vec<OptionRow>>) -> OptionList {
         OptionList {
             rows,
@@ -258,6 +266,7 @@ impl OptionList {
         }
     }
 
+    /// Every row, whatever the filtered view.
     pub fn rows(&self) -> &[OptionRow] {
         &self.rows
     }
@@ -319,6 +328,7 @@ impl OptionList {
         })
     }
 
+    /// The first row drawn (the list scrolls to keep the cursor's row whole).
     pub fn offset(&self) -> usize {
         self.offset
     }

@@ -70,12 +70,12 @@ fn rendered_preview(preview: &str, inner: usize, theme: &Theme) -> Vec<Line<'sta
 ///
 /// | attribute | value | meaning |
 /// |---|---|---|
-/// | `Title` or `Custom(`[`attr::LABEL`](crate::realm::attr::LABEL)`)` | `String` | the option's label |
-/// | `Custom(`[`attr::DESCRIPTION`](crate::realm::attr::DESCRIPTION)`)` | `String`, or `Payload(None)` | its description |
+/// | `Title` or `Custom(`[`attr::LABEL`]`)` | `String` | the option's label |
+/// | `Custom(`[`attr::DESCRIPTION`]`)` | `String`, or `Payload(None)` | its description |
 /// | `Text` | `String`, or `Payload(None)` | the preview (none: "No preview available") |
-/// | `Custom(`[`attr::RAW`](crate::realm::attr::RAW)`)` | `Flag` | show the text as written, Markdown not rendered |
+/// | `Custom(`[`attr::RAW`]`)` | `Flag` | show the text as written, Markdown not rendered |
 /// | `Scroll` | `Length` | the first line shown (clamped when drawn) |
-/// | `Focus`, `Custom(`[`attr::THEME`](crate::realm::attr::THEME)`)` | `Flag`, [`Theme`] payload | as for every component |
+/// | `Focus`, `Custom(`[`attr::THEME`]`)` | `Flag`, [`Theme`] payload | as for every component |
 ///
 /// Setting the text keeps the scroll (clamped to the new text when drawn).
 ///
@@ -132,8 +132,11 @@ fn rendered_preview(preview: &str, inner: usize, theme: &Theme) -> Vec<Line<'sta
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct PreviewPane {
+    /// The option's label, in the top border.
     pub title: String,
+    /// The option's description, under the label when the box has room.
     pub description: Option<String>,
+    /// The preview text; `None` shows "No preview available".
     pub preview: Option<String>,
     /// `preview` is only the start of a longer text (a host hands over no more than
     /// [`text::start_within`](crate::text::start_within) can show): its end says the rest is not shown.
@@ -146,12 +149,14 @@ pub struct PreviewPane {
     max_scroll: u16,
     /// How many content lines the last render showed.
     page: u16,
+    /// The colours it draws with.
     pub theme: Theme,
     /// The tui-realm attributes it was given (focus, and any other for `query`).
     pub props: Props,
 }
 
 impl PreviewPane {
+    /// A pane for an option's label, description and preview, scrolled to the top.
     pub fn new(
         title: impl Into<String>,
         description: Option<String>,

@@ -9,7 +9,7 @@
 //! - **Attributes** set content and never reset what the person did: setting a component's rows,
 //!   entries or text keeps its cursor, scroll and highlight (clamped to the new content).
 //!   Every component reads [`Attribute::Focus`] (a [`AttrValue::Flag`]) and
-//!   `Attribute::Custom(`[`attr::THEME`](crate::realm::attr::THEME)`)` (a [`Theme`] as a [`payload`]); each component's own
+//!   `Attribute::Custom(`[`attr::THEME`]`)` (a [`Theme`](crate::Theme) as a [`payload`]); each component's own
 //!   documentation lists the rest. Every attribute set is answered back by `query`.
 //! - **`state()`** is what a parent needs to act on, listed per component.
 //! - **`perform`** says what happened: [`CmdResult::Changed`] with the new state when the state

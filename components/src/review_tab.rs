@@ -18,16 +18,22 @@ const MAX_NOTE_LINES: usize = 128;
 /// One line under a question in the review.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReviewLine {
+    /// `→ (no answer)`: the question has no answer yet.
     Unanswered,
     /// A chosen label (or free-form text when `custom`).
     Answer {
+        /// The label or the person's own words.
         text: String,
+        /// Whether `text` is the person's own words (drawn as such).
         custom: bool,
     },
+    /// A note on the answer (its Markdown rendered).
     Note(String),
     /// A note on an option that is not part of the answer (shown while Elaborate is highlighted).
     OptionNote {
+        /// The option's label.
         option: String,
+        /// The note.
         note: String,
     },
 }
@@ -35,7 +41,9 @@ pub enum ReviewLine {
 /// One question in the review.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReviewEntry {
+    /// The question's short label (`Q1`, or its own).
     pub label: String,
+    /// Its answers and notes, in order.
     pub lines: Vec<ReviewLine>,
 }
 
@@ -46,11 +54,11 @@ pub struct ReviewEntry {
 ///
 /// | attribute | value | meaning |
 /// |---|---|---|
-/// | `Content` | [`payload`](crate::realm::payload) of `Vec<ReviewEntry>` | the questions with their answers and notes |
-/// | `Custom(`[`attr::ACTIONS`](crate::realm::attr::ACTIONS)`)` | `Payload(Vec(Str, Str, Str))` | the three action labels (translations) |
+/// | `Content` | [`payload`] of `Vec<ReviewEntry>` | the questions with their answers and notes |
+/// | `Custom(`[`attr::ACTIONS`]`)` | `Payload(Vec(Str, Str, Str))` | the three action labels (translations) |
 /// | `Value` | `Length` | the highlighted action (0 submit, 1 elaborate, 2 cancel) |
 /// | `Text` | `String`, or `Payload(None)` | the hint under the actions |
-/// | `Focus`, `Custom(`[`attr::THEME`](crate::realm::attr::THEME)`)` | `Flag`, [`Theme`] payload | as for every component |
+/// | `Focus`, `Custom(`[`attr::THEME`]`)` | `Flag`, [`Theme`] payload | as for every component |
 ///
 /// **State:** `Single(Usize(highlighted action))`.
 ///
@@ -104,10 +112,15 @@ pub struct ReviewEntry {
 /// ```
 #[derive(Debug, Clone)]
 pub struct ReviewTab {
+    /// Every question with its answers and notes.
     pub entries: Vec<ReviewEntry>,
+    /// The labels of Submit, Elaborate and Cancel, in that order.
     pub actions: [String; 3],
+    /// The highlighted action (0 submit, 1 elaborate, 2 cancel).
     pub selected: usize,
+    /// A line under the actions (a pending shortcut's `press 1 again`), if any.
     pub hint: Option<String>,
+    /// The colours it draws with.
     pub theme: Theme,
     /// The tui-realm attributes it was given (focus, and any other for `query`).
     pub props: Props,

@@ -20,14 +20,27 @@ pub enum SettingsItem {
     Section(String),
     /// An on/off setting.
     Toggle {
+        /// What it turns on.
         label: String,
+        /// Whether it is on (`[on]`, else `[off]`).
         on: bool,
+        /// Shown under the list while the toggle has focus.
         description: String,
     },
     /// The reset action.
-    Reset { armed: bool, description: String },
+    Reset {
+        /// Pressed once: a second press within the window resets (drawn as a warning).
+        armed: bool,
+        /// Shown under the list while the action has focus.
+        description: String,
+    },
     /// A fact shown beside its label (not focusable): the theme in use.
-    Info { label: String, value: String },
+    Info {
+        /// What the fact is.
+        label: String,
+        /// Its value.
+        value: String,
+    },
 }
 
 impl SettingsItem {
@@ -42,7 +55,9 @@ impl SettingsItem {
 /// A message shown under the list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SettingsNotice {
+    /// Something went wrong (a save failed): drawn in the error colour.
     Error(String),
+    /// Information (a setting saved, a reset armed).
     Info(String),
 }
 
@@ -55,11 +70,11 @@ pub enum SettingsNotice {
 /// |---|---|---|
 /// | `Title` | `String` | the box's title |
 /// | `Text` | `String` | the config file's path |
-/// | `Content` | [`payload`](crate::realm::payload) of `Vec<SettingsItem>` | the rows |
+/// | `Content` | [`payload`] of `Vec<SettingsItem>` | the rows |
 /// | `Value` | `Length` | the focused row, among the focusable ones (toggles and reset) |
-/// | `Custom(`[`attr::NOTICE`](crate::realm::attr::NOTICE)`)` | [`SettingsNotice`] payload, or `Payload(None)` | the message under the list |
-/// | `Custom(`[`attr::FOOTER`](crate::realm::attr::FOOTER)`)` | `String` | the key hints under the box |
-/// | `Focus`, `Custom(`[`attr::THEME`](crate::realm::attr::THEME)`)` | `Flag`, [`Theme`] payload | as for every component |
+/// | `Custom(`[`attr::NOTICE`]`)` | [`SettingsNotice`] payload, or `Payload(None)` | the message under the list |
+/// | `Custom(`[`attr::FOOTER`]`)` | `String` | the key hints under the box |
+/// | `Focus`, `Custom(`[`attr::THEME`]`)` | `Flag`, [`Theme`] payload | as for every component |
 ///
 /// Setting the rows keeps the focus (clamped). The modal does not flip a toggle itself: the
 /// settings belong to the host, which sets the rows again.
@@ -115,13 +130,19 @@ pub enum SettingsNotice {
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct SettingsModal {
+    /// The box's title.
     pub title: String,
+    /// The config file's path, shortened in the middle to fit.
     pub path: String,
+    /// The rows, in order.
     pub items: Vec<SettingsItem>,
     /// Index among the focusable items (toggles and reset).
     pub focus: usize,
+    /// A message under the list, if any.
     pub notice: Option<SettingsNotice>,
+    /// The key hints under the box.
     pub footer: String,
+    /// The colours it draws with.
     pub theme: Theme,
     /// The tui-realm attributes it was given (focus, and any other for `query`).
     pub props: Props,
@@ -343,6 +364,7 @@ impl SettingsModal {
         )
     }
 
+    /// Draws the modal centred on `screen` (clearing what is under it).
     pub fn render(&mut self, screen: Rect, buf: &mut Buffer) {
         let area = self.area(screen);
         if area.width < 4 || area.height < 3 {

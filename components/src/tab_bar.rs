@@ -15,7 +15,9 @@ use tuirealm::props::{AttrValue, Attribute};
 /// One question tab.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TabItem {
+    /// The tab's label (`Q1`, or the question's own).
     pub label: String,
+    /// Whether the question is answered (☒, else ☐).
     pub answered: bool,
 }
 
@@ -25,10 +27,10 @@ pub struct TabItem {
 ///
 /// | attribute | value | meaning |
 /// |---|---|---|
-/// | `Content` | [`payload`](crate::realm::payload) of `Vec<TabItem>` | the question tabs (label, answered) |
-/// | `Custom(`[`attr::REVIEW_LABEL`](crate::realm::attr::REVIEW_LABEL)`)` | `String` | the review tab's label |
+/// | `Content` | [`payload`] of `Vec<TabItem>` | the question tabs (label, answered) |
+/// | `Custom(`[`attr::REVIEW_LABEL`]`)` | `String` | the review tab's label |
 /// | `Value` | `Length` | the active tab (the number of question tabs is the review tab) |
-/// | `Focus`, `Custom(`[`attr::THEME`](crate::realm::attr::THEME)`)` | `Flag`, [`Theme`] payload | as for every component |
+/// | `Focus`, `Custom(`[`attr::THEME`]`)` | `Flag`, [`Theme`] payload | as for every component |
 ///
 /// Setting the tabs keeps the active one (clamped).
 ///
@@ -76,18 +78,29 @@ pub struct TabItem {
 ///     CmdResult::Changed(at(0)),
 /// ]);
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct TabBar {
+    /// The question tabs.
     pub tabs: Vec<TabItem>,
+    /// The review tab's label.
     pub review_label: String,
     /// Index of the active tab; `tabs.len()` is the review tab.
     pub active: usize,
+    /// The colours it draws with.
     pub theme: Theme,
     /// The tui-realm attributes it was given (focus, and any other for `query`).
     pub props: Props,
 }
 
+impl Default for TabBar {
+    /// No question tabs, the review tab active, with its default label.
+    fn default() -> TabBar {
+        TabBar::new(Vec::new(), 0)
+    }
+}
+
 impl TabBar {
+    /// Tabs for `tabs`, then the review tab; `active` is highlighted.
     pub fn new(tabs: Vec<TabItem>, active: usize) -> TabBar {
         TabBar {
             tabs,
@@ -157,6 +170,7 @@ impl TabBar {
         start..end
     }
 
+    /// Draws the tabs on the first line of `area`, scrolled to keep the active one in view.
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
         if area.height == 0 || area.width == 0 {
             return;

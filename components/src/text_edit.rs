@@ -24,7 +24,9 @@ pub enum EditOp {
     Paste(String),
     /// A line break at the caret (nothing in a one-line editor).
     NewLine,
+    /// Deletes the character before the caret.
     DeleteCharBackward,
+    /// Deletes the character after the caret.
     DeleteCharForward,
     /// The whitespace-delimited word before the caret (Ctrl+W).
     DeleteWordBackward,
@@ -34,11 +36,17 @@ pub enum EditOp {
     DeleteToLineStart,
     /// From the caret to the end of the line; at the end, joins with the line below.
     DeleteToLineEnd,
+    /// Moves the caret one character left.
     CursorLeft,
+    /// Moves the caret one character right.
     CursorRight,
+    /// Moves the caret to the start of the word before it.
     CursorWordLeft,
+    /// Moves the caret past the end of the word after it.
     CursorWordRight,
+    /// Moves the caret to the start of its line.
     CursorLineStart,
+    /// Moves the caret to the end of its line.
     CursorLineEnd,
     /// The line above at the same column, or the start of the line on the first line (a one-line
     /// editor always goes to its start), as pi's editor does.
@@ -103,18 +111,22 @@ impl TextEdit {
         self
     }
 
+    /// Whether new lines are refused (a one-line field).
     pub fn is_single_line(&self) -> bool {
         self.single_line
     }
 
+    /// The text.
     pub fn text(&self) -> &str {
         &self.text
     }
 
+    /// The text, taken.
     pub fn into_text(self) -> String {
         self.text
     }
 
+    /// Whether the text is empty.
     pub fn is_empty(&self) -> bool {
         self.text.is_empty()
     }

@@ -7,33 +7,58 @@ use ratatui::style::{Color, Modifier, Style};
 /// A role a colour plays, with pi's token name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Token {
+    /// `accent`: the rules, the cursor `❯`, the active tab, key names in hints.
     Accent,
+    /// `border`: box borders.
     Border,
+    /// `borderAccent`: the border of a focused box.
     BorderAccent,
+    /// `borderMuted`: quiet borders (the preview pane).
     BorderMuted,
+    /// `success`: chosen options, answered tabs, saved notices.
     Success,
+    /// `error`: errors and refused input.
     Error,
+    /// `warning`: `Note:` labels and pending confirmations.
     Warning,
+    /// `muted`: descriptions and secondary text.
     Muted,
+    /// `dim`: hints, placeholders and scroll markers.
     Dim,
+    /// `text`: ordinary text.
     Text,
+    /// `selectedBg`: the background of the highlighted row and of an open editor.
     SelectedBg,
+    /// `mdHeading`: Markdown headings.
     MdHeading,
+    /// `mdLink`: a link's text.
     MdLink,
+    /// `mdLinkUrl`: a link's address, shown after its text.
     MdLinkUrl,
+    /// `mdCode`: inline code.
     MdCode,
+    /// `mdCodeBlock`: the text of a code block.
     MdCodeBlock,
+    /// `mdCodeBlockBorder`: the box around a code block.
     MdCodeBlockBorder,
+    /// `mdQuote`: quoted text.
     MdQuote,
+    /// `mdQuoteBorder`: the `│` before quoted lines.
     MdQuoteBorder,
+    /// `mdHr`: horizontal rules.
     MdHr,
+    /// `mdListBullet`: list bullets and numbers.
     MdListBullet,
+    /// `toolDiffAdded`: added lines of a diff.
     ToolDiffAdded,
+    /// `toolDiffRemoved`: removed lines of a diff.
     ToolDiffRemoved,
+    /// `toolDiffContext`: context lines and hunk headers of a diff.
     ToolDiffContext,
 }
 
 impl Token {
+    /// Every token, in the order docs and config files list them.
     pub const ALL: [Token; 24] = [
         Token::Accent,
         Token::Border,
@@ -91,6 +116,7 @@ impl Token {
         }
     }
 
+    /// The token pi's theme files call `name` (`accent`, `mdHeading`, …), if there is one.
     pub fn from_name(name: &str) -> Option<Token> {
         Token::ALL.into_iter().find(|t| t.name() == name)
     }
@@ -138,11 +164,14 @@ impl Token {
 /// A built-in theme.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ThemeName {
+    /// pi's dark theme (for dark terminal backgrounds).
     Dark,
+    /// pi's light theme (for light terminal backgrounds).
     Light,
 }
 
 impl ThemeName {
+    /// The theme's name as configs and `--theme` spell it (`dark`, `light`).
     pub fn name(self) -> &'static str {
         match self {
             ThemeName::Dark => "dark",
@@ -259,6 +288,7 @@ pub enum ColorDepth {
 }
 
 impl ColorDepth {
+    /// The depth in words, for `pi-ask doctor` and the settings (`256 colours`).
     pub fn describe(self) -> &'static str {
         match self {
             ColorDepth::TrueColor => "24-bit colour",
@@ -438,16 +468,27 @@ pub const MARKDOWN_TOKENS: usize = 13;
 /// The colours every component draws with, already reduced to the terminal's colour depth.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Theme {
+    /// The `accent` token's colour.
     pub accent: Color,
+    /// The `border` token's colour.
     pub border: Color,
+    /// The `borderAccent` token's colour.
     pub border_accent: Color,
+    /// The `borderMuted` token's colour.
     pub border_muted: Color,
+    /// The `success` token's colour.
     pub success: Color,
+    /// The `warning` token's colour.
     pub warning: Color,
+    /// The `error` token's colour.
     pub error: Color,
+    /// The `muted` token's colour.
     pub muted: Color,
+    /// The `dim` token's colour.
     pub dim: Color,
+    /// The `text` token's colour.
     pub text: Color,
+    /// The `selectedBg` token's colour (a background).
     pub selected_bg: Color,
     /// The Markdown and diff tokens (`mdHeading` … `toolDiffContext`), in [`Token::ALL`]'s order.
     pub markdown: [Color; MARKDOWN_TOKENS],
@@ -553,38 +594,47 @@ impl Theme {
         }
     }
 
+    /// Text in the `accent` colour.
     pub fn accent(&self) -> Style {
         self.fg(self.accent, Modifier::BOLD)
     }
 
+    /// Text in the `success` colour.
     pub fn success(&self) -> Style {
         self.fg(self.success, Modifier::UNDERLINED)
     }
 
+    /// Text in the `warning` colour.
     pub fn warning(&self) -> Style {
         self.fg(self.warning, Modifier::BOLD)
     }
 
+    /// Text in the `error` colour.
     pub fn error(&self) -> Style {
         self.fg(self.error, Modifier::BOLD)
     }
 
+    /// Text in the `muted` colour.
     pub fn muted(&self) -> Style {
         self.fg(self.muted, Modifier::empty())
     }
 
+    /// Text in the `dim` colour.
     pub fn dim(&self) -> Style {
         self.fg(self.dim, Modifier::DIM)
     }
 
+    /// Text in the `text` colour.
     pub fn text(&self) -> Style {
         self.fg(self.text, Modifier::empty())
     }
 
+    /// Lines in the `borderMuted` colour.
     pub fn border_muted(&self) -> Style {
         self.fg(self.border_muted, Modifier::empty())
     }
 
+    /// Bold text in the `accent` colour (titles, the highlighted label).
     pub fn bold_accent(&self) -> Style {
         self.accent().add_modifier(Modifier::BOLD)
     }

@@ -7,14 +7,16 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use super::reopen::{origin_of, read_session_arg, reopening, session_origin};
-use super::{Ended, HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count};
+use super::{
+    FormEnding, HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count,
+};
 use crate::cli::report;
 use crate::config::{AnswerExtraction, ConfigPaths, peek};
 use crate::extract::command::{CommandExtractor, ExtractError, Progress};
 use crate::extract::{Extracted, builtin, check_candidate};
 use crate::history::{Origin, Source};
+use crate::pi_session::{self, AssistantTurn};
 use crate::run::RunOptions;
-use crate::session::{self, AssistantTurn};
 use crate::strings::reopening;
 
 /// Which extractor `--extractor` names.
@@ -33,8 +35,11 @@ pub enum ExtractorChoice {
 pub struct AnswerArgs {
     /// A file with the message, `-` for standard input; `None` with `--session`.
     pub message: Option<PathBuf>,
+    /// `--session`: the pi session file to read the assistant turn from.
     pub session: Option<PathBuf>,
+    /// `--again`: reopen the last extracted form.
     pub again: bool,
+    /// Which extractor to run.
     pub extractor: ExtractorChoice,
     /// `--print`: the extracted payload as JSON on stdout, no form.
     pub print: bool,
@@ -56,12 +61,12 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
                 Ok(file) => file,
                 Err(code) => return code,
             };
-            match session::latest_assistant_turn(&file.branch()) {
+            match pi_session::latest_assistant_turn(&file.branch()) {
                 Ok(turn) => {
                     let origin = session_origin(&file, None, turn.entry_id.clone());
                     (turn, origin)
                 }
-                Err(e @ session::TurnError::NoAssistant) => return nothing(&e.to_string()),
+                Err(e @ pi_session::TurnError::NoAssistant) => return nothing(&e.to_string()),
                 Err(e) => return failure(&e.to_string()),
             }
         }
@@ -117,8 +122,8 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
 }
 
 /// Says that a cancelled extracted form was cancelled, as the original notifies.
-fn finish((code, ended): (ExitCode, Ended)) -> ExitCode {
-    if ended == Ended::Cancelled {
+fn finish((code, ended): (ExitCode, FormEnding)) -> ExitCode {
+    if ended == FormEnding::Cancelled {
         report(reopening::CANCELLED);
     }
     code
@@ -182,7 +187,7 @@ fn again(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> Ex
             Ok(file) => file,
             Err(code) => return code,
         };
-        return match session::latest_extracted_form(&file.branch()) {
+        return match pi_session::latest_extracted_form(&file.branch()) {
             Ok(found) => {
                 report(&reopening::reopening_answer(&question_count(&found.form)));
                 let opening = Opening {

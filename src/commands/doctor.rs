@@ -12,8 +12,11 @@ use crate::queue::Queue;
 /// One finding: what was checked, what was found, and whether it is a problem.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
+    /// What the finding is about (`config`, `history`, `queue`, …).
     pub topic: &'static str,
+    /// The finding, in words.
     pub text: String,
+    /// Whether it is a problem to fix.
     pub problem: bool,
 }
 

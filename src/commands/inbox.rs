@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{HistoryChoice, Opening, failure, recorded};
 use crate::cli::{EXIT_CANCELLED, EXIT_OK, report};
 use crate::history::{Origin, Source, process_is_alive};
-use crate::inbox::{Entry, InboxCmd, InboxList};
+use crate::inbox::{InboxCmd, InboxList, WaitingAsk};
 use crate::input;
 use crate::model::Msg;
 use crate::queue::{Claim, Queue};
@@ -243,14 +243,14 @@ fn line_list(
 }
 
 /// The list's entries: every waiting ask of every queue.
-fn entries(queues: &[Queue]) -> Vec<Entry> {
+fn entries(queues: &[Queue]) -> Vec<WaitingAsk> {
     queues
         .iter()
         .enumerate()
         .flat_map(|(i, queue)| {
             queue.waiting().into_iter().map(move |ask| {
                 let alive = process_is_alive(&ask.asker);
-                Entry::of(&ask, alive, i)
+                WaitingAsk::of(&ask, alive, i)
             })
         })
         .collect()

@@ -101,10 +101,13 @@ impl HistoryChoice {
 /// A form to open and where it came from.
 #[derive(Debug, Clone)]
 pub struct Opening<'a> {
+    /// The form.
     pub form: Form,
     /// The payload as given or stored (what the history keeps).
     pub payload: &'a Value,
+    /// Which command opened it (for the history).
     pub source: Source,
+    /// What it came from (a replay, a resume, a session's tool call).
     pub origin: Origin,
     /// What was entered before, put back when the form opens (`pi-ask resume`).
     pub restore: Option<crate::model::Draft>,
@@ -149,7 +152,7 @@ pub fn recorded(
 
 /// How a form opened on the terminal ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ended {
+pub enum FormEnding {
     /// Submitted or elaborated.
     Answered,
     /// Cancelled by the person.
@@ -163,7 +166,7 @@ pub fn open_on_terminal(
     history: &HistoryChoice,
     opening: &Opening<'_>,
     options: &RunOptions,
-) -> (ExitCode, Ended) {
+) -> (ExitCode, FormEnding) {
     let cwd = recorded_cwd(options);
     let options = RunOptions {
         source: opening.source.as_str().to_owned(),
@@ -184,14 +187,14 @@ pub fn open_on_terminal(
     }) {
         Ok(done) => {
             let ended = match (done.interrupted, done.result.details.cancelled) {
-                (true, _) => Ended::Interrupted,
-                (false, true) => Ended::Cancelled,
-                (false, false) => Ended::Answered,
+                (true, _) => FormEnding::Interrupted,
+                (false, true) => FormEnding::Cancelled,
+                (false, false) => FormEnding::Answered,
             };
             let code = crate::run::deliver_result(&done.result, options.output.as_deref());
             (code, ended)
         }
-        Err(code) => (code, Ended::Interrupted),
+        Err(code) => (code, FormEnding::Interrupted),
     }
 }
 

@@ -4,12 +4,14 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use super::{Ended, HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count};
+use super::{
+    FormEnding, HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count,
+};
 use crate::cli::report;
 use crate::history::{Ask, Origin, SessionCall, Source, process_is_alive};
 use crate::input::{self, InvalidInput};
+use crate::pi_session::{self, BranchForm, SessionFile};
 use crate::run::RunOptions;
-use crate::session::{self, BranchForm, SessionFile};
 use crate::strings::reopening;
 
 /// `--session FILE`, or `latest` for the newest session of the working directory (under pi's
@@ -20,13 +22,13 @@ pub fn session_path(arg: &Path, cwd: &str) -> Result<PathBuf, String> {
     }
     let agent = crate::config::agent_dir(|k| std::env::var(k).ok(), crate::config::passwd_home)
         .ok_or("no home directory, so pi's sessions cannot be found; give --session FILE")?;
-    session::latest_session_in(&session::sessions_dir(&agent, cwd))
+    pi_session::latest_session_in(&pi_session::sessions_dir(&agent, cwd))
 }
 
 /// Reads the session named by `--session`.
 pub fn read_session_arg(arg: &Path, options: &RunOptions) -> Result<SessionFile, ExitCode> {
     let path = session_path(arg, &super::recorded_cwd(options)).map_err(|m| failure(&m))?;
-    session::read_session(&path).map_err(|e| failure(&e.to_string()))
+    pi_session::read_session(&path).map_err(|e| failure(&e.to_string()))
 }
 
 /// Where a session form came from, for the history: the file, and the tool call or entry.
@@ -114,7 +116,7 @@ pub fn replay(
             Ok(file) => file,
             Err(code) => return code,
         };
-        return match session::latest_tool_form(&file.branch()) {
+        return match pi_session::latest_tool_form(&file.branch()) {
             Ok(found) => {
                 report(&reopening::replaying(&question_count(&found.form)));
                 let opening = Opening {
@@ -171,7 +173,7 @@ fn open_resumed(opening: &Opening<'_>, options: &RunOptions, history: &HistoryCh
         &opening.form,
     )));
     let (code, ended) = open_on_terminal(history, opening, options);
-    if ended == Ended::Cancelled {
+    if ended == FormEnding::Cancelled {
         report(&reopening::unanswered_dismissed("pi-ask replay"));
     }
     code
@@ -198,7 +200,7 @@ pub fn resume(
             Err(code) => return code,
         };
         let dismissed = |call: &str| read.session_call_dismissed(&file.id, call);
-        return match session::pending_call(&file.branch(), &dismissed) {
+        return match pi_session::pending_call(&file.branch(), &dismissed) {
             Some(pending) => {
                 let opening = Opening {
                     form: pending.form.form.clone(),

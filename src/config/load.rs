@@ -177,8 +177,11 @@ impl ConfigSource {
 /// A loaded configuration with the notices to show about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Loaded {
+    /// The configuration read.
     pub config: Config,
+    /// Which file it came from, if any.
     pub source: ConfigSource,
+    /// What was wrong in it (each bad value named; the rest applies).
     pub notices: Vec<String>,
 }
 

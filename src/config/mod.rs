@@ -37,7 +37,9 @@ pub enum Channel {
 /// The `notifications` section.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Notifications {
+    /// Send the "question waiting" notification at all.
     pub enabled: bool,
+    /// Where it goes (bell, OSC 9, OSC 777, a command), in order.
     pub channels: Vec<Channel>,
 }
 
@@ -64,7 +66,9 @@ pub struct AnswerExtraction {
     pub extractor: Vec<String>,
     /// The original's model names, kept for compatibility (pi-ask runs `extractor` instead).
     pub extraction_models: Vec<String>,
+    /// How many times a model's bad answer is sent back with what was wrong.
     pub extraction_retries: u8,
+    /// How long one run of the model command may take.
     pub extraction_timeout_ms: u64,
 }
 
@@ -170,6 +174,7 @@ impl Default for McpConfig {
 /// The `files` section: extra exclude globs for `@` file suggestions, and the index's cap.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Files {
+    /// Glob patterns of paths `@` never suggests.
     pub exclude: Vec<String>,
     /// Most entries the `@` index holds (`maxEntries`); past it the popup says the index is truncated.
     pub max_entries: usize,
@@ -187,14 +192,23 @@ impl Default for Files {
 /// The whole configuration, always complete (defaults fill what a file leaves out).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Config {
+    /// The `[behaviour]` toggles.
     pub behaviour: Behaviour,
+    /// The `[notifications]` section.
     pub notifications: Notifications,
+    /// The `[accessibility]` section.
     pub accessibility: Accessibility,
+    /// The key bindings (`[keymaps]`).
     pub keymaps: Keymaps,
+    /// The `[answer]` section.
     pub answer: AnswerExtraction,
+    /// The `[files]` section (`@` suggestions).
     pub files: Files,
+    /// The `[theme]` section.
     pub theme: ThemeConfig,
+    /// The `[history]` section.
     pub history: HistoryConfig,
+    /// The `[mcp]` section.
     pub mcp: McpConfig,
 }
 

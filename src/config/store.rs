@@ -50,10 +50,12 @@ impl ConfigStore {
         }
     }
 
+    /// The configuration in effect.
     pub fn config(&self) -> &Config {
         &self.loaded.config
     }
 
+    /// Which file it came from.
     pub fn source(&self) -> &ConfigSource {
         &self.loaded.source
     }

@@ -7,16 +7,22 @@ use serde_json::Value;
 
 /// Which theme to use: a built-in one, or `auto` (decided from the terminal's environment).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum ThemeSetting {
+    /// Dark or light, from the terminal's environment (`COLORFGBG`).
     #[default]
     Auto,
+    /// pi's dark theme.
     Dark,
+    /// pi's light theme.
     Light,
 }
 
 impl ThemeSetting {
+    /// The names a config or `--theme` may give, for messages.
     pub const NAMES: &'static str = "auto, dark or light";
 
+    /// The setting's name as configs spell it.
     pub fn name(self) -> &'static str {
         match self {
             ThemeSetting::Auto => "auto",
@@ -25,6 +31,7 @@ impl ThemeSetting {
         }
     }
 
+    /// The setting a config calls `name`, if any.
     pub fn from_name(name: &str) -> Option<ThemeSetting> {
         match name.trim().to_ascii_lowercase().as_str() {
             "auto" => Some(ThemeSetting::Auto),
@@ -38,6 +45,7 @@ impl ThemeSetting {
 /// The `[theme]` section, always complete.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ThemeConfig {
+    /// `auto`, `dark` or `light`.
     pub name: ThemeSetting,
     /// `[theme.colors]`: the user's colour per token, in file order.
     pub colors: Vec<(Token, Color)>,

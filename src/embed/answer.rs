@@ -7,32 +7,32 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::opening::{Opening, Outcome, branch_entries, stored};
+use super::opening::{EmbedOpening, OpenOutcome, branch_entries, stored};
 use super::protocol::{Extractor, HostMessage, Open};
 use super::{Host, Next, messages};
 use crate::config::{ConfigPaths, peek};
 use crate::extract::Extracted;
 use crate::extract::command::{ExtractError, Progress, Run, extract_with, retry_notice};
-use crate::session::{self, AssistantTurn, Entry};
+use crate::pi_session::{self, AssistantTurn, SessionEntry};
 use crate::strings::reopening;
 
 /// The tool the host's model is asked to call, as the original describes it.
 const EXTRACTION_TOOL: &str = "Submit the structured questions from the assistant message. Call once with an empty questions array when there are no actionable questions.";
 
 /// Finds the latest assistant turn, extracts its questions, and says what to open.
-pub fn resolve(host: &mut Host, open: &Open) -> io::Result<Outcome> {
+pub fn resolve(host: &mut Host, open: &Open) -> io::Result<OpenOutcome> {
     let entries = branch_entries(open);
-    let branch: Vec<&Entry> = entries.iter().collect();
-    let turn = match session::latest_assistant_turn(&branch) {
+    let branch: Vec<&SessionEntry> = entries.iter().collect();
+    let turn = match pi_session::latest_assistant_turn(&branch) {
         Ok(turn) => turn,
-        Err(e @ session::TurnError::NoAssistant) => {
-            return Ok(Outcome::Nothing(vec![messages::notice(
+        Err(e @ pi_session::TurnError::NoAssistant) => {
+            return Ok(OpenOutcome::Nothing(vec![messages::notice(
                 "info",
                 &e.to_string(),
             )]));
         }
-        Err(session::TurnError::Incomplete(reason)) => {
-            return Ok(Outcome::Nothing(vec![messages::notice(
+        Err(pi_session::TurnError::Incomplete(reason)) => {
+            return Ok(OpenOutcome::Nothing(vec![messages::notice(
                 "error",
                 &format!(
                     "Latest assistant message is incomplete ({reason}); wait for it to finish, then run /answer again."
@@ -70,9 +70,9 @@ pub fn resolve(host: &mut Host, open: &Open) -> io::Result<Outcome> {
     Ok(opening(extracted, &turn))
 }
 
-fn opening(extracted: Result<Extracted, String>, turn: &AssistantTurn) -> Outcome {
+fn opening(extracted: Result<Extracted, String>, turn: &AssistantTurn) -> OpenOutcome {
     match extracted {
-        Ok(Extracted::Form { payload, form }) => Outcome::Open(Box::new(Opening {
+        Ok(Extracted::Form { payload, form }) => OpenOutcome::Open(Box::new(EmbedOpening {
             form,
             source: "answer",
             tool_call_id: None,
@@ -83,12 +83,12 @@ fn opening(extracted: Result<Extracted, String>, turn: &AssistantTurn) -> Outcom
             )],
         })),
         Ok(Extracted::NoQuestions) => {
-            Outcome::Nothing(vec![messages::notice("info", reopening::NO_QUESTIONS)])
+            OpenOutcome::Nothing(vec![messages::notice("info", reopening::NO_QUESTIONS)])
         }
         Err(message) if message == ExtractError::Cancelled.to_string() => {
-            Outcome::Nothing(vec![messages::notice("info", &message)])
+            OpenOutcome::Nothing(vec![messages::notice("info", &message)])
         }
-        Err(message) => Outcome::Nothing(vec![messages::notice("error", &message)]),
+        Err(message) => OpenOutcome::Nothing(vec![messages::notice("error", &message)]),
     }
 }
 

@@ -32,7 +32,7 @@ use crate::lines::{Line, MAX_LINE};
 use crate::model::Msg;
 use crate::remote::protocol::{self as remote, RemoteMode, RemoteResponse, SubmitError};
 use crate::result::{self, AskResult};
-use crate::rpc::{Dialogs, Reply};
+use crate::rpc::{DialogReply, Dialogs};
 use crate::run::RunOptions;
 use crate::tui::{Appearance, Screen, Session, SettingsApp, bytes, notify, runtime};
 
@@ -206,24 +206,24 @@ impl Host<'_> {
 
     /// Resolves the form an `open` asks for and sends what comes before it; `None` when the
     /// engine is already done (an invalid payload's result, or nothing found, was sent).
-    fn opening(&mut self, open: &Open) -> io::Result<Option<opening::Opening>> {
+    fn opening(&mut self, open: &Open) -> io::Result<Option<opening::EmbedOpening>> {
         let outcome = if open.find == Some(protocol::Find::Answer) {
             answer::resolve(self, open)?
         } else {
             opening::resolve(open)
         };
         match outcome {
-            opening::Outcome::Open(found) => {
+            opening::OpenOutcome::Open(found) => {
                 for line in &found.before {
                     self.send(line)?;
                 }
                 Ok(Some(*found))
             }
-            opening::Outcome::Refused(invalid) => {
+            opening::OpenOutcome::Refused(invalid) => {
                 self.send(&messages::result(&invalid))?;
                 Ok(None)
             }
-            opening::Outcome::Nothing(lines) => {
+            opening::OpenOutcome::Nothing(lines) => {
                 for line in &lines {
                     self.send(line)?;
                 }
@@ -235,7 +235,7 @@ impl Host<'_> {
 
     /// The lines after a form's result (entries to store, a notice or an answer to send on),
     /// then the result itself, last.
-    fn finish(&mut self, opening: &opening::Opening, result: &AskResult) -> io::Result<()> {
+    fn finish(&mut self, opening: &opening::EmbedOpening, result: &AskResult) -> io::Result<()> {
         for line in opening::after(opening, result) {
             self.send(&line)?;
         }
@@ -426,7 +426,7 @@ struct Steps<'a, 'b> {
 }
 
 impl Dialogs for Steps<'_, '_> {
-    fn ask(&mut self, method: &str, fields: Value) -> io::Result<Reply> {
+    fn ask(&mut self, method: &str, fields: Value) -> io::Result<DialogReply> {
         self.next_id += 1;
         let id = format!("step-{}", self.next_id);
         self.host.send(&messages::step(&id, method, fields))?;
@@ -434,15 +434,15 @@ impl Dialogs for Steps<'_, '_> {
             match self.host.next(None)? {
                 Next::Message(HostMessage::Reply(reply)) if reply.id == id => {
                     return Ok(match reply.value {
-                        Some(value) if !reply.cancelled => Reply::Value(value),
-                        _ => Reply::Dismissed,
+                        Some(value) if !reply.cancelled => DialogReply::Value(value),
+                        _ => DialogReply::Dismissed,
                     });
                 }
                 Next::Message(HostMessage::Reply(reply)) => self.host.error(&format!(
                     "ignored a reply to {:?}; the step waiting is {id:?}",
                     reply.id
                 ))?,
-                Next::Message(HostMessage::Abort) | Next::Closed => return Ok(Reply::Abort),
+                Next::Message(HostMessage::Abort) | Next::Closed => return Ok(DialogReply::Abort),
                 Next::Message(_) => self
                     .host
                     .error("a dialog step is waiting: only reply and abort apply")?,

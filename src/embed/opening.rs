@@ -8,13 +8,13 @@ use super::messages;
 use super::protocol::{Find, Open};
 use crate::form::Form;
 use crate::input::validate_payload;
+use crate::pi_session::{self, DISMISSED_ENTRY, PAYLOAD_ENTRY, SessionEntry};
 use crate::result::{self, AskResult};
-use crate::session::{self, DISMISSED_ENTRY, Entry, PAYLOAD_ENTRY};
 use crate::strings::{question_count, reopening};
 
 /// A form to open, and where it came from.
 #[derive(Debug, Clone)]
-pub struct Opening {
+pub struct EmbedOpening {
     pub form: Form,
     /// The remote events' `source`.
     pub source: &'static str,
@@ -24,8 +24,8 @@ pub struct Opening {
 }
 
 /// What an `open` leads to.
-pub enum Outcome {
-    Open(Box<Opening>),
+pub enum OpenOutcome {
+    Open(Box<EmbedOpening>),
     /// The payload is invalid: this result, at once.
     Refused(Box<AskResult>),
     /// Nothing to open: these lines (a notice), then the engine is done.
@@ -43,7 +43,7 @@ pub(super) fn stored(source: &str, params: &Value, source_entry: Option<&str>) -
 }
 
 /// Resolves an `open` for the form flows (`ask`, `dialogs`, `fallback`).
-pub fn resolve(open: &Open) -> Outcome {
+pub fn resolve(open: &Open) -> OpenOutcome {
     let Some(find) = open.find else {
         let payload = open.payload.clone().unwrap_or(Value::Null);
         return match validate_payload(&payload) {
@@ -55,27 +55,27 @@ pub fn resolve(open: &Open) -> Outcome {
                 } else {
                     Vec::new()
                 };
-                Outcome::Open(Box::new(Opening {
+                OpenOutcome::Open(Box::new(EmbedOpening {
                     form,
                     source,
                     tool_call_id: open.tool_call_id.clone(),
                     before,
                 }))
             }
-            Err(invalid) => Outcome::Refused(Box::new(result::invalid_input_result(&invalid))),
+            Err(invalid) => OpenOutcome::Refused(Box::new(result::invalid_input_result(&invalid))),
         };
     };
     let entries = branch_entries(open);
-    let branch: Vec<&Entry> = entries.iter().collect();
-    let missing = |m: session::Missing, none: &str| {
-        Outcome::Nothing(vec![if m.incompatible {
+    let branch: Vec<&SessionEntry> = entries.iter().collect();
+    let missing = |m: pi_session::Missing, none: &str| {
+        OpenOutcome::Nothing(vec![if m.incompatible {
             messages::notice("error", reopening::INCOMPATIBLE)
         } else {
             messages::notice("info", none)
         }])
     };
     match find {
-        Find::Replay => match session::latest_tool_form(&branch) {
+        Find::Replay => match pi_session::latest_tool_form(&branch) {
             Ok(found) => opened(
                 found.form,
                 "ask:replay",
@@ -84,7 +84,7 @@ pub fn resolve(open: &Open) -> Outcome {
             ),
             Err(m) => missing(m, reopening::NO_ASK_FORM),
         },
-        Find::AnswerAgain => match session::latest_extracted_form(&branch) {
+        Find::AnswerAgain => match pi_session::latest_extracted_form(&branch) {
             Ok(found) => opened(
                 found.form,
                 "answer:again",
@@ -94,26 +94,26 @@ pub fn resolve(open: &Open) -> Outcome {
             Err(m) => missing(m, reopening::NO_ANSWER_FORM),
         },
         // Extraction talks to the host: resolved by `answer::resolve` before this is reached.
-        Find::Answer => Outcome::Nothing(Vec::new()),
-        Find::Resume => match session::pending_call(&branch, &|_| false) {
+        Find::Answer => OpenOutcome::Nothing(Vec::new()),
+        Find::Resume => match pi_session::pending_call(&branch, &|_| false) {
             Some(pending) => opened(
                 pending.form.form,
                 "ask:resume",
                 Some(pending.tool_call_id),
                 reopening::reopening_unanswered,
             ),
-            None => Outcome::Nothing(Vec::new()),
+            None => OpenOutcome::Nothing(Vec::new()),
         },
     }
 }
 
 /// The session branch an `open` carries, as entries (anything but an object is skipped).
-pub(super) fn branch_entries(open: &Open) -> Vec<Entry> {
+pub(super) fn branch_entries(open: &Open) -> Vec<SessionEntry> {
     open.branch
         .clone()
         .unwrap_or_default()
         .into_iter()
-        .filter_map(Entry::from_value)
+        .filter_map(SessionEntry::from_value)
         .collect()
 }
 
@@ -122,9 +122,9 @@ fn opened(
     source: &'static str,
     tool_call_id: Option<String>,
     saying: fn(&str) -> String,
-) -> Outcome {
+) -> OpenOutcome {
     let notice = messages::notice("info", &saying(&question_count(&form)));
-    Outcome::Open(Box::new(Opening {
+    OpenOutcome::Open(Box::new(EmbedOpening {
         form,
         source,
         tool_call_id,
@@ -144,7 +144,7 @@ fn source_of(source: Option<&str>) -> &'static str {
 /// result goes back through the tool; anything else is sent on as the person's message when
 /// answered, or named in a notice when cancelled. A recovered call is marked dismissed either way,
 /// so it is not reopened at the next start.
-pub fn after(opening: &Opening, result: &AskResult) -> Vec<Value> {
+pub fn after(opening: &EmbedOpening, result: &AskResult) -> Vec<Value> {
     let mut lines = Vec::new();
     if opening.source == "ask:resume"
         && let Some(id) = &opening.tool_call_id

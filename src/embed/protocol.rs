@@ -1,6 +1,6 @@
 //! The embed protocol's host messages: one JSON object per line, read strictly (an unknown type or
 //! field is an error naming it, never guessed at). What the engine sends is built in
-//! [`super::messages`]. The protocol is described, with a full exchange, in docs/embed.md.
+//! `super::messages`. The protocol is described, with a full exchange, in docs/embed.md.
 
 use std::path::PathBuf;
 
@@ -69,6 +69,7 @@ pub const SOURCES: [&str; 5] = ["tool", "answer", "answer:again", "ask:replay", 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Open {
+    /// Which flow to run.
     pub flow: FlowKind,
     /// The `ask_user` payload (every flow but `settings`), or `find` and `branch` instead.
     #[serde(default)]
@@ -121,21 +122,28 @@ fn default_height() -> u16 {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StepReply {
+    /// The step's id.
     pub id: String,
     #[serde(default)]
+    /// The option chosen or the text typed.
     pub value: Option<String>,
     #[serde(default)]
+    /// The person dismissed the step.
     pub cancelled: bool,
 }
 
 /// One line from the host.
 #[derive(Debug, Clone)]
 pub enum HostMessage {
+    /// Start a flow (the first message).
     Open(Box<Open>),
     /// Raw terminal input, exactly as the terminal delivered it (`"\u001b[B"` is Down).
     Input(String),
+    /// The host's area changed size.
     Resize {
+        /// Columns.
         width: u16,
+        /// Rows.
         height: u16,
     },
     /// The host gave up on the ask (pi's tool abort): it ends cancelled with what was entered.
@@ -153,10 +161,13 @@ pub enum HostMessage {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ExtractReply {
+    /// The `extract` request's id.
     pub id: String,
     #[serde(default)]
+    /// The model's output.
     pub output: Option<String>,
     #[serde(default)]
+    /// Why there is no output.
     pub error: Option<String>,
 }
 
@@ -175,13 +186,22 @@ enum Plain {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProtocolError {
     #[error("not a JSON object: {0}")]
+    /// The line is not JSON, or not an object.
     NotJson(String),
     #[error("a message needs a \"type\" (open, input, resize, abort, submit, reply or extracted)")]
+    /// The object has no `type`.
     NoType,
     #[error("unknown message type {0:?} (open, input, resize, abort, submit, reply or extracted)")]
+    /// The `type` is none the engine knows.
     UnknownType(String),
+    /// A message of a known type that does not read (a missing or unknown field, a bad value).
     #[error("invalid {kind} message: {why}")]
-    Invalid { kind: String, why: String },
+    Invalid {
+        /// The message's type.
+        kind: String,
+        /// What is wrong with it.
+        why: String,
+    },
 }
 
 /// Reads one host line.

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::{Extracted, ExtractionRequest, Refused, candidate_from_output, check_candidate};
 use super::{repair, request_text};
-use crate::session::AssistantTurn;
+use crate::pi_session::AssistantTurn;
 
 /// Output beyond this is cut (a runaway command must not fill memory).
 const MAX_OUTPUT: usize = 4 * 1024 * 1024;
@@ -78,7 +78,9 @@ impl Progress for Silent {
 
 /// What one attempt gave: the model's output, or why it gave none (fed back to the next try).
 pub enum Run {
+    /// The model's output.
     Output(String),
+    /// Why there is none (fed back to the next try).
     Failed(String),
 }
 

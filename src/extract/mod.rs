@@ -21,7 +21,12 @@ use crate::input;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Extracted {
     /// A valid form (freeform questions allowed) and the payload it came from.
-    Form { payload: Value, form: Form },
+    Form {
+        /// The payload as the model gave it.
+        payload: Value,
+        /// The form it validates to.
+        form: Form,
+    },
     /// `{"questions": []}`: the message asks nothing.
     NoQuestions,
 }

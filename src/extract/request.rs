@@ -1,11 +1,12 @@
 //! The extraction request written to a model command's standard input: plain text any model CLI
 //! accepts as a prompt (documented in docs/history.md).
 
-use crate::session::AssistantTurn;
+use crate::pi_session::AssistantTurn;
 
 /// What one attempt sends.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExtractionRequest<'a> {
+    /// The assistant's turn to extract questions from.
     pub turn: &'a AssistantTurn,
     /// After an invalid attempt: what was wrong and what the model said.
     pub retry: Option<(&'a str, &'a str)>,

@@ -100,7 +100,7 @@ fn is_other(option: &Value) -> bool {
 }
 
 /// The last shape-valid candidate made to fit: generic and restating questions dropped, options
-/// capped at [`MAX_OPTIONS`] keeping an "other" option, recommendation metadata removed.
+/// capped at `MAX_OPTIONS` keeping an "other" option, recommendation metadata removed.
 pub fn repair(payload: &Value) -> Value {
     let mut out = payload.clone();
     let questions: Vec<Value> = payload

@@ -22,15 +22,17 @@ use ignore::{WalkBuilder, WalkState};
 
 /// One indexed path, owned (for tests and embedding; the index itself stores entries compactly).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub struct FileEntry {
     /// Relative to the root, `/`-separated, without a trailing `/`.
     pub path: String,
+    /// Whether it is a folder (suggested with a trailing `/`).
     pub is_dir: bool,
 }
 
-impl Entry {
-    pub fn new(path: impl Into<String>, is_dir: bool) -> Entry {
-        Entry {
+impl FileEntry {
+    /// An entry for `path` (relative to the index's root).
+    pub fn new(path: impl Into<String>, is_dir: bool) -> FileEntry {
+        FileEntry {
             path: path.into(),
             is_dir,
         }
@@ -107,7 +109,7 @@ const DIR_FLAG: u32 = 1 << (NAME_END_BITS + FOLDER_BITS);
 /// The whole path is ASCII (it folds to itself, so searches need not build it).
 const ASCII_FLAG: u32 = DIR_FLAG << 1;
 
-/// Up to [`CHUNK`] entries, immutable once published: 12 bytes per entry plus its name, and each
+/// Up to `CHUNK` entries, immutable once published: 12 bytes per entry plus its name, and each
 /// folder's path once.
 #[derive(Debug, Default)]
 pub struct Chunk {
@@ -125,9 +127,13 @@ pub struct Chunk {
 /// An entry as stored: its folder path (empty at the root) and name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EntryRef<'a> {
+    /// Its folder, with a trailing `/` (empty at the root).
     pub folder: &'a str,
+    /// Its name.
     pub name: &'a str,
+    /// Whether it is a folder.
     pub is_dir: bool,
+    /// Which characters its path has (a prefilter for searches).
     pub bag: u64,
     /// Folder and name are ASCII.
     pub ascii: bool,
@@ -153,6 +159,7 @@ impl<'a> EntryRef<'a> {
         out.push_str(self.name);
     }
 
+    /// The whole path: folder and name.
     pub fn path(&self) -> String {
         let mut path = String::with_capacity(self.path_len());
         self.write_path(&mut path);
@@ -292,10 +299,12 @@ impl Snapshot {
         self.chunks.len()
     }
 
+    /// Entries in the snapshot.
     pub fn len(&self) -> usize {
         self.chunks.iter().map(|c| c.len()).sum()
     }
 
+    /// Whether the snapshot has no entry.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -379,7 +388,7 @@ impl FileIndex {
     }
 
     /// An index over fixed entries (for tests and embedding).
-    pub fn from_entries(root: &Path, entries: Vec<Entry>) -> FileIndex {
+    pub fn from_entries(root: &Path, entries: Vec<FileEntry>) -> FileIndex {
         let shared = Shared::default();
         let mut builder = ChunkBuilder::default();
         for e in entries {
@@ -393,6 +402,7 @@ impl FileIndex {
         }
     }
 
+    /// The folder indexed.
     pub fn root(&self) -> &Path {
         &self.root
     }
@@ -424,15 +434,16 @@ impl FileIndex {
         self.snapshot().len()
     }
 
+    /// Whether nothing is indexed (yet).
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// The entries found so far, as owned values (tests and embedding).
-    pub fn entries(&self) -> Vec<Entry> {
+    pub fn entries(&self) -> Vec<FileEntry> {
         self.snapshot()
             .iter()
-            .map(|(_, e)| Entry::new(e.path(), e.is_dir))
+            .map(|(_, e)| FileEntry::new(e.path(), e.is_dir))
             .collect()
     }
 

@@ -11,9 +11,9 @@ pub use complete::{
 };
 #[cfg(feature = "cli")]
 pub use index::check_globs;
-pub use index::{DEFAULT_MAX_ENTRIES, Entry, EntryRef, FileIndex, IndexOptions, Snapshot};
+pub use index::{DEFAULT_MAX_ENTRIES, EntryRef, FileEntry, FileIndex, IndexOptions, Snapshot};
 pub use search::{Matches, Searcher, Suggestion};
-pub use worker::{FileSource, FileWorker, Reply, Request};
+pub use worker::{FileSource, FileWorker, Request, SearchReply};
 
 /// Suggestions shown at once (pi shows 20).
 pub const SHOWN: usize = 20;

@@ -13,6 +13,7 @@ use super::index::{EntryRef, FileIndex, Snapshot, char_bag, fold};
 pub struct Suggestion {
     /// The path as inserted and shown (folders end with `/`).
     pub path: String,
+    /// Whether it is a folder.
     pub is_dir: bool,
 }
 
@@ -39,7 +40,9 @@ impl Suggestion {
 /// The shown suggestions and how many matched in all.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Matches {
+    /// The best matches, best first.
     pub items: Vec<Suggestion>,
+    /// How many matched in all.
     pub total: usize,
 }
 
@@ -399,7 +402,7 @@ fn starts_with(e: &EntryRef<'_>, prefix: &[u8], fold: bool) -> bool {
 #[cfg(test)]
 mod order_tests {
     use super::*;
-    use crate::files::{Entry, FileIndex};
+    use crate::files::{FileEntry, FileIndex};
 
     #[test]
     fn paths_compare_as_their_text_does() {
@@ -411,7 +414,7 @@ mod order_tests {
             paths
                 .iter()
                 .filter(|p| !p.ends_with('/'))
-                .map(|p| Entry::new(*p, false))
+                .map(|p| FileEntry::new(*p, false))
                 .collect(),
         );
         let snapshot = index.snapshot();

@@ -20,7 +20,9 @@ pub enum FileSource {
     /// A folder to walk, at the first search only.
     #[cfg(feature = "cli")]
     Walk {
+        /// The folder.
         root: PathBuf,
+        /// How to walk it (excludes, caps, gitignore).
         options: IndexOptions,
     },
 }
@@ -32,6 +34,7 @@ impl From<FileIndex> for FileSource {
 }
 
 impl FileSource {
+    /// The folder suggestions are relative to.
     pub fn root(&self) -> &Path {
         match self {
             FileSource::Index(index) => index.root(),
@@ -63,8 +66,20 @@ impl FileSource {
 /// A request to the worker.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
-    Search { query: String, generation: u64 },
-    ListDir { word: String, generation: u64 },
+    /// Files matching an `@` query.
+    Search {
+        /// The text after `@`.
+        query: String,
+        /// The request's number, which the reply carries.
+        generation: u64,
+    },
+    /// The folder of a path word, for Tab completion.
+    ListDir {
+        /// The path word.
+        word: String,
+        /// The request's number, which the reply carries.
+        generation: u64,
+    },
 }
 
 impl Request {
@@ -77,8 +92,10 @@ impl Request {
 
 /// An answer, for the request of that generation.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reply {
+pub struct SearchReply {
+    /// The request this answers.
     pub generation: u64,
+    /// The suggestions, best first.
     pub matches: Matches,
     /// The index stopped at its entry cap.
     pub truncated: bool,
@@ -89,7 +106,7 @@ pub struct Reply {
 /// The UI side of the worker thread.
 pub struct FileWorker {
     requests: Sender<Request>,
-    replies: Receiver<Reply>,
+    replies: Receiver<SearchReply>,
     /// The newest generation asked for, and the newest answered.
     asked: u64,
     answered: u64,
@@ -104,7 +121,7 @@ impl FileWorker {
     /// Starts the worker thread; the index is opened at the first search.
     pub fn spawn(source: FileSource) -> FileWorker {
         let (requests, inbox) = mpsc::channel::<Request>();
-        let (outbox, replies) = mpsc::channel::<Reply>();
+        let (outbox, replies) = mpsc::channel::<SearchReply>();
         std::thread::Builder::new()
             .name("pi-ask-files".into())
             .spawn(move || serve(source, &inbox, &outbox))
@@ -132,14 +149,14 @@ impl FileWorker {
     }
 
     /// Answers that have arrived, without waiting.
-    pub fn take_replies(&mut self) -> Vec<Reply> {
-        let replies: Vec<Reply> = self.replies.try_iter().collect();
+    pub fn take_replies(&mut self) -> Vec<SearchReply> {
+        let replies: Vec<SearchReply> = self.replies.try_iter().collect();
         self.note(&replies);
         replies
     }
 
     /// Waits up to `timeout` for the answer to the newest request (tests and the harness).
-    pub fn wait_replies(&mut self, timeout: Duration) -> Vec<Reply> {
+    pub fn wait_replies(&mut self, timeout: Duration) -> Vec<SearchReply> {
         let mut replies = Vec::new();
         let deadline = std::time::Instant::now() + timeout;
         while self.answered < self.asked {
@@ -156,7 +173,7 @@ impl FileWorker {
         replies
     }
 
-    fn note(&mut self, replies: &[Reply]) {
+    fn note(&mut self, replies: &[SearchReply]) {
         for reply in replies {
             self.answered = self.answered.max(reply.generation);
             if reply.generation == self.asked {
@@ -167,7 +184,7 @@ impl FileWorker {
 }
 
 /// The worker thread: the index, the searcher, and the newest request.
-fn serve(source: FileSource, inbox: &Receiver<Request>, outbox: &Sender<Reply>) {
+fn serve(source: FileSource, inbox: &Receiver<Request>, outbox: &Sender<SearchReply>) {
     let root = source.root().to_path_buf();
     let mut source = Some(source);
     let mut index: Option<FileIndex> = None;
@@ -205,7 +222,7 @@ fn serve(source: FileSource, inbox: &Receiver<Request>, outbox: &Sender<Reply>) 
                 let matches = searcher.search(index, &query, SHOWN);
                 let more = !index.is_complete();
                 last = more.then_some((query, generation, seen));
-                Reply {
+                SearchReply {
                     generation,
                     matches,
                     truncated: index.is_truncated(),
@@ -217,7 +234,7 @@ fn serve(source: FileSource, inbox: &Receiver<Request>, outbox: &Sender<Reply>) 
                 let mut items = complete_word(&root, &word);
                 let total = items.len();
                 items.truncate(SHOWN);
-                Reply {
+                SearchReply {
                     generation,
                     matches: Matches { items, total },
                     truncated: false,

@@ -14,10 +14,15 @@ use crate::result::AskResult;
 /// What a form is recorded with, owned until it shows.
 #[derive(Debug, Clone)]
 pub struct PendingAsk {
+    /// Which command opened the form.
     pub source: Source,
+    /// Its working directory.
     pub cwd: String,
+    /// Its title, if any.
     pub title: Option<String>,
+    /// The payload as given.
     pub payload: Value,
+    /// What it came from.
     pub origin: Origin,
 }
 

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProcessId {
+    /// The process id.
     pub pid: u32,
     /// The process's start time since boot, where the system tells it.
     #[serde(default, skip_serializing_if = "Option::is_none")]

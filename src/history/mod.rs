@@ -66,8 +66,11 @@ impl Source {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
+    /// The answers were submitted.
     Submitted,
+    /// The person asked the agent to elaborate.
     Elaborated,
+    /// The form was cancelled.
     Cancelled,
     /// Ended from outside (SIGTERM, SIGHUP, SIGINT as a signal): the caller got the cancelled
     /// result of the answers so far, but the person never chose to cancel, so it can be resumed.
@@ -84,6 +87,7 @@ impl Status {
         }
     }
 
+    /// The status as the history file spells it.
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Submitted => "submitted",
@@ -130,18 +134,23 @@ pub struct Origin {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Opened {
+    /// The ask's id (a UUID), shared by every line about it.
     pub id: String,
+    /// Which command opened it.
     pub source: Source,
     /// RFC 3339 UTC with milliseconds.
     pub at: String,
+    /// The working directory it was opened in.
     pub cwd: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The form's title, if any.
     pub title: Option<String>,
     /// The payload exactly as given (revalidated whenever it is reopened).
     pub payload: Value,
     /// The process showing the form, to tell a running form from an interrupted one.
     pub process: ProcessId,
     #[serde(default, skip_serializing_if = "is_default")]
+    /// What the ask came from (a replay, a resume, a session's tool call).
     pub origin: Origin,
 }
 
@@ -153,9 +162,13 @@ fn is_default(origin: &Origin) -> bool {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Ended {
+    /// The ask's id.
     pub id: String,
+    /// When it ended (RFC 3339 UTC with milliseconds).
     pub at: String,
+    /// How it ended.
     pub status: Status,
+    /// The result as delivered (`{content, details}`).
     pub result: Value,
 }
 
@@ -163,6 +176,7 @@ pub struct Ended {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Dismissal {
+    /// When (RFC 3339 UTC with milliseconds).
     pub at: String,
     /// The history ask dismissed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -171,6 +185,7 @@ pub struct Dismissal {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The dismissed tool call's id in that session.
     pub tool_call_id: Option<String>,
 }
 
@@ -178,19 +193,27 @@ pub struct Dismissal {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "camelCase")]
 pub enum Event {
+    /// A form was opened.
     Open(Box<Opened>),
+    /// A form ended.
     End(Ended),
+    /// A resumed form ended, so its interrupted ask is not offered again.
     Dismiss(Dismissal),
     /// `pi-ask ask` told the person this interrupted ask can be resumed (said once).
     Hinted {
+        /// The ask's id.
         id: String,
+        /// When.
         at: String,
     },
     /// What was entered so far in an open form (a [`crate::model::Draft`]), written a moment
     /// after it changes; the newest one is what `pi-ask resume` restores.
     Progress {
+        /// The ask's id.
         id: String,
+        /// When.
         at: String,
+        /// The draft as JSON.
         draft: Value,
     },
 }
@@ -210,12 +233,15 @@ impl Event {
 /// One opened form and what happened to it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ask {
+    /// How it was opened.
     pub opened: Opened,
+    /// How it ended, if it did.
     pub ended: Option<Ended>,
     /// A later resume ended, or this ask was dismissed directly.
     pub dismissed: bool,
     /// A later resume of the same ask exists, so this one is not offered by itself.
     pub superseded: bool,
+    /// The person was already told it can be resumed.
     pub hinted: bool,
     /// The newest draft recorded while it was open.
     pub draft: Option<Value>,
@@ -282,14 +308,17 @@ impl Ask {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LookupError {
     #[error("no ask {0} in the history")]
+    /// No ask's id starts with the given text.
     NotFound(String),
     #[error("{1} asks in the history start with {0}; give more characters")]
+    /// Several asks' ids start with the given text (it, and how many).
     Ambiguous(String, usize),
 }
 
 /// The history folded into asks, oldest first.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct History {
+    /// Every ask, oldest first.
     pub asks: Vec<Ask>,
     /// Dismissed pi session tool calls: (session id, tool call id).
     pub session_dismissals: HashSet<(String, String)>,

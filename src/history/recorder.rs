@@ -20,10 +20,15 @@ pub struct Recorder {
 /// What a form is recorded with.
 #[derive(Debug, Clone)]
 pub struct OpenAsk<'a> {
+    /// Which command opened the form.
     pub source: Source,
+    /// Its working directory.
     pub cwd: String,
+    /// Its title, if any.
     pub title: Option<String>,
+    /// The payload as given.
     pub payload: &'a Value,
+    /// What it came from.
     pub origin: Origin,
 }
 

@@ -56,10 +56,12 @@ impl Drop for Lock {
 }
 
 impl HistoryStore {
+    /// The history file at `path` (created at the first append).
     pub fn new(path: impl Into<PathBuf>) -> HistoryStore {
         HistoryStore { path: path.into() }
     }
 
+    /// Where the file is.
     pub fn path(&self) -> &Path {
         &self.path
     }

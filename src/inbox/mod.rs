@@ -11,7 +11,8 @@ use crate::queue::QueuedAsk;
 
 /// One waiting ask as the list shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub struct WaitingAsk {
+    /// The ask's id.
     pub id: String,
     /// Who asked (the MCP client's name and version).
     pub client: String,
@@ -27,10 +28,10 @@ pub struct Entry {
     pub queue: usize,
 }
 
-impl Entry {
+impl WaitingAsk {
     /// The entry of a queued ask in watched queue `queue` (`asker_alive` is for the caller to
     /// tell: it is I/O).
-    pub fn of(ask: &QueuedAsk, asker_alive: bool, queue: usize) -> Entry {
+    pub fn of(ask: &QueuedAsk, asker_alive: bool, queue: usize) -> WaitingAsk {
         let prompt = ask
             .payload
             .get("questions")
@@ -38,7 +39,7 @@ impl Entry {
             .and_then(|q| q.get("prompt"))
             .and_then(serde_json::Value::as_str)
             .unwrap_or("(no prompt)");
-        Entry {
+        WaitingAsk {
             id: ask.id.clone(),
             client: ask.client.clone(),
             cwd: ask.cwd.clone(),
@@ -75,7 +76,7 @@ pub enum ListEnding {
 /// The list: entries oldest first, those left for later at the end.
 #[derive(Debug, Clone, Default)]
 pub struct InboxList {
-    entries: Vec<Entry>,
+    entries: Vec<WaitingAsk>,
     cursor: usize,
     /// The asks left for later, in the order they were left (the last one goes last).
     later: Vec<String>,
@@ -87,6 +88,7 @@ pub struct InboxList {
 /// asked and from where), best first. The list's cursor follows the highlighted match.
 #[derive(Debug, Clone)]
 pub struct InboxFilter {
+    /// The query typed.
     pub query: TextEdit,
     /// Indices into the entries, best match first.
     pub matches: Vec<usize>,
@@ -96,7 +98,7 @@ pub struct InboxFilter {
 
 impl InboxList {
     /// The entries in the order shown.
-    pub fn entries(&self) -> &[Entry] {
+    pub fn entries(&self) -> &[WaitingAsk] {
         &self.entries
     }
 
@@ -220,7 +222,7 @@ impl InboxList {
     /// Replaces the entries with what the queues hold now, keeping the highlight on the same ask
     /// (or the same row when it went away).
     /// Returns whether the list changed (what it shows, or its order).
-    pub fn refresh(&mut self, mut entries: Vec<Entry>) -> bool {
+    pub fn refresh(&mut self, mut entries: Vec<WaitingAsk>) -> bool {
         let highlighted = self.entries.get(self.cursor).map(|e| e.id.clone());
         let later_at = |id: &str| self.later.iter().position(|l| l == id);
         entries.sort_by_key(|e| (later_at(&e.id), e.created_at));
@@ -255,7 +257,7 @@ impl InboxList {
     }
 
     /// The listed ask with this id.
-    pub fn entry(&self, id: &str) -> Option<&Entry> {
+    pub fn entry(&self, id: &str) -> Option<&WaitingAsk> {
         self.entries.iter().find(|e| e.id == id)
     }
 
@@ -292,8 +294,8 @@ impl InboxList {
 mod tests {
     use super::*;
 
-    fn entry(id: &str, at: u64) -> Entry {
-        Entry {
+    fn entry(id: &str, at: u64) -> WaitingAsk {
+        WaitingAsk {
             id: id.into(),
             client: "c".into(),
             cwd: "/".into(),

@@ -151,13 +151,13 @@ pub fn draw(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::inbox::Entry;
+    use crate::inbox::WaitingAsk;
     use pi_ask_components::text::buffer_rows;
 
     fn list() -> InboxList {
         let mut list = InboxList::default();
         list.refresh(vec![
-            Entry {
+            WaitingAsk {
                 id: "a".into(),
                 client: "claude-code 1.0".into(),
                 cwd: "/home/u/proj".into(),
@@ -166,7 +166,7 @@ mod tests {
                 asker_alive: true,
                 queue: 0,
             },
-            Entry {
+            WaitingAsk {
                 id: "b".into(),
                 client: "evil\u{1b}]2;PWNED\u{7}".into(),
                 cwd: "/tmp".into(),

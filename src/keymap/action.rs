@@ -11,10 +11,15 @@ use crate::model::{FilterAction, InboxAction, Msg, PopupAction};
 /// Where a key is pressed. Each context has its own actions and bindings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Context {
+    /// Keys that work everywhere in a form (dismiss, settings).
     Global,
+    /// The option list of a question, and the review.
     Main,
+    /// The answer editor (`Type your own`).
     Editor,
+    /// A note editor.
     NoteEditor,
+    /// The settings modal.
     SettingsModal,
     /// The `@` file suggestion popup inside an editor.
     Autocomplete,
@@ -25,6 +30,7 @@ pub enum Context {
 }
 
 impl Context {
+    /// Every context, in the order docs and configs list them.
     pub const ALL: [Context; 8] = [
         Context::Global,
         Context::Main,
@@ -77,6 +83,7 @@ impl Context {
         }
     }
 
+    /// The context a config calls `name` (`main`, `editor`, …), if any.
     pub fn from_name(name: &str) -> Option<Context> {
         Context::ALL.into_iter().find(|c| c.name() == name)
     }
@@ -93,6 +100,7 @@ impl Context {
 /// When an action applies (besides its context being consulted).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum When {
+    /// Whenever its context is consulted.
     Always,
     /// No editor is open, or the open one is empty (the `*WhenEmpty` actions, `global.settings`).
     EditorEmpty,
@@ -127,12 +135,17 @@ pub enum Group {
 /// Everything the table says about one action.
 #[derive(Debug)]
 pub struct ActionSpec {
+    /// Where it is bound.
     pub context: Context,
     /// The name within its context (`nextTab`).
     pub name: &'static str,
+    /// Its keys unless remapped.
     pub default_keys: &'static [&'static str],
+    /// The message it produces.
     pub msg: Msg,
+    /// When it applies.
     pub when: When,
+    /// The group it belongs to (flow, editing, preview…).
     pub group: Group,
     /// The footer hint's verb (`select`, `close list`); empty for actions without a hint.
     pub hint: &'static str,
@@ -149,9 +162,10 @@ macro_rules! actions {
     } ),* $(,)?) => {
         /// A bindable action. Its config id is `<context>.<name>`, e.g. `main.nextTab`.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Action { $($variant),* }
+        pub enum Action { $(#[doc = $description] $variant),* }
 
         impl Action {
+            /// Every action, in the table's order.
             pub const ALL: &'static [Action] = &[$(Action::$variant),*];
 
             /// The action's row of the table.
@@ -327,6 +341,7 @@ actions! {
 }
 
 impl Action {
+    /// Where the action is bound.
     pub fn context(self) -> Context {
         self.spec().context
     }
@@ -346,14 +361,17 @@ impl Action {
         self.spec().msg.clone()
     }
 
+    /// When the action applies.
     pub fn when(self) -> When {
         self.spec().when
     }
 
+    /// The group the action belongs to.
     pub fn group(self) -> Group {
         self.spec().group
     }
 
+    /// The action a config calls `<context>.<name>`, if any.
     pub fn from_name(context: Context, name: &str) -> Option<Action> {
         context.actions().find(|a| a.name() == name)
     }

@@ -5,6 +5,7 @@ use super::{Action, Context};
 
 /// The marker lines around the generated table in docs/keymaps.md.
 pub const BEGIN: &str = "<!-- actions table: generated from src/keymap/action.rs -->";
+/// The marker line after the generated table.
 pub const END: &str = "<!-- end of actions table -->";
 
 /// The markdown table of every context, action, default keys and what it does.

@@ -45,6 +45,7 @@ impl Default for Keymaps {
 }
 
 impl Keymaps {
+    /// The keys bound to `action`.
     pub fn keys(&self, action: Action) -> &[KeyId] {
         self.bindings.get(&action).map(Vec::as_slice).unwrap_or(&[])
     }
@@ -54,6 +55,7 @@ impl Keymaps {
         self.bindings.insert(action, keys);
     }
 
+    /// Every action with its keys.
     pub fn iter(&self) -> impl Iterator<Item = (Action, &[KeyId])> {
         self.bindings.iter().map(|(a, k)| (*a, k.as_slice()))
     }
@@ -84,6 +86,7 @@ impl Default for BindingTable {
 }
 
 impl BindingTable {
+    /// The lookup table for `keymaps`.
     pub fn new(keymaps: Keymaps) -> BindingTable {
         let mut lookup = HashMap::new();
         for (action, keys) in keymaps.iter() {
@@ -97,6 +100,7 @@ impl BindingTable {
         BindingTable { keymaps, lookup }
     }
 
+    /// The bindings it was built from.
     pub fn keymaps(&self) -> &Keymaps {
         &self.keymaps
     }
@@ -131,7 +135,7 @@ impl BindingTable {
     }
 
     /// Resolves a key press in the given focus: the focus's layers in order (see
-    /// [`precedence`]), the first bound action that applies; else the focus's fallback.
+    /// `precedence`), the first bound action that applies; else the focus's fallback.
     pub fn resolve(&self, focus: Focus, key: &KeyId) -> Resolution {
         let (layers, fallback) = layers(focus);
         for layer in layers.iter().filter(|l| l.open(focus)) {

@@ -6,16 +6,19 @@ use super::action::{Action, Context, Group, When};
 /// Which kind of editor has focus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EditorKind {
+    /// The answer editor (`Type your own`).
     Answer,
     /// An answer editor the cursor opened by landing on the `Type your own` row: while it is
     /// empty, `main.nextOption`/`main.previousOption` keep moving (a remapped `j`/`k` is not typed).
     LandedAnswer,
+    /// A note editor.
     Note,
 }
 
 /// The `@` popup under a focused editor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PopupFocus {
+    /// Not open.
     #[default]
     Closed,
     /// Open on `no matching files`: only its close key is its own.
@@ -31,8 +34,11 @@ pub enum Focus {
     Main,
     /// An inline editor; `empty` hands navigation keys to the `*WhenEmpty` actions.
     Editor {
+        /// Which editor.
         kind: EditorKind,
+        /// Its text is empty.
         empty: bool,
+        /// The `@` popup under it.
         popup: PopupFocus,
     },
     /// The settings modal, which blocks every other context.
@@ -40,7 +46,10 @@ pub enum Focus {
     /// `pi-ask inbox`'s list of waiting asks (its own context only).
     Inbox,
     /// The type-to-filter line; `empty` while its query is.
-    Filter { empty: bool },
+    Filter {
+        /// The query is empty.
+        empty: bool,
+    },
 }
 
 impl Focus {
@@ -94,14 +103,18 @@ pub enum Gate {
 /// One step of the lookup.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layer {
+    /// The context consulted.
     pub context: Context,
+    /// Which of its actions.
     pub take: Take,
+    /// When it is consulted.
     pub gate: Gate,
 }
 
 /// What a key bound to nothing does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fallback {
+    /// Nothing happens.
     Nothing,
     /// `1`-`9` select or toggle that row (or run a review action).
     Digit,

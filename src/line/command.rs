@@ -20,13 +20,19 @@ pub enum Command {
     Preview(usize),
     /// Switch the question between one choice and several.
     ChangeType,
+    /// Go to the previous question.
     Back,
+    /// Go to the next question.
     Forward,
+    /// Go to the review.
     Review,
+    /// List the commands.
     Help,
     /// Say the current question (or the review) again.
     Repeat,
+    /// Submit the answers (on the review, its Submit action).
     Submit,
+    /// Ask the agent to elaborate on the notes.
     Elaborate,
     /// Cancel the form (on the review, its Cancel action).
     Cancel,

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use crate::inbox::{Entry, InboxList, ListEnding, view};
+use crate::inbox::{InboxList, ListEnding, WaitingAsk, view};
 use crate::model::InboxAction;
 use crate::printable::printable;
 
@@ -15,7 +15,7 @@ const REFRESH: Duration = Duration::from_millis(250);
 
 const COMMANDS: &str = "Type a number to open that ask, l and a number to leave it for later, d and a number to decline it, q to quit, or an empty line to hear the list again.";
 
-fn entry_line(n: usize, entry: &Entry, later: bool, now_ms: u64) -> String {
+fn entry_line(n: usize, entry: &WaitingAsk, later: bool, now_ms: u64) -> String {
     let mut line = format!(
         "{n}. {} (from {}, in {}, {})",
         printable(&entry.first_prompt),
@@ -78,7 +78,7 @@ fn parse(line: &str, rows: usize) -> Result<Option<(InboxAction, usize)>, String
 /// Says the list and reads lines until the person opens, declines or quits.
 pub fn run(
     list: &mut InboxList,
-    mut waiting: impl FnMut() -> Vec<Entry>,
+    mut waiting: impl FnMut() -> Vec<WaitingAsk>,
     lines: &Receiver<String>,
     out: &mut dyn Write,
     signals: &AtomicBool,

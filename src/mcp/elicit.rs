@@ -29,7 +29,9 @@ struct Fields {
 /// An ask as an elicitation: the request's message and schema, and how to read the reply.
 #[derive(Debug, Clone)]
 pub struct Elicitation {
+    /// The text the host shows above its form.
     pub message: String,
+    /// The form as a flat JSON Schema.
     pub schema: Value,
     fields: Vec<Fields>,
 }
@@ -139,9 +141,12 @@ pub fn elicitation(form: &Form) -> Elicitation {
 
 /// What the person did with the host's form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reply {
+pub enum ElicitReply {
+    /// The person filled in the host's form.
     Accept,
+    /// The person declined to answer.
     Decline,
+    /// The person closed the host's form.
     Cancel,
 }
 
@@ -149,9 +154,9 @@ impl Elicitation {
     /// The result for the person's reply: accept is a submit with what the fields hold (a
     /// value that is none of the question's options is ignored; for a single-choice question,
     /// own words replace the choice), decline and cancel a cancelled result.
-    pub fn result(&self, form: &Form, reply: Reply, content: Option<&Value>) -> AskResult {
+    pub fn result(&self, form: &Form, reply: ElicitReply, content: Option<&Value>) -> AskResult {
         let mut states = vec![AnswerState::default(); form.questions.len()];
-        if reply != Reply::Accept {
+        if reply != ElicitReply::Accept {
             return build_from_state(
                 form.title.as_deref(),
                 &form.questions,
@@ -257,7 +262,7 @@ mod tests {
         let e = elicitation(&form);
         let content = json!({"env": "prod", "env_note": " watch the logs ", "checks": ["e2e", "lint", "nope"],
             "checks_own": "fuzz", "env_own_own": "my own", "env_own": "a"});
-        let result = e.result(&form, Reply::Accept, Some(&content));
+        let result = e.result(&form, ElicitReply::Accept, Some(&content));
         let answers = &serde_json::to_value(&result.details).unwrap()["answers"];
         assert_eq!(answers["env"]["values"], json!(["prod"]));
         assert_eq!(answers["env"]["labels"], json!(["Production"]));
@@ -274,7 +279,7 @@ mod tests {
     fn decline_and_cancel_are_cancelled_results_with_nothing_chosen() {
         let form = form();
         let e = elicitation(&form);
-        for reply in [Reply::Decline, Reply::Cancel] {
+        for reply in [ElicitReply::Decline, ElicitReply::Cancel] {
             let result = e.result(&form, reply, Some(&json!({"env": "prod"})));
             assert!(result.details.cancelled);
             assert!(result.details.answers.is_empty());

@@ -19,7 +19,12 @@ pub enum Piece {
     /// A whole line within the limit, its `\n` included.
     Line(Vec<u8>),
     /// A line over the limit, already dropped: its length and, when it was a request, its id.
-    Oversized { bytes: u64, request: Option<Value> },
+    Oversized {
+        /// How long the line was.
+        bytes: u64,
+        /// The request's id, when it was a request.
+        request: Option<Value>,
+    },
 }
 
 /// Splits a byte stream into lines, passing those within `limit` bytes and replacing longer ones

@@ -52,6 +52,7 @@ impl AnswerState {
         self.selected.len() + usize::from(self.custom_answer().is_some())
     }
 
+    /// Whether option `option` (an index) is chosen.
     pub fn is_selected(&self, option: usize) -> bool {
         self.selected.contains(&option)
     }

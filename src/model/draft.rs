@@ -6,7 +6,7 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-use super::{AnswerState, Editor, EditorTarget, Model};
+use super::{AnswerState, EditorTarget, Model, OpenEditor};
 use crate::form::QuestionType;
 
 /// An unsaved editor text longer than this is kept cut to it (at a character boundary): a draft
@@ -23,7 +23,9 @@ pub struct Draft {
     pub cursors: Vec<usize>,
     /// Each question's presented type (`t` changes it while the form is open).
     pub presented: Vec<String>,
+    /// Every question's answer, in the form's order.
     pub answers: Vec<DraftAnswer>,
+    /// The editor open at the time, with its unsaved text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub editor: Option<DraftEditor>,
 }
@@ -32,14 +34,19 @@ pub struct Draft {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DraftAnswer {
+    /// The chosen options (indices).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub selected: Vec<usize>,
+    /// The person's own words, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom_text: Option<String>,
+    /// Whether the own words count as chosen.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub custom_selected: bool,
+    /// The note on the question, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Notes on options, by option value.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub option_notes: IndexMap<String, String>,
 }
@@ -50,9 +57,12 @@ pub struct DraftAnswer {
 pub struct DraftEditor {
     /// `answer`, `questionNote` or `optionNote`.
     pub kind: String,
+    /// The question it belongs to.
     pub question: usize,
+    /// The option whose note it edits; `None` for the question's note or answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub option: Option<usize>,
+    /// The unsaved text.
     pub text: String,
 }
 
@@ -181,7 +191,7 @@ impl Model {
                     question: e.question,
                 },
             };
-            Editor::new(target, &e.text)
+            OpenEditor::new(target, &e.text)
         });
         // Nothing was open: an empty custom row under the cursor opens its editor as usual.
         self.suppress_auto_open = false;

@@ -12,7 +12,9 @@ use crate::form::Question;
 /// An open filter on one question.
 #[derive(Debug, Clone)]
 pub struct Filter {
+    /// The question whose options are filtered.
     pub question: usize,
+    /// The query typed.
     pub query: TextEdit,
     /// The options shown (their indices in the question, 0-based; results say `option + 1`),
     /// best match first, with the label characters matched; all of them, in order, while the
@@ -32,6 +34,7 @@ pub struct Filter {
 pub struct Haystacks(Vec<(Utf32String, Option<Utf32String>)>);
 
 impl Haystacks {
+    /// The texts to match: each option's label and description.
     pub fn new<'a>(items: impl Iterator<Item = (&'a str, Option<&'a str>)>) -> Haystacks {
         Haystacks(
             items
@@ -50,10 +53,12 @@ impl Haystacks {
         )
     }
 
+    /// Options in all.
     pub fn len(&self) -> usize {
         self.0.len()
     }
 
+    /// Whether there is no option.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }

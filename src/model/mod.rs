@@ -19,7 +19,7 @@ pub use msg::{Cmd, FilterAction, InboxAction, Msg, Notification, PopupAction, Re
 /// test needs only `pi_ask`).
 pub use pi_ask_components::EditOp;
 pub use popup::{Popup, PopupKind};
-pub use settings_modal::{ModalMessage, SettingsModal, SettingsRow};
+pub use settings_modal::{ModalMessage, SettingsModalState, SettingsRow};
 pub use update::update;
 #[cfg(feature = "cli")]
 pub(crate) use update::waiting_message;
@@ -34,7 +34,9 @@ pub use crate::strings::DISMISS_NOTICE;
 /// Which tab is showing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
+    /// A question's tab (its index in the form).
     Question(usize),
+    /// The review tab.
     Review,
 }
 
@@ -42,14 +44,26 @@ pub enum Tab {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EditorTarget {
     /// The free-form answer of a question (the `Type your own` row).
-    Answer { question: usize },
+    Answer {
+        /// The question (an index into the form).
+        question: usize,
+    },
     /// The question-level note.
-    QuestionNote { question: usize },
+    QuestionNote {
+        /// The question (an index into the form).
+        question: usize,
+    },
     /// The note of one real option.
-    OptionNote { question: usize, option: usize },
+    OptionNote {
+        /// The question (an index into the form).
+        question: usize,
+        /// The option (an index into its options).
+        option: usize,
+    },
 }
 
 impl EditorTarget {
+    /// The question the editor belongs to.
     pub fn question(self) -> usize {
         match self {
             EditorTarget::Answer { question }
@@ -75,8 +89,10 @@ impl EditorTarget {
 
 /// An open inline editor: what it edits, and its unsaved text and caret (the only copy of them).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Editor {
+pub struct OpenEditor {
+    /// What it edits.
     pub target: EditorTarget,
+    /// Its text and caret.
     pub edit: TextEdit,
     /// Opened by the cursor landing on an empty `Type your own` row, not by a key that asked for
     /// it (Enter, Space, a digit). While such an editor is empty, the keys of `main.nextOption`
@@ -85,21 +101,22 @@ pub struct Editor {
     pub landed: bool,
 }
 
-impl Editor {
+impl OpenEditor {
     /// An editor on `target` holding `text`, the caret at its end (free-form answers are one line).
-    pub fn new(target: EditorTarget, text: &str) -> Editor {
+    pub fn new(target: EditorTarget, text: &str) -> OpenEditor {
         let edit = TextEdit::new(text);
         let edit = match target {
             EditorTarget::Answer { .. } => edit.single_line(),
             _ => edit,
         };
-        Editor {
+        OpenEditor {
             target,
             edit,
             landed: false,
         }
     }
 
+    /// The text being edited.
     pub fn text(&self) -> &str {
         self.edit.text()
     }
@@ -117,7 +134,7 @@ pub struct Model {
     tab: usize,
     cursors: Vec<usize>,
     review_cursor: usize,
-    editor: Option<Editor>,
+    editor: Option<OpenEditor>,
     /// After Esc closes the free-form editor, it does not reopen by itself until the cursor moves.
     suppress_auto_open: bool,
     settings: Settings,
@@ -127,7 +144,7 @@ pub struct Model {
     /// A type change that happened or waits for its confirming press.
     type_notice: Option<String>,
     config_notice: Option<String>,
-    settings_modal: Option<SettingsModal>,
+    settings_modal: Option<SettingsModalState>,
     /// The `@` popup under the open editor, and the search it waits for.
     completion: popup::Completion,
     /// The type-to-filter line over the current question's options, while it is open.
@@ -201,22 +218,27 @@ impl Model {
         self.completion.popup.as_ref()
     }
 
+    /// The form's title, if any.
     pub fn title(&self) -> Option<&str> {
         self.title.as_deref()
     }
 
+    /// The questions, in the form's order.
     pub fn questions(&self) -> &[Question] {
         &self.questions
     }
 
+    /// What was entered for each question, in the form's order.
     pub fn answers(&self) -> &[AnswerState] {
         &self.answers
     }
 
+    /// What was entered for question `question` (an index into [`Model::questions`]).
     pub fn answer(&self, question: usize) -> &AnswerState {
         &self.answers[question]
     }
 
+    /// The tab showing.
     pub fn tab(&self) -> Tab {
         if self.tab < self.questions.len() {
             Tab::Question(self.tab)
@@ -230,6 +252,7 @@ impl Model {
         self.tab
     }
 
+    /// Tabs: one per question, and the review when there is more than one question.
     pub fn tab_count(&self) -> usize {
         self.questions.len() + 1
     }
@@ -301,7 +324,8 @@ impl Model {
         ReviewAction::at(self.review_cursor).unwrap_or(ReviewAction::Submit)
     }
 
-    pub fn editor(&self) -> Option<&Editor> {
+    /// The open inline editor, if any.
+    pub fn editor(&self) -> Option<&OpenEditor> {
         self.editor.as_ref()
     }
 
@@ -315,11 +339,13 @@ impl Model {
         self.editor.as_ref().is_none_or(|e| e.edit.is_empty())
     }
 
+    /// The settings in effect.
     pub fn settings(&self) -> &Settings {
         &self.settings
     }
 
-    pub fn settings_modal(&self) -> Option<&SettingsModal> {
+    /// The open settings modal, if any.
+    pub fn settings_modal(&self) -> Option<&SettingsModalState> {
         self.settings_modal.as_ref()
     }
 
@@ -333,6 +359,7 @@ impl Model {
         self.pending_type_change
     }
 
+    /// A first Ctrl+C asked to confirm dismissing a form with answers.
     pub fn dismiss_pending(&self) -> bool {
         self.dismiss_pending
     }
@@ -347,6 +374,7 @@ impl Model {
             .or(self.config_notice.as_deref())
     }
 
+    /// The flow is over (its result went out as [`Cmd::Finish`]); every later message is ignored.
     pub fn is_finished(&self) -> bool {
         self.finished
     }
@@ -384,9 +412,9 @@ impl Model {
         }
         let question = &self.questions[q];
         if self.cursors[q] == question.custom_row() && self.answers[q].custom_text.is_none() {
-            self.editor = Some(Editor {
+            self.editor = Some(OpenEditor {
                 landed: true,
-                ..Editor::new(EditorTarget::Answer { question: q }, "")
+                ..OpenEditor::new(EditorTarget::Answer { question: q }, "")
             });
         }
     }

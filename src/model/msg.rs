@@ -6,18 +6,23 @@ use crate::settings::{Setting, Settings};
 /// One of the three review-tab actions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ReviewAction {
+    /// Send the answers (`1. Submit`).
     Submit,
+    /// Ask the agent to elaborate on the notes (`2. Elaborate`).
     Elaborate,
+    /// Cancel the form (`3. Cancel`).
     Cancel,
 }
 
 impl ReviewAction {
+    /// The actions in the order the review lists them.
     pub const ALL: [ReviewAction; 3] = [
         ReviewAction::Submit,
         ReviewAction::Elaborate,
         ReviewAction::Cancel,
     ];
 
+    /// The action's label on the review.
     pub fn label(self) -> &'static str {
         match self {
             ReviewAction::Submit => crate::strings::SUBMIT,
@@ -31,6 +36,7 @@ impl ReviewAction {
         ReviewAction::ALL.get(index).copied()
     }
 
+    /// Its place on the review (0, 1 or 2).
     pub fn index(self) -> usize {
         ReviewAction::ALL
             .iter()
@@ -42,11 +48,15 @@ impl ReviewAction {
 /// An action of the `@` suggestion popup.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PopupAction {
+    /// Highlight the next suggestion.
     Next,
+    /// Highlight the previous suggestion.
     Previous,
+    /// Enter: insert the highlighted suggestion.
     Accept,
     /// Tab: accepts the highlighted suggestion, or (popup closed) completes the path word.
     Complete,
+    /// Esc: close the popup (it stays closed until the `@` word changes).
     Close,
 }
 
@@ -55,6 +65,7 @@ pub enum PopupAction {
 pub enum FilterAction {
     /// Highlight the next (or previous) match.
     Next,
+    /// Highlight the previous match.
     Previous,
     /// Enter: pick the highlighted match (a single question goes on; a multi question keeps it
     /// chosen) and close the filter.
@@ -70,7 +81,9 @@ pub enum FilterAction {
 /// An action in the inbox's list of waiting asks (`pi-ask inbox`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InboxAction {
+    /// Highlight the next waiting ask.
     Next,
+    /// Highlight the previous waiting ask.
     Previous,
     /// Open the highlighted ask's form.
     Open,
@@ -92,7 +105,9 @@ pub enum Msg {
     /// A validated answer from another program (remote events): replaces every answer and
     /// completes with Submit, or Elaborate; the settings modal and any editor close.
     RemoteAnswer {
+        /// Every question's answer, in the form's order.
         answers: Vec<super::AnswerState>,
+        /// Complete with Elaborate instead of Submit.
         elaborate: bool,
     },
     /// An explicit remote cancel: the flow is cancelled, whatever was entered.
@@ -101,32 +116,44 @@ pub enum Msg {
     /// back): it ends cancelled, whatever was entered, the settings modal and any editor closed.
     /// (The runtime marks the result's text as interrupted.)
     Interrupted,
+    /// Go to the next tab (the review after the last question).
     NextTab,
+    /// Go to the previous tab.
     PreviousTab,
+    /// Move the cursor to the next row.
     NextOption,
+    /// Move the cursor to the previous row.
     PreviousOption,
     /// Home/End: the first or last row of the list (the review tab's first or last action).
     FirstOption,
+    /// Move the cursor to the last row.
     LastOption,
     /// PageDown/PageUp: a page of rows (as many as the view last showed) down or up.
     PageDown,
+    /// Move the cursor up a page.
     PageUp,
     /// Scroll the preview pane of a preview question one line down or up.
     PreviewDown,
+    /// Scroll the preview up a line.
     PreviewUp,
     /// Scroll the preview pane a page (as many lines as it showed) down or up.
     PreviewPageDown,
+    /// Scroll the preview up a page.
     PreviewPageUp,
     /// Show previews' raw text, or their rendered Markdown again.
     TogglePreviewRaw,
     /// Scroll the preview pane to its first or last line.
     PreviewTop,
+    /// Scroll the preview to its end.
     PreviewBottom,
     /// The view reports what it drew: option rows visible, how far the preview can scroll, and
     /// how many preview lines it showed.
     ViewMeasured {
+        /// Option rows a page holds.
         page_rows: usize,
+        /// How far the preview can scroll.
         preview_max_scroll: u16,
+        /// Preview lines a page shows.
         preview_page: u16,
     },
     /// Enter: choose the highlighted option and advance, or run the highlighted review action.
@@ -156,8 +183,11 @@ pub enum Msg {
     /// The answer to [`Cmd::Search`] or [`Cmd::ListDir`] number `generation` (dropped when a
     /// newer request was made since); `truncated` when the file index stopped at its cap.
     Suggestions {
+        /// The request this answers.
         generation: u64,
+        /// The suggestions, best first.
         matches: crate::files::Matches,
+        /// The file index stopped at its cap: there may be more files than it knows.
         truncated: bool,
     },
     /// Enter in an editor: submit a free-form answer, or save a note.
@@ -168,9 +198,13 @@ pub enum Msg {
     Dismiss,
     /// Run a review action directly (for hosts and tests).
     Review(ReviewAction),
+    /// Open the settings modal.
     OpenSettings,
+    /// Close the settings modal.
     CloseSettings,
+    /// Focus the next setting.
     SettingsNext,
+    /// Focus the previous setting.
     SettingsPrevious,
     /// Toggle the highlighted setting, or arm/confirm the reset action.
     SettingsToggle,
@@ -178,12 +212,16 @@ pub enum Msg {
     ResetWindowExpired,
     /// The runtime could not save `setting = value`: revert it and show `message`.
     SettingSaveFailed {
+        /// The setting that was toggled.
         setting: Setting,
+        /// The value that could not be saved (the model goes back to the other).
         value: bool,
+        /// Why, for the modal's notice.
         message: String,
     },
     /// The runtime could not reset the config file.
     ResetFailed {
+        /// Why, for the modal's notice.
         message: String,
     },
     /// The configuration changed (saved, reset or reloaded): apply it to the open flow.
@@ -195,8 +233,11 @@ pub enum Msg {
 /// An external notification to send.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Notification {
+    /// What happened (`question-waiting`).
     pub event: String,
+    /// The notification's title (the form's title, or `pi-ask`).
     pub title: String,
+    /// Its text (`Question waiting: …`).
     pub message: String,
 }
 
@@ -208,14 +249,29 @@ pub enum Cmd {
     /// Send the flow's "question waiting" notification through the configured channels.
     Notify(Notification),
     /// Persist one toggled setting; report failure with [`Msg::SettingSaveFailed`].
-    SaveSetting { setting: Setting, value: bool },
+    SaveSetting {
+        /// The setting.
+        setting: Setting,
+        /// Its new value.
+        value: bool,
+    },
     /// Reset the config file to defaults; report failure with [`Msg::ResetFailed`],
     /// success with [`Msg::SettingsChanged`].
     ResetConfig,
     /// Send [`Msg::ResetWindowExpired`] after [`crate::settings::RESET_CONFIRM_WINDOW_MS`].
     StartResetWindow,
     /// Find the files matching an `@` query, off the UI thread; answer with [`Msg::Suggestions`].
-    Search { query: String, generation: u64 },
+    Search {
+        /// The text after `@`.
+        query: String,
+        /// The request's number, which the answer carries.
+        generation: u64,
+    },
     /// List the folder of a path word for Tab completion; answer with [`Msg::Suggestions`].
-    ListDir { word: String, generation: u64 },
+    ListDir {
+        /// The path word being completed.
+        word: String,
+        /// The request's number, which the answer carries.
+        generation: u64,
+    },
 }

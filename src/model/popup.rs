@@ -14,20 +14,31 @@ const TOKEN_WINDOW: usize = 1024;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PopupKind {
     /// An `@` reference (`quoted` when typed as `@"…`).
-    At { quoted: bool },
+    At {
+        /// Typed as `@"…`.
+        quoted: bool,
+    },
     /// A path word completed with Tab (`had_at` keeps its `@`, `quoted` its open quote).
-    Word { had_at: bool, quoted: bool },
+    Word {
+        /// The word starts with `@`.
+        had_at: bool,
+        /// The word has an open quote.
+        quoted: bool,
+    },
 }
 
 /// The suggestion popup under an editor.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Popup {
+    /// The suggestions shown, best first.
     pub items: Vec<Suggestion>,
     /// How many matched in all (`items` are the best of them).
     pub total: usize,
+    /// The highlighted suggestion.
     pub selected: usize,
     /// Characters before the caret that an accepted suggestion replaces.
     pub replace_chars: usize,
+    /// What it completes.
     pub kind: PopupKind,
     /// The file index stopped at its cap, so matches past it are missing.
     pub truncated: bool,

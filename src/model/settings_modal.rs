@@ -8,7 +8,9 @@ use crate::settings::{Setting, Settings};
 /// A row of the settings modal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SettingsRow {
+    /// A toggle.
     Toggle(Setting),
+    /// The reset action.
     Reset,
 }
 
@@ -21,10 +23,12 @@ impl SettingsRow {
             .chain(std::iter::once(SettingsRow::Reset))
     }
 
+    /// Rows of the modal.
     pub fn count() -> usize {
         Setting::ALL.len() + 1
     }
 
+    /// The row at `index` (clamped).
     pub fn at(index: usize) -> SettingsRow {
         SettingsRow::all().nth(index).unwrap_or(SettingsRow::Reset)
     }
@@ -41,29 +45,32 @@ pub enum ModalMessage {
 
 /// State of an open settings modal.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SettingsModal {
+pub struct SettingsModalState {
     cursor: usize,
     reset_armed: bool,
     message: Option<ModalMessage>,
 }
 
-impl SettingsModal {
-    pub fn new() -> SettingsModal {
-        SettingsModal::default()
+impl SettingsModalState {
+    /// A modal on its first row, with no message.
+    pub fn new() -> SettingsModalState {
+        SettingsModalState::default()
     }
 
     /// Opens with a load notice already showing.
-    pub fn with_notice(notice: Option<String>) -> SettingsModal {
-        SettingsModal {
+    pub fn with_notice(notice: Option<String>) -> SettingsModalState {
+        SettingsModalState {
             message: notice.map(ModalMessage::Notice),
-            ..SettingsModal::default()
+            ..SettingsModalState::default()
         }
     }
 
+    /// The highlighted row's index.
     pub fn cursor(&self) -> usize {
         self.cursor
     }
 
+    /// The highlighted row.
     pub fn highlighted(&self) -> SettingsRow {
         SettingsRow::at(self.cursor)
     }
@@ -73,6 +80,7 @@ impl SettingsModal {
         self.reset_armed
     }
 
+    /// The message under the list, if any.
     pub fn message(&self) -> Option<&ModalMessage> {
         self.message.as_ref()
     }

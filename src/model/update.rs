@@ -1,7 +1,8 @@
 //! `update`: the one place the flow's state changes.
 
 use super::{
-    Cmd, Editor, EditorTarget, Model, Msg, Notification, ReviewAction, SettingsModal, Tab, popup,
+    Cmd, EditorTarget, Model, Msg, Notification, OpenEditor, ReviewAction, SettingsModalState, Tab,
+    popup,
 };
 use crate::form::QuestionType;
 use crate::result::{self, Outcome};
@@ -208,7 +209,7 @@ fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
         Msg::ChangeQuestionType => change_question_type(model),
         Msg::EditorChanged(text) => {
             if let Some(editor) = &mut model.editor {
-                *editor = Editor::new(editor.target, &text);
+                *editor = OpenEditor::new(editor.target, &text);
             }
             Vec::new()
         }
@@ -281,7 +282,7 @@ fn update_settings(model: &mut Model, msg: &Msg) -> Option<Vec<Cmd>> {
         Msg::OpenSettings => {
             if model.settings_modal.is_none() {
                 model.settings_modal =
-                    Some(SettingsModal::with_notice(model.config_notice.clone()));
+                    Some(SettingsModalState::with_notice(model.config_notice.clone()));
             }
             Some(Vec::new())
         }
@@ -560,7 +561,7 @@ fn number(model: &mut Model, n: u8) -> Vec<Cmd> {
 
 fn open_answer_editor(model: &mut Model, q: usize) {
     let text = model.answers[q].custom_text.clone().unwrap_or_default();
-    model.editor = Some(Editor::new(EditorTarget::Answer { question: q }, &text));
+    model.editor = Some(OpenEditor::new(EditorTarget::Answer { question: q }, &text));
 }
 
 fn open_option_note(model: &mut Model) -> Vec<Cmd> {
@@ -575,7 +576,7 @@ fn open_option_note(model: &mut Model) -> Vec<Cmd> {
                 .get(&opt.value)
                 .cloned()
                 .unwrap_or_default();
-            model.editor = Some(Editor::new(
+            model.editor = Some(OpenEditor::new(
                 EditorTarget::OptionNote {
                     question: q,
                     option,
@@ -593,7 +594,7 @@ fn open_question_note(model: &mut Model) -> Vec<Cmd> {
     }
     if let Tab::Question(q) = model.tab() {
         let text = model.answers[q].note.clone().unwrap_or_default();
-        model.editor = Some(Editor::new(
+        model.editor = Some(OpenEditor::new(
             EditorTarget::QuestionNote { question: q },
             &text,
         ));
@@ -612,7 +613,7 @@ fn commit_open_editor(model: &mut Model) {
 /// Saves the editor's text to its target and closes it. `submit` is Enter: a non-blank
 /// free-form answer on a single/preview question then advances to the next tab.
 fn close_editor(model: &mut Model, submit: bool) -> Vec<Cmd> {
-    let Some(Editor { target, edit, .. }) = model.editor.take() else {
+    let Some(OpenEditor { target, edit, .. }) = model.editor.take() else {
         return Vec::new();
     };
     let text = edit.into_text();

@@ -25,14 +25,17 @@ use crate::history::{ProcessId, process_is_alive};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct QueuedAsk {
+    /// The ask's id (a UUID), its file name.
     pub id: String,
     /// Unix milliseconds.
     pub created_at: u64,
     /// Who asked: the MCP client's name (and version), or the program's.
     pub client: String,
+    /// The asker's working directory (where `@` looks).
     pub cwd: String,
     /// The process waiting for the answer.
     pub asker: ProcessId,
+    /// The `ask_user` payload.
     pub payload: Value,
 }
 
@@ -48,6 +51,7 @@ pub enum Delivery {
 /// What became of a withdrawal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Withdrawal {
+    /// The ask was taken back before any inbox answered.
     Withdrawn,
     /// An inbox answered first: the answer is there (or arrives in a moment) to be taken.
     AlreadyAnswered,
@@ -59,6 +63,7 @@ pub const SETTLED_ANSWER_GRACE: Duration = Duration::from_secs(3);
 /// A claimed ask: the inbox that holds it must answer or release it.
 #[derive(Debug)]
 pub struct Claim {
+    /// The ask.
     pub ask: QueuedAsk,
     path: PathBuf,
 }
@@ -267,6 +272,7 @@ impl Queue {
         self
     }
 
+    /// The largest ask or answer file read.
     pub fn max_bytes(&self) -> u64 {
         self.max_bytes
     }
@@ -300,6 +306,7 @@ impl Queue {
         }
     }
 
+    /// The queue's folder.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -514,6 +521,7 @@ impl Queue {
         }
     }
 
+    /// Whether the asker took ask `id` back.
     pub fn is_withdrawn(&self, id: &str) -> bool {
         self.path(id, ".withdrawn").exists()
     }
@@ -618,8 +626,11 @@ impl Queue {
 /// How waiting for an answer ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Waited {
+    /// An inbox answered (the result as JSON).
     Answered(Value),
+    /// The asker took the ask back.
     Withdrawn,
+    /// Nobody answered in time.
     TimedOut,
 }
 

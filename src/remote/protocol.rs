@@ -16,10 +16,13 @@ pub const VERSION: u64 = 1;
 /// What a listener needs to know about the open flow.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FlowInfo {
+    /// The flow's id (a UUID), which submits name.
     pub flow_id: String,
+    /// The tool call the flow answers, if the host gave one.
     pub tool_call_id: Option<String>,
     /// `tool`, `answer`, `answer:again`, `ask:replay` or `ask:resume`.
     pub source: String,
+    /// The form's title, if any.
     pub title: Option<String>,
 }
 
@@ -118,14 +121,18 @@ pub fn completed(flow: &FlowInfo, result: &AskResult, completed_at: u64) -> Valu
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SubmitError {
     #[error("{}: {}", self.kind(), self.message())]
+    /// No flow with that id is open.
     FlowNotFound,
     #[error("{}: {}", self.kind(), self.message())]
+    /// The submit is malformed (says how).
     InvalidRequest(String),
     #[error("{}: {}", self.kind(), self.message())]
+    /// The answer does not fit the form (says how).
     InvalidAnswer(String),
 }
 
 impl SubmitError {
+    /// The error's kind as the remote events spell it (`invalid_answer`).
     pub fn kind(&self) -> &'static str {
         match self {
             SubmitError::FlowNotFound => "flow_not_found",
@@ -134,6 +141,7 @@ impl SubmitError {
         }
     }
 
+    /// The error's message, the original's words.
     pub fn message(&self) -> &str {
         match self {
             SubmitError::FlowNotFound => "Ask flow is not active.",
@@ -145,18 +153,23 @@ impl SubmitError {
 /// How a remote answer completes the flow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RemoteMode {
+    /// Complete with Submit.
     Submit,
+    /// Complete with Elaborate.
     Elaborate,
 }
 
 /// An accepted response.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RemoteResponse {
+    /// Cancel the flow.
     Cancel,
     /// One answer state per question of the flow, in order (absent questions are empty: a remote
     /// answer replaces the answers entered in the UI).
     Answer {
+        /// How the answer completes the flow.
         mode: RemoteMode,
+        /// The answers.
         answers: Vec<AnswerState>,
     },
 }
@@ -164,8 +177,11 @@ pub enum RemoteResponse {
 /// A submit, with what is needed to reply to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Submit {
+    /// The submit's request id, which the reply carries.
     pub request_id: String,
+    /// The flow it answers.
     pub flow_id: String,
+    /// What it asks for.
     pub response: RemoteResponse,
 }
 

@@ -293,10 +293,12 @@ impl RemoteServer {
         })
     }
 
+    /// The socket's path.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
+    /// The flow it serves.
     pub fn flow(&self) -> &FlowInfo {
         &self.flow
     }

@@ -18,8 +18,11 @@ pub const ELABORATION_INSTRUCTION: &str = "First answer the user's noted clarifi
 /// How a flow ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
+    /// The answers were submitted.
     Submit,
+    /// The person asked to elaborate.
     Elaborate,
+    /// The form was cancelled.
     Cancelled,
 }
 

@@ -11,7 +11,9 @@ use crate::input::Issue;
 /// The whole tool result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AskResult {
+    /// `content[0].text`: the answers as text for the model.
     pub content: Vec<Content>,
+    /// The structured result.
     pub details: Details,
 }
 
@@ -31,11 +33,14 @@ impl AskResult {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Content {
     #[serde(rename = "type")]
+    /// Always `text`.
     pub kind: String,
+    /// The text.
     pub text: String,
 }
 
 impl Content {
+    /// A text content block.
     pub fn text(text: impl Into<String>) -> Content {
         Content {
             kind: "text".into(),
@@ -48,7 +53,9 @@ impl Content {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
+    /// The person submitted the answers.
     Submit,
+    /// The person asked the agent to elaborate on their notes.
     Elaborate,
 }
 
@@ -57,23 +64,33 @@ pub enum Mode {
 #[serde(rename_all = "camelCase")]
 pub struct Details {
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// The form's title, if it had one.
     pub title: Option<String>,
+    /// Whether the form was cancelled (or refused as invalid).
     pub cancelled: bool,
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// Why the payload was refused (invalid input only).
     pub error: Option<ErrorDetails>,
+    /// Submit or elaborate.
     pub mode: Mode,
+    /// Every question, in the payload's order.
     pub questions: Vec<QuestionSummary>,
+    /// The answers by question id, in the payload's order.
     pub answers: IndexMap<String, Answer>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// What the agent should ask again (elaborate only).
     pub continuation: Option<Continuation>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// The notes to elaborate on (elaborate only).
     pub elaboration: Option<Elaboration>,
 }
 
 /// `details.error` for a payload rejected before any UI opened.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorDetails {
+    /// `invalid_input`.
     pub kind: String,
+    /// Every problem found, each with its path.
     pub issues: Vec<Issue>,
 }
 
@@ -81,12 +98,17 @@ pub struct ErrorDetails {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct QuestionSummary {
+    /// The question's id.
     pub id: String,
+    /// Its short label (`Q1`, or its own).
     pub label: String,
+    /// Its prompt.
     pub prompt: String,
     #[serde(rename = "type")]
+    /// Its type as asked.
     pub kind: QuestionType,
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// The type the person answered it as, when they changed it.
     pub presented_type: Option<QuestionType>,
 }
 
@@ -106,13 +128,19 @@ impl From<&Question> for QuestionSummary {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct QuestionContext {
+    /// The question's id.
     pub id: String,
+    /// Its short label.
     pub label: String,
+    /// Its prompt.
     pub prompt: String,
     #[serde(rename = "type")]
+    /// Its type as asked.
     pub kind: QuestionType,
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// The type the person answered it as, when they changed it.
     pub presented_type: Option<QuestionType>,
+    /// Its options.
     pub options: Vec<QuestionOption>,
 }
 
@@ -133,15 +161,20 @@ impl From<&Question> for QuestionContext {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Answer {
+    /// The chosen options' values, in the options' order.
     pub values: Vec<String>,
+    /// The chosen options' labels.
     pub labels: Vec<String>,
     /// 1-based positions of the selected real options.
     pub indices: Vec<usize>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// The person's own words (`Type your own`), if any.
     pub custom_text: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// A note on the question, if any.
     pub note: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// Notes on options by option value, if any.
     pub option_notes: Option<IndexMap<String, String>>,
 }
 
@@ -161,23 +194,32 @@ impl Answer {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Continuation {
+    /// How the agent should go on (`ask_again`).
     pub strategy: String,
+    /// The questions to ask again.
     pub affected_question_ids: Vec<String>,
+    /// Answers to keep as they are.
     pub preserved_answers: IndexMap<String, Answer>,
+    /// Each question's state by id.
     pub question_states: IndexMap<String, QuestionState>,
 }
 
 /// One entry of `continuation.questionStates`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuestionState {
+    /// Whether the question is answered, needs clarification or has no answer.
     pub status: QuestionStatus,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+/// A question's state after an elaborate.
 pub enum QuestionStatus {
+    /// Answered, nothing to clarify.
     Answered,
+    /// Has a note the agent should clarify.
     NeedsClarification,
+    /// Has no answer.
     Unanswered,
 }
 
@@ -185,8 +227,11 @@ pub enum QuestionStatus {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Elaboration {
+    /// What the agent should do with the items.
     pub instruction: String,
+    /// The action the agent should take next.
     pub next_action: String,
+    /// The notes to elaborate on.
     pub items: Vec<ElaborationItem>,
 }
 
@@ -194,9 +239,12 @@ pub struct Elaboration {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Target {
+    /// A note on the question.
     Question,
+    /// A note on one of its options.
     Option {
         #[serde(rename = "optionValue")]
+        /// The option's value.
         option_value: String,
     },
 }
@@ -205,7 +253,9 @@ pub enum Target {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ElaborationItem {
+    /// What the note is about.
     pub target: Target,
+    /// The question the note belongs to.
     pub question: QuestionContext,
     /// The noted option (option-targeted items only).
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -213,8 +263,11 @@ pub struct ElaborationItem {
     /// Whether the noted option is selected (option-targeted items only).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub selected: Option<bool>,
+    /// Whether the question is answered.
     pub answered: bool,
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// Its answer, if any.
     pub answer: Option<Answer>,
+    /// The person's note.
     pub note: String,
 }

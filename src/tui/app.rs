@@ -154,10 +154,12 @@ impl App {
         self.model.popup()
     }
 
+    /// The flow's model.
     pub fn model(&self) -> &Model {
         &self.model
     }
 
+    /// The bindings keys resolve through.
     pub fn table(&self) -> &BindingTable {
         &self.table
     }

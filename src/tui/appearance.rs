@@ -9,6 +9,7 @@ use crate::config::{ThemeConfig, ThemeSetting};
 
 /// `--color`: whether to draw colours.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum ColorMode {
     /// Colours unless `NO_COLOR` is set or `TERM=dumb`.
     #[default]
@@ -55,8 +56,11 @@ impl Default for Appearance {
 /// Where the theme's name came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ThemeSource {
+    /// `--theme`.
     CommandLine,
+    /// `PI_ASK_THEME`.
     Environment,
+    /// The config's `[theme]`.
     Config,
     /// `auto` with `COLORFGBG` saying the background's colour.
     Colorfgbg,
@@ -69,9 +73,13 @@ pub enum ThemeSource {
 /// The theme in use and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChosenTheme {
+    /// The colours.
     pub theme: Theme,
+    /// Which theme it is.
     pub name: ThemeName,
+    /// Where the choice came from.
     pub source: ThemeSource,
+    /// The colour depth drawn with.
     pub depth: ColorDepth,
     /// `[theme.colors]` entries applied.
     pub custom_colors: usize,
@@ -105,7 +113,9 @@ impl ChosenTheme {
 /// What the view needs of the chosen theme: its colours, and the line the settings modal shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Look {
+    /// The colours.
     pub theme: Theme,
+    /// The theme's name and where it came from, for the settings and `doctor`.
     pub label: String,
 }
 

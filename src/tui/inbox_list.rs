@@ -11,7 +11,7 @@ use pi_ask_components::Theme;
 
 use super::terminal::{Placement, TerminalGuard};
 pub use crate::inbox::ListEnding;
-use crate::inbox::{Entry, InboxList, view};
+use crate::inbox::{InboxList, WaitingAsk, view};
 use crate::keymap::{BindingTable, Focus, Resolution};
 use crate::keys::KeyId;
 
@@ -33,7 +33,7 @@ const AGES: Duration = Duration::from_secs(1);
 /// Shows `list` until the person chooses, refreshing it from `waiting` (the queues' asks now).
 pub fn run(
     list: &mut InboxList,
-    mut waiting: impl FnMut() -> Vec<Entry>,
+    mut waiting: impl FnMut() -> Vec<WaitingAsk>,
     table: &BindingTable,
     theme: &Theme,
     signals: &AtomicBool,

@@ -14,8 +14,11 @@ pub const COMMAND_TIMEOUT: Duration = Duration::from_millis(5000);
 /// What happened on one channel.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attempt {
+    /// The channel (`bell`, `osc9`, `osc777`, `command`).
     pub channel: String,
+    /// Whether it went out.
     pub ok: bool,
+    /// Why not, if it failed.
     pub error: Option<String>,
 }
 

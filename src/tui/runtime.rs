@@ -265,7 +265,7 @@ fn draw(
 }
 
 /// `pi-ask keys`: prints what the form receives for each terminal event crossterm reads (the
-/// `Debug` form of its [`TerminalInput`](crate::keys::TerminalInput)), one per line on standard
+/// `Debug` form of its [`TerminalInput`]), one per line on standard
 /// output, until F12. Raw mode only, no keyboard protocol, so legacy encodings show.
 pub fn print_keys() -> io::Result<()> {
     use std::io::Write;

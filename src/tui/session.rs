@@ -16,7 +16,7 @@ use super::appearance::Appearance;
 use super::settings_app::SettingsApp;
 use super::view;
 use crate::config::{Channel, Config, ConfigStore, ThemeConfig};
-use crate::files::{FileSource, FileWorker, Reply, Request};
+use crate::files::{FileSource, FileWorker, Request, SearchReply};
 use crate::keymap::BindingTable;
 use crate::keys::TerminalInput;
 use crate::model::{Cmd, Msg, Notification};
@@ -25,7 +25,9 @@ use crate::settings::RESET_CONFIRM_WINDOW_MS;
 
 /// What is on screen.
 pub enum Screen {
+    /// A form.
     Flow(Box<App>),
+    /// The settings modal alone (`pi-ask settings`).
     Settings(Box<SettingsApp>),
 }
 
@@ -147,6 +149,7 @@ impl Session {
         }
     }
 
+    /// The form's app, unless this is the settings alone.
     pub fn app(&self) -> Option<&App> {
         match &self.screen {
             Screen::Flow(app) => Some(app),
@@ -322,7 +325,7 @@ impl Session {
         }
     }
 
-    fn deliver(&mut self, replies: Vec<Reply>, now: Instant) {
+    fn deliver(&mut self, replies: Vec<SearchReply>, now: Instant) {
         for reply in replies {
             self.dispatch(
                 Msg::Suggestions {

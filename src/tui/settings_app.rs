@@ -4,12 +4,12 @@ use super::appearance::{ChosenTheme, Look};
 
 use crate::keymap::{BindingTable, Focus, Resolution};
 use crate::keys::KeyId;
-use crate::model::{Cmd, Msg, SettingsModal};
+use crate::model::{Cmd, Msg, SettingsModalState};
 use crate::settings::Settings;
 
 /// The settings modal without a flow behind it.
 pub struct SettingsApp {
-    pub(crate) modal: SettingsModal,
+    pub(crate) modal: SettingsModalState,
     pub(crate) settings: Settings,
     pub(crate) table: BindingTable,
     pub(crate) config_path: String,
@@ -18,6 +18,7 @@ pub struct SettingsApp {
 }
 
 impl SettingsApp {
+    /// The settings alone, on `settings`, with `table`'s keys.
     pub fn new(
         settings: Settings,
         table: BindingTable,
@@ -25,7 +26,7 @@ impl SettingsApp {
         notice: Option<String>,
     ) -> SettingsApp {
         SettingsApp {
-            modal: SettingsModal::with_notice(notice),
+            modal: SettingsModalState::with_notice(notice),
             settings,
             table,
             config_path,
@@ -39,14 +40,17 @@ impl SettingsApp {
         self.look = Look::from(chosen);
     }
 
+    /// The person closed it.
     pub fn is_closed(&self) -> bool {
         self.closed
     }
 
+    /// The settings as toggled.
     pub fn settings(&self) -> &Settings {
         &self.settings
     }
 
+    /// Sends a message to the modal.
     pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
         match msg {
             Msg::CloseSettings => {

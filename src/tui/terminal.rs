@@ -25,7 +25,10 @@ use ratatui::{TerminalOptions, Viewport};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement {
     /// `height` rows of the normal screen from the cursor's row, scrolled up to make room.
-    Inline { height: u16 },
+    Inline {
+        /// Rows.
+        height: u16,
+    },
     /// The alternate screen.
     Fullscreen,
 }

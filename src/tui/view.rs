@@ -8,8 +8,8 @@ use pi_ask_components::text::{fill, put, start_within, width, wrap};
 /// the body), so a prompt of any size is wrapped only this far.
 const MAX_PROMPT_LINES: usize = 1024;
 use pi_ask_components::{
-    Footer, PreviewPane, ReviewEntry, ReviewLine, ReviewTab, SettingsItem,
-    SettingsModal as ModalView, SettingsNotice, TabBar, TabItem, Theme,
+    Footer, PreviewPane, ReviewEntry, ReviewLine, ReviewTab, SettingsItem, SettingsModal,
+    SettingsNotice, TabBar, TabItem, Theme,
 };
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
@@ -20,7 +20,7 @@ use super::hints::{flow_hints, settings_footer};
 use crate::form::QuestionType;
 use crate::model::Popup;
 use crate::model::{
-    EditorTarget, ModalMessage, Model, ReviewAction, SettingsModal, SettingsRow, Tab,
+    EditorTarget, ModalMessage, Model, ReviewAction, SettingsModalState, SettingsRow, Tab,
 };
 use crate::settings::{RESET_DESCRIPTION, Setting, Settings};
 use crate::strings;
@@ -109,7 +109,7 @@ pub fn natural_height(app: &mut App, cols: u16) -> u16 {
 }
 
 /// The settings modal open over the flow, if any.
-fn flow_settings_view(app: &App) -> Option<ModalView> {
+fn flow_settings_view(app: &App) -> Option<SettingsModal> {
     let modal = app.model.settings_modal()?;
     Some(settings_view(
         modal,
@@ -318,7 +318,7 @@ impl QuestionLayout {
         let editing = open_editor.map(|e| e.target);
         let note_editor = match open_editor {
             Some(
-                e @ crate::model::Editor {
+                e @ crate::model::OpenEditor {
                     target: EditorTarget::QuestionNote { .. },
                     ..
                 },
@@ -791,8 +791,11 @@ fn draw_filter_line(
 /// What the view measured in the last frame, reported to the model (page size, preview scroll).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Measured {
+    /// Option rows a page holds.
     pub page_rows: usize,
+    /// How far the preview can scroll.
     pub preview_max_scroll: u16,
+    /// Preview lines a page shows.
     pub preview_page: u16,
 }
 
@@ -884,12 +887,12 @@ fn review_view(model: &Model) -> ReviewTab {
 
 /// The settings modal's view from its state.
 pub fn settings_view(
-    modal: &SettingsModal,
+    modal: &SettingsModalState,
     settings: &Settings,
     path: &str,
     table: &crate::keymap::BindingTable,
     look: &Look,
-) -> ModalView {
+) -> SettingsModal {
     let toggle = |s: Setting| SettingsItem::Toggle {
         label: s.label().to_owned(),
         on: settings.get(s),
@@ -910,7 +913,7 @@ pub fn settings_view(
         description: RESET_DESCRIPTION.to_owned(),
     });
     debug_assert_eq!(SettingsRow::count(), Setting::ALL.len() + 1);
-    ModalView {
+    SettingsModal {
         title: "pi-ask".into(),
         path: path.to_owned(),
         items,
@@ -921,12 +924,12 @@ pub fn settings_view(
         }),
         footer: settings_footer(table),
         theme: look.theme,
-        ..ModalView::default()
+        ..SettingsModal::default()
     }
 }
 
 /// Draws the modal centred over `area`.
-pub fn draw_modal(mut view: ModalView, area: Rect, buf: &mut Buffer) {
+pub fn draw_modal(mut view: SettingsModal, area: Rect, buf: &mut Buffer) {
     view.render(area, buf);
 }
 

@@ -18,23 +18,26 @@ use serde_json::Value;
 
 /// One entry line (every line after the header that parsed as a JSON object).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub struct SessionEntry {
+    /// The entry's id.
     pub id: Option<String>,
+    /// The entry it follows on its branch.
     pub parent_id: Option<String>,
     /// The entry `type` (`message`, `custom`, `compaction`, …; unknown types are kept).
     pub kind: String,
+    /// The whole line as JSON.
     pub raw: Value,
 }
 
-impl Entry {
+impl SessionEntry {
     /// An entry from its JSON object (a session file's line, or what pi's `getBranch()` gives);
     /// `None` for anything but an object.
-    pub fn from_value(raw: Value) -> Option<Entry> {
+    pub fn from_value(raw: Value) -> Option<SessionEntry> {
         if !raw.is_object() {
             return None;
         }
         let text_of = |k: &str| raw.get(k).and_then(Value::as_str).map(str::to_owned);
-        Some(Entry {
+        Some(SessionEntry {
             id: text_of("id"),
             parent_id: text_of("parentId"),
             kind: text_of("type").unwrap_or_default(),
@@ -66,13 +69,16 @@ impl Entry {
 /// A parsed session file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionFile {
+    /// Where the file is.
     pub path: PathBuf,
     /// The session's id (the header's `id`).
     pub id: String,
     /// The header's `version` (1 when absent: a linear list without a tree).
     pub version: u64,
+    /// The working directory the session ran in, if the header says.
     pub cwd: Option<String>,
-    pub entries: Vec<Entry>,
+    /// Every entry line, in file order.
+    pub entries: Vec<SessionEntry>,
     /// Lines that were not JSON objects (pi skips them too).
     pub skipped_lines: usize,
 }
@@ -80,8 +86,10 @@ pub struct SessionFile {
 /// Why a session file could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SessionError {
+    /// The file could not be read (why).
     #[error("{0}")]
     Unreadable(String),
+    /// The file is not a pi session (why).
     #[error("{0}")]
     NotASession(String),
 }
@@ -125,7 +133,7 @@ pub fn parse_session(text: &str, path: &Path) -> Result<SessionFile, SessionErro
         }
         match serde_json::from_str::<Value>(line)
             .ok()
-            .and_then(Entry::from_value)
+            .and_then(SessionEntry::from_value)
         {
             Some(entry) => entries.push(entry),
             None => skipped_lines += 1,
@@ -145,11 +153,11 @@ impl SessionFile {
     /// The current branch, root first. Version 1 files (no tree) are one linear branch; in a
     /// tree, the leaf is the last entry in file order that has an id, and the path follows
     /// `parentId` until a root or a missing parent (a cycle stops the walk too).
-    pub fn branch(&self) -> Vec<&Entry> {
+    pub fn branch(&self) -> Vec<&SessionEntry> {
         if self.version < 2 {
             return self.entries.iter().collect();
         }
-        let by_id: HashMap<&str, &Entry> = self
+        let by_id: HashMap<&str, &SessionEntry> = self
             .entries
             .iter()
             .filter_map(|e| Some((e.id.as_deref()?, e)))

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::Entry;
+use super::SessionEntry;
 use crate::form::Form;
 use crate::input;
 
@@ -23,6 +23,7 @@ const PAYLOAD_VERSION: u64 = 1;
 pub struct BranchForm {
     /// The payload as stored (what the history records).
     pub payload: Value,
+    /// The form, validated again.
     pub form: Form,
     /// The `ask_user` tool call it belongs to.
     pub tool_call_id: Option<String>,
@@ -35,11 +36,12 @@ pub struct BranchForm {
 /// Nothing to open: `incompatible` when a stored form exists but no longer validates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Missing {
+    /// The stored payload no longer validates (the engine is newer than the ask).
     pub incompatible: bool,
 }
 
 /// An `ask:payload` entry's params when it has this source and the version this reader knows.
-fn stored_params<'a>(entry: &'a Entry, source: &str) -> Option<&'a Value> {
+fn stored_params<'a>(entry: &'a SessionEntry, source: &str) -> Option<&'a Value> {
     let data = entry.custom_data(PAYLOAD_ENTRY)?;
     (data.get("version").and_then(Value::as_u64) == Some(PAYLOAD_VERSION)
         && data.get("source").and_then(Value::as_str) == Some(source))
@@ -47,7 +49,7 @@ fn stored_params<'a>(entry: &'a Entry, source: &str) -> Option<&'a Value> {
     .flatten()
 }
 
-fn stored_source_entry(entry: &Entry) -> Option<String> {
+fn stored_source_entry(entry: &SessionEntry) -> Option<String> {
     entry
         .custom_data(PAYLOAD_ENTRY)?
         .get("sourceEntryId")?
@@ -62,10 +64,10 @@ type Validate = fn(&Value) -> Result<Form, input::InvalidInput>;
 /// The newest `ask:payload` of `source` on the branch among those `accept` takes that still
 /// validates; `Missing::incompatible` when a matching one no longer does.
 fn newest_stored(
-    branch: &[&Entry],
+    branch: &[&SessionEntry],
     source: &str,
     validate: Validate,
-    accept: impl Fn(&Entry) -> bool,
+    accept: impl Fn(&SessionEntry) -> bool,
 ) -> Result<BranchForm, Missing> {
     let mut incompatible = false;
     for entry in branch.iter().rev().filter(|e| accept(e)) {
@@ -89,7 +91,7 @@ fn newest_stored(
 }
 
 /// A form from a tool call's own arguments, when they validate.
-fn from_call(entry: &Entry, call: Option<String>, args: &Value) -> Option<BranchForm> {
+fn from_call(entry: &SessionEntry, call: Option<String>, args: &Value) -> Option<BranchForm> {
     let form = input::validate_payload(args).ok()?;
     Some(BranchForm {
         payload: args.clone(),
@@ -101,7 +103,7 @@ fn from_call(entry: &Entry, call: Option<String>, args: &Value) -> Option<Branch
 }
 
 /// The `ask_user` tool calls of an assistant message: (call id, arguments).
-fn ask_user_calls(entry: &Entry) -> Vec<(Option<String>, &Value)> {
+fn ask_user_calls(entry: &SessionEntry) -> Vec<(Option<String>, &Value)> {
     if entry.role() != Some("assistant") {
         return Vec::new();
     }
@@ -126,7 +128,7 @@ fn ask_user_calls(entry: &Entry) -> Vec<(Option<String>, &Value)> {
 }
 
 /// The newest real `ask_user` form on the branch (`pi-ask replay --session`).
-pub fn latest_tool_form(branch: &[&Entry]) -> Result<BranchForm, Missing> {
+pub fn latest_tool_form(branch: &[&SessionEntry]) -> Result<BranchForm, Missing> {
     let stored = newest_stored(branch, "tool", input::validate_payload, |_| true);
     let Err(missing) = stored else {
         return stored;
@@ -146,7 +148,7 @@ pub fn latest_tool_form(branch: &[&Entry]) -> Result<BranchForm, Missing> {
 
 /// The newest extracted form on the branch (`pi-ask answer --again --session`). Its entry is the
 /// assistant message it was extracted from (the payload's `sourceEntryId`).
-pub fn latest_extracted_form(branch: &[&Entry]) -> Result<BranchForm, Missing> {
+pub fn latest_extracted_form(branch: &[&SessionEntry]) -> Result<BranchForm, Missing> {
     let found = newest_stored(
         branch,
         "answer-extraction",
@@ -163,14 +165,16 @@ pub fn latest_extracted_form(branch: &[&Entry]) -> Result<BranchForm, Missing> {
 /// An `ask_user` call that was interrupted: no tool result, no dismissal.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pending {
+    /// The tool call's id.
     pub tool_call_id: String,
+    /// Its form.
     pub form: BranchForm,
 }
 
 /// The newest `ask_user` call on the branch with neither a tool result nor a dismissal (an
 /// `ask:pending-dismissed` entry on the branch, or `dismissed(call id)` from pi-ask's history),
 /// whose stored payload (matched by `sourceEntryId`) or own arguments validate.
-pub fn pending_call(branch: &[&Entry], dismissed: &dyn Fn(&str) -> bool) -> Option<Pending> {
+pub fn pending_call(branch: &[&SessionEntry], dismissed: &dyn Fn(&str) -> bool) -> Option<Pending> {
     let mut resolved: HashSet<&str> = HashSet::new();
     for entry in branch {
         if entry.role() == Some("toolResult")
@@ -195,7 +199,8 @@ pub fn pending_call(branch: &[&Entry], dismissed: &dyn Fn(&str) -> bool) -> Opti
             if resolved.contains(call.as_str()) || dismissed(&call) {
                 continue;
             }
-            let own_payload = |e: &Entry| stored_source_entry(e).as_deref() == Some(call.as_str());
+            let own_payload =
+                |e: &SessionEntry| stored_source_entry(e).as_deref() == Some(call.as_str());
             let stored = newest_stored(branch, "tool", input::validate_payload, own_payload).ok();
             let Some(form) = stored.or_else(|| from_call(entry, Some(call.clone()), args)) else {
                 continue;
@@ -212,19 +217,24 @@ pub fn pending_call(branch: &[&Entry], dismissed: &dyn Fn(&str) -> bool) -> Opti
 /// The latest assistant message on the branch and the user message before it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AssistantTurn {
+    /// The entry's id.
     pub entry_id: Option<String>,
+    /// The turn's text.
     pub text: String,
+    /// The user's message before it, if any.
     pub previous_user: Option<String>,
 }
 
 /// Why the latest assistant message cannot be extracted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TurnError {
+    /// The branch has no assistant turn.
     #[error("No assistant message found to extract questions from.")]
     NoAssistant,
     #[error(
         "Latest assistant message is incomplete ({0}); wait for it to finish, then run pi-ask answer again."
     )]
+    /// The newest assistant turn has not finished (why).
     Incomplete(String),
 }
 
@@ -243,7 +253,7 @@ fn content_text(message: &Value) -> String {
 }
 
 /// The latest assistant message, refused unless it finished with `stop`.
-pub fn latest_assistant_turn(branch: &[&Entry]) -> Result<AssistantTurn, TurnError> {
+pub fn latest_assistant_turn(branch: &[&SessionEntry]) -> Result<AssistantTurn, TurnError> {
     let at = branch
         .iter()
         .rposition(|e| e.role() == Some("assistant"))
