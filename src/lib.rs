@@ -4,6 +4,11 @@
 //! The crate is built around one pure model of an ask flow:
 //! [`input`] turns a payload into a [`form::Form`], [`model`] holds the flow and its
 //! [`model::update`] function, and [`result`] turns a finished flow into the tool result.
+//!
+//! The default feature `cli` is the `pi-ask` program (command line, terminal runtime, MCP, RPC,
+//! the embed protocol, inbox, queue, history, pi session files). A test suite or a host that
+//! draws forms itself depends on the lean core, `default-features = false`: the contract,
+//! validation, the model, results, the view and [`testing::Harness`].
 
 #![warn(missing_docs)]
 
@@ -54,3 +59,9 @@ pub mod settings;
 pub mod strings;
 pub mod testing;
 pub mod tui;
+
+/// The Rust blocks of docs/testing.md, compiled and run as doctests (the README has none), so
+/// the docs cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/testing.md")]
+pub struct TestingDocs;

@@ -259,3 +259,207 @@ fn tab_bar_settings_modal_and_footer_answer_their_attributes() {
         "{screen}"
     );
 }
+
+/// Rich content reaches the option list by attribute, and setting it keeps what the person did.
+#[test]
+fn option_list_content_and_state_by_attribute_keep_the_cursor_and_choices() {
+    use pi_ask_components::OptionListState;
+    use pi_ask_components::option_list::TOGGLED;
+    use pi_ask_components::realm::{attr, payload};
+
+    let mut list = OptionList::new(rows());
+    list.attr(
+        Attribute::Custom(attr::STATE),
+        payload(OptionListState {
+            checkboxes: true,
+            ..OptionListState::default()
+        }),
+    );
+    list.perform(Cmd::Move(Direction::Down));
+    assert_eq!(
+        list.perform(Cmd::Toggle),
+        CmdResult::Custom(TOGGLED, State::Vec(vec![StateValue::Usize(1)]))
+    );
+    let described = |label: &str, description: &str, recommended| OptionRow {
+        label: label.into(),
+        description: Some(description.into()),
+        recommended,
+    };
+    let richer = vec![
+        described("Postgres", "A server", true),
+        described("SQLite", "One file", false),
+        described("DuckDB", "Columnar", false),
+        described("MySQL", "Also a server", false),
+    ];
+    list.attr(Attribute::Content, payload(richer.clone()));
+    assert_eq!(usize_state(&list), 1, "the cursor stays where it was");
+    let screen = render_to_string(&mut list, Size::new(40, 9));
+    assert!(screen.contains("(recommended) | A server"), "{screen}");
+    assert!(screen.contains("❯ 2. [x] SQLite"), "{screen}");
+    assert_eq!(
+        queried(&list, Attribute::Content),
+        Some(payload(Arc::new(richer)))
+    );
+
+    // Plain labels keep the state too (they used to reset the list).
+    list.attr(
+        Attribute::Content,
+        AttrValue::Payload(PropPayload::Vec(vec![PropValue::Str("Only".into())])),
+    );
+    assert_eq!(usize_state(&list), 0, "clamped to the one row left");
+    let state = queried(&list, Attribute::Custom(attr::STATE));
+    let Some(state) = state
+        .as_ref()
+        .and_then(pi_ask_components::realm::payload_ref::<OptionListState>)
+    else {
+        panic!("the state is answered back: {state:?}");
+    };
+    assert!(state.checkboxes);
+    assert!(state.selected.is_empty(), "row 1 is gone, so is its choice");
+    assert_eq!(
+        list.perform(Cmd::Submit),
+        CmdResult::Submit(State::Single(StateValue::Usize(0)))
+    );
+    assert_eq!(
+        list.perform(Cmd::Custom("nothing")),
+        CmdResult::Invalid(Cmd::Custom("nothing"))
+    );
+}
+
+/// The theme is an attribute of every component, answered back by `query`.
+#[test]
+fn the_theme_is_an_attribute_of_every_component() {
+    use pi_ask_components::Theme;
+    use pi_ask_components::realm::{attr, payload, payload_ref};
+    use pi_ask_components::theme::{ColorDepth, ThemeName};
+
+    let light = Theme::new(ThemeName::Light, &[], ColorDepth::Ansi256);
+    assert_ne!(light, Theme::default());
+    let mut components: Vec<Box<dyn Component>> = vec![
+        Box::new(OptionList::new(rows())),
+        Box::new(PreviewPane::default()),
+        Box::new(Editor::new("", "")),
+        Box::new(ReviewTab::default()),
+        Box::new(TabBar::default()),
+        Box::new(SettingsModal::default()),
+        Box::new(Footer::default()),
+    ];
+    for c in &mut components {
+        c.attr(Attribute::Custom(attr::THEME), payload(light));
+        let theme = queried(c.as_ref(), Attribute::Custom(attr::THEME));
+        assert_eq!(theme.as_ref().and_then(payload_ref::<Theme>), Some(&light));
+    }
+}
+
+/// The review's entries and its actions' labels, the tab bar's tabs and review label, the
+/// settings modal's rows, notice and hints, the footer's hints: all by attribute.
+#[test]
+fn review_tabs_settings_and_footer_take_all_their_content_by_attribute() {
+    use pi_ask_components::realm::{attr, payload};
+    use pi_ask_components::{ReviewEntry, ReviewLine, SettingsNotice};
+
+    let mut review = ReviewTab::default();
+    review.perform(Cmd::Move(Direction::Down));
+    let entries = vec![ReviewEntry {
+        label: "Language".into(),
+        lines: vec![
+            ReviewLine::Answer {
+                text: "Rust".into(),
+                custom: false,
+            },
+            ReviewLine::Note("fast".into()),
+        ],
+    }];
+    review.attr(Attribute::Content, payload(entries));
+    let labels = ["Senden", "Erklären", "Abbrechen"].map(|l| PropValue::Str(l.into()));
+    review.attr(
+        Attribute::Custom(attr::ACTIONS),
+        AttrValue::Payload(PropPayload::Vec(labels.into())),
+    );
+    let screen = render_to_string(&mut review, Size::new(30, 10));
+    assert!(
+        screen.contains("Language") && screen.contains("Rust"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("❯ 2. Erklären"),
+        "the highlight stays: {screen}"
+    );
+
+    let mut tabs = TabBar::default();
+    let tab = |label: &str, answered| TabItem {
+        label: label.into(),
+        answered,
+    };
+    tabs.attr(
+        Attribute::Content,
+        payload(vec![tab("Lang", true), tab("DB", false)]),
+    );
+    tabs.attr(
+        Attribute::Custom(attr::REVIEW_LABEL),
+        AttrValue::String("Prüfen".into()),
+    );
+    let screen = render_to_string(&mut tabs, Size::new(40, 1));
+    assert!(
+        screen.contains("☒ Lang") && screen.contains("☐ DB"),
+        "{screen}"
+    );
+    assert!(screen.contains("Prüfen"), "{screen}");
+    assert_eq!(
+        tabs.perform(Cmd::Move(Direction::Left)),
+        CmdResult::Changed(State::Single(StateValue::Usize(2))),
+        "left from the first tab wraps to the review"
+    );
+
+    let mut settings = SettingsModal::default();
+    settings.attr(
+        Attribute::Content,
+        payload(vec![
+            SettingsItem::Section("Live".into()),
+            SettingsItem::Toggle {
+                label: "Show hints".into(),
+                on: true,
+                description: "Key hints in the footer.".into(),
+            },
+        ]),
+    );
+    settings.attr(
+        Attribute::Custom(attr::NOTICE),
+        payload(SettingsNotice::Error("Could not save".into())),
+    );
+    settings.attr(
+        Attribute::Custom(attr::FOOTER),
+        AttrValue::String("Enter toggle".into()),
+    );
+    let screen = render_to_string(&mut settings, Size::new(50, 16));
+    for text in ["Show hints", "Could not save", "Enter toggle"] {
+        assert!(screen.contains(text), "{text} in {screen}");
+    }
+    assert_eq!(
+        settings.perform(Cmd::Move(Direction::Down)),
+        CmdResult::NoChange,
+        "one focusable row: nowhere to go"
+    );
+    settings.attr(
+        Attribute::Custom(attr::NOTICE),
+        AttrValue::Payload(PropPayload::None),
+    );
+    assert!(!render_to_string(&mut settings, Size::new(50, 16)).contains("Could not save"));
+
+    let mut footer = Footer::default();
+    footer.attr(
+        Attribute::Content,
+        AttrValue::Payload(PropPayload::Vec(vec![
+            PropValue::Str("↑↓ select".into()),
+            PropValue::Str("Enter confirm".into()),
+        ])),
+    );
+    footer.attr(Attribute::Text, AttrValue::String("Saved.".into()));
+    let screen = render_to_string(&mut footer, Size::new(40, 4));
+    assert!(
+        screen.contains("Saved.") && screen.contains("↑↓ select · Enter confirm"),
+        "{screen}"
+    );
+    footer.attr(Attribute::Text, AttrValue::Payload(PropPayload::None));
+    assert!(!render_to_string(&mut footer, Size::new(40, 4)).contains("Saved."));
+}
