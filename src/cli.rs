@@ -15,12 +15,7 @@ use crate::input::{self, InvalidInput, Issue};
 use crate::result::{self, QuestionContext};
 use crate::tui::{Appearance, ColorMode};
 
-/// Exit status for submit and elaborate.
-pub const EXIT_OK: u8 = 0;
-/// Exit status for a cancelled flow.
-pub const EXIT_CANCELLED: u8 = 1;
-/// Exit status for invalid input or an error.
-pub const EXIT_ERROR: u8 = 2;
+use crate::report::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK, report};
 
 /// The command line (clap). Its help texts are the `about` strings below.
 #[derive(Debug, Parser)]
@@ -840,17 +835,4 @@ fn print_json<T: serde::Serialize>(value: &T) {
     let mut stdout = std::io::stdout().lock();
     // A closed pipe (e.g. `| head`) is not an error worth a panic.
     let _ = writeln!(stdout, "{text}");
-}
-
-/// Writes `pi-ask: <message>` to standard error. A closed or hung-up stderr is ignored: reporting
-/// must never be the thing that fails.
-/// Says `message` on standard error, one `pi-ask: ` line per line of it. Messages carry text
-/// from payloads, peers and files (titles, client names, request ids, paths): every line goes
-/// through [`crate::printable::printable`], so none of it reaches the terminal raw.
-pub fn report(message: &str) {
-    let message = message.strip_prefix("pi-ask: ").unwrap_or(message);
-    let mut err = std::io::stderr().lock();
-    for line in message.lines() {
-        let _ = writeln!(err, "pi-ask: {}", crate::printable::printable(line));
-    }
 }

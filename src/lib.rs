@@ -12,6 +12,7 @@
 
 #![warn(missing_docs)]
 
+pub mod answer;
 pub mod atomic;
 #[cfg(feature = "cli")]
 pub mod cli;
@@ -37,6 +38,8 @@ pub mod keys;
 pub mod line;
 pub mod lines;
 #[cfg(feature = "cli")]
+pub mod liveness;
+#[cfg(feature = "cli")]
 pub mod mcp;
 pub mod model;
 pub mod paths;
@@ -49,6 +52,8 @@ pub mod private_dir;
 pub mod queue;
 #[cfg(feature = "cli")]
 pub mod remote;
+#[cfg(feature = "cli")]
+pub mod report;
 pub mod result;
 #[cfg(feature = "cli")]
 pub mod rpc;

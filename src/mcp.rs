@@ -293,7 +293,7 @@ impl AskServer {
         let reply = match reply {
             Ok(reply) => reply,
             Err(e) => {
-                crate::cli::report(&format!(
+                crate::report::report(&format!(
                     "ask {id}: the host's form failed ({e}); it waits for pi-ask inbox"
                 ));
                 let _ = self.queue.release(claim);
@@ -309,7 +309,7 @@ impl AskServer {
         let value = serde_json::to_value(&result).ok()?;
         match self.queue.answer(claim, &value) {
             Ok(crate::queue::Delivery::Delivered) => {
-                crate::cli::report(&format!("ask {id} answered in the host's form"));
+                crate::report::report(&format!("ask {id} answered in the host's form"));
                 Some(value)
             }
             _ => None,
@@ -319,7 +319,7 @@ impl AskServer {
     /// An ask was queued and no inbox watches: the person is told, through stderr (the host's
     /// log) and the notification channels, at most once for asks queued close together.
     fn tell_nobody_watches(&self, id: &str, form: &Form) {
-        crate::cli::report(&format!(
+        crate::report::report(&format!(
             "{NO_INBOX} to answer ask {id} (asks go to {})",
             crate::paths::display(self.queue.dir())
         ));
@@ -342,7 +342,7 @@ impl AskServer {
             };
         for attempt in crate::tui::notify::send(&notification, &channels, &mut tty) {
             if let Some(error) = attempt.error {
-                crate::cli::report(&format!("notification {}: {error}", attempt.channel));
+                crate::report::report(&format!("notification {}: {error}", attempt.channel));
             }
         }
     }
@@ -483,7 +483,7 @@ impl ServerHandler for AskServer {
         }
         let payload = Value::Object(request.arguments.unwrap_or_default());
         if let Some(refused) = self.over_a_limit(&payload) {
-            crate::cli::report(&refused);
+            crate::report::report(&refused);
             return Ok(CallToolResult::error(vec![ContentBlock::text(refused)]).into());
         }
         let form = match input::validate_payload(&payload) {
@@ -517,7 +517,7 @@ impl ServerHandler for AskServer {
                 None,
             ));
         }
-        crate::cli::report(&format!("queued ask {} from {}", ask.id, ask.client));
+        crate::report::report(&format!("queued ask {} from {}", ask.id, ask.client));
         if self.queue.inboxes_watching().is_empty() {
             self.tell_nobody_watches(&ask.id, &form);
         }
@@ -549,7 +549,7 @@ impl ServerHandler for AskServer {
                 false,
             ),
             Outcome::Cancelled => {
-                crate::cli::report(&format!("ask {} withdrawn: the call was cancelled", ask.id));
+                crate::report::report(&format!("ask {} withdrawn: the call was cancelled", ask.id));
                 text_result(&result::needs_input_result(&form), false)
             }
         };

@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 use crate::config::{ConfigPaths, ConfigStore};
 use crate::files::{FileSource, IndexOptions};
 use crate::form::Form;
 use crate::keymap::BindingTable;
 use crate::model::Msg;
 use crate::remote::{FlowInfo, RemoteServer};
+use crate::report::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 use crate::result::{self, AskResult};
 use crate::tui::runtime::{self, Ending};
 use crate::tui::{App, Appearance, Screen, Session, SettingsApp, notify, terminal};
@@ -101,7 +101,7 @@ fn listen(
     match RemoteServer::bind(path, flow_info(form, options)) {
         Ok(server) => Ok(Some(std::sync::Arc::new(server))),
         Err(message) => {
-            crate::cli::report(&message);
+            crate::report::report(&message);
             Err(ExitCode::from(EXIT_ERROR))
         }
     }
@@ -127,7 +127,7 @@ pub fn deliver(text: &str, output: Option<&Path>, stdout: &mut dyn Write, code: 
         return match to_stdout(stdout) {
             Ok(()) => ExitCode::from(code),
             Err(e) => {
-                crate::cli::report(&format!("cannot write the result to standard output: {e}"));
+                crate::report::report(&format!("cannot write the result to standard output: {e}"));
                 ExitCode::from(EXIT_ERROR)
             }
         };
@@ -137,10 +137,10 @@ pub fn deliver(text: &str, output: Option<&Path>, stdout: &mut dyn Write, code: 
     };
     let shown = crate::paths::display(path);
     match to_stdout(stdout) {
-        Ok(()) => crate::cli::report(&format!(
+        Ok(()) => crate::report::report(&format!(
             "cannot write the result to {shown}: {e}; printed it on standard output instead"
         )),
-        Err(out) => crate::cli::report(&format!(
+        Err(out) => crate::report::report(&format!(
             "cannot write the result to {shown}: {e}, nor to standard output: {out}"
         )),
     }
@@ -342,12 +342,12 @@ pub fn ask_result_with(
     outside: Vec<Box<dyn crate::tui::Outside>>,
 ) -> Result<Finished, ExitCode> {
     if terminal::open_tty().is_err() {
-        crate::cli::report(NO_TERMINAL);
+        crate::report::report(NO_TERMINAL);
         return Ok(Finished::answered(result::needs_input_result(&form)));
     }
     // Refused before the socket is bound (flow_session would refuse it too, later).
     if let Err(message) = root_folder(options.cwd.as_deref()) {
-        crate::cli::report(&message);
+        crate::report::report(&message);
         return Err(ExitCode::from(EXIT_ERROR));
     }
     let remote = listen(&form, options)?;
@@ -355,7 +355,7 @@ pub fn ask_result_with(
         if lines { line_notifier() } else { notifier() }
     })
     .map_err(|message| {
-        crate::cli::report(&message);
+        crate::report::report(&message);
         ExitCode::from(EXIT_ERROR)
     })?;
     if let Some(server) = &remote {
@@ -374,7 +374,7 @@ pub fn ask_result_with(
     let ending = ran.unwrap_or_else(|e| {
         // A failing terminal (descriptors run out, the device errs) loses no answer: the flow
         // ends as if interrupted and the answers so far are delivered.
-        crate::cli::report(&format!("terminal error: {e}"));
+        crate::report::report(&format!("terminal error: {e}"));
         Ending::Interrupted(runtime::Interruption::TerminalError)
     });
     let interruption = match ending {
@@ -390,7 +390,7 @@ pub fn ask_result_with(
     if let (Some(server), Some(result)) = (&remote, session.result()) {
         server.complete(result);
         if let Some(request) = server.accepted_request() {
-            crate::cli::report(&format!("answered remotely (request {request})"));
+            crate::report::report(&format!("answered remotely (request {request})"));
         }
     }
     match session.result() {
@@ -405,7 +405,7 @@ pub fn ask_result_with(
             })
         }
         None => {
-            crate::cli::report("the form ended without a result");
+            crate::report::report("the form ended without a result");
             Err(ExitCode::from(EXIT_ERROR))
         }
     }
@@ -463,7 +463,7 @@ pub fn flow_session(
     if let Some(draft) = &options.restore
         && !app.model.restore(draft)
     {
-        crate::cli::report(
+        crate::report::report(
             "what was entered before does not fit this form any more; it opens without it",
         );
     }
@@ -489,7 +489,7 @@ pub fn root_folder(cwd: Option<&Path>) -> Result<PathBuf, String> {
 /// Opens the settings modal alone.
 pub fn settings(config: Option<&Path>, fullscreen: bool, appearance: Appearance) -> ExitCode {
     if terminal::open_tty().is_err() {
-        crate::cli::report("settings need an interactive terminal");
+        crate::report::report("settings need an interactive terminal");
         return ExitCode::from(EXIT_ERROR);
     }
     let store = ConfigStore::open(ConfigPaths::from_env(config));
@@ -497,7 +497,7 @@ pub fn settings(config: Option<&Path>, fullscreen: bool, appearance: Appearance)
     // The settings modal is drawn on the full screen only; in line mode (a dumb terminal, a
     // screen reader) it would be escape codes, so the file is named instead.
     if crate::line::chosen(false, c.accessibility.line_mode, |k| std::env::var(k).ok()).is_some() {
-        crate::cli::report(&format!(
+        crate::report::report(&format!(
             "the settings are drawn on the full screen, which line mode does not use: edit {} (every setting is described in it and in docs/configuration.md)",
             store.display_path()
         ));
@@ -519,7 +519,7 @@ pub fn settings(config: Option<&Path>, fullscreen: bool, appearance: Appearance)
     match runtime::run(&mut session, fullscreen) {
         Ok(_) => ExitCode::from(EXIT_OK),
         Err(e) => {
-            crate::cli::report(&format!("terminal error: {e}"));
+            crate::report::report(&format!("terminal error: {e}"));
             ExitCode::from(EXIT_ERROR)
         }
     }
@@ -569,16 +569,16 @@ pub fn rpc_result(
     let interrupted = match runtime::signal_flag() {
         Ok(flag) => flag,
         Err(e) => {
-            crate::cli::report(&format!("cannot watch for signals: {e}"));
+            crate::report::report(&format!("cannot watch for signals: {e}"));
             return Err(ExitCode::from(EXIT_ERROR));
         }
     };
     let lines = crate::rpc::spawn_line_reader(std::io::BufReader::new(std::io::stdin()));
-    let errors = Box::new(crate::cli::report);
+    let errors = Box::new(crate::report::report);
     let mut channel = crate::rpc::DialogChannel::new(std::io::stdout(), lines, timeout, errors)
         .interrupted_by(interrupted.clone());
     let mut result = crate::rpc::run(&form, &mut channel).map_err(|e| {
-        crate::cli::report(&format!("cannot talk to the host: {e}"));
+        crate::report::report(&format!("cannot talk to the host: {e}"));
         ExitCode::from(EXIT_ERROR)
     })?;
     let interrupted = interrupted.load(std::sync::atomic::Ordering::Relaxed);

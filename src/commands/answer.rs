@@ -10,25 +10,16 @@ use super::reopen::{origin_of, read_session_arg, reopening, session_origin};
 use super::{
     FormEnding, HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count,
 };
-use crate::cli::report;
 use crate::config::{AnswerExtraction, ConfigPaths, peek};
-use crate::extract::command::{CommandExtractor, ExtractError, Progress};
-use crate::extract::{Extracted, builtin, check_candidate};
+use crate::extract::Extracted;
+use crate::extract::command::{ExtractError, Progress};
 use crate::history::{Origin, Source};
 use crate::pi_session::{self, AssistantTurn};
+use crate::report::report;
 use crate::run::RunOptions;
 use crate::strings::reopening;
 
-/// Which extractor `--extractor` names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExtractorChoice {
-    /// The configured model command, else the built-in one.
-    Configured,
-    /// The built-in offline extractor.
-    Builtin,
-    /// The configured command (an error when none is configured).
-    Command,
-}
+pub use crate::extract::ExtractorChoice;
 
 /// What `pi-ask answer` was asked to do.
 #[derive(Debug, Clone)]
@@ -106,7 +97,7 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
                 &text,
                 None,
                 &mut std::io::stdout().lock(),
-                crate::cli::EXIT_OK,
+                crate::report::EXIT_OK,
             ),
             Err(e) => failure(&e.to_string()),
         };
@@ -151,33 +142,7 @@ pub fn extract(
     choice: ExtractorChoice,
     plain: bool,
 ) -> Result<Extracted, String> {
-    let use_command = match choice {
-        ExtractorChoice::Builtin => false,
-        ExtractorChoice::Command if config.extractor.is_empty() => {
-            return Err("--extractor command needs [answer] extractor in the config, e.g. extractor = [\"llm\", \"-m\", \"gpt-4o-mini\"]".into());
-        }
-        ExtractorChoice::Command => true,
-        ExtractorChoice::Configured => !config.extractor.is_empty(),
-    };
-    if !use_command {
-        let payload = builtin::extract(&turn.text);
-        return check_candidate(&payload).map_err(|refused| {
-            format!(
-                "Question extraction returned an invalid ask form: {}",
-                refused.issues.join("; ")
-            )
-        });
-    }
-    let extractor = CommandExtractor {
-        argv: config.extractor.clone(),
-        retries: config.extraction_retries,
-        timeout: Duration::from_millis(config.extraction_timeout_ms.max(1)),
-    };
-    let mut progress = Spinner::new(&config.extractor[0], plain);
-    extractor.extract(turn, &mut progress).map_err(|e| match e {
-        ExtractError::Cancelled | ExtractError::TimedOut => e.to_string(),
-        other => format!("Error: {other}"),
-    })
+    crate::extract::extract_configured(turn, config, choice, |program| Spinner::new(program, plain))
 }
 
 /// `--again`: the latest extracted form from the history, or on a session's branch.

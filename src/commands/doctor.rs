@@ -5,9 +5,9 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::cli::{EXIT_CANCELLED, EXIT_OK};
 use crate::config::{ConfigPaths, ConfigSource};
 use crate::queue::Queue;
+use crate::report::{EXIT_CANCELLED, EXIT_OK};
 
 /// One finding: what was checked, what was found, and whether it is a problem.
 #[derive(Debug, Clone, PartialEq, Eq)]

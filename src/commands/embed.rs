@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
-use crate::cli::{EXIT_ERROR, EXIT_OK, report};
+use crate::report::{EXIT_ERROR, EXIT_OK, report};
 use crate::result::AskResult;
 
 /// Serves one flow over standard input and output (docs/embed.md).

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use serde_json::{Value, json};
 
 use super::{HistoryChoice, failure};
-use crate::cli::EXIT_OK;
 use crate::history::{Ask, History, process_is_alive};
+use crate::report::EXIT_OK;
 
 /// The listing's rows: id, when, source, status, title or first prompt.
 pub fn list_lines(history: &History, limit: usize) -> Vec<String> {
@@ -74,7 +74,7 @@ pub fn list(history: &HistoryChoice, limit: usize) -> ExitCode {
         }
     }
     if read.skipped_lines > 0 {
-        crate::cli::report(&format!(
+        crate::report::report(&format!(
             "skipped {} unreadable line(s) in the history",
             read.skipped_lines
         ));

@@ -8,15 +8,15 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::{HistoryChoice, Opening, failure, recorded};
-use crate::cli::{EXIT_CANCELLED, EXIT_OK, report};
 use crate::history::{Origin, Source, process_is_alive};
+use crate::inbox::terminal::ListEnding;
 use crate::inbox::{InboxCmd, InboxList, WaitingAsk};
 use crate::input;
 use crate::model::Msg;
 use crate::queue::{Claim, Queue};
+use crate::report::{EXIT_CANCELLED, EXIT_OK, report};
 use crate::result;
 use crate::run::RunOptions;
-use crate::tui::inbox_list::ListEnding;
 
 /// How often the queue is looked at while waiting (an ask shows within this time).
 const POLL: Duration = Duration::from_millis(40);
@@ -191,7 +191,7 @@ pub fn inbox(
         let ending = match line_mode {
             Some(_) => line_list(&mut list, queues, &stop),
             None => {
-                crate::tui::inbox_list::run(&mut list, || entries(queues), &table, &theme, &stop)
+                crate::inbox::terminal::run(&mut list, || entries(queues), &table, &theme, &stop)
             }
         };
         let chosen = match ending {

@@ -14,12 +14,12 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
-use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, report};
 use crate::config::{ConfigPaths, peek};
 use crate::form::Form;
 use crate::history::{
     HistoryStore, JournalHandle, Origin, PendingAsk, Source, default_history_path, process_is_alive,
 };
+use crate::report::{EXIT_CANCELLED, EXIT_ERROR, report};
 use crate::run::{Finished, RunOptions};
 
 /// Where the history is, and whether this run records into it.

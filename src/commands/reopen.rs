@@ -7,10 +7,10 @@ use std::process::ExitCode;
 use super::{
     FormEnding, HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count,
 };
-use crate::cli::report;
 use crate::history::{Ask, Origin, SessionCall, Source, process_is_alive};
 use crate::input::{self, InvalidInput};
 use crate::pi_session::{self, BranchForm, SessionFile};
+use crate::report::report;
 use crate::run::RunOptions;
 use crate::strings::reopening;
 

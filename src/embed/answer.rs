@@ -60,11 +60,12 @@ pub fn resolve(host: &mut Host, open: &Open) -> io::Result<OpenOutcome> {
             )
             .map_err(|e| e.to_string())
         }
-        Extractor::Engine => crate::commands::answer::extract(
+        // The engine's own extractor, quietly: the host draws the screen.
+        Extractor::Engine => crate::extract::extract_configured(
             &turn,
             &config,
-            crate::commands::answer::ExtractorChoice::Configured,
-            true,
+            crate::extract::ExtractorChoice::Configured,
+            |_| Quiet,
         ),
     };
     Ok(opening(extracted, &turn))

@@ -14,8 +14,12 @@ pub use rules::{business_issues, repair};
 
 use serde_json::Value;
 
+use std::time::Duration;
+
+use crate::config::AnswerExtraction;
 use crate::form::Form;
 use crate::input;
+use crate::pi_session::AssistantTurn;
 
 /// What an extraction found.
 #[derive(Debug, Clone, PartialEq)]
@@ -93,4 +97,53 @@ pub fn check_candidate(candidate: &Value) -> Result<Extracted, Refused> {
             shaped: Some(candidate.clone()),
         }),
     }
+}
+
+/// Which extractor runs (`--extractor`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExtractorChoice {
+    /// The configured model command, else the built-in one.
+    Configured,
+    /// The built-in offline extractor.
+    Builtin,
+    /// The configured command (an error when none is configured).
+    Command,
+}
+
+/// Runs the chosen extractor on `turn`: the built-in one, or the configured model command with
+/// its retries and timeout, its progress reported to what `progress` makes for the command's
+/// program (made only when the command runs). The error is the message to show.
+pub fn extract_configured<P: command::Progress>(
+    turn: &AssistantTurn,
+    config: &AnswerExtraction,
+    choice: ExtractorChoice,
+    progress: impl FnOnce(&str) -> P,
+) -> Result<Extracted, String> {
+    let use_command = match choice {
+        ExtractorChoice::Builtin => false,
+        ExtractorChoice::Command if config.extractor.is_empty() => {
+            return Err("--extractor command needs [answer] extractor in the config, e.g. extractor = [\"llm\", \"-m\", \"gpt-4o-mini\"]".into());
+        }
+        ExtractorChoice::Command => true,
+        ExtractorChoice::Configured => !config.extractor.is_empty(),
+    };
+    if !use_command {
+        let payload = builtin::extract(&turn.text);
+        return check_candidate(&payload).map_err(|refused| {
+            format!(
+                "Question extraction returned an invalid ask form: {}",
+                refused.issues.join("; ")
+            )
+        });
+    }
+    let extractor = command::CommandExtractor {
+        argv: config.extractor.clone(),
+        retries: config.extraction_retries,
+        timeout: Duration::from_millis(config.extraction_timeout_ms.max(1)),
+    };
+    let mut progress = progress(&config.extractor[0]);
+    extractor.extract(turn, &mut progress).map_err(|e| match e {
+        command::ExtractError::Cancelled | command::ExtractError::TimedOut => e.to_string(),
+        other => format!("Error: {other}"),
+    })
 }

@@ -185,13 +185,3 @@ fn write_drafts(store: &HistoryStore, id: &str, receiver: &Receiver<Value>) {
         });
     }
 }
-
-impl crate::tui::FlowJournal for JournalHandle {
-    fn shown(&self) {
-        JournalHandle::shown(self);
-    }
-
-    fn draft(&self, draft: Value) {
-        JournalHandle::draft(self, draft);
-    }
-}

@@ -5,12 +5,11 @@
 //! here touches a terminal, so a host can embed the store and the lookups as they are.
 
 mod journal;
-mod liveness;
 mod recorder;
 mod store;
 
+pub use crate::liveness::{ProcessId, process_is_alive};
 pub use journal::{JournalHandle, PendingAsk};
-pub use liveness::{ProcessId, process_is_alive};
 pub use recorder::{OpenAsk, Recorder};
 pub use store::parse_history;
 pub use store::{

@@ -2,6 +2,7 @@
 //! highlighted one, the asks left for later, and `update`, which turns an [`InboxAction`] into
 //! what the inbox must do. Pure: no I/O, no clock (the view is given the time).
 
+pub mod terminal;
 pub mod view;
 
 use pi_ask_components::TextEdit;

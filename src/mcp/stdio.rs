@@ -69,7 +69,7 @@ pub async fn pump_input(
                         Some(id) => format!("request {id} was answered with an error"),
                         None => "it named no request to answer".to_owned(),
                     };
-                    crate::cli::report(&format!(
+                    crate::report::report(&format!(
                         "a message of {bytes} bytes was over the limit of {limit} bytes and was not read; {whose}"
                     ));
                     if let Some(id) = request {

@@ -3,7 +3,6 @@
 //! The model is pure data. `update` never reads a clock, a file or the terminal; every effect
 //! (finishing, notifying, saving a setting, starting a timer) comes back as a [`Cmd`].
 
-mod answer;
 mod draft;
 mod filter;
 mod msg;
@@ -11,7 +10,7 @@ mod popup;
 mod settings_modal;
 mod update;
 
-pub use answer::AnswerState;
+pub use crate::answer::AnswerState;
 pub use draft::{Draft, DraftAnswer, DraftEditor, MAX_DRAFT_EDITOR_BYTES};
 pub use filter::{Filter, Haystacks, rank_texts};
 pub use msg::{Cmd, FilterAction, InboxAction, Msg, Notification, PopupAction, ReviewAction};

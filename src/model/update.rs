@@ -730,5 +730,10 @@ fn remote_answer(model: &mut Model, answers: Vec<super::AnswerState>, elaborate:
 
 fn finish(model: &mut Model, outcome: Outcome) -> Vec<Cmd> {
     model.finished = true;
-    vec![Cmd::Finish(Box::new(result::build_result(model, outcome)))]
+    vec![Cmd::Finish(Box::new(result::build_from_state(
+        model.title(),
+        model.questions(),
+        model.answers(),
+        outcome,
+    )))]
 }

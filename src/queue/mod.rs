@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::history::{ProcessId, process_is_alive};
+use crate::liveness::{ProcessId, process_is_alive};
 
 /// One pending ask.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -298,7 +298,7 @@ impl Queue {
         let from = self.dir.join(name);
         let to = self.dir.join(format!("{name}.bad"));
         if std::fs::rename(&from, &to).is_ok() {
-            crate::cli::report(&format!(
+            crate::report::report(&format!(
                 "set aside {} in the queue: {}",
                 crate::printable::printable(name),
                 crate::printable::printable(why)

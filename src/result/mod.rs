@@ -8,9 +8,9 @@ pub use types::*;
 
 use indexmap::IndexMap;
 
+use crate::answer::AnswerState;
 use crate::form::{Form, Question};
 use crate::input::InvalidInput;
-use crate::model::{AnswerState, Model};
 
 /// The instruction every elaborate result carries.
 pub const ELABORATION_INSTRUCTION: &str = "First answer the user's noted clarification directly and concisely using the provided question and option context. Do not treat these notes as final answers. Then re-ask only the affected questions if a choice is still needed afterward. Do not jump straight to a follow-up question unless the note is already resolved.";
@@ -24,11 +24,6 @@ pub enum Outcome {
     Elaborate,
     /// The form was cancelled.
     Cancelled,
-}
-
-/// The result of a finished flow.
-pub fn build_result(model: &Model, outcome: Outcome) -> AskResult {
-    build_from_state(model.title(), model.questions(), model.answers(), outcome)
 }
 
 /// The result for given questions and their entered state (shared by every driver).
@@ -201,5 +196,36 @@ pub fn needs_input_result(form: &Form) -> AskResult {
             continuation: None,
             elaboration: None,
         },
+    }
+}
+
+impl AnswerState {
+    /// The answer as it appears in a result.
+    pub fn to_answer(&self, question: &Question) -> Answer {
+        let mut answer = Answer::default();
+        for &i in &self.selected {
+            let option = &question.options[i];
+            answer.values.push(option.value.clone());
+            answer.labels.push(option.label.clone());
+            answer.indices.push(i + 1);
+        }
+        if let Some(text) = self.custom_answer() {
+            answer.values.push(text.to_owned());
+            answer.labels.push(text.to_owned());
+            answer.custom_text = Some(text.to_owned());
+        }
+        answer.note = self.note.clone();
+        let notes: IndexMap<String, String> = self
+            .selected
+            .iter()
+            .filter_map(|&i| {
+                let value = &question.options[i].value;
+                self.option_notes
+                    .get(value)
+                    .map(|n| (value.clone(), n.clone()))
+            })
+            .collect();
+        answer.option_notes = (!notes.is_empty()).then_some(notes);
+        answer
     }
 }

@@ -6,8 +6,6 @@ pub mod appearance;
 pub mod bytes;
 mod hints;
 #[cfg(feature = "cli")]
-pub mod inbox_list;
-#[cfg(feature = "cli")]
 pub mod notify;
 #[cfg(feature = "cli")]
 pub mod runtime;
@@ -21,6 +19,8 @@ pub use crate::model::{Popup, PopupKind};
 pub use app::App;
 pub use appearance::{Appearance, ChosenTheme, ColorMode, Look, ThemeSource};
 pub use hints::{flow_hints, settings_footer};
+#[cfg(feature = "cli")]
+pub use hints::{inbox_filter_footer, inbox_footer};
 pub use session::{FlowJournal, Notifier, Outside, Screen, Session};
 pub use settings_app::SettingsApp;
 

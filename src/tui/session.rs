@@ -490,3 +490,15 @@ fn default_file_source() -> FileSource {
         Vec::new(),
     ))
 }
+
+/// The history's journal records a flow the session runs.
+#[cfg(feature = "cli")]
+impl FlowJournal for crate::history::JournalHandle {
+    fn shown(&self) {
+        crate::history::JournalHandle::shown(self);
+    }
+
+    fn draft(&self, draft: serde_json::Value) {
+        crate::history::JournalHandle::draft(self, draft);
+    }
+}

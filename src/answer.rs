@@ -1,9 +1,7 @@
-//! What a person has entered for one question, and how it becomes a result [`Answer`].
+//! What a person has entered for one question. A leaf: the model keeps these, every driver
+//! fills them, and the result is built from them (`result` turns one into an `Answer`).
 
 use indexmap::IndexMap;
-
-use crate::form::Question;
-use crate::result::Answer;
 
 /// Everything entered for one question. Kept even when not part of the submitted answer
 /// (a deselected option keeps its note; unselected free-form text is kept for the editor).
@@ -92,35 +90,6 @@ impl AnswerState {
                 self.option_notes.shift_remove(value);
             }
         }
-    }
-
-    /// The answer as it appears in a result.
-    pub fn to_answer(&self, question: &Question) -> Answer {
-        let mut answer = Answer::default();
-        for &i in &self.selected {
-            let option = &question.options[i];
-            answer.values.push(option.value.clone());
-            answer.labels.push(option.label.clone());
-            answer.indices.push(i + 1);
-        }
-        if let Some(text) = self.custom_answer() {
-            answer.values.push(text.to_owned());
-            answer.labels.push(text.to_owned());
-            answer.custom_text = Some(text.to_owned());
-        }
-        answer.note = self.note.clone();
-        let notes: IndexMap<String, String> = self
-            .selected
-            .iter()
-            .filter_map(|&i| {
-                let value = &question.options[i].value;
-                self.option_notes
-                    .get(value)
-                    .map(|n| (value.clone(), n.clone()))
-            })
-            .collect();
-        answer.option_notes = (!notes.is_empty()).then_some(notes);
-        answer
     }
 }
 

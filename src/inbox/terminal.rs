@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 use crossterm::event::{self, Event, KeyEventKind};
 use pi_ask_components::Theme;
 
-use super::terminal::{Placement, TerminalGuard};
-pub use crate::inbox::ListEnding;
-use crate::inbox::{InboxList, WaitingAsk, view};
+pub use super::ListEnding;
+use super::{InboxList, WaitingAsk, view};
 use crate::keymap::{BindingTable, Focus, Resolution};
 use crate::keys::KeyId;
+use crate::tui::terminal::{Placement, TerminalGuard};
 
 /// What has the list's keys: the filter line while it is open, else the list.
 fn focus(list: &InboxList) -> Focus {
@@ -38,10 +38,10 @@ pub fn run(
     theme: &Theme,
     signals: &AtomicBool,
 ) -> io::Result<ListEnding> {
-    super::terminal::install_panic_hook();
+    crate::tui::terminal::install_panic_hook();
     let footers = (
-        super::hints::inbox_footer(table),
-        super::hints::inbox_filter_footer(table),
+        crate::tui::inbox_footer(table),
+        crate::tui::inbox_filter_footer(table),
     );
     let (cols, rows) = crossterm::terminal::size()?;
     let height = |list: &InboxList, rows: u16| view::natural_height(list).clamp(1, rows.max(1));

@@ -1,0 +1,151 @@
+//! The top-level modules of `src/` depend on each other one way only: a test that fails on any
+//! import circle, naming it. A module depends on another when its code (not its comments, not
+//! its unit tests) names `crate::<other>`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+type Graph = BTreeMap<String, BTreeSet<String>>;
+
+/// Every `.rs` file under `dir`, recursively.
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("src is readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The modules a file's code names as `crate::<module>`.
+fn named_modules(code: &str) -> BTreeSet<String> {
+    // Unit tests may reach anywhere; they are not part of the graph.
+    let code = code.split("#[cfg(test)]\nmod tests").next().unwrap_or(code);
+    let mut named = BTreeSet::new();
+    for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+        let mut rest = line;
+        while let Some(at) = rest.find("crate::") {
+            let after = &rest[at + "crate::".len()..];
+            let name: String = after
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+                .collect();
+            // `pi_ask_components::…` and other crates end in `crate::` too only as `_crate::`.
+            let own = rest[..at]
+                .chars()
+                .last()
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+            if own && !name.is_empty() {
+                named.insert(name);
+            }
+            rest = after;
+        }
+    }
+    named
+}
+
+fn module_graph() -> Graph {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut graph = Graph::new();
+    for file in files {
+        let relative = file.strip_prefix(&src).expect("under src");
+        let first = relative
+            .components()
+            .next()
+            .expect("a path")
+            .as_os_str()
+            .to_string_lossy();
+        let module = first.trim_end_matches(".rs").to_owned();
+        if module == "lib" || module == "main" {
+            continue;
+        }
+        let code = std::fs::read_to_string(&file).expect("a readable source file");
+        let deps = graph.entry(module.clone()).or_default();
+        deps.extend(
+            named_modules(&code)
+                .into_iter()
+                .filter(|dep| *dep != module),
+        );
+    }
+    graph
+}
+
+/// A circle through the graph, as the modules along it, if there is one.
+fn find_circle(graph: &Graph) -> Option<Vec<String>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        Open,
+        Done,
+    }
+    fn visit(
+        node: &str,
+        graph: &Graph,
+        marks: &mut BTreeMap<String, Mark>,
+        path: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        match marks.get(node) {
+            Some(Mark::Done) => return None,
+            Some(Mark::Open) => {
+                let start = path.iter().position(|n| n == node).unwrap_or(0);
+                let mut circle = path[start..].to_vec();
+                circle.push(node.to_owned());
+                return Some(circle);
+            }
+            None => {}
+        }
+        marks.insert(node.to_owned(), Mark::Open);
+        path.push(node.to_owned());
+        for dep in graph.get(node).into_iter().flatten() {
+            if let Some(circle) = visit(dep, graph, marks, path) {
+                return Some(circle);
+            }
+        }
+        path.pop();
+        marks.insert(node.to_owned(), Mark::Done);
+        None
+    }
+    let mut marks = BTreeMap::new();
+    for node in graph.keys() {
+        if let Some(circle) = visit(node, graph, &mut marks, &mut Vec::new()) {
+            return Some(circle);
+        }
+    }
+    None
+}
+
+#[test]
+fn the_top_level_modules_import_each_other_one_way_only() {
+    let graph = module_graph();
+    assert!(graph.contains_key("model") && graph.contains_key("result"));
+    assert!(graph["model"].contains("result"), "the scan sees imports");
+    if let Some(circle) = find_circle(&graph) {
+        panic!("an import circle: {}", circle.join(" -> "));
+    }
+}
+
+#[test]
+fn the_circle_finder_finds_a_circle() {
+    let mut graph = Graph::new();
+    for (from, to) in [("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")] {
+        graph
+            .entry(from.to_owned())
+            .or_default()
+            .insert(to.to_owned());
+    }
+    assert_eq!(
+        find_circle(&graph),
+        Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
+    );
+    graph.get_mut("c").unwrap().remove("a");
+    assert_eq!(find_circle(&graph), None);
+    assert_eq!(
+        named_modules(
+            "use crate::model::Msg;\n// crate::cli in a comment\nlet x = pi_ask_crate::run;\n"
+        ),
+        BTreeSet::from(["model".to_owned()])
+    );
+}
