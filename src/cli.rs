@@ -346,8 +346,8 @@ pub fn main() -> ExitCode {
             }
             let timeout = match dialog_timeout.map(dialog_timeout_from_secs).transpose() {
                 Ok(timeout) => timeout,
-                Err(message) => {
-                    crate::cli::report(&message);
+                Err(refused) => {
+                    report(&refused.to_string());
                     return ExitCode::from(EXIT_ERROR);
                 }
             };
@@ -509,8 +509,8 @@ pub fn main() -> ExitCode {
             };
             match crate::mcp::serve(server) {
                 Ok(()) => ExitCode::from(EXIT_OK),
-                Err(message) => {
-                    report(&message);
+                Err(error) => {
+                    report(&error.to_string());
                     ExitCode::from(EXIT_ERROR)
                 }
             }
@@ -673,15 +673,24 @@ fn prepare(options: &FormOptions, history: &HistoryOptions) -> Result<HistoryCho
 /// Shortest and longest `--dialog-timeout` accepted: a millisecond (the wire unit) and a day.
 const DIALOG_TIMEOUT_RANGE: (f64, f64) = (0.001, 86_400.0);
 
-/// `--dialog-timeout` seconds as a duration, or the message refusing it.
-fn dialog_timeout_from_secs(seconds: f64) -> Result<Duration, String> {
+/// A `--dialog-timeout` out of range (the seconds given).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "--dialog-timeout must be between {min} and {max} seconds (got {seconds})",
+    min = DIALOG_TIMEOUT_RANGE.0,
+    max = DIALOG_TIMEOUT_RANGE.1
+)]
+struct DialogTimeoutOutOfRange {
+    seconds: f64,
+}
+
+/// `--dialog-timeout` seconds as a duration, or why not.
+fn dialog_timeout_from_secs(seconds: f64) -> Result<Duration, DialogTimeoutOutOfRange> {
     let (min, max) = DIALOG_TIMEOUT_RANGE;
     if seconds.is_finite() && (min..=max).contains(&seconds) {
         Ok(Duration::from_secs_f64(seconds))
     } else {
-        Err(format!(
-            "--dialog-timeout must be between {min} and {max} seconds (got {seconds})"
-        ))
+        Err(DialogTimeoutOutOfRange { seconds })
     }
 }
 
@@ -689,7 +698,9 @@ fn dialog_timeout_from_secs(seconds: f64) -> Result<Duration, String> {
 /// output, or an `--output` file that cannot be created.
 fn check_delivery(output: Option<&std::path::Path>) -> Result<(), ExitCode> {
     let problem = match output {
-        Some(path) => crate::run::check_output_file(path).err(),
+        Some(path) => crate::run::check_output_file(path)
+            .err()
+            .map(|refused| refused.to_string()),
         None => crate::run::stdout_is_closed().then(|| {
             "standard output is closed, so the result could not be delivered; give --output FILE"
                 .to_owned()

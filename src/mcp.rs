@@ -557,13 +557,27 @@ impl ServerHandler for AskServer {
     }
 }
 
+/// Why `pi-ask mcp` stopped serving.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The async runtime could not start.
+    #[error("cannot start: {0}")]
+    Runtime(#[source] std::io::Error),
+    /// The MCP session could not start (the client's first messages).
+    #[error("cannot start the MCP session: {0}")]
+    Start(String),
+    /// The session ended with an error.
+    #[error("the MCP session ended with an error: {0}")]
+    Ended(String),
+}
+
 /// Serves MCP on standard input and output until the client disconnects. Every message the client
 /// sends is read or, when over the limit (`stdio::line_limit`), answered with an error.
-pub fn serve(server: AskServer) -> Result<(), String> {
+pub fn serve(server: AskServer) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start: {e}"))?;
+        .map_err(ServeError::Runtime)?;
     let max_ask_bytes = server.queue.max_bytes();
     let limit = stdio::line_limit(max_ask_bytes);
     let served = runtime.block_on(async move {
@@ -587,12 +601,12 @@ pub fn serve(server: AskServer) -> Result<(), String> {
         let running = server
             .serve(transport)
             .await
-            .map_err(|e| format!("cannot start the MCP session: {e}"))?;
+            .map_err(|e| ServeError::Start(e.to_string()))?;
         let ended = running
             .waiting()
             .await
             .map(drop)
-            .map_err(|e| format!("the MCP session ended with an error: {e}"));
+            .map_err(|e| ServeError::Ended(e.to_string()));
         // rmcp's end of the pipe is gone: the last replies are written before the process ends.
         let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
         ended

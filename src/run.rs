@@ -100,8 +100,8 @@ fn listen(
     };
     match RemoteServer::bind(path, flow_info(form, options)) {
         Ok(server) => Ok(Some(std::sync::Arc::new(server))),
-        Err(message) => {
-            crate::report::report(&message);
+        Err(error) => {
+            crate::report::report(&error.to_string());
             Err(ExitCode::from(EXIT_ERROR))
         }
     }
@@ -188,19 +188,46 @@ fn write_output(path: &Path, text: &str) -> std::io::Result<()> {
     }
 }
 
+/// Why the result could not go to an `--output` path (the path as shown, made printable).
+#[derive(Debug, thiserror::Error)]
+pub enum OutputRefused {
+    /// The path is a directory.
+    #[error("cannot write the result to {0}: it is a directory")]
+    Directory(String),
+    /// Its folder can be written by others and the path is not this user's own file.
+    #[error(
+        "cannot write the result to {0}: its folder can be written by others, who could plant a link or a file at that name; give a path in a folder of yours"
+    )]
+    SharedFolder(String),
+    /// Opening or creating failed.
+    #[error("cannot write the result to {path}: {source}")]
+    Io {
+        /// The path, as shown.
+        path: String,
+        /// What failed.
+        source: std::io::Error,
+    },
+}
+
+/// `--cwd` is not a folder (as given).
+#[derive(Debug, thiserror::Error)]
+#[error("--cwd {0} is not a directory")]
+pub struct NotAFolder(pub String);
+
 /// Whether `path` can take the result, checked before the form opens so an answer is never
 /// given for nothing: a pipe or device that opens for writing, or a file whose folder takes a
 /// new file (a temp file, removed at once: the name itself is not touched). In a folder others
 /// can write (`/tmp`), only a regular file of this user is accepted: anyone there could plant a
 /// link or a file at the name. The error names the path and the fix.
-pub fn check_output_file(path: &Path) -> Result<(), String> {
+pub fn check_output_file(path: &Path) -> Result<(), OutputRefused> {
     use std::os::unix::fs::MetadataExt;
     let shown = crate::printable::printable(&crate::paths::display(path));
-    let fail = |e: std::io::Error| format!("cannot write the result to {shown}: {e}");
+    let fail = |source: std::io::Error| OutputRefused::Io {
+        path: shown.clone(),
+        source,
+    };
     if path.is_dir() {
-        return Err(format!(
-            "cannot write the result to {shown}: it is a directory"
-        ));
+        return Err(OutputRefused::Directory(shown));
     }
     if output_kind(path) == OutputKind::Stream {
         return std::fs::OpenOptions::new()
@@ -218,9 +245,7 @@ pub fn check_output_file(path: &Path) -> Result<(), String> {
         let me = unsafe { libc::geteuid() };
         let own_file = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file() && m.uid() == me);
         if !own_file {
-            return Err(format!(
-                "cannot write the result to {shown}: its folder can be written by others, who could plant a link or a file at that name; give a path in a folder of yours"
-            ));
+            return Err(OutputRefused::SharedFolder(shown));
         }
     }
     tempfile::Builder::new()
@@ -346,16 +371,16 @@ pub fn ask_result_with(
         return Ok(Finished::answered(result::needs_input_result(&form)));
     }
     // Refused before the socket is bound (flow_session would refuse it too, later).
-    if let Err(message) = root_folder(options.cwd.as_deref()) {
-        crate::report::report(&message);
+    if let Err(refused) = root_folder(options.cwd.as_deref()) {
+        crate::report::report(&refused.to_string());
         return Err(ExitCode::from(EXIT_ERROR));
     }
     let remote = listen(&form, options)?;
     let (mut session, lines) = flow_session(form, options, |lines| {
         if lines { line_notifier() } else { notifier() }
     })
-    .map_err(|message| {
-        crate::report::report(&message);
+    .map_err(|refused| {
+        crate::report::report(&refused.to_string());
         ExitCode::from(EXIT_ERROR)
     })?;
     if let Some(server) = &remote {
@@ -419,7 +444,7 @@ pub fn flow_session(
     form: Form,
     options: &RunOptions,
     notifier: impl FnOnce(bool) -> crate::tui::Notifier,
-) -> Result<(Session, Option<crate::line::Reason>), String> {
+) -> Result<(Session, Option<crate::line::Reason>), NotAFolder> {
     let root = root_folder(options.cwd.as_deref())?;
     let store = ConfigStore::open(ConfigPaths::from_env(options.config.as_deref()));
     let config = store.config().clone();
@@ -478,10 +503,10 @@ pub fn flow_session(
 }
 
 /// Where `@` suggestions list files: `--cwd`, which must be a folder, else the current directory.
-pub fn root_folder(cwd: Option<&Path>) -> Result<PathBuf, String> {
+pub fn root_folder(cwd: Option<&Path>) -> Result<PathBuf, NotAFolder> {
     match cwd {
         Some(dir) if dir.is_dir() => Ok(dir.to_path_buf()),
-        Some(dir) => Err(format!("--cwd {} is not a directory", dir.display())),
+        Some(dir) => Err(NotAFolder(dir.display().to_string())),
         None => Ok(std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))),
     }
 }
@@ -624,12 +649,12 @@ mod tests {
     fn the_output_check_names_the_path_and_leaves_nothing_behind() {
         let dir = tempfile::tempdir().unwrap();
         let fresh = dir.path().join("new.json");
-        assert_eq!(check_output_file(&fresh), Ok(()));
+        assert!(check_output_file(&fresh).is_ok());
         assert!(!fresh.exists(), "the check must not leave an empty file");
         let missing = dir.path().join("no/such/dir/x.json");
-        let err = check_output_file(&missing).unwrap_err();
+        let err = check_output_file(&missing).unwrap_err().to_string();
         assert!(err.contains(&missing.display().to_string()), "{err}");
-        let err = check_output_file(dir.path()).unwrap_err();
+        let err = check_output_file(dir.path()).unwrap_err().to_string();
         assert!(err.contains("is a directory"), "{err}");
     }
 }

@@ -182,7 +182,13 @@ impl Harness {
         self
     }
 
-    /// Presses a key given as a key id (`down`, `shift+tab`, `ctrl+c`, `?`).
+    /// Presses a key given as a key id (`down`, `shift+tab`, `ctrl+c`, `?`), as a terminal would
+    /// send it (`shift+1` arrives as `1`).
+    ///
+    /// # Panics
+    ///
+    /// On a key id pi does not know (`banana`): a test names keys, and a typo there is the test's
+    /// bug. Check untrusted ids with [`KeyId::parse`] first.
     pub fn press(&mut self, key_id: &str) -> &mut Self {
         let key = KeyId::parse(key_id).unwrap_or_else(|e| panic!("bad key id {key_id:?}: {e}"));
         match as_sent(&key) {

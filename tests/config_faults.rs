@@ -157,7 +157,8 @@ fn a_full_disk_fails_the_save_and_leaves_the_file_and_no_temp_file() {
     let _ = file.sync_all();
     let err = store(&path)
         .set_setting(Setting::AutoSubmit, true)
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.starts_with("Unable to save ask config at"), "{err}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), USER_FILE);
     assert!(leftovers(&mount.0).is_empty(), "{:?}", leftovers(&mount.0));
@@ -174,7 +175,10 @@ fn a_read_only_file_system_fails_the_save_and_leaves_the_file() {
     std::fs::write(&path, USER_FILE).unwrap();
     assert!(mount.remount_read_only());
     let mut s = store(&path);
-    let err = s.set_setting(Setting::ShowFooterHints, false).unwrap_err();
+    let err = s
+        .set_setting(Setting::ShowFooterHints, false)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("edit it manually"), "{err}");
     assert!(
         s.config().behaviour.show_footer_hints,

@@ -166,7 +166,10 @@ fn a_read_only_file_keeps_its_value_and_gives_the_manual_edit_message() {
     perms.set_readonly(true);
     std::fs::set_permissions(&path, perms).unwrap();
     let mut store = ConfigStore::open(paths_in(home.path()));
-    let err = store.set_setting(Setting::AutoSubmit, true).unwrap_err();
+    let err = store
+        .set_setting(Setting::AutoSubmit, true)
+        .unwrap_err()
+        .to_string();
     assert!(
         err.starts_with(&format!("Unable to save ask config at {}.", path.display())),
         "{err}"
@@ -361,7 +364,8 @@ fn the_original_json_config_is_read_when_the_toml_file_is_absent_and_never_writt
     );
     let err = store
         .set_setting(Setting::ShowFooterHints, false)
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("never writes"), "{err}");
     assert_eq!(std::fs::read_to_string(legacy(home.path())).unwrap(), text);
     assert!(!toml_path(home.path()).exists());
@@ -588,7 +592,10 @@ fn without_home_the_passwd_home_is_used_and_without_either_nothing_is_written() 
         .collect();
     assert_eq!(cwd_before, cwd_after, "no ./.pi was created");
     let mut store = ConfigStore::open(paths);
-    let err = store.set_setting(Setting::AutoSubmit, true).unwrap_err();
+    let err = store
+        .set_setting(Setting::AutoSubmit, true)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("No home directory"), "{err}");
 }
 

@@ -132,11 +132,13 @@ fn replies_are_read_as_one_tool_call_raw_json_or_fenced_json() {
     );
     let two = json!([pi_call, pi_call]);
     assert_eq!(
-        candidate_from_output(&two.to_string()).unwrap_err(),
+        candidate_from_output(&two.to_string())
+            .unwrap_err()
+            .to_string(),
         "Expected exactly one ask_user tool call; received 2."
     );
     assert_eq!(
-        candidate_from_output("  \n").unwrap_err(),
+        candidate_from_output("  \n").unwrap_err().to_string(),
         "model returned no text content"
     );
 }

@@ -149,3 +149,54 @@ fn the_circle_finder_finds_a_circle() {
         BTreeSet::from(["model".to_owned()])
     );
 }
+
+/// The error type of every `Result<T, E>` written in `code` (the text after the top-level comma).
+fn result_error_types(code: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("Result<") {
+        let inner = &rest[at + "Result<".len()..];
+        let (mut depth, mut comma, mut end) = (0usize, None, None);
+        for (i, c) in inner.char_indices() {
+            match c {
+                '<' | '(' | '[' => depth += 1,
+                '>' | ')' | ']' if depth == 0 => {
+                    end = Some(i);
+                    break;
+                }
+                '>' | ')' | ']' => depth -= 1,
+                ',' if depth == 0 => comma = Some(i),
+                _ => {}
+            }
+        }
+        if let (Some(comma), Some(end)) = (comma, end) {
+            found.push(inner[comma + 1..end].trim().to_owned());
+        }
+        rest = inner;
+    }
+    found
+}
+
+/// Errors are types: no function of `src/` hands back a bare `String` as its error.
+#[test]
+fn no_result_in_src_has_a_string_for_its_error() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut offenders = Vec::new();
+    for file in files {
+        let code = std::fs::read_to_string(&file).expect("a readable source file");
+        let code = code
+            .split("#[cfg(test)]\nmod tests")
+            .next()
+            .unwrap_or(&code);
+        if result_error_types(code).iter().any(|e| e == "String") {
+            offenders.push(file.display().to_string());
+        }
+    }
+    assert!(offenders.is_empty(), "Result<_, String> in {offenders:?}");
+    assert_eq!(
+        result_error_types("fn f() -> Result<Vec<(u8, u8)>, String> {} fn g() -> io::Result<()>"),
+        ["String"]
+    );
+}

@@ -346,13 +346,13 @@ fn a_stale_socket_is_reused_and_anything_else_at_the_path_is_refused() {
     drop(std::os::unix::net::UnixListener::bind(&path).unwrap());
     assert!(path.exists());
     let server = RemoteServer::bind(&path, flow()).expect("a stale socket is replaced");
-    let err = RemoteServer::bind(&path, flow()).err().unwrap();
+    let err = RemoteServer::bind(&path, flow()).err().unwrap().to_string();
     assert!(err.ends_with("another form is listening there"), "{err}");
     drop(server);
 
     let file = dir.path().join("notes.txt");
     std::fs::write(&file, "keep me").unwrap();
-    let err = RemoteServer::bind(&file, flow()).err().unwrap();
+    let err = RemoteServer::bind(&file, flow()).err().unwrap().to_string();
     assert!(err.ends_with("something else is already there"), "{err}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me");
 
@@ -360,7 +360,8 @@ fn a_stale_socket_is_reused_and_anything_else_at_the_path_is_refused() {
     std::fs::set_permissions(open.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let err = RemoteServer::bind(&open.path().join("s.sock"), flow())
         .err()
-        .unwrap();
+        .unwrap()
+        .to_string();
     assert!(err.contains("must be yours and private (0700)"), "{err}");
 }
 

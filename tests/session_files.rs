@@ -171,7 +171,9 @@ fn latest_picks_the_newest_session_of_the_directory_by_modification_time() {
     std::thread::sleep(std::time::Duration::from_millis(20));
     std::fs::write(&bad, "not a header\n").unwrap();
     assert_eq!(pi_session::latest_session_in(&dir).unwrap(), new);
-    let err = pi_session::latest_session_in(&agent.path().join("nope")).unwrap_err();
+    let err = pi_session::latest_session_in(&agent.path().join("nope"))
+        .unwrap_err()
+        .to_string();
     assert!(
         err.starts_with("no pi sessions for this directory in "),
         "{err}"

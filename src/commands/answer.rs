@@ -11,8 +11,8 @@ use super::{
     FormEnding, HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count,
 };
 use crate::config::{AnswerExtraction, ConfigPaths, peek};
-use crate::extract::Extracted;
-use crate::extract::command::{ExtractError, Progress};
+use crate::extract::command::Progress;
+use crate::extract::{Extracted, ExtractionFailed};
 use crate::history::{Origin, Source};
 use crate::pi_session::{self, AssistantTurn};
 use crate::report::report;
@@ -58,7 +58,7 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
                     (turn, origin)
                 }
                 Err(e @ pi_session::TurnError::NoAssistant) => return nothing(&e.to_string()),
-                Err(e) => return failure(&e.to_string()),
+                Err(e) => return failure(e),
             }
         }
         None => match read_message(args.message.as_deref().unwrap_or(Path::new("-"))) {
@@ -78,8 +78,8 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
     let config = whole.answer;
     let extracted = match extract(&turn, &config, args.extractor, plain) {
         Ok(found) => found,
-        Err(m) if m == ExtractError::Cancelled.to_string() => return nothing(&m),
-        Err(m) => return failure(&m),
+        Err(e) if e.is_cancelled() => return nothing(&e.to_string()),
+        Err(e) => return failure(e),
     };
     let (payload, form) = match extracted {
         Extracted::NoQuestions => {
@@ -99,7 +99,7 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
                 &mut std::io::stdout().lock(),
                 crate::report::EXIT_OK,
             ),
-            Err(e) => failure(&e.to_string()),
+            Err(e) => failure(e),
         };
     }
     let opening = Opening {
@@ -120,19 +120,37 @@ fn finish((code, ended): (ExitCode, FormEnding)) -> ExitCode {
     code
 }
 
-fn read_message(path: &Path) -> Result<String, String> {
+/// Why `pi-ask answer` has no message to read.
+#[derive(Debug, thiserror::Error)]
+enum NoMessage {
+    #[error(
+        "no message: pipe one in (`pi-ask answer < reply.md`), name a file, or use --session FILE|latest"
+    )]
+    Terminal,
+    #[error("cannot read standard input: {0}")]
+    Stdin(#[source] std::io::Error),
+    #[error("cannot read {path}: {source}")]
+    File {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+fn read_message(path: &Path) -> Result<String, NoMessage> {
     if path.as_os_str() == "-" {
         if std::io::stdin().is_terminal() {
-            return Err("no message: pipe one in (`pi-ask answer < reply.md`), name a file, or use --session FILE|latest".into());
+            return Err(NoMessage::Terminal);
         }
         let mut text = String::new();
         std::io::stdin()
             .read_to_string(&mut text)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
+            .map_err(NoMessage::Stdin)?;
         return Ok(text);
     }
-    std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", crate::paths::display(path)))
+    std::fs::read_to_string(path).map_err(|source| NoMessage::File {
+        path: crate::paths::display(path),
+        source,
+    })
 }
 
 /// Runs the chosen extractor; `plain`: its progress as plain lines (line mode), not a spinner.
@@ -141,7 +159,7 @@ pub fn extract(
     config: &AnswerExtraction,
     choice: ExtractorChoice,
     plain: bool,
-) -> Result<Extracted, String> {
+) -> Result<Extracted, ExtractionFailed> {
     crate::extract::extract_configured(turn, config, choice, |program| Spinner::new(program, plain))
 }
 

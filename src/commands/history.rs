@@ -88,17 +88,17 @@ pub fn show(history: &HistoryChoice, id: &str) -> ExitCode {
         Ok(read) => read,
         Err(code) => return code,
     };
-    match read
-        .find(id)
-        .map_err(|e| e.to_string())
-        .and_then(|ask| history.with_payload(ask))
-    {
+    let found = match read.find(id) {
+        Ok(ask) => ask,
+        Err(e) => return failure(e),
+    };
+    match history.with_payload(found) {
         Ok(ask) => {
             let ask = &ask;
             let text = serde_json::to_string_pretty(&show_json(ask)).unwrap_or_default();
             let _ = writeln!(std::io::stdout().lock(), "{text}");
             ExitCode::from(EXIT_OK)
         }
-        Err(e) => failure(&e.to_string()),
+        Err(e) => failure(e),
     }
 }

@@ -151,7 +151,7 @@ pub fn inbox(
     }
     let stop = match crate::tui::runtime::signal_flag() {
         Ok(flag) => flag,
-        Err(e) => return failure(&format!("cannot watch for signals: {e}")),
+        Err(e) => return failure(format!("cannot watch for signals: {e}")),
     };
     for queue in queues {
         queue.sweep(Duration::from_secs(24 * 3600));
@@ -200,7 +200,7 @@ pub fn inbox(
             }
             Ok(ListEnding::Empty) => continue,
             Ok(ListEnding::Chose(chosen)) => chosen,
-            Err(e) => return failure(&format!("cannot show the inbox: {e}")),
+            Err(e) => return failure(format!("cannot show the inbox: {e}")),
         };
         let (id, declined) = match chosen {
             InboxCmd::Open(id) => (id, false),
@@ -214,7 +214,7 @@ pub fn inbox(
         let claim = match queue.claim(&id) {
             Ok(Some(claim)) => claim,
             Ok(None) => continue,
-            Err(e) => return failure(&format!("cannot claim the ask: {e}")),
+            Err(e) => return failure(format!("cannot claim the ask: {e}")),
         };
         let shown = if declined {
             decline(claim, queue)

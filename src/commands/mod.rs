@@ -53,32 +53,30 @@ impl HistoryChoice {
         }
     }
 
-    /// The store to read, or the message saying there is none.
-    pub fn readable(&self) -> Result<&HistoryStore, String> {
-        self.store.as_ref().ok_or_else(|| {
-            "no history: there is no home directory; give --history FILE or set PI_ASK_HISTORY"
-                .to_owned()
-        })
+    /// The store to read, or why there is none.
+    pub fn readable(&self) -> Result<&HistoryStore, HistoryUnavailable> {
+        self.store.as_ref().ok_or(HistoryUnavailable::NoHome)
     }
 
     /// The history as read, or the exit status of a reported failure (no history, unreadable).
     pub fn read(&self) -> Result<crate::history::History, ExitCode> {
-        let store = self.readable().map_err(|m| failure(&m))?;
+        let store = self.readable().map_err(failure)?;
         store
             .read()
-            .map_err(|e| failure(&format!("cannot read the history: {e}")))
+            .map_err(|e| failure(format!("cannot read the history: {e}")))
     }
 
     /// `ask` with its payload and result read back from their files when they were too big to
     /// keep in the history's lines.
-    pub fn with_payload(&self, ask: &crate::history::Ask) -> Result<crate::history::Ask, String> {
+    pub fn with_payload(
+        &self,
+        ask: &crate::history::Ask,
+    ) -> Result<crate::history::Ask, HistoryUnavailable> {
         let mut ask = ask.clone();
         let store = self.readable()?;
-        let unreadable = |e: std::io::Error| {
-            format!(
-                "cannot read the stored payload of ask {}: {e}",
-                ask.opened.id
-            )
+        let unreadable = |source: std::io::Error| HistoryUnavailable::StoredPayload {
+            id: ask.opened.id.clone(),
+            source,
         };
         ask.opened.payload = store.resolve(&ask.opened.payload).map_err(unreadable)?;
         if let Some(ended) = &mut ask.ended {
@@ -238,9 +236,25 @@ pub fn nothing(message: &str) -> ExitCode {
     ExitCode::from(EXIT_CANCELLED)
 }
 
-/// A failure: the message on stderr, exit 2.
-pub fn failure(message: &str) -> ExitCode {
-    report(message);
+/// Why the history (or a stored part of an ask) cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryUnavailable {
+    /// There is no history file to read.
+    #[error("no history: there is no home directory; give --history FILE or set PI_ASK_HISTORY")]
+    NoHome,
+    /// A payload or result kept beside the history cannot be read.
+    #[error("cannot read the stored payload of ask {id}: {source}")]
+    StoredPayload {
+        /// The ask.
+        id: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// A failure: the message (or error) on stderr, exit 2.
+pub fn failure(message: impl std::fmt::Display) -> ExitCode {
+    report(&message.to_string());
     ExitCode::from(EXIT_ERROR)
 }
 

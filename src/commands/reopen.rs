@@ -9,26 +9,26 @@ use super::{
 };
 use crate::history::{Ask, Origin, SessionCall, Source, process_is_alive};
 use crate::input::{self, InvalidInput};
-use crate::pi_session::{self, BranchForm, SessionFile};
+use crate::pi_session::{self, BranchForm, NoSession, SessionFile};
 use crate::report::report;
 use crate::run::RunOptions;
 use crate::strings::reopening;
 
 /// `--session FILE`, or `latest` for the newest session of the working directory (under pi's
 /// agent directory, `PI_CODING_AGENT_DIR` honoured).
-pub fn session_path(arg: &Path, cwd: &str) -> Result<PathBuf, String> {
+pub fn session_path(arg: &Path, cwd: &str) -> Result<PathBuf, NoSession> {
     if arg.as_os_str() != "latest" {
         return Ok(arg.to_path_buf());
     }
     let agent = crate::config::agent_dir(|k| std::env::var(k).ok(), crate::config::passwd_home)
-        .ok_or("no home directory, so pi's sessions cannot be found; give --session FILE")?;
+        .ok_or(NoSession::NoHome)?;
     pi_session::latest_session_in(&pi_session::sessions_dir(&agent, cwd))
 }
 
 /// Reads the session named by `--session`.
 pub fn read_session_arg(arg: &Path, options: &RunOptions) -> Result<SessionFile, ExitCode> {
-    let path = session_path(arg, &super::recorded_cwd(options)).map_err(|m| failure(&m))?;
-    pi_session::read_session(&path).map_err(|e| failure(&e.to_string()))
+    let path = session_path(arg, &super::recorded_cwd(options)).map_err(failure)?;
+    pi_session::read_session(&path).map_err(failure)
 }
 
 /// Where a session form came from, for the history: the file, and the tool call or entry.
@@ -63,21 +63,28 @@ fn issues_text(invalid: &InvalidInput) -> String {
         .join("; ")
 }
 
+/// A recorded form no longer validates (the rules changed since it was recorded).
+#[derive(Debug, thiserror::Error)]
+#[error("Previous form {id} exists but is no longer compatible: {issues}")]
+pub struct Incompatible {
+    /// The ask.
+    pub id: String,
+    /// What no longer validates.
+    pub issues: String,
+}
+
 /// A recorded ask opened again as `source`: its payload validated again (the rules may have
 /// changed since it was recorded), and an origin naming what it reopens (a resume names the first
 /// ask of its chain, which its end dismisses).
-pub fn reopening(ask: &Ask, source: Source) -> Result<Opening<'_>, String> {
+pub fn reopening(ask: &Ask, source: Source) -> Result<Opening<'_>, Incompatible> {
     let validated = if ask.opened.source.is_extracted() {
         input::validate_extracted_payload(&ask.opened.payload)
     } else {
         input::validate_payload(&ask.opened.payload)
     };
-    let form = validated.map_err(|invalid| {
-        format!(
-            "Previous form {} exists but is no longer compatible: {}",
-            ask.opened.id,
-            issues_text(&invalid)
-        )
+    let form = validated.map_err(|invalid| Incompatible {
+        id: ask.opened.id.clone(),
+        issues: issues_text(&invalid),
     })?;
     let reopens = if source == Source::Resume {
         ask.root()
@@ -139,7 +146,7 @@ pub fn replay(
     let ask = match id {
         Some(id) => match read.find(id) {
             Ok(ask) => ask,
-            Err(e) => return failure(&e.to_string()),
+            Err(e) => return failure(e),
         },
         None => match read.latest(&[Source::Tool]) {
             Some(ask) => ask,
@@ -191,7 +198,7 @@ pub fn resume(
     }
     let read = match history.store.as_ref().map(|s| s.read()) {
         Some(Ok(read)) => read,
-        Some(Err(e)) => return failure(&format!("cannot read the history: {e}")),
+        Some(Err(e)) => return failure(format!("cannot read the history: {e}")),
         None => Default::default(),
     };
     if let Some(arg) = session_arg {
@@ -215,12 +222,12 @@ pub fn resume(
         };
     }
     if history.store.is_none() {
-        return failure(&history.readable().unwrap_err());
+        return failure(history.readable().unwrap_err());
     }
     let ask = match id {
         Some(id) => match read.find(id) {
             Ok(ask) if ask.is_finished() => {
-                return failure(&format!(
+                return failure(format!(
                     "ask {} already ended ({}); `pi-ask replay {}` reopens it",
                     ask.opened.id,
                     ask.status_label(&process_is_alive),
@@ -228,13 +235,13 @@ pub fn resume(
                 ));
             }
             Ok(ask) if process_is_alive(&ask.opened.process) => {
-                return failure(&format!(
+                return failure(format!(
                     "ask {} is still open in another terminal (process {})",
                     ask.opened.id, ask.opened.process.pid
                 ));
             }
             Ok(ask) => ask,
-            Err(e) => return failure(&e.to_string()),
+            Err(e) => return failure(e),
         },
         None => match read.resumable(&process_is_alive) {
             Some(ask) => ask,

@@ -270,8 +270,8 @@ fn load_with(paths: &ConfigPaths, create_default: bool) -> Loaded {
 /// Reads TOML text from `path` (never writes).
 pub(crate) fn load_toml_text(path: &Path, text: &str) -> Loaded {
     let tree = toml::from_str::<toml::Value>(text)
-        .map_err(|e| syntax_error_detail(path, text, &e))
-        .and_then(|v| serde_json::to_value(v).map_err(|e| e.to_string()));
+        .map_err(|e| NotApplied::Syntax(syntax_error_detail(path, text, &e)))
+        .and_then(|v| Ok(serde_json::to_value(v)?));
     from_tree(
         path,
         tree,
@@ -318,8 +318,8 @@ pub(crate) fn located_syntax_error(
 
 fn load_json(path: &Path) -> Loaded {
     let tree = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read it: {e}"))
-        .and_then(|text| serde_json::from_str::<Value>(&text).map_err(|e| e.to_string()));
+        .map_err(NotApplied::Read)
+        .and_then(|text| Ok(serde_json::from_str::<Value>(&text)?));
     from_tree(
         path,
         tree,
@@ -328,13 +328,27 @@ fn load_json(path: &Path) -> Loaded {
     )
 }
 
+/// Why a config file was not applied (its notice says so and the defaults apply).
+#[derive(Debug, thiserror::Error)]
+enum NotApplied {
+    #[error("cannot read it: {0}")]
+    Read(#[source] std::io::Error),
+    /// A TOML syntax error, located.
+    #[error("{0}")]
+    Syntax(String),
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    #[error(transparent)]
+    Invalid(#[from] super::InvalidConfig),
+}
+
 fn from_tree(
     path: &Path,
-    tree: Result<Value, String>,
+    tree: Result<Value, NotApplied>,
     keymaps: KeymapSource,
     source: ConfigSource,
 ) -> Loaded {
-    match tree.and_then(|t| config_from_tree(t, keymaps).map_err(|e| e.0)) {
+    match tree.and_then(|t| Ok(config_from_tree(t, keymaps)?)) {
         Ok((config, notices)) => Loaded {
             config,
             source,
@@ -343,7 +357,7 @@ fn from_tree(
         Err(detail) => Loaded {
             config: Config::default(),
             source: ConfigSource::Invalid(path.to_path_buf()),
-            notices: vec![invalid_notice(path, &detail)],
+            notices: vec![invalid_notice(path, &detail.to_string())],
         },
     }
 }

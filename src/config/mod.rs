@@ -14,7 +14,7 @@ pub use load::{
 pub use migrate::{CURRENT_SCHEMA_VERSION, MigrationError, migrate};
 pub use store::ConfigStore;
 pub use theme::{ThemeConfig, ThemeSetting, read_theme};
-pub use toml_file::{default_snapshot, reset_file, save_setting};
+pub use toml_file::{SaveError, default_snapshot, reset_file, save_setting};
 
 use serde_json::Value;
 

@@ -1,7 +1,7 @@
 //! The config store: the session's configuration, its saves, and the subscribers that apply a
 //! change to an open flow at once.
 
-use super::{Config, ConfigPaths, ConfigSource, Loaded, load, reset_file, save_setting};
+use super::{Config, ConfigPaths, ConfigSource, Loaded, SaveError, load, reset_file, save_setting};
 use crate::settings::Setting;
 
 type Subscriber = Box<dyn FnMut(&Config)>;
@@ -83,25 +83,21 @@ impl ConfigStore {
     }
 
     /// Where toggles can be saved, or why they cannot.
-    fn writable_path(&self) -> Result<std::path::PathBuf, String> {
+    fn writable_path(&self) -> Result<std::path::PathBuf, SaveError> {
         match &self.loaded.source {
             ConfigSource::Toml(p) | ConfigSource::Defaults(p) => Ok(p.clone()),
-            ConfigSource::LegacyJson(p) => Err(format!(
-                "Settings come from the original pi-ask JSON config at {}, which pi-ask never writes. Edit it manually, or create {} to let pi-ask save settings.",
-                p.display(),
-                self.paths.toml.display()
-            )),
-            ConfigSource::NoHome(_) => Err(super::load::NO_HOME_NOTICE.to_owned()),
-            ConfigSource::Invalid(p) => Err(format!(
-                "Unable to save ask config at {}: the file could not be read as a config, so pi-ask leaves it untouched. Fix it manually and start pi-ask again.",
-                p.display()
-            )),
+            ConfigSource::LegacyJson(p) => Err(SaveError::LegacyJson {
+                legacy: p.clone(),
+                toml: self.paths.toml.clone(),
+            }),
+            ConfigSource::NoHome(_) => Err(SaveError::NoHome),
+            ConfigSource::Invalid(p) => Err(SaveError::Unreadable(p.clone())),
         }
     }
 
     /// Saves one toggle. On success the new config is published; on failure nothing changes and
     /// the manual-edit message is returned.
-    pub fn set_setting(&mut self, setting: Setting, on: bool) -> Result<(), String> {
+    pub fn set_setting(&mut self, setting: Setting, on: bool) -> Result<(), SaveError> {
         let path = self.writable_path()?;
         save_setting(&path, setting, on, &self.loaded.config)?;
         let mut settings = self.loaded.config.settings();
@@ -115,7 +111,7 @@ impl ConfigStore {
     }
 
     /// Resets the file and the session to defaults.
-    pub fn reset(&mut self) -> Result<(), String> {
+    pub fn reset(&mut self) -> Result<(), SaveError> {
         let path = self.writable_path()?;
         reset_file(&path)?;
         self.loaded = Loaded {

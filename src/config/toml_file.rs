@@ -1,7 +1,7 @@
 //! Writing the TOML file: the commented default snapshot, single-value saves that keep the user's
 //! comments, order and layout (toml_edit), and atomic replacement (temp file + rename).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use toml_edit::{DocumentMut, Item, Table, value};
 
@@ -156,6 +156,53 @@ pub(crate) fn write_snapshot(path: &Path, config: &Config) -> std::io::Result<()
 }
 
 /// The message shown when a save fails; the person then edits the file by hand.
+/// Why a setting could not be saved (or the file reset). Each message tells the person what to do
+/// by hand; the session shows it in the settings modal and puts the toggle back.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    /// The settings come from the original's JSON config, which pi-ask never writes.
+    #[error(
+        "Settings come from the original pi-ask JSON config at {}, which pi-ask never writes. Edit it manually, or create {} to let pi-ask save settings.",
+        .legacy.display(),
+        .toml.display()
+    )]
+    LegacyJson {
+        /// The JSON config in use.
+        legacy: PathBuf,
+        /// Where pi-ask's own TOML config would be.
+        toml: PathBuf,
+    },
+    /// There is no home folder to save into.
+    #[error("{}", super::load::NO_HOME_NOTICE)]
+    NoHome,
+    /// The config file could not be read as a config, so it is left untouched.
+    #[error(
+        "Unable to save ask config at {}: the file could not be read as a config, so pi-ask leaves it untouched. Fix it manually and start pi-ask again.",
+        .0.display()
+    )]
+    Unreadable(PathBuf),
+    /// The file is read-only.
+    #[error("{}", manual_edit_message(.0, "The file is read-only."))]
+    ReadOnly(PathBuf),
+    /// The file is not valid TOML (`detail` says where).
+    #[error("{}", manual_edit_message(.path, &format!("It is not valid TOML: {}", .detail)))]
+    NotToml {
+        /// The config file.
+        path: PathBuf,
+        /// The syntax error, located.
+        detail: String,
+    },
+    /// Reading, creating or replacing the file failed.
+    #[error("{}", manual_edit_message(.path, &.source.to_string()))]
+    Io {
+        /// The config file.
+        path: PathBuf,
+        /// What failed.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
 fn manual_edit_message(path: &Path, detail: &str) -> String {
     format!(
         "Unable to save ask config at {}. The file may be read-only or managed outside pi-ask; edit it manually and start pi-ask again. {detail}",
@@ -170,14 +217,14 @@ pub fn save_setting(
     setting: Setting,
     on: bool,
     current: &Config,
-) -> Result<(), String> {
+) -> Result<(), SaveError> {
     let (section, key) = setting.config_key();
     edit_file(path, current, |doc| set_bool(doc, section, key, on))
 }
 
 /// Resets every value to its default in place (comments and unknown keys stay; keymap overrides
 /// are removed). A missing file is created from the default snapshot.
-pub fn reset_file(path: &Path) -> Result<(), String> {
+pub fn reset_file(path: &Path) -> Result<(), SaveError> {
     edit_file(path, &Config::default(), |doc| {
         let defaults = Settings::defaults();
         for setting in Setting::ALL {
@@ -259,28 +306,42 @@ fn edit_file(
     path: &Path,
     current: &Config,
     edit: impl FnOnce(&mut DocumentMut),
-) -> Result<(), String> {
+) -> Result<(), SaveError> {
     let target = write_target(path);
     let _lock = FileLock::take(&target);
     let text = match std::fs::read_to_string(&target) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => default_snapshot(current),
-        Err(e) => return Err(manual_edit_message(path, &e.to_string())),
+        Err(source) => {
+            return Err(SaveError::Io {
+                path: path.to_owned(),
+                source,
+            });
+        }
     };
     if let Ok(meta) = std::fs::metadata(&target)
         && meta.permissions().readonly()
     {
-        return Err(manual_edit_message(path, "The file is read-only."));
+        return Err(SaveError::ReadOnly(path.to_owned()));
     }
     let mut doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
         let detail = super::load::located_syntax_error(path, &text, e.message(), e.span());
-        manual_edit_message(path, &format!("It is not valid TOML: {detail}"))
+        SaveError::NotToml {
+            path: path.to_owned(),
+            detail,
+        }
     })?;
     edit(&mut doc);
     if let Some(dir) = target.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| manual_edit_message(path, &e.to_string()))?;
+        std::fs::create_dir_all(dir).map_err(|source| SaveError::Io {
+            path: path.to_owned(),
+            source,
+        })?;
     }
-    atomic_write(&target, &doc.to_string()).map_err(|e| manual_edit_message(path, &e.to_string()))
+    atomic_write(&target, &doc.to_string()).map_err(|source| SaveError::Io {
+        path: path.to_owned(),
+        source,
+    })
 }
 
 fn set_bool(doc: &mut DocumentMut, section: &str, key: &str, on: bool) {

@@ -11,8 +11,8 @@ use super::opening::{EmbedOpening, OpenOutcome, branch_entries, stored};
 use super::protocol::{Extractor, HostMessage, Open};
 use super::{Host, Next, messages};
 use crate::config::{ConfigPaths, peek};
-use crate::extract::Extracted;
 use crate::extract::command::{ExtractError, Progress, Run, extract_with, retry_notice};
+use crate::extract::{Extracted, ExtractionFailed};
 use crate::pi_session::{self, AssistantTurn, SessionEntry};
 use crate::strings::reopening;
 
@@ -58,7 +58,7 @@ pub fn resolve(host: &mut Host, open: &Open) -> io::Result<OpenOutcome> {
                 },
                 &mut Quiet,
             )
-            .map_err(|e| e.to_string())
+            .map_err(ExtractionFailed::Host)
         }
         // The engine's own extractor, quietly: the host draws the screen.
         Extractor::Engine => crate::extract::extract_configured(
@@ -71,7 +71,7 @@ pub fn resolve(host: &mut Host, open: &Open) -> io::Result<OpenOutcome> {
     Ok(opening(extracted, &turn))
 }
 
-fn opening(extracted: Result<Extracted, String>, turn: &AssistantTurn) -> OpenOutcome {
+fn opening(extracted: Result<Extracted, ExtractionFailed>, turn: &AssistantTurn) -> OpenOutcome {
     match extracted {
         Ok(Extracted::Form { payload, form }) => OpenOutcome::Open(Box::new(EmbedOpening {
             form,
@@ -86,10 +86,10 @@ fn opening(extracted: Result<Extracted, String>, turn: &AssistantTurn) -> OpenOu
         Ok(Extracted::NoQuestions) => {
             OpenOutcome::Nothing(vec![messages::notice("info", reopening::NO_QUESTIONS)])
         }
-        Err(message) if message == ExtractError::Cancelled.to_string() => {
-            OpenOutcome::Nothing(vec![messages::notice("info", &message)])
+        Err(e) if e.is_cancelled() => {
+            OpenOutcome::Nothing(vec![messages::notice("info", &e.to_string())])
         }
-        Err(message) => OpenOutcome::Nothing(vec![messages::notice("error", &message)]),
+        Err(e) => OpenOutcome::Nothing(vec![messages::notice("error", &e.to_string())]),
     }
 }
 

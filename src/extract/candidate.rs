@@ -36,18 +36,33 @@ fn tool_calls(value: &Value, found: &mut Vec<Value>) {
     }
 }
 
+/// Why a model's output holds no extraction candidate (fed back to the model on a retry).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoCandidate {
+    /// The output is blank.
+    #[error("model returned no text content")]
+    Empty,
+    /// JSON without an `ask_user` call or `questions`.
+    #[error("the reply has no ask_user tool call and no questions")]
+    NoCall,
+    /// Several `ask_user` calls (how many).
+    #[error("Expected exactly one ask_user tool call; received {0}.")]
+    SeveralCalls(usize),
+    /// Neither a tool call nor JSON anywhere in it.
+    #[error("the reply is neither an ask_user tool call nor JSON")]
+    NotJson,
+}
+
 /// A reply value as a candidate: exactly one `ask_user` call's arguments, or the value itself
 /// when it already has `questions`.
-fn from_value(value: Value) -> Result<Value, String> {
+fn from_value(value: Value) -> Result<Value, NoCandidate> {
     let mut calls = Vec::new();
     tool_calls(&value, &mut calls);
     match calls.len() {
         1 => Ok(calls.remove(0)),
         0 if value.get("questions").is_some() => Ok(value),
-        0 => Err("the reply has no ask_user tool call and no questions".into()),
-        n => Err(format!(
-            "Expected exactly one ask_user tool call; received {n}."
-        )),
+        0 => Err(NoCandidate::NoCall),
+        n => Err(NoCandidate::SeveralCalls(n)),
     }
 }
 
@@ -77,10 +92,10 @@ fn embedded_object(text: &str) -> Option<Value> {
 }
 
 /// The extraction candidate in a command's output.
-pub fn candidate_from_output(output: &str) -> Result<Value, String> {
+pub fn candidate_from_output(output: &str) -> Result<Value, NoCandidate> {
     let text = output.trim();
     if text.is_empty() {
-        return Err("model returned no text content".into());
+        return Err(NoCandidate::Empty);
     }
     if let Ok(value) = serde_json::from_str::<Value>(text) {
         return from_value(value);
@@ -98,5 +113,5 @@ pub fn candidate_from_output(output: &str) -> Result<Value, String> {
     if let Some(value) = fenced(text).or_else(|| embedded_object(text)) {
         return from_value(value);
     }
-    Err("the reply is neither an ask_user tool call nor JSON".into())
+    Err(NoCandidate::NotJson)
 }

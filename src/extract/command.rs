@@ -221,7 +221,7 @@ pub fn extract_with(
             }
         };
         let checked = candidate_from_output(&output)
-            .map_err(Refused::shape)
+            .map_err(|e| Refused::shape(e.to_string()))
             .and_then(|c| check_candidate(&c));
         match checked {
             Ok(found) => {

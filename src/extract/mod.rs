@@ -8,7 +8,7 @@ pub mod command;
 mod request;
 mod rules;
 
-pub use candidate::candidate_from_output;
+pub use candidate::{NoCandidate, candidate_from_output};
 pub use request::{ExtractionRequest, request_text};
 pub use rules::{business_issues, repair};
 
@@ -110,31 +110,65 @@ pub enum ExtractorChoice {
     Command,
 }
 
+/// Why an extraction found no form.
+#[derive(Debug, thiserror::Error)]
+pub enum ExtractionFailed {
+    /// `--extractor command` without a configured command.
+    #[error(
+        "--extractor command needs [answer] extractor in the config, e.g. extractor = [\"llm\", \"-m\", \"gpt-4o-mini\"]"
+    )]
+    NoCommand,
+    /// The built-in extractor made a form that does not validate (its issues).
+    #[error("Question extraction returned an invalid ask form: {}", .0.join("; "))]
+    InvalidBuiltin(Vec<String>),
+    /// The model command failed, was cancelled or timed out.
+    #[error("{}", command_message(.0))]
+    Command(#[source] command::ExtractError),
+    /// The host's model failed, was cancelled or timed out.
+    #[error("{0}")]
+    Host(#[source] command::ExtractError),
+}
+
+impl ExtractionFailed {
+    /// The person (or the host) cancelled it: not an error to shout about.
+    pub fn is_cancelled(&self) -> bool {
+        matches!(
+            self,
+            ExtractionFailed::Command(command::ExtractError::Cancelled)
+                | ExtractionFailed::Host(command::ExtractError::Cancelled)
+        )
+    }
+}
+
+/// A cancel or a timeout says itself; any other failure of the command is an `Error: …`.
+fn command_message(error: &command::ExtractError) -> String {
+    match error {
+        command::ExtractError::Cancelled | command::ExtractError::TimedOut => error.to_string(),
+        other => format!("Error: {other}"),
+    }
+}
+
 /// Runs the chosen extractor on `turn`: the built-in one, or the configured model command with
 /// its retries and timeout, its progress reported to what `progress` makes for the command's
-/// program (made only when the command runs). The error is the message to show.
+/// program (made only when the command runs).
 pub fn extract_configured<P: command::Progress>(
     turn: &AssistantTurn,
     config: &AnswerExtraction,
     choice: ExtractorChoice,
     progress: impl FnOnce(&str) -> P,
-) -> Result<Extracted, String> {
+) -> Result<Extracted, ExtractionFailed> {
     let use_command = match choice {
         ExtractorChoice::Builtin => false,
         ExtractorChoice::Command if config.extractor.is_empty() => {
-            return Err("--extractor command needs [answer] extractor in the config, e.g. extractor = [\"llm\", \"-m\", \"gpt-4o-mini\"]".into());
+            return Err(ExtractionFailed::NoCommand);
         }
         ExtractorChoice::Command => true,
         ExtractorChoice::Configured => !config.extractor.is_empty(),
     };
     if !use_command {
         let payload = builtin::extract(&turn.text);
-        return check_candidate(&payload).map_err(|refused| {
-            format!(
-                "Question extraction returned an invalid ask form: {}",
-                refused.issues.join("; ")
-            )
-        });
+        return check_candidate(&payload)
+            .map_err(|refused| ExtractionFailed::InvalidBuiltin(refused.issues));
     }
     let extractor = command::CommandExtractor {
         argv: config.extractor.clone(),
@@ -142,8 +176,7 @@ pub fn extract_configured<P: command::Progress>(
         timeout: Duration::from_millis(config.extraction_timeout_ms.max(1)),
     };
     let mut progress = progress(&config.extractor[0]);
-    extractor.extract(turn, &mut progress).map_err(|e| match e {
-        command::ExtractError::Cancelled | command::ExtractError::TimedOut => e.to_string(),
-        other => format!("Error: {other}"),
-    })
+    extractor
+        .extract(turn, &mut progress)
+        .map_err(ExtractionFailed::Command)
 }

@@ -217,31 +217,54 @@ fn conflicts(a: Action, b: Action) -> bool {
         || (cb == Context::Global && shares_global(ca))
 }
 
+/// Why a binding (one key id or a list of them) is refused whole.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum BindingShape {
+    #[error("empty binding list")]
+    EmptyList,
+    #[error("binding list must contain only strings")]
+    NotStrings,
+    #[error("binding must be a string or array of strings")]
+    NotAString,
+}
+
+/// Why one key id of a binding is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum BadKey {
+    #[error(transparent)]
+    Unknown(#[from] crate::keys::KeyIdError),
+    #[error(
+        "shift+{key} can never be pressed (shift is already part of the character; bind {:?} instead)",
+        .key.to_string()
+    )]
+    Unreachable { key: char },
+}
+
 /// A binding: one key id or a list of them. Repeated keys in one list count once. Returns the
 /// keys that parse and the problem of every one that does not (all of them, not just the first);
 /// a binding of the wrong shape is one problem.
-fn parse_binding(value: &Value, source: KeymapSource) -> Result<(Vec<KeyId>, Vec<String>), String> {
+fn parse_binding(
+    value: &Value,
+    source: KeymapSource,
+) -> Result<(Vec<KeyId>, Vec<String>), BindingShape> {
     let texts: Vec<&str> = match value {
         Value::String(s) => vec![s.as_str()],
         Value::Array(items) => {
             if items.is_empty() && source == KeymapSource::LegacyJson {
-                return Err("empty binding list".into());
+                return Err(BindingShape::EmptyList);
             }
             items
                 .iter()
-                .map(|i| {
-                    i.as_str()
-                        .ok_or_else(|| "binding list must contain only strings".to_owned())
-                })
+                .map(|i| i.as_str().ok_or(BindingShape::NotStrings))
                 .collect::<Result<_, _>>()?
         }
-        _ => return Err("binding must be a string or array of strings".into()),
+        _ => return Err(BindingShape::NotAString),
     };
     let mut keys = Vec::new();
     let mut problems = Vec::new();
     for text in texts {
         match KeyId::parse(text)
-            .map_err(|e| e.to_string())
+            .map_err(BadKey::Unknown)
             .and_then(reachable)
         {
             Ok(key) if !keys.contains(&key) => keys.push(key),
@@ -254,12 +277,11 @@ fn parse_binding(value: &Value, source: KeymapSource) -> Result<(Vec<KeyId>, Vec
 
 /// Refuses a key no terminal can send: shift with a character other than a letter (the shifted
 /// character arrives as itself, `?` rather than `shift+/`, so `shift+?` never fires).
-fn reachable(key: KeyId) -> Result<KeyId, String> {
+fn reachable(key: KeyId) -> Result<KeyId, BadKey> {
     match key.base {
-        crate::keys::Base::Char(c) if key.mods.shift && !c.is_ascii_alphabetic() => Err(format!(
-            "shift+{c} can never be pressed (shift is already part of the character; bind {:?} instead)",
-            c.to_string()
-        )),
+        crate::keys::Base::Char(c) if key.mods.shift && !c.is_ascii_alphabetic() => {
+            Err(BadKey::Unreachable { key: c })
+        }
         _ => Ok(key),
     }
 }

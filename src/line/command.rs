@@ -142,8 +142,88 @@ fn number(word: &str) -> Option<usize> {
     word.parse::<usize>().ok().filter(|n| *n > 0)
 }
 
+/// Why a typed line is not a command at its place: each says what to type instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// `s` away from the review.
+    #[error("Submit works on the review; type r to see the review first.")]
+    SubmitOffReview,
+    /// `e` away from the review.
+    #[error("Elaborate works on the review; type r to see the review first.")]
+    ElaborateOffReview,
+    /// Something else on the review (the line, made printable).
+    #[error(
+        "\"{0}\" is not a command on the review: type s to submit, e to elaborate, c to cancel, b to go back, or ? for every command."
+    )]
+    NotAReviewCommand(String),
+    /// `o` alone.
+    #[error("Type your words after o, for example: o use the staging database.")]
+    NoOwnWords,
+    /// `n N` for an option that does not exist.
+    #[error(
+        "There is no option {n} to note; the options are 1 to {options}. For a note on the question, type n and the note."
+    )]
+    NoOptionToNote {
+        /// The number typed.
+        n: usize,
+        /// How many options there are.
+        options: usize,
+    },
+    /// `p` on a question without options.
+    #[error("This question has no options to preview.")]
+    NothingToPreview,
+    /// `p` without a valid option number.
+    #[error("Type p and an option's number, 1 to {options}, to hear its preview.")]
+    PreviewWhich {
+        /// How many options there are.
+        options: usize,
+    },
+    /// The number of `Type your own` alone.
+    #[error(
+        "Type your words after {own_number}, for example: {own_number} use the staging database."
+    )]
+    NoWordsAfterOwn {
+        /// The number of `Type your own`.
+        own_number: usize,
+    },
+    /// The number of `Type your own` in a list of numbers.
+    #[error("Type your words after {own_number} for your own answer.")]
+    OwnInAList {
+        /// The number of `Type your own`.
+        own_number: usize,
+    },
+    /// A number past the options.
+    #[error("There is no option {bad}; choose 1 to {options}, or {own_number} and your own words.")]
+    NoSuchOption {
+        /// The number typed.
+        bad: usize,
+        /// How many options there are.
+        options: usize,
+        /// The number of `Type your own`.
+        own_number: usize,
+    },
+    /// Several numbers for a one-choice question.
+    #[error("This question takes one choice: type one number, or t to allow several.")]
+    OneChoiceOnly,
+    /// Words after an option's number.
+    #[error(
+        "Words after a number are your own answer only after {own_number} (Type your own); for a note on option {word}, type n {word} and the note."
+    )]
+    WordsAfterNumber {
+        /// The number of `Type your own`.
+        own_number: usize,
+        /// The number typed, as typed.
+        word: String,
+    },
+    /// Anything else (the line, made printable).
+    #[error(
+        "\"{0}\" is not a command: type a number to choose, o and your own words, or ? for every command."
+    )]
+    NotACommand(String),
+}
+
 /// Reads one typed line at `place`.
-pub fn parse(line: &str, place: Place) -> Result<Command, String> {
+pub fn parse(line: &str, place: Place) -> Result<Command, Refusal> {
     let line = line.trim();
     let (word, rest) = match line.split_once(char::is_whitespace) {
         Some((w, r)) => (w, r.trim()),
@@ -166,27 +246,22 @@ pub fn parse(line: &str, place: Place) -> Result<Command, String> {
         if on_review || !matches!(command, Command::Submit | Command::Elaborate) {
             return Ok(command);
         }
-        return Err(format!(
-            "{} works on the review; type r to see the review first.",
-            if command == Command::Submit {
-                "Submit"
-            } else {
-                "Elaborate"
-            }
-        ));
+        return Err(if command == Command::Submit {
+            Refusal::SubmitOffReview
+        } else {
+            Refusal::ElaborateOffReview
+        });
     }
     // What was typed, quoted back made printable (a tab or an escape typed is not echoed raw).
     let shown = crate::printable::printable(line);
     let Some(options) = place.options else {
-        return Err(format!(
-            "\"{shown}\" is not a command on the review: type s to submit, e to elaborate, c to cancel, b to go back, or ? for every command."
-        ));
+        return Err(Refusal::NotAReviewCommand(shown));
     };
     let own_number = options + 1;
     match word {
         "o" if !rest.is_empty() => return Ok(Command::Own(rest.to_owned())),
         "o" => {
-            return Err("Type your words after o, for example: o use the staging database.".into());
+            return Err(Refusal::NoOwnWords);
         }
         "n" => {
             let (first, text) = match rest.split_once(char::is_whitespace) {
@@ -195,9 +270,7 @@ pub fn parse(line: &str, place: Place) -> Result<Command, String> {
             };
             return match number(first) {
                 Some(n) if n <= options => Ok(Command::OptionNote(n, text)),
-                Some(n) => Err(format!(
-                    "There is no option {n} to note; the options are 1 to {options}. For a note on the question, type n and the note."
-                )),
+                Some(n) => Err(Refusal::NoOptionToNote { n, options }),
                 None => Ok(Command::QuestionNote(
                     (!rest.is_empty()).then(|| rest.to_owned()),
                 )),
@@ -206,10 +279,8 @@ pub fn parse(line: &str, place: Place) -> Result<Command, String> {
         "p" => {
             return match number(rest) {
                 Some(n) if n <= options => Ok(Command::Preview(n)),
-                _ if options == 0 => Err("This question has no options to preview.".into()),
-                _ => Err(format!(
-                    "Type p and an option's number, 1 to {options}, to hear its preview."
-                )),
+                _ if options == 0 => Err(Refusal::NothingToPreview),
+                _ => Err(Refusal::PreviewWhich { options }),
             };
         }
         _ => {}
@@ -221,9 +292,7 @@ pub fn parse(line: &str, place: Place) -> Result<Command, String> {
         && !word.contains(',')
     {
         return if rest.is_empty() {
-            Err(format!(
-                "Type your words after {own_number}, for example: {own_number} use the staging database."
-            ))
+            Err(Refusal::NoWordsAfterOwn { own_number })
         } else {
             Ok(Command::Own(rest.to_owned()))
         };
@@ -240,18 +309,17 @@ pub fn parse(line: &str, place: Place) -> Result<Command, String> {
         Some(numbers) if !place.freeform => {
             if let Some(bad) = numbers.iter().find(|n| **n > options) {
                 return Err(if *bad == own_number {
-                    format!("Type your words after {own_number} for your own answer.")
+                    Refusal::OwnInAList { own_number }
                 } else {
-                    format!(
-                        "There is no option {bad}; choose 1 to {options}, or {own_number} and your own words."
-                    )
+                    Refusal::NoSuchOption {
+                        bad: *bad,
+                        options,
+                        own_number,
+                    }
                 });
             }
             if numbers.len() > 1 && !place.multi {
-                return Err(
-                    "This question takes one choice: type one number, or t to allow several."
-                        .into(),
-                );
+                return Err(Refusal::OneChoiceOnly);
             }
             let mut numbers = numbers;
             numbers.sort_unstable();
@@ -259,12 +327,11 @@ pub fn parse(line: &str, place: Place) -> Result<Command, String> {
             Ok(Command::Choose(numbers))
         }
         _ if place.freeform => Ok(Command::Own(line.to_owned())),
-        _ if number(word).is_some() => Err(format!(
-            "Words after a number are your own answer only after {own_number} (Type your own); for a note on option {word}, type n {word} and the note."
-        )),
-        _ => Err(format!(
-            "\"{shown}\" is not a command: type a number to choose, o and your own words, or ? for every command."
-        )),
+        _ if number(word).is_some() => Err(Refusal::WordsAfterNumber {
+            own_number,
+            word: word.to_owned(),
+        }),
+        _ => Err(Refusal::NotACommand(shown)),
     }
 }
 
@@ -309,15 +376,27 @@ mod tests {
         assert!(
             parse("1,2", SINGLE)
                 .unwrap_err()
+                .to_string()
                 .contains("takes one choice")
         );
         assert!(
             parse("7", SINGLE)
                 .unwrap_err()
+                .to_string()
                 .starts_with("There is no option 7")
         );
-        assert!(parse("4", SINGLE).unwrap_err().contains("after 4"));
-        assert!(parse("2 words", SINGLE).unwrap_err().contains("n 2"));
+        assert!(
+            parse("4", SINGLE)
+                .unwrap_err()
+                .to_string()
+                .contains("after 4")
+        );
+        assert!(
+            parse("2 words", SINGLE)
+                .unwrap_err()
+                .to_string()
+                .contains("n 2")
+        );
     }
 
     #[test]
@@ -357,9 +436,15 @@ mod tests {
         assert!(
             parse("1", REVIEW)
                 .unwrap_err()
+                .to_string()
                 .contains("not a command on the review")
         );
-        assert!(parse("s", SINGLE).unwrap_err().contains("type r"));
+        assert!(
+            parse("s", SINGLE)
+                .unwrap_err()
+                .to_string()
+                .contains("type r")
+        );
     }
 
     #[test]

@@ -50,15 +50,25 @@ pub fn list_lines(list: &InboxList, now_ms: u64) -> Vec<String> {
     lines
 }
 
+/// Why a typed line is not an inbox command.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum Refusal {
+    #[error("There is no ask {0}; the asks are 1 to {1}.")]
+    NoSuchAsk(String, usize),
+    /// The line, made printable.
+    #[error("\"{0}\" is not an inbox command. {COMMANDS}")]
+    NotACommand(String),
+}
+
 /// What a typed line asks of the list: an action on a row (0-based), quit, or the list again.
-fn parse(line: &str, rows: usize) -> Result<Option<(InboxAction, usize)>, String> {
+fn parse(line: &str, rows: usize) -> Result<Option<(InboxAction, usize)>, Refusal> {
     let line = line.trim();
     let (word, rest) = line
         .split_once(' ')
         .map_or((line, ""), |(w, r)| (w, r.trim()));
     let row = |text: &str| match text.parse::<usize>() {
         Ok(n) if (1..=rows).contains(&n) => Ok(n - 1),
-        _ => Err(format!("There is no ask {text}; the asks are 1 to {rows}.")),
+        _ => Err(Refusal::NoSuchAsk(text.to_owned(), rows)),
     };
     match word {
         "" => Ok(None),
@@ -68,10 +78,7 @@ fn parse(line: &str, rows: usize) -> Result<Option<(InboxAction, usize)>, String
         _ if rest.is_empty() && word.chars().all(|c| c.is_ascii_digit()) => {
             row(word).map(|r| Some((InboxAction::Open, r)))
         }
-        _ => Err(format!(
-            "\"{}\" is not an inbox command. {COMMANDS}",
-            printable(line)
-        )),
+        _ => Err(Refusal::NotACommand(printable(line))),
     }
 }
 
@@ -106,7 +113,7 @@ pub fn run(
                     }
                     say(out, list_lines(list, now_ms()))?;
                 }
-                Err(problem) => say(out, vec![problem])?,
+                Err(problem) => say(out, vec![problem.to_string()])?,
             },
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => return Ok(ListEnding::Interrupted),
@@ -155,10 +162,11 @@ mod tests {
         assert_eq!(parse("d 3", 3), Ok(Some((InboxAction::Decline, 2))));
         assert_eq!(parse("q", 3), Ok(Some((InboxAction::Quit, 0))));
         assert_eq!(parse(" ", 3), Ok(None));
-        assert!(parse("4", 3).unwrap_err().contains("no ask 4"));
+        assert!(parse("4", 3).unwrap_err().to_string().contains("no ask 4"));
         assert!(
             parse("open", 3)
                 .unwrap_err()
+                .to_string()
                 .contains("not an inbox command")
         );
     }

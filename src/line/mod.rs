@@ -246,7 +246,7 @@ impl Driver<'_> {
         let command = match command::parse(line, place(model(session))) {
             Ok(command) => command,
             Err(problem) => {
-                return self.say([problem, say::prompt_line_at(model(session))]);
+                return self.say([problem.to_string(), say::prompt_line_at(model(session))]);
             }
         };
         let tab_before = model(session).tab();

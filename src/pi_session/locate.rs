@@ -27,12 +27,33 @@ pub fn sessions_dir(agent_dir: &Path, cwd: &str) -> PathBuf {
     agent_dir.join("sessions").join(encode_cwd(cwd))
 }
 
+/// Why no session was found for `--session latest`.
+#[derive(Debug, thiserror::Error)]
+pub enum NoSession {
+    /// The folder of the directory's sessions cannot be read (the folder as shown).
+    #[error("no pi sessions for this directory in {folder}: {source}")]
+    NoFolder {
+        /// The folder, as shown to people.
+        folder: String,
+        /// Why it cannot be read.
+        source: std::io::Error,
+    },
+    /// The folder has no session file.
+    #[error("no pi session files in {0}")]
+    NoFiles(String),
+    /// There is no home folder to find pi's sessions in.
+    #[error("no home directory, so pi's sessions cannot be found; give --session FILE")]
+    NoHome,
+}
+
 /// The most recently modified `.jsonl` in `dir` whose first line is a session header, as pi's
 /// `--continue` picks it.
-pub fn latest_session_in(dir: &Path) -> Result<PathBuf, String> {
+pub fn latest_session_in(dir: &Path) -> Result<PathBuf, NoSession> {
     let shown = crate::paths::display(dir);
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| format!("no pi sessions for this directory in {shown}: {e}"))?;
+    let entries = std::fs::read_dir(dir).map_err(|source| NoSession::NoFolder {
+        folder: shown.clone(),
+        source,
+    })?;
     let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
     for entry in entries.flatten() {
         let path = entry.path();
@@ -47,8 +68,7 @@ pub fn latest_session_in(dir: &Path) -> Result<PathBuf, String> {
         }
         best = Some((modified, path));
     }
-    best.map(|(_, p)| p)
-        .ok_or_else(|| format!("no pi session files in {shown}"))
+    best.map(|(_, p)| p).ok_or(NoSession::NoFiles(shown))
 }
 
 fn has_header(path: &Path) -> bool {

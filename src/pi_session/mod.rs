@@ -5,7 +5,7 @@
 mod locate;
 mod lookup;
 
-pub use locate::{encode_cwd, latest_session_in, sessions_dir};
+pub use locate::{NoSession, encode_cwd, latest_session_in, sessions_dir};
 pub use lookup::{
     AssistantTurn, BranchForm, DISMISSED_ENTRY, Missing, PAYLOAD_ENTRY, Pending, TurnError,
     latest_assistant_turn, latest_extracted_form, latest_tool_form, pending_call,

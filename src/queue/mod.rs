@@ -60,6 +60,20 @@ pub enum Withdrawal {
 /// How long an asker whose withdrawal lost the race waits for the answer file that won it.
 pub const SETTLED_ANSWER_GRACE: Duration = Duration::from_secs(3);
 
+/// Why a queue entry is not an ask (it is moved aside, and the reason said once).
+#[derive(Debug, thiserror::Error)]
+enum BadAsk {
+    /// Not a regular file of this user, too large, or unreadable.
+    #[error(transparent)]
+    Unreadable(#[from] std::io::Error),
+    /// Not an ask's JSON.
+    #[error(transparent)]
+    NotAnAsk(#[from] serde_json::Error),
+    /// Its `id` is not the one its file name gives (`says` made printable).
+    #[error("it says it is ask {says}, but its name says {name}")]
+    WrongId { says: String, name: String },
+}
+
 /// A claimed ask: the inbox that holds it must answer or release it.
 #[derive(Debug)]
 pub struct Claim {
@@ -279,15 +293,14 @@ impl Queue {
 
     /// Reads `<id>.ask.json` (or a claim of it at `path`): the ask, if it is a regular file under
     /// the size limit whose `id` is the one its name gives.
-    fn read_ask(&self, id: &str, path: &Path) -> Result<QueuedAsk, String> {
-        let bytes = crate::private_dir::read_regular(path, self.max_bytes, false)
-            .map_err(|e| e.to_string())?;
-        let ask: QueuedAsk = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
+    fn read_ask(&self, id: &str, path: &Path) -> Result<QueuedAsk, BadAsk> {
+        let bytes = crate::private_dir::read_regular(path, self.max_bytes, false)?;
+        let ask: QueuedAsk = serde_json::from_slice(&bytes)?;
         if ask.id != id {
-            return Err(format!(
-                "it says it is ask {}, but its name says {id}",
-                crate::printable::printable(&ask.id)
-            ));
+            return Err(BadAsk::WrongId {
+                says: crate::printable::printable(&ask.id),
+                name: id.to_owned(),
+            });
         }
         Ok(ask)
     }
@@ -410,7 +423,7 @@ impl Queue {
                 }
                 // Not there any more (claimed meanwhile): nothing to say.
                 Err(_) if !path.exists() => {}
-                Err(why) => self.quarantine(name, &why),
+                Err(why) => self.quarantine(name, &why.to_string()),
             }
         }
         asks.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
@@ -439,7 +452,7 @@ impl Queue {
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                self.quarantine(&name, &why);
+                self.quarantine(&name, &why.to_string());
                 Ok(None)
             }
         }

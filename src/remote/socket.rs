@@ -109,12 +109,59 @@ pub struct RemoteServer {
     accepted: Mutex<Option<String>>,
 }
 
-fn refuse(path: &Path, why: &str) -> String {
-    format!("cannot listen on {}: {why}", crate::paths::display(path))
+/// Why a form cannot listen on a socket path.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot listen on {path}: {why}")]
+pub struct ListenError {
+    /// The path, as shown to people.
+    pub path: String,
+    /// Why.
+    #[source]
+    pub why: ListenRefusal,
+}
+
+/// What is wrong with a socket path.
+#[derive(Debug, thiserror::Error)]
+pub enum ListenRefusal {
+    /// Its folder is missing and cannot be created.
+    #[error("cannot create its folder: {0}")]
+    CreateFolder(#[source] io::Error),
+    /// Its folder cannot be checked.
+    #[error("{0}")]
+    Folder(#[source] io::Error),
+    /// Its folder is another user's, or others can write in it.
+    #[error(
+        "its folder {folder} must be yours and private (0700), so no one else can answer the form; it is {mode:o}"
+    )]
+    NotPrivate {
+        /// The folder, as shown to people.
+        folder: String,
+        /// Its permission bits.
+        mode: u32,
+    },
+    /// Something that is not a stale socket of this user is there.
+    #[error("something else is already there")]
+    Occupied,
+    /// A live form listens there.
+    #[error("another form is listening there")]
+    Listening,
+    /// The stale socket cannot be removed.
+    #[error("cannot remove the stale socket: {0}")]
+    RemoveStale(#[source] io::Error),
+    /// Binding failed.
+    #[error("{0}")]
+    Bind(#[source] io::Error),
+}
+
+fn refuse(path: &Path, why: ListenRefusal) -> ListenError {
+    ListenError {
+        path: crate::paths::display(path),
+        why,
+    }
 }
 
 /// The socket's folder: created 0700 if missing, else it must be this user's and private.
-fn private_dir(path: &Path) -> Result<(), String> {
+fn private_dir(path: &Path) -> Result<(), ListenError> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -124,26 +171,25 @@ fn private_dir(path: &Path) -> Result<(), String> {
             .recursive(true)
             .mode(0o700)
             .create(dir)
-            .map_err(|e| refuse(path, &format!("cannot create its folder: {e}")));
+            .map_err(|e| refuse(path, ListenRefusal::CreateFolder(e)));
     }
-    let meta = std::fs::metadata(dir).map_err(|e| refuse(path, &e.to_string()))?;
+    let meta = std::fs::metadata(dir).map_err(|e| refuse(path, ListenRefusal::Folder(e)))?;
     // SAFETY: getuid has no preconditions.
     let me = unsafe { libc::getuid() };
     if meta.uid() != me || meta.mode() & 0o077 != 0 {
         return Err(refuse(
             path,
-            &format!(
-                "its folder {} must be yours and private (0700), so no one else can answer the form; it is {:o}",
-                crate::paths::display(dir),
-                meta.mode() & 0o7777
-            ),
+            ListenRefusal::NotPrivate {
+                folder: crate::paths::display(dir),
+                mode: meta.mode() & 0o7777,
+            },
         ));
     }
     Ok(())
 }
 
 /// Removes a socket left by a pi-ask that died, refusing anything else at the path.
-fn clear_stale(path: &Path) -> Result<(), String> {
+fn clear_stale(path: &Path) -> Result<(), ListenError> {
     use std::os::unix::fs::FileTypeExt;
     let Ok(meta) = std::fs::symlink_metadata(path) else {
         return Ok(());
@@ -151,13 +197,12 @@ fn clear_stale(path: &Path) -> Result<(), String> {
     // SAFETY: getuid has no preconditions.
     let me = unsafe { libc::getuid() };
     if !meta.file_type().is_socket() || meta.uid() != me {
-        return Err(refuse(path, "something else is already there"));
+        return Err(refuse(path, ListenRefusal::Occupied));
     }
     if UnixStream::connect(path).is_ok() {
-        return Err(refuse(path, "another form is listening there"));
+        return Err(refuse(path, ListenRefusal::Listening));
     }
-    std::fs::remove_file(path)
-        .map_err(|e| refuse(path, &format!("cannot remove the stale socket: {e}")))
+    std::fs::remove_file(path).map_err(|e| refuse(path, ListenRefusal::RemoveStale(e)))
 }
 
 fn read_client(
@@ -268,11 +313,12 @@ fn accept_loop(listener: UnixListener, to_form: SyncSender<Incoming>, shared: Ar
 impl RemoteServer {
     /// Listens on `path` for the flow `flow`. Refuses a path that exists and is not a stale
     /// socket of this user, or whose folder is not private.
-    pub fn bind(path: &Path, flow: FlowInfo) -> Result<RemoteServer, String> {
+    pub fn bind(path: &Path, flow: FlowInfo) -> Result<RemoteServer, ListenError> {
         let path = crate::paths::absolute(path);
         private_dir(&path)?;
         clear_stale(&path)?;
-        let listener = UnixListener::bind(&path).map_err(|e| refuse(&path, &e.to_string()))?;
+        let listener =
+            UnixListener::bind(&path).map_err(|e| refuse(&path, ListenRefusal::Bind(e)))?;
         let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600));
         let inode = std::fs::metadata(&path).map(|m| m.ino()).unwrap_or(0);
         let shared = Arc::new(Shared {

@@ -371,10 +371,10 @@ impl Session {
                 }
                 Cmd::SaveSetting { setting, value } => {
                     match self.store.as_mut().map(|s| s.set_setting(setting, value)) {
-                        Some(Err(message)) => vec![Msg::SettingSaveFailed {
+                        Some(Err(error)) => vec![Msg::SettingSaveFailed {
                             setting,
                             value,
-                            message,
+                            message: error.to_string(),
                         }],
                         _ => Vec::new(),
                     }
@@ -392,7 +392,9 @@ impl Session {
                 Cmd::ResetConfig => {
                     self.reset_deadline = None;
                     match self.store.as_mut().map(ConfigStore::reset) {
-                        Some(Err(message)) => vec![Msg::ResetFailed { message }],
+                        Some(Err(error)) => vec![Msg::ResetFailed {
+                            message: error.to_string(),
+                        }],
                         Some(Ok(())) => Vec::new(),
                         None => vec![Msg::SettingsChanged(Config::default().settings())],
                     }
