@@ -9,7 +9,6 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pi_ask::keys::RawKey;
-use pi_ask::tui::view;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use support::key;
@@ -60,7 +59,7 @@ fn editor_char(c: &mut Criterion) {
             assert!(app.model().editor().is_some(), "the answer editor is open");
             app.handle_paste(&pasted);
             let mut buf = Buffer::empty(area);
-            view::draw_into(&mut app, area, &mut buf);
+            app.draw(area, &mut buf);
             let mut total = Duration::ZERO;
             for i in 0..iters {
                 let event = if i % 2 == 0 {
@@ -71,7 +70,7 @@ fn editor_char(c: &mut Criterion) {
                 let start = Instant::now();
                 app.handle_key(&event);
                 buf.reset();
-                view::draw_into(&mut app, area, &mut buf);
+                app.draw(area, &mut buf);
                 total += start.elapsed();
             }
             std::hint::black_box(&buf);

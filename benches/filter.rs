@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pi_ask::keys::RawKey;
-use pi_ask::tui::{App, view};
+use pi_ask::tui::App;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use support::key;
@@ -39,7 +39,7 @@ fn ten_thousand() -> App {
 fn time_typing(app: &mut App, iters: u64, area: Option<Rect>) -> Duration {
     let mut buf = Buffer::empty(area.unwrap_or_default());
     if let Some(area) = area {
-        view::draw_into(app, area, &mut buf);
+        app.draw(area, &mut buf);
     }
     let mut total = Duration::ZERO;
     for _ in 0..iters {
@@ -47,7 +47,7 @@ fn time_typing(app: &mut App, iters: u64, area: Option<Rect>) -> Duration {
         std::hint::black_box(app.handle_key(&key(RawKey::Char('g'))));
         if let Some(area) = area {
             buf.reset();
-            view::draw_into(app, area, &mut buf);
+            app.draw(area, &mut buf);
         }
         total += start.elapsed();
         app.handle_key(&key(RawKey::Backspace));

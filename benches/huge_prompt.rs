@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pi_ask::keys::RawKey;
-use pi_ask::tui::view;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
@@ -40,7 +39,7 @@ fn huge_prompt(c: &mut Criterion) {
         let mut buf = Buffer::empty(area);
         b.iter(|| {
             buf.reset();
-            view::draw_into(&mut app, area, &mut buf);
+            app.draw(area, &mut buf);
         })
     });
     group.bench_function("down_key_50mb_prompt_200x60", |b| {
@@ -53,7 +52,7 @@ fn huge_prompt(c: &mut Criterion) {
                 let start = Instant::now();
                 std::hint::black_box(app.handle_key(&support::key(code)));
                 buf.reset();
-                view::draw_into(&mut app, area, &mut buf);
+                app.draw(area, &mut buf);
                 total += start.elapsed();
             }
             total
@@ -64,7 +63,7 @@ fn huge_prompt(c: &mut Criterion) {
         let mut buf = Buffer::empty(area);
         b.iter(|| {
             buf.reset();
-            view::draw_into(&mut app, area, &mut buf);
+            app.draw(area, &mut buf);
         })
     });
     group.finish();

@@ -1,21 +1,15 @@
-//! Command-line interface: `ask`, `demo`, `settings`, `validate`, `schema`, and the history
-//! commands `history`, `replay`, `resume`, `answer`.
+//! The command line: the clap types and one dispatch to `commands` (each command's work, and
+//! what it reports, lives there).
 
-use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
-use crate::commands::{self, HistoryChoice, Opening};
+use crate::commands::{self, HistoryChoice};
 use crate::config::ThemeSetting;
-use crate::history::{Origin, Source};
-use crate::input::{self, InvalidInput, Issue};
-use crate::result::{self, QuestionContext};
+use crate::report::{EXIT_ERROR, EXIT_OK, print_json, report};
 use crate::tui::{Appearance, ColorMode};
-
-use crate::report::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK, report};
 
 /// The command line (clap). Its help texts are the `about` strings below.
 #[derive(Debug, Parser)]
@@ -102,19 +96,6 @@ impl From<LookOptions> for Appearance {
     }
 }
 
-/// How `ask` talks to its caller.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Mode {
-    /// The interactive form on the terminal.
-    Tui,
-    /// pi's extension UI dialogs as JSON lines on stdout/stdin (payload from a file).
-    Rpc,
-    /// No UI: return the pending questions at once (cancelled result, exit 1).
-    Print,
-    /// Same as print.
-    Json,
-}
-
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Ask the questions of a payload in the terminal and print the result JSON.
@@ -124,7 +105,7 @@ enum Command {
         /// tui (default, the form on the terminal), rpc (pi's dialogs as JSON lines on
         /// stdout/stdin, payload from --payload FILE), or print/json (no UI: the pending questions).
         #[arg(long, value_enum, default_value = "tui")]
-        mode: Mode,
+        mode: commands::ask::AskMode,
         /// Payload file (for rpc mode, whose standard input carries the host's responses).
         #[arg(long = "payload", value_name = "FILE")]
         payload_file: Option<PathBuf>,
@@ -337,31 +318,13 @@ pub fn main() -> ExitCode {
             dialog_timeout,
             history,
         } => {
-            let payload = payload_file.unwrap_or(payload);
-            if mode == Mode::Rpc && payload.as_os_str() == "-" {
-                crate::cli::report(
-                    "in rpc mode standard input carries the host's responses; give the payload as a file (--payload FILE)",
-                );
-                return ExitCode::from(EXIT_ERROR);
-            }
-            let timeout = match dialog_timeout.map(dialog_timeout_from_secs).transpose() {
-                Ok(timeout) => timeout,
-                Err(refused) => {
-                    report(&refused.to_string());
-                    return ExitCode::from(EXIT_ERROR);
-                }
-            };
-            if payload.as_os_str() == "-" && std::io::stdin().is_terminal() {
-                crate::cli::report(
-                    "no payload: pipe one in (`pi-ask ask < payload.json`) or name a file (`pi-ask ask payload.json`); `pi-ask schema` shows its shape",
-                );
-                return ExitCode::from(EXIT_ERROR);
-            }
-            if let Err(code) = check_delivery(options.output.as_deref()) {
-                return code;
-            }
             let history = history.choice(options.config.as_deref());
-            ask(options, mode, &payload, timeout, &history)
+            let args = commands::ask::AskArgs {
+                mode,
+                payload: payload_file.unwrap_or(payload),
+                dialog_timeout,
+            };
+            commands::ask::run(args, options.into(), &history)
         }
         Command::Replay {
             id,
@@ -425,24 +388,7 @@ pub fn main() -> ExitCode {
             history,
         } => {
             let history = history.choice(options.config.as_deref());
-            let max_bytes = crate::config::peek(&crate::config::ConfigPaths::from_env(
-                options.config.as_deref(),
-            ))
-            .mcp
-            .max_ask_bytes;
-            let explicit = queue.is_some() || std::env::var_os("PI_ASK_QUEUE").is_some();
-            let primary = match open_queue(queue) {
-                Ok(queue) => queue.with_max_bytes(max_bytes),
-                Err(code) => return code,
-            };
-            let mut queues = vec![primary];
-            if !explicit {
-                queues.extend(earlier_queues(queues[0].dir(), max_bytes));
-            }
-            if status {
-                return commands::inbox::status(&queues);
-            }
-            commands::inbox::inbox(&queues, &options.into(), &history, once)
+            commands::inbox::run(queue, once, status, &options.into(), &history)
         }
         Command::Mcp {
             queue,
@@ -451,87 +397,20 @@ pub fn main() -> ExitCode {
             progress_every,
             elicit,
             elicit_after,
-        } => {
-            // The server has no form to show a config notice in: it goes to standard error (the
-            // host's MCP log), so a config that did not apply is never silent.
-            let loaded = crate::config::peek_loaded(&crate::config::ConfigPaths::from_env(
-                config.as_deref(),
-            ));
-            for notice in &loaded.notices {
-                report(&format!("config: {notice}"));
-            }
-            let config = loaded.config;
-            let mcp_config = config.mcp.clone();
-            let queue = match open_queue(queue) {
-                Ok(queue) => queue.with_max_bytes(mcp_config.max_ask_bytes),
-                Err(code) => return code,
-            };
-            let configured = mcp_config.timeout_seconds;
-            let timeout = match timeout {
-                Some(s) if s.is_finite() && s > 0.0 => {
-                    Some(Duration::from_secs_f64(s.min(86_400.0 * 365.0)))
-                }
-                Some(0.0) => None,
-                Some(s) => {
-                    report(&format!(
-                        "--timeout must be a positive number of seconds (got {s})"
-                    ));
-                    return ExitCode::from(EXIT_ERROR);
-                }
-                None => configured.map(Duration::from_secs),
-            };
-            let cwd = std::env::current_dir()
-                .map(|d| d.display().to_string())
-                .unwrap_or_default();
-            let progress_every = if progress_every.is_finite() && progress_every > 0.0 {
-                Duration::from_secs_f64(progress_every.min(3600.0))
-            } else {
-                crate::mcp::PROGRESS_EVERY
-            };
-            report(&format!(
-                "mcp: asks go to {}; answer them with `pi-ask inbox` in a terminal",
-                crate::paths::display(queue.dir())
-            ));
-            let mut server = crate::mcp::AskServer::new(queue, timeout, cwd);
-            server.progress_every = progress_every;
-            server.max_waiting = mcp_config.max_waiting_calls;
-            server.notifications = config.notifications;
-            server.elicit = elicit.unwrap_or(mcp_config.elicit);
-            server.elicit_after = match elicit_after {
-                Some(s) if s.is_finite() && s >= 0.0 => Duration::from_secs_f64(s.min(86_400.0)),
-                Some(s) => {
-                    report(&format!(
-                        "--elicit-after must be zero or a positive number of seconds (got {s})"
-                    ));
-                    return ExitCode::from(EXIT_ERROR);
-                }
-                None => Duration::from_secs(mcp_config.elicit_after_seconds),
-            };
-            match crate::mcp::serve(server) {
-                Ok(()) => ExitCode::from(EXIT_OK),
-                Err(error) => {
-                    report(&error.to_string());
-                    ExitCode::from(EXIT_ERROR)
-                }
-            }
-        }
-        Command::Events { socket } => {
-            match crate::remote::socket::print_events(&socket, &mut std::io::stdout().lock()) {
-                Ok(()) => ExitCode::from(EXIT_OK),
-                Err(e) => {
-                    report(&format!(
-                        "cannot follow {}: {e}",
-                        crate::paths::display(&socket)
-                    ));
-                    ExitCode::from(EXIT_ERROR)
-                }
-            }
-        }
+        } => commands::mcp::run(commands::mcp::McpArgs {
+            queue,
+            timeout,
+            config,
+            progress_every,
+            elicit,
+            elicit_after,
+        }),
+        Command::Events { socket } => commands::remote::events(&socket),
         Command::Submit {
             socket,
             timeout,
             request,
-        } => submit(&socket, timeout, &request),
+        } => commands::remote::submit(&socket, timeout, &request),
         Command::History {
             action,
             history,
@@ -543,16 +422,13 @@ pub fn main() -> ExitCode {
                 Some(HistoryAction::Show { id }) => commands::history::show(&history, &id),
             }
         }
-        Command::Demo { options } => match check_delivery(options.output.as_deref()) {
-            Err(code) => code,
-            Ok(()) => demo(options),
-        },
+        Command::Demo { options } => commands::ask::demo(options.into()),
         Command::Settings {
             config,
             fullscreen,
             look,
         } => crate::run::settings(config.as_deref(), fullscreen, look.into()),
-        Command::Validate { payload } => validate(&payload),
+        Command::Validate { payload } => commands::ask::validate(&payload),
         Command::Keys => match crate::tui::runtime::print_keys() {
             Ok(()) => ExitCode::from(EXIT_OK),
             Err(e) => {
@@ -568,9 +444,9 @@ pub fn main() -> ExitCode {
             });
             ExitCode::from(EXIT_OK)
         }
-        Command::Embed => crate::commands::embed::run(),
-        Command::Prepare => crate::commands::embed::prepare(),
-        Command::Transcript => crate::commands::embed::transcript(),
+        Command::Embed => commands::embed::run(),
+        Command::Prepare => commands::embed::prepare(),
+        Command::Transcript => commands::embed::transcript(),
         Command::Doctor {
             config,
             history,
@@ -585,204 +461,10 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn demo(options: FormOptions) -> ExitCode {
-    match input::parse_payload(crate::tui::DEMO_PAYLOAD) {
-        Ok(form) => crate::run::ask(form, &options.into()),
-        Err(invalid) => crate::run::emit(
-            &result::invalid_input_result(&invalid),
-            options.output.as_deref(),
-            EXIT_ERROR,
-        ),
-    }
-}
-
-/// The folders earlier versions queued asks in that exist here and are safe to read (an unsafe
-/// one is named and skipped).
-fn earlier_queues(primary: &std::path::Path, max_bytes: u64) -> Vec<crate::queue::Queue> {
-    crate::queue::earlier_queue_dirs(|k| std::env::var(k).ok(), primary)
-        .into_iter()
-        .filter_map(|dir| match crate::queue::Queue::open(&dir) {
-            Ok(queue) => Some(queue.with_max_bytes(max_bytes)),
-            Err(e) => {
-                report(&format!(
-                    "not watching {}, where earlier versions queued asks: {e}",
-                    crate::paths::display(&dir)
-                ));
-                None
-            }
-        })
-        .collect()
-}
-
-/// The queue folder: `--queue`, else the default one.
-fn open_queue(dir: Option<PathBuf>) -> Result<crate::queue::Queue, ExitCode> {
-    let Some(dir) = dir.or_else(|| crate::queue::default_queue_dir(|k| std::env::var(k).ok()))
-    else {
-        report("no queue folder: there is no home directory; give --queue DIR or set PI_ASK_QUEUE");
-        return Err(ExitCode::from(EXIT_ERROR));
-    };
-    crate::queue::Queue::open(&dir).map_err(|e| {
-        report(&format!(
-            "cannot open the queue {}: {e}",
-            crate::paths::display(&dir)
-        ));
-        ExitCode::from(EXIT_ERROR)
-    })
-}
-
-/// `pi-ask submit`: exit 0 when the form accepted the request, 2 when it refused it.
-fn submit(socket: &std::path::Path, timeout: f64, request: &str) -> ExitCode {
-    let request: serde_json::Value = match serde_json::from_str(request) {
-        Ok(value) => value,
-        Err(e) => {
-            report(&format!("the request is not JSON: {e}"));
-            return ExitCode::from(EXIT_ERROR);
-        }
-    };
-    let seconds = if timeout.is_finite() {
-        timeout.clamp(0.001, 86_400.0)
-    } else {
-        10.0
-    };
-    let timeout = Duration::from_secs_f64(seconds);
-    match crate::remote::socket::submit(socket, &request, timeout) {
-        Ok(reply) => {
-            print_json(&reply);
-            if reply.get("ok") == Some(&serde_json::Value::Bool(true)) {
-                ExitCode::from(EXIT_OK)
-            } else {
-                ExitCode::from(EXIT_ERROR)
-            }
-        }
-        Err(e) => {
-            report(&format!(
-                "cannot submit to {}: {e}",
-                crate::paths::display(socket)
-            ));
-            ExitCode::from(EXIT_ERROR)
-        }
-    }
-}
-
 /// Before a reopening command: the result must be deliverable, and the history is chosen.
 fn prepare(options: &FormOptions, history: &HistoryOptions) -> Result<HistoryChoice, ExitCode> {
-    check_delivery(options.output.as_deref())?;
+    commands::ask::check_delivery(options.output.as_deref())?;
     Ok(history.choice(options.config.as_deref()))
-}
-
-/// Shortest and longest `--dialog-timeout` accepted: a millisecond (the wire unit) and a day.
-const DIALOG_TIMEOUT_RANGE: (f64, f64) = (0.001, 86_400.0);
-
-/// A `--dialog-timeout` out of range (the seconds given).
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "--dialog-timeout must be between {min} and {max} seconds (got {seconds})",
-    min = DIALOG_TIMEOUT_RANGE.0,
-    max = DIALOG_TIMEOUT_RANGE.1
-)]
-struct DialogTimeoutOutOfRange {
-    seconds: f64,
-}
-
-/// `--dialog-timeout` seconds as a duration, or why not.
-fn dialog_timeout_from_secs(seconds: f64) -> Result<Duration, DialogTimeoutOutOfRange> {
-    let (min, max) = DIALOG_TIMEOUT_RANGE;
-    if seconds.is_finite() && (min..=max).contains(&seconds) {
-        Ok(Duration::from_secs_f64(seconds))
-    } else {
-        Err(DialogTimeoutOutOfRange { seconds })
-    }
-}
-
-/// Refuses, before any form opens, a result that could not be delivered: a closed standard
-/// output, or an `--output` file that cannot be created.
-fn check_delivery(output: Option<&std::path::Path>) -> Result<(), ExitCode> {
-    let problem = match output {
-        Some(path) => crate::run::check_output_file(path)
-            .err()
-            .map(|refused| refused.to_string()),
-        None => crate::run::stdout_is_closed().then(|| {
-            "standard output is closed, so the result could not be delivered; give --output FILE"
-                .to_owned()
-        }),
-    };
-    match problem {
-        Some(message) => {
-            report(&message);
-            Err(ExitCode::from(EXIT_ERROR))
-        }
-        None => Ok(()),
-    }
-}
-
-fn ask(
-    options: FormOptions,
-    mode: Mode,
-    payload: &PathBuf,
-    timeout: Option<Duration>,
-    history: &HistoryChoice,
-) -> ExitCode {
-    let output = options.output.clone();
-    let config = options.config.clone();
-    match read_payload(payload).and_then(|t| input::parse_payload_value(&t)) {
-        Ok((value, form)) => {
-            let run_options: crate::run::RunOptions = options.into();
-            let opening = Opening {
-                form,
-                payload: &value,
-                source: Source::Tool,
-                origin: Origin::default(),
-                restore: None,
-            };
-            let cwd = commands::recorded_cwd(&run_options);
-            match mode {
-                Mode::Tui => {
-                    if crate::run::has_terminal() {
-                        commands::hint_interrupted(history, &cwd);
-                    }
-                    commands::open_on_terminal(history, &opening, &run_options).0
-                }
-                Mode::Rpc => match commands::recorded(history, &opening, cwd, |form, journal| {
-                    // The dialogs are the form: it shows with the first one.
-                    if let Some(journal) = &journal {
-                        journal.shown();
-                    }
-                    crate::run::rpc_result(form, config.as_deref(), timeout)
-                }) {
-                    Ok(done) => crate::run::emit_rpc(
-                        &done.result,
-                        output.as_deref(),
-                        crate::run::exit_code(&done.result),
-                    ),
-                    Err(code) => code,
-                },
-                Mode::Print | Mode::Json => {
-                    match commands::recorded(history, &opening, cwd, |f, _| {
-                        report(crate::run::NO_UI_MODE);
-                        Ok(crate::run::Finished {
-                            result: result::needs_input_result(&f),
-                            interrupted: false,
-                        })
-                    }) {
-                        Ok(done) => {
-                            crate::run::emit(&done.result, output.as_deref(), EXIT_CANCELLED)
-                        }
-                        Err(code) => code,
-                    }
-                }
-            }
-        }
-        Err(invalid) if mode == Mode::Rpc => crate::run::emit_rpc(
-            &result::invalid_input_result(&invalid),
-            output.as_deref(),
-            EXIT_ERROR,
-        ),
-        Err(invalid) => crate::run::emit(
-            &result::invalid_input_result(&invalid),
-            output.as_deref(),
-            EXIT_ERROR,
-        ),
-    }
 }
 
 impl From<FormOptions> for crate::run::RunOptions {
@@ -794,7 +476,7 @@ impl From<FormOptions> for crate::run::RunOptions {
             output: o.output,
             appearance: o.look.into(),
             listen: o.listen,
-            source: String::new(),
+            source: crate::history::Source::Tool,
             tool_call_id: None,
             submit_when_answered: false,
             journal: None,
@@ -803,47 +485,4 @@ impl From<FormOptions> for crate::run::RunOptions {
             accessible: o.accessible,
         }
     }
-}
-
-/// Reads a payload from a file, or from standard input for `-`.
-pub fn read_payload(path: &PathBuf) -> Result<String, InvalidInput> {
-    let read = if path.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).map(|_| text)
-    } else {
-        std::fs::read_to_string(path)
-    };
-    read.map_err(|err| InvalidInput {
-        raw_title: None,
-        issues: vec![Issue {
-            path: "payload".into(),
-            message: format!("Cannot read {}: {err}", path.display()),
-        }],
-    })
-}
-
-fn validate(path: &PathBuf) -> ExitCode {
-    match read_payload(path).and_then(|text| input::parse_payload(&text)) {
-        Ok(form) => {
-            let questions: Vec<QuestionContext> =
-                form.questions.iter().map(QuestionContext::from).collect();
-            let mut out = serde_json::json!({ "questions": questions });
-            if let Some(title) = &form.title {
-                out["title"] = title.clone().into();
-            }
-            print_json(&out);
-            ExitCode::from(EXIT_OK)
-        }
-        Err(invalid) => {
-            print_json(&result::invalid_input_result(&invalid));
-            ExitCode::from(EXIT_ERROR)
-        }
-    }
-}
-
-fn print_json<T: serde::Serialize>(value: &T) {
-    let text = serde_json::to_string_pretty(value).expect("serializable");
-    let mut stdout = std::io::stdout().lock();
-    // A closed pipe (e.g. `| head`) is not an error worth a panic.
-    let _ = writeln!(stdout, "{text}");
 }

@@ -21,3 +21,11 @@ pub fn report(message: &str) {
         let _ = writeln!(err, "pi-ask: {}", crate::printable::printable(line));
     }
 }
+
+/// Writes `value` as pretty JSON on standard output (a closed pipe is not an error).
+pub fn print_json<T: serde::Serialize>(value: &T) {
+    let text = serde_json::to_string_pretty(value).expect("serializable");
+    let mut stdout = std::io::stdout().lock();
+    // A closed pipe (e.g. `| head`) is not an error worth a panic.
+    let _ = writeln!(stdout, "{text}");
+}

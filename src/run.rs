@@ -49,8 +49,8 @@ pub struct RunOptions {
     pub appearance: Appearance,
     /// `--listen PATH`: serve the remote events of the form on a local socket.
     pub listen: Option<PathBuf>,
-    /// What opened the form, as remote events name it (`tool` when empty).
-    pub source: String,
+    /// What opened the form (remote events name it).
+    pub source: crate::history::Source,
     /// The tool call the form answers, when known (remote events carry it).
     pub tool_call_id: Option<String>,
     /// Finish as soon as every question is answered (a picker, not a form to review).
@@ -75,13 +75,9 @@ impl crate::tui::Outside for RemoteOutside {
     }
 }
 
-/// Who a form's remote events name: its flow id, tool call and source (`tool` when none is set).
+/// Who a form's remote events name: its flow id, tool call and source.
 pub fn flow_info(form: &Form, options: &RunOptions) -> FlowInfo {
-    let source = if options.source.is_empty() {
-        "tool".to_owned()
-    } else {
-        options.source.clone()
-    };
+    let source = options.source.as_str().to_owned();
     FlowInfo {
         flow_id: crate::remote::protocol::flow_id(options.tool_call_id.as_deref()),
         tool_call_id: options.tool_call_id.clone(),

@@ -71,8 +71,12 @@ fn check_restored(s: &mut Session, what: &str) {
     // emulator: the screen is looked at until they are in (or 5 s pass).
     let start = Instant::now();
     let contents = loop {
-        let contents = s.screen.lock().unwrap().screen().contents();
-        if !contents.contains("Multi-select demo") || start.elapsed() > Duration::from_secs(5) {
+        let (contents, hidden) = {
+            let parser = s.screen.lock().unwrap();
+            (parser.screen().contents(), parser.screen().hide_cursor())
+        };
+        let restored = !contents.contains("Multi-select demo") && !hidden;
+        if restored || start.elapsed() > Duration::from_secs(5) {
             break contents;
         }
         std::thread::sleep(Duration::from_millis(20));

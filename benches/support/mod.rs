@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use pi_ask::keys::{KeyId, Mods, RawKey};
-use pi_ask::tui::{App, view};
+use pi_ask::tui::App;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
@@ -30,7 +30,7 @@ pub fn key(code: RawKey) -> KeyId {
 pub fn time_down_presses(app: &mut App, iters: u64, area: Option<Rect>) -> Duration {
     let mut buf = Buffer::empty(area.unwrap_or_default());
     if let Some(area) = area {
-        view::draw_into(app, area, &mut buf);
+        app.draw(area, &mut buf);
     }
     let mut total = Duration::ZERO;
     for _ in 0..iters {
@@ -43,7 +43,7 @@ pub fn time_down_presses(app: &mut App, iters: u64, area: Option<Rect>) -> Durat
         std::hint::black_box(app.handle_key(&key(RawKey::Down)));
         if let Some(area) = area {
             buf.reset();
-            view::draw_into(app, area, &mut buf);
+            app.draw(area, &mut buf);
         }
         total += start.elapsed();
     }

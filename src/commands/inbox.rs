@@ -136,6 +136,36 @@ fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoi
     }
 }
 
+/// `pi-ask inbox [--queue DIR] [--once] [--status]`: every watched queue (`--queue` or the
+/// default, plus the folders earlier versions used unless a queue was named), its status, or the
+/// inbox itself.
+pub fn run(
+    queue: Option<std::path::PathBuf>,
+    once: bool,
+    status_only: bool,
+    options: &RunOptions,
+    history: &HistoryChoice,
+) -> ExitCode {
+    let max_bytes = crate::config::peek(&crate::config::ConfigPaths::from_env(
+        options.config.as_deref(),
+    ))
+    .mcp
+    .max_ask_bytes;
+    let explicit = queue.is_some() || std::env::var_os("PI_ASK_QUEUE").is_some();
+    let primary = match super::queues::open_queue(queue) {
+        Ok(queue) => queue.with_max_bytes(max_bytes),
+        Err(code) => return code,
+    };
+    let mut queues = vec![primary];
+    if !explicit {
+        queues.extend(super::queues::earlier_queues(queues[0].dir(), max_bytes));
+    }
+    if status_only {
+        return status(&queues);
+    }
+    inbox(&queues, options, history, once)
+}
+
 /// `pi-ask inbox [--once]`: serves the asks of `queues`, the first being where asks go now and
 /// the others where earlier versions put them (see [`crate::queue::earlier_queue_dirs`]). The
 /// waiting asks are a list of their own; an ask opens from it, can be left for later or

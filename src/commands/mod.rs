@@ -3,10 +3,14 @@
 //! `ask`; this module only decides which form, records it, and reports what happened.
 
 pub mod answer;
+pub mod ask;
 pub mod doctor;
 pub mod embed;
 pub mod history;
 pub mod inbox;
+pub mod mcp;
+pub mod queues;
+pub mod remote;
 pub mod reopen;
 
 use std::path::{Path, PathBuf};
@@ -167,7 +171,7 @@ pub fn open_on_terminal(
 ) -> (ExitCode, FormEnding) {
     let cwd = recorded_cwd(options);
     let options = RunOptions {
-        source: opening.source.as_str().to_owned(),
+        source: opening.source,
         tool_call_id: opening
             .origin
             .session

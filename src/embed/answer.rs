@@ -13,6 +13,7 @@ use super::{Host, Next, messages};
 use crate::config::{ConfigPaths, peek};
 use crate::extract::command::{ExtractError, Progress, Run, extract_with, retry_notice};
 use crate::extract::{Extracted, ExtractionFailed};
+use crate::history::Source;
 use crate::pi_session::{self, AssistantTurn, SessionEntry};
 use crate::strings::reopening;
 
@@ -75,7 +76,7 @@ fn opening(extracted: Result<Extracted, ExtractionFailed>, turn: &AssistantTurn)
     match extracted {
         Ok(Extracted::Form { payload, form }) => OpenOutcome::Open(Box::new(EmbedOpening {
             form,
-            source: "answer",
+            source: Source::Answer,
             tool_call_id: None,
             before: vec![stored(
                 "answer-extraction",

@@ -93,7 +93,7 @@ fn ask(host: &mut Host, open: &Open, appearance: Appearance) -> io::Result<()> {
         config: open.config.clone(),
         cwd,
         appearance,
-        source: opening.source.to_owned(),
+        source: opening.source,
         tool_call_id: opening.tool_call_id.clone(),
         ..RunOptions::default()
     };

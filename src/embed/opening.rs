@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use super::messages;
 use super::protocol::{Find, Open};
 use crate::form::Form;
+use crate::history::Source;
 use crate::input::validate_payload;
 use crate::pi_session::{self, DISMISSED_ENTRY, PAYLOAD_ENTRY, SessionEntry};
 use crate::result::{self, AskResult};
@@ -16,8 +17,8 @@ use crate::strings::{question_count, reopening};
 #[derive(Debug, Clone)]
 pub struct EmbedOpening {
     pub form: Form,
-    /// The remote events' `source`.
-    pub source: &'static str,
+    /// What opened it (the remote events' `source`).
+    pub source: Source,
     pub tool_call_id: Option<String>,
     /// Lines for the host before the form opens (a notice, the payload to store).
     pub before: Vec<Value>,
@@ -48,10 +49,18 @@ pub fn resolve(open: &Open) -> OpenOutcome {
         let payload = open.payload.clone().unwrap_or(Value::Null);
         return match validate_payload(&payload) {
             Ok(form) => {
-                let source = source_of(open.source.as_deref());
+                let source = open
+                    .source
+                    .as_deref()
+                    .and_then(Source::from_name)
+                    .unwrap_or_default();
                 // A real tool call's payload is kept on the branch for `/ask:replay`.
-                let before = if source == "tool" {
-                    vec![stored("tool", &payload, open.tool_call_id.as_deref())]
+                let before = if source == Source::Tool {
+                    vec![stored(
+                        Source::Tool.as_str(),
+                        &payload,
+                        open.tool_call_id.as_deref(),
+                    )]
                 } else {
                     Vec::new()
                 };
@@ -78,7 +87,7 @@ pub fn resolve(open: &Open) -> OpenOutcome {
         Find::Replay => match pi_session::latest_tool_form(&branch) {
             Ok(found) => opened(
                 found.form,
-                "ask:replay",
+                Source::Replay,
                 found.tool_call_id,
                 reopening::replaying,
             ),
@@ -87,7 +96,7 @@ pub fn resolve(open: &Open) -> OpenOutcome {
         Find::AnswerAgain => match pi_session::latest_extracted_form(&branch) {
             Ok(found) => opened(
                 found.form,
-                "answer:again",
+                Source::AnswerAgain,
                 None,
                 reopening::reopening_answer,
             ),
@@ -98,7 +107,7 @@ pub fn resolve(open: &Open) -> OpenOutcome {
         Find::Resume => match pi_session::pending_call(&branch, &|_| false) {
             Some(pending) => opened(
                 pending.form.form,
-                "ask:resume",
+                Source::Resume,
                 Some(pending.tool_call_id),
                 reopening::reopening_unanswered,
             ),
@@ -119,7 +128,7 @@ pub(super) fn branch_entries(open: &Open) -> Vec<SessionEntry> {
 
 fn opened(
     form: Form,
-    source: &'static str,
+    source: Source,
     tool_call_id: Option<String>,
     saying: fn(&str) -> String,
 ) -> OpenOutcome {
@@ -132,21 +141,13 @@ fn opened(
     }))
 }
 
-/// The source an `open` names (`tool` by default), as a static name.
-fn source_of(source: Option<&str>) -> &'static str {
-    super::protocol::SOURCES
-        .into_iter()
-        .find(|s| Some(*s) == source)
-        .unwrap_or("tool")
-}
-
 /// What the host does once a form it opened from a command or a recovery ended: a tool call's
 /// result goes back through the tool; anything else is sent on as the person's message when
 /// answered, or named in a notice when cancelled. A recovered call is marked dismissed either way,
 /// so it is not reopened at the next start.
 pub fn after(opening: &EmbedOpening, result: &AskResult) -> Vec<Value> {
     let mut lines = Vec::new();
-    if opening.source == "ask:resume"
+    if opening.source == Source::Resume
         && let Some(id) = &opening.tool_call_id
     {
         lines.push(messages::store(
@@ -154,11 +155,11 @@ pub fn after(opening: &EmbedOpening, result: &AskResult) -> Vec<Value> {
             json!({"toolCallId": id, "timestamp": crate::remote::protocol::unix_ms()}),
         ));
     }
-    if opening.source == "tool" {
+    if opening.source == Source::Tool {
         return lines;
     }
     if result.details.cancelled {
-        let message = if opening.source == "ask:resume" {
+        let message = if opening.source == Source::Resume {
             reopening::unanswered_dismissed("/ask:replay")
         } else {
             reopening::CANCELLED.to_owned()

@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::history::Source;
+
 /// The protocol's version, sent in the `hello` line; a host refuses an engine older than the one
 /// it was written for.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -61,9 +63,6 @@ pub enum Extractor {
     /// each with `extracted`.
     Host,
 }
-
-/// Where an ask came from, as the remote events name it.
-pub const SOURCES: [&str; 5] = ["tool", "answer", "answer:again", "ask:replay", "ask:resume"];
 
 /// The first message: what to open and how.
 #[derive(Debug, Clone, Deserialize)]
@@ -234,11 +233,12 @@ pub fn parse(line: &str) -> Result<HostMessage, ProtocolError> {
                 });
             }
             if let Some(source) = &open.source
-                && !SOURCES.contains(&source.as_str())
+                && Source::from_name(source).is_none()
             {
+                let names: Vec<&str> = Source::ALL.iter().map(|s| s.as_str()).collect();
                 return Err(ProtocolError::Invalid {
                     kind,
-                    why: format!("source {source:?} is not one of {}", SOURCES.join(", ")),
+                    why: format!("source {source:?} is not one of {}", names.join(", ")),
                 });
             }
             Ok(HostMessage::Open(Box::new(open)))

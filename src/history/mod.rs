@@ -24,10 +24,11 @@ use serde_json::Value;
 use crate::result::{AskResult, Mode};
 
 /// What opened a form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Source {
     /// A real `ask_user` call (`pi-ask ask`).
     #[serde(rename = "tool")]
+    #[default]
     Tool,
     /// A form extracted from prose (`pi-ask answer`).
     #[serde(rename = "answer")]
@@ -53,6 +54,20 @@ impl Source {
             Source::Replay => "ask:replay",
             Source::Resume => "ask:resume",
         }
+    }
+
+    /// Every source, in the order the remote events' docs list them.
+    pub const ALL: [Source; 5] = [
+        Source::Tool,
+        Source::Answer,
+        Source::AnswerAgain,
+        Source::Replay,
+        Source::Resume,
+    ];
+
+    /// The source the remote events and the history call `name` (`ask:replay`), if any.
+    pub fn from_name(name: &str) -> Option<Source> {
+        Source::ALL.into_iter().find(|s| s.as_str() == name)
     }
 
     /// Whether the form came from prose extraction, where `freeform` options are allowed.

@@ -279,6 +279,13 @@ impl Model {
         self.questions[q].options[o].preview.as_deref()
     }
 
+    /// What the model last took from the view ([`Msg::ViewMeasured`]): option rows a page holds,
+    /// how far the preview can scroll (`u16::MAX` until a frame measured it), preview lines a page
+    /// shows.
+    pub fn view_measures(&self) -> (usize, u16, u16) {
+        (self.page_rows, self.preview_max_scroll, self.preview_page)
+    }
+
     /// Whether the last frame's preview pane could not show all of its text (the footer then
     /// names the preview's scroll keys).
     pub fn preview_overflows(&self) -> bool {

@@ -1,13 +1,17 @@
-//! The interactive flow: the model, the binding table, and the view state that persists between
-//! frames (option list scroll offsets, what the last frame measured). Terminal-free, so tests
-//! drive it directly. A key goes through the binding table to a [`Msg`], and only `update`
+//! The interactive flow: the model, the binding table, the chrome it is drawn with, and the view
+//! state that persists between frames (option list scroll offsets and layout caches, owned by the
+//! view). Terminal-free, so tests drive it directly. A key goes through the binding table to a [`Msg`], and only `update`
 //! changes the model; searching files is a [`Cmd`] the session carries out.
 
 use std::sync::Arc;
 
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
 use pi_ask_components::{EditOp, OptionList, OptionRow};
 
 use super::appearance::{ChosenTheme, Look};
+use super::view::{Chrome, Drawn, ViewState};
 
 use crate::files::FileSource;
 use crate::form::{CUSTOM_ROW_LABEL, FREEFORM_ROW_LABEL, Form};
@@ -16,62 +20,16 @@ use crate::keys::KeyId;
 use crate::model::{Cmd, Model, Msg, Popup, update};
 use crate::settings::Settings;
 
-/// The list the open filter shows: the question's rows (shared, not copied) narrowed to the
-/// matches, rebuilt only when the matches change.
-pub(crate) struct FilteredList {
-    pub question: usize,
-    pub revision: u64,
-    pub list: OptionList,
-    /// Each option's position among the matches, if it is one.
-    pub position: Vec<Option<usize>>,
-}
-
-impl FilteredList {
-    /// The list for `filter`'s matches over `rows`.
-    pub fn new(filter: &crate::model::Filter, rows: Arc<Vec<OptionRow>>) -> FilteredList {
-        let mut position = vec![None; rows.len()];
-        for (n, &option) in filter.matches.rows().iter().enumerate() {
-            if let Some(p) = position.get_mut(option) {
-                *p = Some(n);
-            }
-        }
-        let mut list = OptionList::new(rows);
-        list.set_subset(Some(filter.matches.clone()));
-        FilteredList {
-            question: filter.question,
-            revision: filter.revision,
-            list,
-            position,
-        }
-    }
-
-    /// Whether this list was built from `filter` as it is now.
-    pub fn shows(&self, filter: &crate::model::Filter) -> bool {
-        self.question == filter.question && self.revision == filter.revision
-    }
-}
-
-/// A prompt laid out: at this width, with this theme, these lines.
-pub(crate) type PromptLayout = (
-    u16,
-    pi_ask_components::Theme,
-    Vec<ratatui::text::Line<'static>>,
-);
-
 /// A running ask flow with its view state.
 pub struct App {
     pub(crate) model: Model,
     pub(crate) table: BindingTable,
-    pub(crate) lists: Vec<OptionList>,
-    /// The option list of the open filter, built from its matches (see [`FilteredList`]).
-    pub(crate) filtered: Option<FilteredList>,
-    /// Each question's prompt as last laid out: the width, the theme, the lines.
-    pub(crate) prompts: Vec<Option<PromptLayout>>,
+    /// What the view keeps between frames (option lists with their scroll and layout caches,
+    /// the filtered list, prompts laid out).
+    pub(crate) view: ViewState,
     pub(crate) config_path: String,
     /// Where `@` suggestions come from; the session takes it at the first search.
     pub(crate) files: Option<FileSource>,
-    /// What the last frame measured (page size, preview scroll), reported to the model.
-    pub(crate) measured: super::view::Measured,
     /// The colours everything is drawn with, and how the settings modal describes them.
     pub(crate) look: Look,
     /// `global.dismiss` (Ctrl+C) gives the form back instead of cancelling it: set by a driver
@@ -120,12 +78,9 @@ impl App {
         let mut app = App {
             model,
             table,
-            prompts: vec![None; lists.len()],
-            lists,
-            filtered: None,
+            view: ViewState::new(lists),
             config_path,
             files: None,
-            measured: super::view::Measured::default(),
             look: Look::default(),
             dismiss_puts_back: false,
             put_back: false,
@@ -202,6 +157,37 @@ impl App {
     /// Sends a message to the model.
     pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
         update(&mut self.model, msg)
+    }
+
+    /// What the flow is drawn with: its colours, its keys (for hints), the config's path.
+    pub fn chrome(&self) -> Chrome<'_> {
+        Chrome {
+            look: &self.look,
+            table: &self.table,
+            config_path: &self.config_path,
+        }
+    }
+
+    /// Draws the flow into `buf` through the view (a function of the model and the chrome that
+    /// keeps only its own caches); returns the caret and what the frame measured, for the session
+    /// to report to the model.
+    pub fn draw(&mut self, area: Rect, buf: &mut Buffer) -> Drawn {
+        let chrome = Chrome {
+            look: &self.look,
+            table: &self.table,
+            config_path: &self.config_path,
+        };
+        super::view::draw(&self.model, &chrome, &mut self.view, area, buf)
+    }
+
+    /// The height the flow wants at a width, tight to its content (the inline area's size).
+    pub fn natural_height(&mut self, cols: u16) -> u16 {
+        let chrome = Chrome {
+            look: &self.look,
+            table: &self.table,
+            config_path: &self.config_path,
+        };
+        super::view::natural_height(&self.model, &chrome, &mut self.view, cols)
     }
 
     /// A key press: the binding table decides what it means.

@@ -126,7 +126,7 @@ fn hung_up(tty: &std::fs::File) -> bool {
 pub fn preferred_height(session: &mut Session, cols: u16, rows: u16) -> u16 {
     let rows = rows.max(1);
     match &mut session.screen {
-        Screen::Flow(app) => super::view::natural_height(app, cols).clamp(1, rows),
+        Screen::Flow(app) => app.natural_height(cols).clamp(1, rows),
         Screen::Settings(_) => rows.min(30),
     }
 }

@@ -67,6 +67,9 @@ pub struct Session {
     journal: Option<Box<dyn FlowJournal>>,
     recorded_revision: u64,
     draft_due: Option<Instant>,
+    /// The latest time a driver gave (the harness's is its own): what a measurement reported
+    /// while drawing is dispatched at.
+    clock: Instant,
 }
 
 /// How long after a change a draft is recorded: changes in a burst (typing) make one record.
@@ -100,6 +103,7 @@ impl Session {
             journal: None,
             recorded_revision: 0,
             draft_due: None,
+            clock: Instant::now(),
         };
         // The config's theme, in pi's dark defaults until the driver says what the terminal shows.
         session.set_appearance(Appearance::default());
@@ -353,6 +357,7 @@ impl Session {
 
     /// Carries out commands, and whatever the messages they lead to ask for.
     fn run(&mut self, cmds: Vec<Cmd>, now: Instant) {
+        self.clock = self.clock.max(now);
         let mut queue: VecDeque<Cmd> = cmds.into();
         while let Some(cmd) = queue.pop_front() {
             let follow_up: Vec<Msg> = match cmd {
@@ -437,41 +442,68 @@ impl Session {
     /// open editor's caret). Every driver draws through this: the terminal runtime, the test
     /// harness and the embed protocol.
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) -> Option<Position> {
-        match &mut self.screen {
-            Screen::Flow(app) => {
-                let mut reported = app.measured;
-                let mut cursor = view::draw_into(app, area, buf);
-                // The page size and preview scroll range follow what was drawn. The footer names
-                // the preview's scroll keys only while it overflows, which a frame may just have
-                // measured: it is then drawn again so the hint is there at once, and what that
-                // frame measured (a taller footer leaves the pane a line less) is reported too.
-                for _ in 0..2 {
-                    if app.measured == reported {
-                        break;
-                    }
-                    let overflowed = app.model().preview_overflows();
-                    let m = app.measured;
-                    reported = m;
-                    app.update(Msg::ViewMeasured {
-                        page_rows: m.page_rows,
-                        preview_max_scroll: m.preview_max_scroll,
-                        preview_page: m.preview_page,
-                    });
-                    if app.model().preview_overflows() == overflowed {
-                        break;
-                    }
-                    buf.reset();
-                    cursor = view::draw_into(app, area, buf);
-                }
-                cursor
-            }
-            Screen::Settings(s) => {
+        let Screen::Flow(app) = &mut self.screen else {
+            if let Screen::Settings(s) = &self.screen {
                 let v =
                     view::settings_view(&s.modal, &s.settings, &s.config_path, &s.table, &s.look);
                 view::draw_modal(v, area, buf);
-                None
             }
+            return None;
+        };
+        let mut drawn = app.draw(area, buf);
+        // The page size and preview scroll range follow what was drawn, reported to the model as
+        // a message through the one dispatch path. The footer names the preview's scroll keys only
+        // while it overflows, which a frame may just have measured: it is then drawn again so the
+        // hint is there at once, and what that frame measured (a taller footer leaves the pane a
+        // line less) is reported too.
+        for _ in 0..2 {
+            let Some(app) = self.app() else {
+                break;
+            };
+            let Some(measured) = drawn
+                .measured
+                .filter(|m| as_taken(*m) != reported(app.model()))
+            else {
+                break;
+            };
+            let overflowed = app.model().preview_overflows();
+            self.dispatch(
+                Msg::ViewMeasured {
+                    page_rows: measured.page_rows,
+                    preview_max_scroll: measured.preview_max_scroll,
+                    preview_page: measured.preview_page,
+                },
+                self.clock,
+            );
+            let Screen::Flow(app) = &mut self.screen else {
+                break;
+            };
+            if app.model().preview_overflows() == overflowed {
+                break;
+            }
+            buf.reset();
+            drawn = app.draw(area, buf);
         }
+        drawn.cursor
+    }
+}
+
+/// A measurement as the model takes it (a page is at least a row and a line).
+fn as_taken(m: view::Measured) -> view::Measured {
+    view::Measured {
+        page_rows: m.page_rows.max(1),
+        preview_max_scroll: m.preview_max_scroll,
+        preview_page: m.preview_page.max(1),
+    }
+}
+
+/// What the model last took from the view, as the view measures it.
+fn reported(model: &crate::model::Model) -> view::Measured {
+    let (page_rows, preview_max_scroll, preview_page) = model.view_measures();
+    view::Measured {
+        page_rows,
+        preview_max_scroll,
+        preview_page,
     }
 }
 

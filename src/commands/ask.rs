@@ -1,0 +1,237 @@
+//! `pi-ask ask`, `demo` and `validate`: a payload read and checked, then shown as a form on the
+//! terminal, through pi's RPC dialogs, or not at all.
+
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use super::{HistoryChoice, Opening};
+use crate::history::{Origin, Source};
+use crate::input::{self, InvalidInput, Issue};
+use crate::report::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK, print_json, report};
+use crate::result::{self, QuestionContext};
+use crate::run::RunOptions;
+
+/// How `ask` talks to its caller (`--mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AskMode {
+    /// The interactive form on the terminal.
+    Tui,
+    /// pi's extension UI dialogs as JSON lines on stdout/stdin (payload from a file).
+    Rpc,
+    /// No UI: return the pending questions at once (cancelled result, exit 1).
+    Print,
+    /// Same as print.
+    Json,
+}
+
+/// What `pi-ask ask` was given.
+#[derive(Debug, Clone)]
+pub struct AskArgs {
+    /// How it talks to its caller.
+    pub mode: AskMode,
+    /// The payload file, `-` for standard input.
+    pub payload: PathBuf,
+    /// `--dialog-timeout` seconds (rpc mode).
+    pub dialog_timeout: Option<f64>,
+}
+
+/// `pi-ask ask`: refuses what cannot work before reading anything (a payload on the standard input
+/// that rpc mode needs for the host's replies, a terminal where a piped payload is expected, a
+/// result that could not be delivered), then opens the form.
+pub fn run(args: AskArgs, options: RunOptions, history: &HistoryChoice) -> ExitCode {
+    if args.mode == AskMode::Rpc && args.payload.as_os_str() == "-" {
+        report(
+            "in rpc mode standard input carries the host's responses; give the payload as a file (--payload FILE)",
+        );
+        return ExitCode::from(EXIT_ERROR);
+    }
+    let timeout = match args
+        .dialog_timeout
+        .map(dialog_timeout_from_secs)
+        .transpose()
+    {
+        Ok(timeout) => timeout,
+        Err(refused) => {
+            report(&refused.to_string());
+            return ExitCode::from(EXIT_ERROR);
+        }
+    };
+    if args.payload.as_os_str() == "-" && std::io::stdin().is_terminal() {
+        report(
+            "no payload: pipe one in (`pi-ask ask < payload.json`) or name a file (`pi-ask ask payload.json`); `pi-ask schema` shows its shape",
+        );
+        return ExitCode::from(EXIT_ERROR);
+    }
+    if let Err(code) = check_delivery(options.output.as_deref()) {
+        return code;
+    }
+    ask(options, args.mode, &args.payload, timeout, history)
+}
+
+fn ask(
+    run_options: RunOptions,
+    mode: AskMode,
+    payload: &PathBuf,
+    timeout: Option<Duration>,
+    history: &HistoryChoice,
+) -> ExitCode {
+    let output = run_options.output.clone();
+    let config = run_options.config.clone();
+    match read_payload(payload).and_then(|t| input::parse_payload_value(&t)) {
+        Ok((value, form)) => {
+            let opening = Opening {
+                form,
+                payload: &value,
+                source: Source::Tool,
+                origin: Origin::default(),
+                restore: None,
+            };
+            let cwd = super::recorded_cwd(&run_options);
+            match mode {
+                AskMode::Tui => {
+                    if crate::run::has_terminal() {
+                        super::hint_interrupted(history, &cwd);
+                    }
+                    super::open_on_terminal(history, &opening, &run_options).0
+                }
+                AskMode::Rpc => match super::recorded(history, &opening, cwd, |form, journal| {
+                    // The dialogs are the form: it shows with the first one.
+                    if let Some(journal) = &journal {
+                        journal.shown();
+                    }
+                    crate::run::rpc_result(form, config.as_deref(), timeout)
+                }) {
+                    Ok(done) => crate::run::emit_rpc(
+                        &done.result,
+                        output.as_deref(),
+                        crate::run::exit_code(&done.result),
+                    ),
+                    Err(code) => code,
+                },
+                AskMode::Print | AskMode::Json => {
+                    match super::recorded(history, &opening, cwd, |f, _| {
+                        report(crate::run::NO_UI_MODE);
+                        Ok(crate::run::Finished {
+                            result: result::needs_input_result(&f),
+                            interrupted: false,
+                        })
+                    }) {
+                        Ok(done) => {
+                            crate::run::emit(&done.result, output.as_deref(), EXIT_CANCELLED)
+                        }
+                        Err(code) => code,
+                    }
+                }
+            }
+        }
+        Err(invalid) if mode == AskMode::Rpc => crate::run::emit_rpc(
+            &result::invalid_input_result(&invalid),
+            output.as_deref(),
+            EXIT_ERROR,
+        ),
+        Err(invalid) => crate::run::emit(
+            &result::invalid_input_result(&invalid),
+            output.as_deref(),
+            EXIT_ERROR,
+        ),
+    }
+}
+
+/// `pi-ask demo`: the showcase form.
+pub fn demo(options: RunOptions) -> ExitCode {
+    if let Err(code) = check_delivery(options.output.as_deref()) {
+        return code;
+    }
+    match input::parse_payload(crate::tui::DEMO_PAYLOAD) {
+        Ok(form) => crate::run::ask(form, &options),
+        Err(invalid) => crate::run::emit(
+            &result::invalid_input_result(&invalid),
+            options.output.as_deref(),
+            EXIT_ERROR,
+        ),
+    }
+}
+
+/// Reads a payload from a file, or from standard input for `-`.
+pub fn read_payload(path: &PathBuf) -> Result<String, InvalidInput> {
+    let read = if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text).map(|_| text)
+    } else {
+        std::fs::read_to_string(path)
+    };
+    read.map_err(|err| InvalidInput {
+        raw_title: None,
+        issues: vec![Issue {
+            path: "payload".into(),
+            message: format!("Cannot read {}: {err}", path.display()),
+        }],
+    })
+}
+
+/// `pi-ask validate`: the form a payload makes, or its issues.
+pub fn validate(path: &PathBuf) -> ExitCode {
+    match read_payload(path).and_then(|text| input::parse_payload(&text)) {
+        Ok(form) => {
+            let questions: Vec<QuestionContext> =
+                form.questions.iter().map(QuestionContext::from).collect();
+            let mut out = serde_json::json!({ "questions": questions });
+            if let Some(title) = &form.title {
+                out["title"] = title.clone().into();
+            }
+            print_json(&out);
+            ExitCode::from(EXIT_OK)
+        }
+        Err(invalid) => {
+            print_json(&result::invalid_input_result(&invalid));
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+/// Shortest and longest `--dialog-timeout` accepted: a millisecond (the wire unit) and a day.
+const DIALOG_TIMEOUT_RANGE: (f64, f64) = (0.001, 86_400.0);
+
+/// A `--dialog-timeout` out of range (the seconds given).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "--dialog-timeout must be between {min} and {max} seconds (got {seconds})",
+    min = DIALOG_TIMEOUT_RANGE.0,
+    max = DIALOG_TIMEOUT_RANGE.1
+)]
+struct DialogTimeoutOutOfRange {
+    seconds: f64,
+}
+
+/// `--dialog-timeout` seconds as a duration, or why not.
+fn dialog_timeout_from_secs(seconds: f64) -> Result<Duration, DialogTimeoutOutOfRange> {
+    let (min, max) = DIALOG_TIMEOUT_RANGE;
+    if seconds.is_finite() && (min..=max).contains(&seconds) {
+        Ok(Duration::from_secs_f64(seconds))
+    } else {
+        Err(DialogTimeoutOutOfRange { seconds })
+    }
+}
+
+/// Refuses, before any form opens, a result that could not be delivered: a closed standard
+/// output, or an `--output` file that cannot be created.
+pub fn check_delivery(output: Option<&std::path::Path>) -> Result<(), ExitCode> {
+    let problem = match output {
+        Some(path) => crate::run::check_output_file(path)
+            .err()
+            .map(|refused| refused.to_string()),
+        None => crate::run::stdout_is_closed().then(|| {
+            "standard output is closed, so the result could not be delivered; give --output FILE"
+                .to_owned()
+        }),
+    };
+    match problem {
+        Some(message) => {
+            report(&message);
+            Err(ExitCode::from(EXIT_ERROR))
+        }
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,90 @@
+//! `pi-ask mcp`: the MCP server, configured from its flags and the config file.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use crate::config::ElicitMode;
+use crate::report::{EXIT_ERROR, EXIT_OK, report};
+
+/// What `pi-ask mcp` was given.
+#[derive(Debug, Clone)]
+pub struct McpArgs {
+    /// `--queue`: where asks are queued for an inbox.
+    pub queue: Option<PathBuf>,
+    /// `--timeout` seconds a call waits (0: for good); the config's when absent.
+    pub timeout: Option<f64>,
+    /// `--config`: the config file.
+    pub config: Option<PathBuf>,
+    /// `--progress-every` seconds between progress notifications.
+    pub progress_every: f64,
+    /// `--elicit`: when to ask through the host's own form; the config's when absent.
+    pub elicit: Option<ElicitMode>,
+    /// `--elicit-after` seconds without an inbox before eliciting; the config's when absent.
+    pub elicit_after: Option<f64>,
+}
+
+/// Serves MCP on standard input and output until the client disconnects.
+pub fn run(args: McpArgs) -> ExitCode {
+    // The server has no form to show a config notice in: it goes to standard error (the host's
+    // MCP log), so a config that did not apply is never silent.
+    let loaded = crate::config::peek_loaded(&crate::config::ConfigPaths::from_env(
+        args.config.as_deref(),
+    ));
+    for notice in &loaded.notices {
+        report(&format!("config: {notice}"));
+    }
+    let config = loaded.config;
+    let mcp_config = config.mcp.clone();
+    let queue = match super::queues::open_queue(args.queue) {
+        Ok(queue) => queue.with_max_bytes(mcp_config.max_ask_bytes),
+        Err(code) => return code,
+    };
+    let timeout = match args.timeout {
+        Some(s) if s.is_finite() && s > 0.0 => {
+            Some(Duration::from_secs_f64(s.min(86_400.0 * 365.0)))
+        }
+        Some(0.0) => None,
+        Some(s) => {
+            report(&format!(
+                "--timeout must be a positive number of seconds (got {s})"
+            ));
+            return ExitCode::from(EXIT_ERROR);
+        }
+        None => mcp_config.timeout_seconds.map(Duration::from_secs),
+    };
+    let cwd = std::env::current_dir()
+        .map(|d| d.display().to_string())
+        .unwrap_or_default();
+    let progress_every = if args.progress_every.is_finite() && args.progress_every > 0.0 {
+        Duration::from_secs_f64(args.progress_every.min(3600.0))
+    } else {
+        crate::mcp::PROGRESS_EVERY
+    };
+    report(&format!(
+        "mcp: asks go to {}; answer them with `pi-ask inbox` in a terminal",
+        crate::paths::display(queue.dir())
+    ));
+    let mut server = crate::mcp::AskServer::new(queue, timeout, cwd);
+    server.progress_every = progress_every;
+    server.max_waiting = mcp_config.max_waiting_calls;
+    server.notifications = config.notifications;
+    server.elicit = args.elicit.unwrap_or(mcp_config.elicit);
+    server.elicit_after = match args.elicit_after {
+        Some(s) if s.is_finite() && s >= 0.0 => Duration::from_secs_f64(s.min(86_400.0)),
+        Some(s) => {
+            report(&format!(
+                "--elicit-after must be zero or a positive number of seconds (got {s})"
+            ));
+            return ExitCode::from(EXIT_ERROR);
+        }
+        None => Duration::from_secs(mcp_config.elicit_after_seconds),
+    };
+    match crate::mcp::serve(server) {
+        Ok(()) => ExitCode::from(EXIT_OK),
+        Err(error) => {
+            report(&error.to_string());
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! The queue folders a command watches: `--queue` or the default one, and the folders earlier
+//! versions queued asks in.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::report::{EXIT_ERROR, report};
+
+/// The folders earlier versions queued asks in that exist here and are safe to read (an unsafe
+/// one is named and skipped).
+pub fn earlier_queues(primary: &std::path::Path, max_bytes: u64) -> Vec<crate::queue::Queue> {
+    crate::queue::earlier_queue_dirs(|k| std::env::var(k).ok(), primary)
+        .into_iter()
+        .filter_map(|dir| match crate::queue::Queue::open(&dir) {
+            Ok(queue) => Some(queue.with_max_bytes(max_bytes)),
+            Err(e) => {
+                report(&format!(
+                    "not watching {}, where earlier versions queued asks: {e}",
+                    crate::paths::display(&dir)
+                ));
+                None
+            }
+        })
+        .collect()
+}
+
+/// The queue folder: `--queue`, else the default one.
+pub fn open_queue(dir: Option<PathBuf>) -> Result<crate::queue::Queue, ExitCode> {
+    let Some(dir) = dir.or_else(|| crate::queue::default_queue_dir(|k| std::env::var(k).ok()))
+    else {
+        report("no queue folder: there is no home directory; give --queue DIR or set PI_ASK_QUEUE");
+        return Err(ExitCode::from(EXIT_ERROR));
+    };
+    crate::queue::Queue::open(&dir).map_err(|e| {
+        report(&format!(
+            "cannot open the queue {}: {e}",
+            crate::paths::display(&dir)
+        ));
+        ExitCode::from(EXIT_ERROR)
+    })
+}

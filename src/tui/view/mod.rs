@@ -1,0 +1,320 @@
+//! Drawing a flow: a function of the model and the chrome, keeping only its own caches
+//! ([`ViewState`]). `draw` fits the frame (rule, title, tabs, body, footer; [`plan`]) into any
+//! height, draws the current tab ([`question`] or [`review`]) and the settings modal on top
+//! ([`settings`]); an open editor's `@` suggestions are drawn under it ([`popup`]).
+
+mod plan;
+mod popup;
+mod question;
+mod review;
+mod settings;
+
+use std::sync::Arc;
+
+use pi_ask_components::text::put;
+use pi_ask_components::{
+    Footer, OptionList, OptionRow, ReviewTab, SettingsModal, TabBar, TabItem, Theme,
+};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Position, Rect};
+
+use super::appearance::Look;
+use super::hints::flow_hints;
+use crate::keymap::BindingTable;
+use crate::model::{Model, Tab};
+use pi_ask_components::text::fill;
+use plan::{BodyHeights, plan};
+use question::{QuestionLayout, draw_question};
+pub use review::review_entries;
+use review::review_view;
+pub use settings::{draw_modal, settings_view};
+
+/// What a flow is drawn with besides its model: its colours, the keys its hints name, and the
+/// config file the settings modal names. Borrowed for one frame.
+pub struct Chrome<'a> {
+    /// The colours, and how the settings describe them.
+    pub look: &'a Look,
+    /// The bindings the footer's hints name.
+    pub table: &'a BindingTable,
+    /// The config file's path, as the settings modal shows it.
+    pub config_path: &'a str,
+}
+
+/// What the view keeps from frame to frame, and nothing else: each question's option list (its
+/// scroll offset and wrapped rows, cached per width), the list of the open filter, and each
+/// prompt as last laid out. The model stays the only owner of cursors and text.
+pub struct ViewState {
+    pub(crate) lists: Vec<OptionList>,
+    /// The option list of the open filter, built from its matches (see [`FilteredList`]).
+    pub(crate) filtered: Option<FilteredList>,
+    /// Each question's prompt as last laid out: the width, the theme, the lines.
+    pub(crate) prompts: Vec<Option<PromptLayout>>,
+}
+
+impl ViewState {
+    /// The state for a form whose questions have these option lists.
+    pub fn new(lists: Vec<OptionList>) -> ViewState {
+        ViewState {
+            prompts: vec![None; lists.len()],
+            lists,
+            filtered: None,
+        }
+    }
+}
+
+/// What drawing a frame gives back.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Drawn {
+    /// Where the hardware cursor goes: an open editor's caret.
+    pub cursor: Option<Position>,
+    /// What a question frame measured (page size, preview scroll range), for the model.
+    pub measured: Option<Measured>,
+}
+
+/// The list the open filter shows: the question's rows (shared, not copied) narrowed to the
+/// matches, rebuilt only when the matches change.
+pub(crate) struct FilteredList {
+    pub question: usize,
+    pub revision: u64,
+    pub list: OptionList,
+    /// Each option's position among the matches, if it is one.
+    pub position: Vec<Option<usize>>,
+}
+
+impl FilteredList {
+    /// The list for `filter`'s matches over `rows`.
+    pub fn new(filter: &crate::model::Filter, rows: Arc<Vec<OptionRow>>) -> FilteredList {
+        let mut position = vec![None; rows.len()];
+        for (n, &option) in filter.matches.rows().iter().enumerate() {
+            if let Some(p) = position.get_mut(option) {
+                *p = Some(n);
+            }
+        }
+        let mut list = OptionList::new(rows);
+        list.set_subset(Some(filter.matches.clone()));
+        FilteredList {
+            question: filter.question,
+            revision: filter.revision,
+            list,
+            position,
+        }
+    }
+
+    /// Whether this list was built from `filter` as it is now.
+    pub fn shows(&self, filter: &crate::model::Filter) -> bool {
+        self.question == filter.question && self.revision == filter.revision
+    }
+}
+
+/// A prompt laid out: at this width, with this theme, these lines.
+pub(crate) type PromptLayout = (
+    u16,
+    pi_ask_components::Theme,
+    Vec<ratatui::text::Line<'static>>,
+);
+
+/// Narrowest the form is drawn at; below it a one-line notice asks for a bigger terminal.
+pub const MIN_WIDTH: u16 = 20;
+
+/// Columns the preview layout needs to put the pane beside the list.
+pub const PREVIEW_WIDE_MIN: u16 = 90;
+
+/// The height the flow wants at a width in its current state (tight to its content), for sizing
+/// the inline area.
+pub fn natural_height(model: &Model, chrome: &Chrome, state: &mut ViewState, cols: u16) -> u16 {
+    let cols = cols.max(1);
+    let body = BodyLayout::new(model, chrome, state, cols).heights(cols);
+    let footer = flow_footer(model, chrome).lines(cols).len() as u16 + 1;
+    let title = if model.title().is_some() { 2 } else { 0 };
+    let form = (1u16 + title + 2)
+        .saturating_add(body.natural)
+        .saturating_add(footer);
+    // An open settings modal is drawn over the form: the area grows to show it whole.
+    let modal = flow_settings_view(model, chrome)
+        .map_or(0, |view| view.area(Rect::new(0, 0, cols, u16::MAX)).height);
+    form.max(modal)
+}
+
+/// The settings modal open over the flow, if any.
+fn flow_settings_view(model: &Model, chrome: &Chrome) -> Option<SettingsModal> {
+    let modal = model.settings_modal()?;
+    Some(settings_view(
+        modal,
+        model.settings(),
+        chrome.config_path,
+        chrome.table,
+        chrome.look,
+    ))
+}
+
+fn flow_footer(model: &Model, chrome: &Chrome) -> Footer {
+    Footer {
+        notice: model.notice().map(str::to_owned),
+        hints: if model.settings().behaviour.show_footer_hints {
+            flow_hints(
+                chrome.table,
+                model,
+                model.popup().is_some_and(|p| !p.items.is_empty()),
+                chrome.look.theme.render_markdown,
+            )
+        } else {
+            Vec::new()
+        },
+        theme: chrome.look.theme,
+        ..Footer::default()
+    }
+}
+
+/// The current tab's body, laid out at one width: measured for the plan, then drawn.
+enum BodyLayout {
+    Question(usize, Box<QuestionLayout>),
+    Review(Box<ReviewTab>),
+}
+
+impl BodyLayout {
+    fn new(model: &Model, chrome: &Chrome, state: &mut ViewState, cols: u16) -> BodyLayout {
+        match model.tab() {
+            Tab::Question(q) => BodyLayout::Question(
+                q,
+                Box::new(QuestionLayout::new(model, chrome, state, q, cols)),
+            ),
+            Tab::Review => BodyLayout::Review(Box::new(review_view(model))),
+        }
+    }
+
+    fn heights(&self, cols: u16) -> BodyHeights {
+        match self {
+            BodyLayout::Question(_, layout) => layout.heights(),
+            BodyLayout::Review(review) => {
+                let natural = review.lines(cols as usize).len() as u16;
+                BodyHeights {
+                    min: 3.min(natural),
+                    comfort: natural,
+                    natural,
+                }
+            }
+        }
+    }
+}
+
+/// Draws the flow into `buf`: what the model shows, in the chrome's colours and keys, with the
+/// view's caches. Returns where the caret of an open editor is and what the frame measured.
+pub fn draw(
+    model: &Model,
+    chrome: &Chrome,
+    state: &mut ViewState,
+    area: Rect,
+    buf: &mut Buffer,
+) -> Drawn {
+    let theme = chrome.look.theme;
+    let footer = flow_footer(model, chrome);
+    let footer_lines = footer.lines(area.width);
+    let layout = BodyLayout::new(model, chrome, state, area.width.max(1));
+    let body = layout.heights(area.width.max(1));
+    let plan = (area.width >= MIN_WIDTH)
+        .then(|| {
+            plan(
+                area.height,
+                model.title().is_some(),
+                footer_lines.len() as u16 + 1,
+                body,
+            )
+        })
+        .flatten();
+    let Some(plan) = plan else {
+        draw_too_small(area, buf, &theme, body.min + 1);
+        return Drawn::default();
+    };
+    let cols = area.width as usize;
+    let mut y = area.y;
+    if plan.rule {
+        fill(buf, area.x, y, cols, "─", theme.accent());
+        y += 1;
+    }
+    if let (true, Some(title)) = (plan.title, model.title()) {
+        put(
+            buf,
+            area.x,
+            y,
+            format!(" {title}"),
+            cols,
+            theme.bold_accent(),
+        );
+        y += 1 + u16::from(plan.title_gap);
+    }
+    if plan.tabs {
+        let mut tabs = TabBar::new(
+            model
+                .questions()
+                .iter()
+                .zip(model.answers())
+                .map(|(q, a)| TabItem {
+                    label: q.label.clone(),
+                    answered: a.is_committed(),
+                })
+                .collect(),
+            model.tab_index(),
+        );
+        tabs.theme = theme;
+        tabs.render(Rect::new(area.x, y, area.width, 1), buf);
+        y += 1 + u16::from(plan.tabs_gap);
+    }
+    let body_area = Rect::new(area.x, y, area.width, plan.body);
+    let (cursor, measured) = match layout {
+        BodyLayout::Question(q, layout) => {
+            let (cursor, measured) =
+                draw_question(model, chrome, state, q, *layout, body_area, buf);
+            (cursor, Some(measured))
+        }
+        BodyLayout::Review(mut review) => {
+            review.theme = theme;
+            review.render(body_area, buf);
+            (None, None)
+        }
+    };
+    if plan.footer {
+        let height = footer_lines.len() as u16 + 1;
+        footer.render_lines(
+            footer_lines,
+            Rect::new(area.x, area.y + area.height - height, area.width, height),
+            buf,
+        );
+    }
+
+    if let Some(view) = flow_settings_view(model, chrome) {
+        draw_modal(view, area, buf);
+        return Drawn {
+            cursor: None,
+            measured,
+        };
+    }
+    Drawn { cursor, measured }
+}
+
+/// One line asking for a bigger terminal; the flow's state is untouched, so growing the terminal
+/// brings the form back as it was.
+fn draw_too_small(area: Rect, buf: &mut Buffer, theme: &Theme, min_height: u16) {
+    if area.height == 0 || area.width == 0 {
+        return;
+    }
+    let text = crate::strings::terminal_too_small(MIN_WIDTH, min_height);
+    put(
+        buf,
+        area.x,
+        area.y,
+        text,
+        area.width as usize,
+        theme.warning(),
+    );
+}
+
+/// What the view measured in the last frame, reported to the model (page size, preview scroll).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Measured {
+    /// Option rows a page holds.
+    pub page_rows: usize,
+    /// How far the preview can scroll.
+    pub preview_max_scroll: u16,
+    /// Preview lines a page shows.
+    pub preview_page: u16,
+}
