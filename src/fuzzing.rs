@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::config::{ConfigPaths, ConfigSource, load, save_setting};
 use crate::keymap::{KeymapSource, keymaps_from_value};
 use crate::keys::KeyId;
-use crate::model::{Cmd, Model, Msg, ReviewAction, update};
+use crate::model::{Cmd, External, Intent, Model, Msg, ReviewAction, update};
 use crate::remote::{RemoteMode, RemoteResponse, validate_submit};
 use crate::settings::{Setting, Settings};
 
@@ -70,10 +70,10 @@ pub fn payload(data: &[u8]) {
     let _ = crate::result::needs_input_result(&form);
     let mut model = Model::new(form, Settings::defaults());
     for msg in [
-        Msg::Number(1),
-        Msg::NextTab,
-        Msg::Toggle,
-        Msg::Review(ReviewAction::Elaborate),
+        Msg::Intent(Intent::Number(1)),
+        Msg::Intent(Intent::NextTab),
+        Msg::Intent(Intent::Toggle),
+        Msg::Intent(Intent::Review(ReviewAction::Elaborate)),
     ] {
         let _ = update(&mut model, msg);
     }
@@ -210,11 +210,11 @@ pub fn remote_submit(data: &[u8]) {
     };
     let mut model = Model::new(form, Settings::defaults());
     let msg = match submit.response {
-        RemoteResponse::Cancel => Msg::RemoteCancel,
-        RemoteResponse::Answer { answers, mode } => Msg::RemoteAnswer {
+        RemoteResponse::Cancel => Msg::External(External::RemoteCancel),
+        RemoteResponse::Answer { answers, mode } => Msg::External(External::RemoteAnswer {
             answers,
             elaborate: mode == RemoteMode::Elaborate,
-        },
+        }),
     };
     let cmds = update(&mut model, msg);
     assert!(
@@ -392,10 +392,18 @@ pub fn draft(data: &[u8]) {
             assert!(question.presented_type.is_multi() || answer.committed_count() <= 1);
         }
         // And the flow goes on from there.
-        for msg in [Msg::NextOption, Msg::Confirm, Msg::NextTab, Msg::Toggle] {
+        for msg in [
+            Msg::Intent(Intent::NextOption),
+            Msg::Intent(Intent::Confirm),
+            Msg::Intent(Intent::NextTab),
+            Msg::Intent(Intent::Toggle),
+        ] {
             let _ = update(&mut model, msg);
         }
-        let _ = update(&mut model, Msg::Review(ReviewAction::Submit));
+        let _ = update(
+            &mut model,
+            Msg::Intent(Intent::Review(ReviewAction::Submit)),
+        );
     }
 }
 

@@ -9,7 +9,7 @@ use crate::config::{ConfigPaths, ConfigStore};
 use crate::files::{FileSource, IndexOptions};
 use crate::form::Form;
 use crate::keymap::BindingTable;
-use crate::model::Msg;
+use crate::model::{External, Msg};
 use crate::remote::{FlowInfo, RemoteServer};
 use crate::report::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 use crate::result::{self, AskResult};
@@ -404,7 +404,7 @@ pub fn ask_result_with(
             // Everything entered is recorded first, so a resume finds it; then the interruption
             // ends the flow, and the caller still gets a result.
             session.record_draft();
-            session.dispatch(Msg::Interrupted, Instant::now());
+            session.dispatch(Msg::External(External::Interrupted), Instant::now());
             Some(why)
         }
     };

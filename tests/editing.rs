@@ -11,7 +11,7 @@ use pi_ask::keymap::{
     keymaps_from_value,
 };
 use pi_ask::keys::KeyId;
-use pi_ask::model::{Cmd, Model, Msg, PopupAction, PopupKind};
+use pi_ask::model::{Cmd, Intent, Model, Msg, PopupAction, PopupKind, Report};
 use pi_ask::testing::Harness;
 use pi_ask_components::EditOp;
 use serde_json::json;
@@ -19,7 +19,7 @@ use serde_json::json;
 /// One question with only two options; moving past them opens the free-form editor.
 fn free_form() -> Model {
     let mut m = flow(payload(vec![single("q")])).with_file_suggestions();
-    send(&mut m, [Msg::LastOption]);
+    send(&mut m, [Msg::Intent(Intent::LastOption)]);
     assert!(m.editor().is_some(), "the answer editor is open");
     m
 }
@@ -36,14 +36,14 @@ fn file(path: &str) -> Suggestion {
 }
 
 fn answer(generation: u64, paths: &[&str]) -> Msg {
-    Msg::Suggestions {
+    Msg::Report(Report::Suggestions {
         generation,
         matches: Matches {
             items: paths.iter().map(|p| file(p)).collect(),
             total: paths.len(),
         },
         truncated: false,
-    }
+    })
 }
 
 fn search(cmds: &[Cmd]) -> Option<(String, u64)> {
@@ -127,7 +127,7 @@ fn a_paste_never_opens_the_popup_and_an_editor_closing_takes_it_along() {
     let (_, g) = search(&send(&mut m, [insert("x @")])).unwrap();
     send(&mut m, [answer(g, &["a.md"])]);
     assert!(m.popup().is_some());
-    send(&mut m, [Msg::EditorClose]);
+    send(&mut m, [Msg::Intent(Intent::EditorClose)]);
     assert!(m.popup().is_none());
     send(&mut m, [answer(g, &["a.md"])]);
     assert!(
@@ -186,7 +186,7 @@ fn tab_on_no_matching_files_completes_the_path_word_as_with_the_popup_closed() {
 #[test]
 fn without_file_suggestions_an_at_is_just_text() {
     let mut m = flow(payload(vec![single("q")]));
-    send(&mut m, [Msg::LastOption]);
+    send(&mut m, [Msg::Intent(Intent::LastOption)]);
     assert!(search(&send(&mut m, [insert("@")])).is_none());
     assert_eq!(m.editor().unwrap().text(), "@");
 }
@@ -198,7 +198,7 @@ fn a_megabyte_of_pasted_text_is_edited_in_place() {
     send(&mut m, [Msg::Edit(EditOp::Paste(big.clone()))]);
     send(&mut m, [insert("x"), Msg::Edit(EditOp::DeleteCharBackward)]);
     assert_eq!(m.editor().unwrap().text(), big);
-    send(&mut m, [Msg::EditorSubmit]);
+    send(&mut m, [Msg::Intent(Intent::EditorSubmit)]);
     assert_eq!(m.answer(0).custom_text.as_deref(), Some(big.trim()));
 }
 
@@ -269,11 +269,11 @@ fn keys_a_config_for_the_original_binds_take_precedence_over_added_editing_defau
     };
     assert_eq!(
         table.resolve(focus, &key("ctrl+k")),
-        Resolution::Msg(Msg::EditorSubmit)
+        Resolution::Msg(Msg::Intent(Intent::EditorSubmit))
     );
     assert_eq!(
         table.resolve(focus, &key("ctrl+d")),
-        Resolution::Msg(Msg::Dismiss)
+        Resolution::Msg(Msg::Intent(Intent::Dismiss))
     );
     assert!(table.keys(Action::EditorDeleteToLineEnd).is_empty());
     assert_eq!(

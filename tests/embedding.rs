@@ -3,7 +3,7 @@
 
 use std::error::Error;
 
-use pi_ask::model::{EditOp, Model, Msg, update};
+use pi_ask::model::{EditOp, Intent, Model, Msg, update};
 use pi_ask::settings::Settings;
 use pi_ask::testing::Harness;
 
@@ -55,7 +55,7 @@ fn the_docs_snippet_is_the_code_this_file_runs() {
 fn a_model_only_test_needs_only_pi_ask() -> Result<(), Box<dyn Error>> {
     let form = pi_ask::input::parse_payload(PAYLOAD)?;
     let mut model = Model::new(form, Settings::defaults());
-    update(&mut model, Msg::Number(3));
+    update(&mut model, Msg::Intent(Intent::Number(3)));
     update(&mut model, Msg::Edit(EditOp::Insert("x".into())));
     assert_eq!(
         model.editor().map(|e| e.text().to_owned()),

@@ -289,7 +289,7 @@ fn suggestion_keys_come_from_the_binding_table() {
         keymaps_from_value,
     };
     use pi_ask::keys::KeyId;
-    use pi_ask::model::Msg;
+    use pi_ask::model::{Intent, Msg};
     use pi_ask_components::EditOp;
     let keymaps = keymaps_from_value(
         Some(&serde_json::json!({ "autocomplete": { "next": "ctrl+n", "accept": ["ctrl+y"] } })),
@@ -318,7 +318,7 @@ fn suggestion_keys_come_from_the_binding_table() {
     );
     assert_eq!(
         table.resolve(popup, &key("enter")),
-        Resolution::Msg(pi_ask::model::Msg::EditorSubmit)
+        Resolution::Msg(pi_ask::model::Msg::Intent(Intent::EditorSubmit))
     );
     // With the default table, the popup follows `down` on screen.
     let mut h = Harness::with_files(ONE, &tree(), 100, 30).unwrap();

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use pi_ask::model::{EditOp, FilterAction, Model, Msg, Tab, update};
+use pi_ask::model::{EditOp, FilterAction, Intent, Model, Msg, SettingsIntent, Tab, update};
 use pi_ask::testing::Harness;
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -47,7 +47,7 @@ fn type_query(model: &mut Model, text: &str) {
 #[test]
 fn enter_picks_the_best_match_by_its_original_position_and_goes_on() {
     let mut m = flow(payload(vec![question("single", &FRUITS), single("next")]));
-    update(&mut m, Msg::OpenFilter);
+    update(&mut m, Msg::Intent(Intent::OpenFilter));
     type_query(&mut m, "gua");
     let filter = m.filter().expect("open");
     assert_eq!(filter.matches.rows()[0], 11, "Guava first");
@@ -56,7 +56,7 @@ fn enter_picks_the_best_match_by_its_original_position_and_goes_on() {
     update(&mut m, Msg::Filter(FilterAction::Accept));
     assert!(m.filter().is_none());
     assert_eq!(m.tab(), Tab::Question(1), "a single question goes on");
-    update(&mut m, Msg::NextTab);
+    update(&mut m, Msg::Intent(Intent::NextTab));
     let result = json(&submit(&mut m));
     let answer = &result["details"]["answers"]["fruit"];
     assert_eq!(answer["values"], json!(["v12"]));
@@ -70,7 +70,7 @@ fn enter_picks_the_best_match_by_its_original_position_and_goes_on() {
 #[test]
 fn esc_shows_every_option_again_with_the_cursor_on_the_highlighted_one() {
     let mut m = flow(payload(vec![question("single", &FRUITS)]));
-    update(&mut m, Msg::OpenFilter);
+    update(&mut m, Msg::Intent(Intent::OpenFilter));
     type_query(&mut m, "berry");
     let shown: Vec<usize> = m.filter().unwrap().matches.rows().to_vec();
     assert_eq!(shown.len(), 3, "{shown:?}");
@@ -85,7 +85,7 @@ fn esc_shows_every_option_again_with_the_cursor_on_the_highlighted_one() {
 #[test]
 fn on_a_multi_question_space_toggles_matches_and_enter_keeps_the_highlighted_one_chosen() {
     let mut m = flow(payload(vec![question("multi", &FRUITS)]));
-    update(&mut m, Msg::OpenFilter);
+    update(&mut m, Msg::Intent(Intent::OpenFilter));
     type_query(&mut m, "ap");
     let first = m.filter().unwrap().matches.rows()[0];
     update(&mut m, Msg::Filter(FilterAction::Toggle));
@@ -111,7 +111,7 @@ fn on_a_multi_question_space_toggles_matches_and_enter_keeps_the_highlighted_one
 #[test]
 fn digits_pick_from_the_filtered_list_and_space_is_typed_on_a_single_question() {
     let mut m = flow(payload(vec![question("single", &FRUITS), single("next")]));
-    update(&mut m, Msg::OpenFilter);
+    update(&mut m, Msg::Intent(Intent::OpenFilter));
     update(&mut m, Msg::Filter(FilterAction::Toggle));
     assert_eq!(m.filter().unwrap().query.text(), " ");
     update(&mut m, Msg::Edit(EditOp::DeleteCharBackward));
@@ -130,23 +130,23 @@ fn digits_pick_from_the_filtered_list_and_space_is_typed_on_a_single_question() 
 #[test]
 fn the_filter_belongs_to_its_tab_and_never_opens_over_an_editor_or_a_freeform_question() {
     let mut m = flow(payload(vec![question("single", &FRUITS), single("b")]));
-    update(&mut m, Msg::OpenFilter);
-    update(&mut m, Msg::NextTab);
+    update(&mut m, Msg::Intent(Intent::OpenFilter));
+    update(&mut m, Msg::Intent(Intent::NextTab));
     assert!(m.filter().is_none(), "a tab change closes it");
-    update(&mut m, Msg::OpenSettings);
-    update(&mut m, Msg::OpenFilter);
+    update(&mut m, Msg::Settings(SettingsIntent::Open));
+    update(&mut m, Msg::Intent(Intent::OpenFilter));
     assert!(m.filter().is_none(), "not over the settings");
-    update(&mut m, Msg::CloseSettings);
-    update(&mut m, Msg::LastOption);
-    update(&mut m, Msg::Confirm);
+    update(&mut m, Msg::Settings(SettingsIntent::Close));
+    update(&mut m, Msg::Intent(Intent::LastOption));
+    update(&mut m, Msg::Intent(Intent::Confirm));
     assert!(m.editor().is_some(), "the free-form row opened its editor");
-    update(&mut m, Msg::OpenFilter);
+    update(&mut m, Msg::Intent(Intent::OpenFilter));
     assert!(m.filter().is_none(), "not over an editor");
     let extracted = pi_ask::input::validate_extracted_payload(&json!({"questions": [{"id": "f",
         "prompt": "Say it", "options": [{"value": "freeform", "label": "Type answer", "freeform": true}]}]}))
     .unwrap();
     let mut free = Model::new(extracted, pi_ask::settings::Settings::defaults());
-    update(&mut free, Msg::OpenFilter);
+    update(&mut free, Msg::Intent(Intent::OpenFilter));
     assert!(
         free.filter().is_none(),
         "a freeform question has nothing to filter"
@@ -191,13 +191,13 @@ proptest! {
     ) {
         let kind = if multi { "multi" } else { "single" };
         let mut m = flow(payload(vec![question(kind, &FRUITS[..count]), single("next")]));
-        update(&mut m, Msg::OpenFilter);
+        update(&mut m, Msg::Intent(Intent::OpenFilter));
         for step in steps {
             if m.filter().is_none() {
                 if m.tab() != Tab::Question(0) {
                     break;
                 }
-                update(&mut m, Msg::OpenFilter);
+                update(&mut m, Msg::Intent(Intent::OpenFilter));
             }
             let shown: Vec<usize> = m.filter().unwrap().matches.rows().to_vec();
             let highlighted = m.filter().unwrap().highlighted();
@@ -222,7 +222,7 @@ proptest! {
         update(&mut m, Msg::Filter(FilterAction::Close));
         let chosen = m.answer(0).selected.clone();
         while m.tab() != Tab::Review {
-            update(&mut m, Msg::NextTab);
+            update(&mut m, Msg::Intent(Intent::NextTab));
         }
         let result = json(&submit(&mut m));
         let answer = &result["details"]["answers"]["fruit"];

@@ -6,7 +6,7 @@ use pi_ask::keymap::{
     PopupFocus, Resolution, keymaps_from_value,
 };
 use pi_ask::keys::{KeyId, KeyIdError, Mods, all_plain_keys};
-use pi_ask::model::Msg;
+use pi_ask::model::{Intent, Msg, SettingsIntent};
 use pi_ask_components::EditOp;
 use serde_json::json;
 
@@ -203,24 +203,27 @@ fn empty_editors_use_arrows_and_tab_for_navigation() {
     for focus in [editor(true), note(true)] {
         assert_eq!(
             t.resolve(focus, &key("up")),
-            Resolution::Msg(Msg::PreviousOption)
+            Resolution::Msg(Msg::Intent(Intent::PreviousOption))
         );
         assert_eq!(
             t.resolve(focus, &key("down")),
-            Resolution::Msg(Msg::NextOption)
+            Resolution::Msg(Msg::Intent(Intent::NextOption))
         );
         assert_eq!(
             t.resolve(focus, &key("right")),
-            Resolution::Msg(Msg::NextTab)
+            Resolution::Msg(Msg::Intent(Intent::NextTab))
         );
         assert_eq!(
             t.resolve(focus, &key("left")),
-            Resolution::Msg(Msg::PreviousTab)
+            Resolution::Msg(Msg::Intent(Intent::PreviousTab))
         );
-        assert_eq!(t.resolve(focus, &key("tab")), Resolution::Msg(Msg::NextTab));
+        assert_eq!(
+            t.resolve(focus, &key("tab")),
+            Resolution::Msg(Msg::Intent(Intent::NextTab))
+        );
         assert_eq!(
             t.resolve(focus, &key("shift+tab")),
-            Resolution::Msg(Msg::PreviousTab)
+            Resolution::Msg(Msg::Intent(Intent::PreviousTab))
         );
     }
 }
@@ -254,7 +257,7 @@ fn tab_in_a_non_empty_editor_completes_the_path_word() {
     );
     assert_eq!(
         t.resolve(editor(true), &key("tab")),
-        Resolution::Msg(Msg::NextTab),
+        Resolution::Msg(Msg::Intent(Intent::NextTab)),
         "an empty editor navigates"
     );
 }
@@ -265,16 +268,16 @@ fn ctrl_c_dismisses_from_every_mode_and_question_mark_opens_settings_outside_non
     for focus in [main_focus(), editor(true), editor(false), note(false)] {
         assert_eq!(
             t.resolve(focus, &key("ctrl+c")),
-            Resolution::Msg(Msg::Dismiss)
+            Resolution::Msg(Msg::Intent(Intent::Dismiss))
         );
     }
     assert_eq!(
         t.resolve(main_focus(), &key("?")),
-        Resolution::Msg(Msg::OpenSettings)
+        Resolution::Msg(Msg::Settings(SettingsIntent::Open))
     );
     assert_eq!(
         t.resolve(editor(true), &key("?")),
-        Resolution::Msg(Msg::OpenSettings)
+        Resolution::Msg(Msg::Settings(SettingsIntent::Open))
     );
 }
 
@@ -282,14 +285,14 @@ fn ctrl_c_dismisses_from_every_mode_and_question_mark_opens_settings_outside_non
 fn main_context_maps_actions_and_fixed_digits() {
     let t = BindingTable::default();
     let cases = [
-        ("t", Msg::ChangeQuestionType),
-        ("n", Msg::OptionNote),
-        ("shift+n", Msg::QuestionNote),
-        ("enter", Msg::Confirm),
-        ("esc", Msg::Cancel),
-        ("space", Msg::Toggle),
-        ("1", Msg::Number(1)),
-        ("9", Msg::Number(9)),
+        ("t", Msg::Intent(Intent::ChangeQuestionType)),
+        ("n", Msg::Intent(Intent::OptionNote)),
+        ("shift+n", Msg::Intent(Intent::QuestionNote)),
+        ("enter", Msg::Intent(Intent::Confirm)),
+        ("esc", Msg::Intent(Intent::Cancel)),
+        ("space", Msg::Intent(Intent::Toggle)),
+        ("1", Msg::Intent(Intent::Number(1))),
+        ("9", Msg::Intent(Intent::Number(9))),
     ];
     for (k, msg) in cases {
         assert_eq!(
@@ -307,11 +310,11 @@ fn editor_submit_and_close_use_their_own_contexts() {
     let t = BindingTable::default();
     assert_eq!(
         t.resolve(editor(false), &key("enter")),
-        Resolution::Msg(Msg::EditorSubmit)
+        Resolution::Msg(Msg::Intent(Intent::EditorSubmit))
     );
     assert_eq!(
         t.resolve(note(false), &key("esc")),
-        Resolution::Msg(Msg::EditorClose)
+        Resolution::Msg(Msg::Intent(Intent::EditorClose))
     );
 }
 
@@ -321,19 +324,19 @@ fn settings_modal_blocks_every_other_context() {
     let modal = Focus::SettingsModal;
     assert_eq!(
         t.resolve(modal, &key("ctrl+c")),
-        Resolution::Msg(Msg::CloseSettings)
+        Resolution::Msg(Msg::Settings(SettingsIntent::Close))
     );
     assert_eq!(
         t.resolve(modal, &key("?")),
-        Resolution::Msg(Msg::CloseSettings)
+        Resolution::Msg(Msg::Settings(SettingsIntent::Close))
     );
     assert_eq!(
         t.resolve(modal, &key("space")),
-        Resolution::Msg(Msg::SettingsToggle)
+        Resolution::Msg(Msg::Settings(SettingsIntent::Toggle))
     );
     assert_eq!(
         t.resolve(modal, &key("down")),
-        Resolution::Msg(Msg::SettingsNext)
+        Resolution::Msg(Msg::Settings(SettingsIntent::Next))
     );
     assert_eq!(t.resolve(modal, &key("1")), Resolution::Ignored);
     assert_eq!(t.resolve(modal, &key("tab")), Resolution::Ignored);
@@ -365,7 +368,7 @@ fn the_popup_sees_keys_first_when_open() {
     );
     assert_eq!(
         t.resolve(popup, &key("ctrl+c")),
-        Resolution::Msg(Msg::Dismiss)
+        Resolution::Msg(Msg::Intent(Intent::Dismiss))
     );
 }
 
@@ -375,12 +378,12 @@ fn remapped_keys_show_in_hints_and_resolve() {
     let t = BindingTable::new(keymaps);
     assert_eq!(
         t.resolve(main_focus(), &key("ctrl+t")),
-        Resolution::Msg(Msg::ChangeQuestionType)
+        Resolution::Msg(Msg::Intent(Intent::ChangeQuestionType))
     );
     assert_eq!(t.resolve(main_focus(), &key("t")), Resolution::Ignored);
     assert_eq!(
         t.resolve(editor(false), &key("ctrl+k")),
-        Resolution::Msg(Msg::EditorSubmit)
+        Resolution::Msg(Msg::Intent(Intent::EditorSubmit))
     );
     assert_eq!(t.resolve(editor(false), &key("enter")), Resolution::Ignored);
     assert_eq!(t.label(Action::EditorSubmit), "Ctrl+K");

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::mcp::Mcp;
-use pi_ask::model::{Cmd, Model, Msg, ReviewAction, update};
+use pi_ask::model::{Cmd, Intent, Model, Msg, ReviewAction, update};
 use pi_ask::queue::Queue;
 use serde_json::{Value, json};
 
@@ -21,8 +21,11 @@ fn payload(prompt: &str) -> Value {
 fn answered(payload: &Value, n: u8) -> Value {
     let form = pi_ask::input::validate_payload(payload).unwrap();
     let mut model = Model::new(form, pi_ask::settings::Settings::defaults());
-    update(&mut model, Msg::Number(n));
-    let cmds = update(&mut model, Msg::Review(ReviewAction::Submit));
+    update(&mut model, Msg::Intent(Intent::Number(n)));
+    let cmds = update(
+        &mut model,
+        Msg::Intent(Intent::Review(ReviewAction::Submit)),
+    );
     let Some(Cmd::Finish(result)) = cmds.into_iter().next() else {
         panic!("finished")
     };

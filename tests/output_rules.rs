@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 use pi_ask::input::parse_payload;
-use pi_ask::model::Msg;
+use pi_ask::model::{Intent, Msg};
 use pi_ask::result::{
     ELABORATION_INSTRUCTION, invalid_input_result, needs_input_result, render_transcript,
 };
@@ -19,7 +19,7 @@ fn framework() -> serde_json::Value {
 #[test]
 fn cancelled_true_when_the_user_cancels_or_dismisses() {
     let mut m = flow(framework());
-    let r = finished(&send(&mut m, [Msg::Dismiss])).unwrap();
+    let r = finished(&send(&mut m, [Msg::Intent(Intent::Dismiss)])).unwrap();
     assert!(r.details.cancelled);
     assert_eq!(json(&r)["details"]["mode"], "submit");
     let mut m = flow(framework());
@@ -32,7 +32,11 @@ fn cancelled_result_hides_answers_in_text_but_keeps_them_in_details() {
     let mut m = flow_with(framework(), |s| {
         s.behaviour.confirm_dismiss_when_dirty = false
     });
-    let r = finished(&send(&mut m, [Msg::Toggle, Msg::Cancel])).unwrap();
+    let r = finished(&send(
+        &mut m,
+        [Msg::Intent(Intent::Toggle), Msg::Intent(Intent::Cancel)],
+    ))
+    .unwrap();
     assert_eq!(r.text(), "User cancelled the ask flow");
     assert_eq!(render_transcript(&r.details), "Cancelled");
     assert_eq!(
@@ -65,7 +69,7 @@ fn invalid_payloads_return_invalid_input_with_structured_issues() {
 #[test]
 fn submit_mode_is_normal_completion() {
     let mut m = flow(framework());
-    send(&mut m, [Msg::Number(2)]);
+    send(&mut m, [Msg::Intent(Intent::Number(2))]);
     let r = submit(&mut m);
     assert_eq!(
         json(&r),
@@ -89,7 +93,10 @@ fn unanswered_questions_are_omitted_from_answers_but_listed_as_no_answer() {
         { "id": "sources", "label": "Secret sources", "prompt": "P", "type": "multi", "options": [{ "value": "env", "label": "Env" }] }
     ] });
     let mut m = flow(p);
-    send(&mut m, [Msg::Number(1), Msg::Confirm]);
+    send(
+        &mut m,
+        [Msg::Intent(Intent::Number(1)), Msg::Intent(Intent::Confirm)],
+    );
     let r = submit(&mut m);
     assert!(!r.details.answers.contains_key("sources"));
     assert_eq!(
@@ -121,9 +128,9 @@ fn note_only_entries_remain_in_submitted_answers() {
     send(
         &mut m,
         [
-            Msg::QuestionNote,
+            Msg::Intent(Intent::QuestionNote),
             typed("Prefer incremental changes"),
-            Msg::EditorSubmit,
+            Msg::Intent(Intent::EditorSubmit),
         ],
     );
     let r = submit(&mut m);
@@ -147,14 +154,18 @@ fn elaborate_mode_keeps_only_committed_answers_and_moves_note_only_entries_to_it
     send(
         &mut m,
         [
-            Msg::QuestionNote,
+            Msg::Intent(Intent::QuestionNote),
             typed("Need SSR support"),
-            Msg::EditorSubmit,
+            Msg::Intent(Intent::EditorSubmit),
         ],
     );
     send(
         &mut m,
-        [Msg::OptionNote, typed("Legacy codebase"), Msg::EditorSubmit],
+        [
+            Msg::Intent(Intent::OptionNote),
+            typed("Legacy codebase"),
+            Msg::Intent(Intent::EditorSubmit),
+        ],
     );
     let r = elaborate(&mut m);
     let question = json!({ "id": "framework", "label": "Framework", "prompt": "Pick a framework", "type": "single",
@@ -194,10 +205,10 @@ fn elaborate_results_keep_committed_answers_alongside_the_elaboration_context() 
     send(
         &mut m,
         [
-            Msg::QuestionNote,
+            Msg::Intent(Intent::QuestionNote),
             typed("Compare tradeoffs"),
-            Msg::EditorSubmit,
-            Msg::Number(2),
+            Msg::Intent(Intent::EditorSubmit),
+            Msg::Intent(Intent::Number(2)),
         ],
     );
     let r = elaborate(&mut m);
@@ -223,14 +234,18 @@ fn elaboration_summary_includes_custom_answers_in_note_context() {
     send(
         &mut m,
         [
-            Msg::QuestionNote,
+            Msg::Intent(Intent::QuestionNote),
             typed("Compare tradeoffs"),
-            Msg::EditorSubmit,
+            Msg::Intent(Intent::EditorSubmit),
         ],
     );
     send(
         &mut m,
-        [Msg::Number(3), typed("SolidStart"), Msg::EditorSubmit],
+        [
+            Msg::Intent(Intent::Number(3)),
+            typed("SolidStart"),
+            Msg::Intent(Intent::EditorSubmit),
+        ],
     );
     let r = elaborate(&mut m);
     assert_eq!(
@@ -251,9 +266,9 @@ fn elaborate_without_notes_still_includes_committed_answer_text() {
     send(
         &mut m,
         [
-            Msg::Number(2),
+            Msg::Intent(Intent::Number(2)),
             typed("teeeel meee whyyyyy"),
-            Msg::EditorSubmit,
+            Msg::Intent(Intent::EditorSubmit),
         ],
     );
     let r = elaborate(&mut m);
@@ -276,11 +291,11 @@ fn continuation_preserves_unrelated_committed_answers_and_marks_states() {
     send(
         &mut m,
         [
-            Msg::QuestionNote,
+            Msg::Intent(Intent::QuestionNote),
             typed("why?"),
-            Msg::EditorSubmit,
-            Msg::NextTab,
-            Msg::Number(2),
+            Msg::Intent(Intent::EditorSubmit),
+            Msg::Intent(Intent::NextTab),
+            Msg::Intent(Intent::Number(2)),
         ],
     );
     let r = elaborate(&mut m);
@@ -306,7 +321,11 @@ fn elaboration_items_include_the_full_question_and_preserve_recommendations() {
     );
     send(
         &mut m,
-        [Msg::OptionNote, typed("above?"), Msg::EditorSubmit],
+        [
+            Msg::Intent(Intent::OptionNote),
+            typed("above?"),
+            Msg::Intent(Intent::EditorSubmit),
+        ],
     );
     let v = json(&elaborate(&mut m));
     let item = &v["details"]["elaboration"]["items"][0];
@@ -329,19 +348,19 @@ fn option_targeted_items_say_whether_the_option_is_selected() {
     send(
         &mut m,
         [
-            Msg::Number(1),
-            Msg::OptionNote,
+            Msg::Intent(Intent::Number(1)),
+            Msg::Intent(Intent::OptionNote),
             typed("keep"),
-            Msg::EditorSubmit,
+            Msg::Intent(Intent::EditorSubmit),
         ],
     );
     send(
         &mut m,
         [
-            Msg::NextOption,
-            Msg::OptionNote,
+            Msg::Intent(Intent::NextOption),
+            Msg::Intent(Intent::OptionNote),
             typed("maybe"),
-            Msg::EditorSubmit,
+            Msg::Intent(Intent::EditorSubmit),
         ],
     );
     let v = json(&elaborate(&mut m));
@@ -360,7 +379,14 @@ fn option_targeted_items_say_whether_the_option_is_selected() {
 #[test]
 fn elaboration_is_only_present_in_elaborate_mode() {
     let mut m = flow(framework());
-    send(&mut m, [Msg::QuestionNote, typed("n"), Msg::EditorSubmit]);
+    send(
+        &mut m,
+        [
+            Msg::Intent(Intent::QuestionNote),
+            typed("n"),
+            Msg::Intent(Intent::EditorSubmit),
+        ],
+    );
     let v = json(&submit(&mut m));
     assert!(v["details"].get("elaboration").is_none());
     assert!(v["details"].get("continuation").is_none());
@@ -369,7 +395,7 @@ fn elaboration_is_only_present_in_elaborate_mode() {
 #[test]
 fn single_select_answers_still_use_arrays() {
     let mut m = flow(framework());
-    send(&mut m, [Msg::Number(1)]);
+    send(&mut m, [Msg::Intent(Intent::Number(1))]);
     let v = json(&submit(&mut m));
     assert!(v["details"]["answers"]["framework"]["values"].is_array());
     assert!(v["details"]["answers"]["framework"]["labels"].is_array());
@@ -382,7 +408,7 @@ fn recommendation_markers_never_change_submitted_labels_or_values() {
         { "value": "small", "label": "Small", "description": "Lowest risk", "recommended": true }
     ] }] }),
     );
-    send(&mut m, [Msg::Number(1)]);
+    send(&mut m, [Msg::Intent(Intent::Number(1))]);
     let r = submit(&mut m);
     assert_eq!(
         json(&r)["details"]["answers"]["q"],
@@ -402,12 +428,12 @@ fn present_single_as_multi_keeps_type_adds_presented_type_and_one_compact_note()
     send(
         &mut m,
         [
-            Msg::Number(1),
-            Msg::Number(2),
-            Msg::NextTab,
-            Msg::Number(1),
-            Msg::NextTab,
-            Msg::Number(1),
+            Msg::Intent(Intent::Number(1)),
+            Msg::Intent(Intent::Number(2)),
+            Msg::Intent(Intent::NextTab),
+            Msg::Intent(Intent::Number(1)),
+            Msg::Intent(Intent::NextTab),
+            Msg::Intent(Intent::Number(1)),
         ],
     );
     let r = submit(&mut m);
@@ -434,7 +460,13 @@ fn present_single_as_multi_keeps_type_adds_presented_type_and_one_compact_note()
 #[test]
 fn presentation_note_names_the_type_actually_presented_after_a_live_change() {
     let mut m = flow(payload(vec![multi("m")]));
-    send(&mut m, [Msg::ChangeQuestionType, Msg::Number(1)]);
+    send(
+        &mut m,
+        [
+            Msg::Intent(Intent::ChangeQuestionType),
+            Msg::Intent(Intent::Number(1)),
+        ],
+    );
     let r = submit(&mut m);
     assert_eq!(
         json(&r)["details"]["questions"][0]["presentedType"],
@@ -446,14 +478,20 @@ fn presentation_note_names_the_type_actually_presented_after_a_live_change() {
     );
     // Without an answer entry no note is added.
     let mut m = flow(payload(vec![multi("m")]));
-    send(&mut m, [Msg::ChangeQuestionType]);
+    send(&mut m, [Msg::Intent(Intent::ChangeQuestionType)]);
     assert_eq!(submit(&mut m).text(), "M: (no answer)");
 }
 
 #[test]
 fn indices_are_one_based_rendered_positions() {
     let mut m = flow(payload(vec![multi("m")]));
-    send(&mut m, [Msg::Number(3), Msg::Number(1)]);
+    send(
+        &mut m,
+        [
+            Msg::Intent(Intent::Number(3)),
+            Msg::Intent(Intent::Number(1)),
+        ],
+    );
     assert_eq!(
         json(&submit(&mut m))["details"]["answers"]["m"]["indices"],
         json!([3, 1])
@@ -468,9 +506,9 @@ fn custom_text_stores_the_free_form_answer_and_renders_as_wrote() {
     send(
         &mut m,
         [
-            Msg::Number(2),
+            Msg::Intent(Intent::Number(2)),
             typed("Please include examples"),
-            Msg::EditorSubmit,
+            Msg::Intent(Intent::EditorSubmit),
         ],
     );
     let r = submit(&mut m);
@@ -491,10 +529,10 @@ fn saving_free_form_text_on_single_clears_selected_options() {
     send(
         &mut m,
         [
-            Msg::Toggle,
-            Msg::Number(3),
+            Msg::Intent(Intent::Toggle),
+            Msg::Intent(Intent::Number(3)),
             typed("Svelte"),
-            Msg::EditorSubmit,
+            Msg::Intent(Intent::EditorSubmit),
         ],
     );
     assert_eq!(
@@ -512,10 +550,10 @@ fn multi_select_values_include_selected_options_then_custom_text_last() {
     send(
         &mut m,
         [
-            Msg::Number(3),
+            Msg::Intent(Intent::Number(3)),
             typed("SolidStart"),
-            Msg::EditorSubmit,
-            Msg::Number(1),
+            Msg::Intent(Intent::EditorSubmit),
+            Msg::Intent(Intent::Number(1)),
         ],
     );
     let r = submit(&mut m);
@@ -536,23 +574,27 @@ fn note_stores_a_question_level_note_and_option_notes_only_selected_ones() {
     send(
         &mut m,
         [
-            Msg::QuestionNote,
+            Msg::Intent(Intent::QuestionNote),
             typed("Need SSR support"),
-            Msg::EditorSubmit,
+            Msg::Intent(Intent::EditorSubmit),
         ],
     );
     send(
         &mut m,
-        [Msg::OptionNote, typed("Legacy codebase"), Msg::EditorSubmit],
+        [
+            Msg::Intent(Intent::OptionNote),
+            typed("Legacy codebase"),
+            Msg::Intent(Intent::EditorSubmit),
+        ],
     );
     send(
         &mut m,
         [
-            Msg::NextOption,
-            Msg::OptionNote,
+            Msg::Intent(Intent::NextOption),
+            Msg::Intent(Intent::OptionNote),
             typed("Team has prior experience"),
-            Msg::EditorSubmit,
-            Msg::Toggle,
+            Msg::Intent(Intent::EditorSubmit),
+            Msg::Intent(Intent::Toggle),
         ],
     );
     let r = submit(&mut m);
@@ -576,12 +618,12 @@ fn deselected_option_keeps_its_note_in_state_but_not_in_the_result() {
     send(
         &mut m,
         [
-            Msg::NextOption,
-            Msg::Toggle,
-            Msg::OptionNote,
+            Msg::Intent(Intent::NextOption),
+            Msg::Intent(Intent::Toggle),
+            Msg::Intent(Intent::OptionNote),
             typed("migration risk"),
-            Msg::EditorSubmit,
-            Msg::Toggle,
+            Msg::Intent(Intent::EditorSubmit),
+            Msg::Intent(Intent::Toggle),
         ],
     );
     assert_eq!(
@@ -590,7 +632,7 @@ fn deselected_option_keeps_its_note_in_state_but_not_in_the_result() {
     );
     let mut copy = m.clone();
     assert!(submit(&mut copy).details.answers.is_empty());
-    send(&mut m, [Msg::Toggle]);
+    send(&mut m, [Msg::Intent(Intent::Toggle)]);
     assert_eq!(
         json(&submit(&mut m))["details"]["answers"]["framework"],
         json!({ "values": ["vue"], "labels": ["Vue"], "indices": [2], "optionNotes": { "vue": "migration risk" } })
@@ -603,9 +645,9 @@ fn notes_and_custom_text_are_emitted_raw_and_quoted_as_json_in_elaborate_text() 
     send(
         &mut m,
         [
-            Msg::QuestionNote,
+            Msg::Intent(Intent::QuestionNote),
             typed("line one\n\"quoted\""),
-            Msg::EditorSubmit,
+            Msg::Intent(Intent::EditorSubmit),
         ],
     );
     let r = elaborate(&mut m);
@@ -649,13 +691,13 @@ fn results_round_trip_through_json() {
     send(
         &mut m,
         [
-            Msg::QuestionNote,
+            Msg::Intent(Intent::QuestionNote),
             typed("n"),
-            Msg::EditorSubmit,
-            Msg::OptionNote,
+            Msg::Intent(Intent::EditorSubmit),
+            Msg::Intent(Intent::OptionNote),
             typed("o"),
-            Msg::EditorSubmit,
-            Msg::Number(1),
+            Msg::Intent(Intent::EditorSubmit),
+            Msg::Intent(Intent::Number(1)),
         ],
     );
     let r = elaborate(&mut m);

@@ -4,7 +4,9 @@
 mod common;
 
 use common::*;
-use pi_ask::model::{Cmd, FilterAction, Model, Msg, PopupAction, update};
+use pi_ask::model::{
+    Cmd, External, FilterAction, Intent, Model, Msg, PopupAction, Report, SettingsIntent, update,
+};
 use pi_ask::result::AskResult;
 use pi_ask::settings::{Setting, Settings};
 use pi_ask_components::EditOp;
@@ -12,31 +14,31 @@ use proptest::prelude::*;
 
 fn any_msg() -> impl Strategy<Value = Msg> {
     prop_oneof![
-        Just(Msg::Opened),
-        Just(Msg::NextTab),
-        Just(Msg::PreviousTab),
-        Just(Msg::NextOption),
-        Just(Msg::PreviousOption),
-        Just(Msg::FirstOption),
-        Just(Msg::LastOption),
-        Just(Msg::PageDown),
-        Just(Msg::PageUp),
-        Just(Msg::PreviewDown),
-        Just(Msg::PreviewUp),
+        Just(Msg::Report(Report::Opened)),
+        Just(Msg::Intent(Intent::NextTab)),
+        Just(Msg::Intent(Intent::PreviousTab)),
+        Just(Msg::Intent(Intent::NextOption)),
+        Just(Msg::Intent(Intent::PreviousOption)),
+        Just(Msg::Intent(Intent::FirstOption)),
+        Just(Msg::Intent(Intent::LastOption)),
+        Just(Msg::Intent(Intent::PageDown)),
+        Just(Msg::Intent(Intent::PageUp)),
+        Just(Msg::Intent(Intent::PreviewDown)),
+        Just(Msg::Intent(Intent::PreviewUp)),
         (0usize..40, 0u16..50, 0u16..30).prop_map(
-            |(page_rows, preview_max_scroll, preview_page)| Msg::ViewMeasured {
+            |(page_rows, preview_max_scroll, preview_page)| Msg::Report(Report::ViewMeasured {
                 page_rows,
                 preview_max_scroll,
                 preview_page,
-            }
+            })
         ),
-        Just(Msg::PreviewPageDown),
-        Just(Msg::PreviewPageUp),
-        Just(Msg::Confirm),
-        Just(Msg::Cancel),
-        Just(Msg::Toggle),
-        (0u8..=10).prop_map(Msg::Number),
-        Just(Msg::OpenFilter),
+        Just(Msg::Intent(Intent::PreviewPageDown)),
+        Just(Msg::Intent(Intent::PreviewPageUp)),
+        Just(Msg::Intent(Intent::Confirm)),
+        Just(Msg::Intent(Intent::Cancel)),
+        Just(Msg::Intent(Intent::Toggle)),
+        (0u8..=10).prop_map(|n| Msg::Intent(Intent::Number(n))),
+        Just(Msg::Intent(Intent::OpenFilter)),
         prop_oneof![
             Just(FilterAction::Next),
             Just(FilterAction::Previous),
@@ -46,25 +48,25 @@ fn any_msg() -> impl Strategy<Value = Msg> {
             (0u8..=10).prop_map(FilterAction::Pick),
         ]
         .prop_map(Msg::Filter),
-        Just(Msg::OptionNote),
-        Just(Msg::QuestionNote),
-        Just(Msg::ChangeQuestionType),
-        "[a-z \n]{0,6}".prop_map(Msg::EditorChanged),
-        Just(Msg::EditorSubmit),
-        Just(Msg::EditorClose),
-        Just(Msg::Dismiss),
-        Just(Msg::OpenSettings),
-        Just(Msg::CloseSettings),
-        Just(Msg::SettingsNext),
-        Just(Msg::SettingsPrevious),
-        Just(Msg::SettingsToggle),
-        Just(Msg::ResetWindowExpired),
+        Just(Msg::Intent(Intent::OptionNote)),
+        Just(Msg::Intent(Intent::QuestionNote)),
+        Just(Msg::Intent(Intent::ChangeQuestionType)),
+        "[a-z \n]{0,6}".prop_map(|t| Msg::Edit(EditOp::ReplaceAll(t))),
+        Just(Msg::Intent(Intent::EditorSubmit)),
+        Just(Msg::Intent(Intent::EditorClose)),
+        Just(Msg::Intent(Intent::Dismiss)),
+        Just(Msg::Settings(SettingsIntent::Open)),
+        Just(Msg::Settings(SettingsIntent::Close)),
+        Just(Msg::Settings(SettingsIntent::Next)),
+        Just(Msg::Settings(SettingsIntent::Previous)),
+        Just(Msg::Settings(SettingsIntent::Toggle)),
+        Just(Msg::Report(Report::ResetWindowExpired)),
         // A malformed remote answer (wrong question count) is ignored; a cancel ends the flow.
-        Just(Msg::RemoteAnswer {
+        Just(Msg::External(External::RemoteAnswer {
             answers: Vec::new(),
             elaborate: false
-        }),
-        Just(Msg::RemoteCancel),
+        })),
+        Just(Msg::External(External::RemoteCancel)),
         any_edit().prop_map(Msg::Edit),
         prop_oneof![
             Just(PopupAction::Next),
@@ -80,17 +82,19 @@ fn any_msg() -> impl Strategy<Value = Msg> {
             0usize..30,
             any::<bool>()
         )
-            .prop_map(|(generation, items, total, truncated)| Msg::Suggestions {
-                generation,
-                matches: pi_ask::files::Matches {
-                    items: items
-                        .into_iter()
-                        .map(|(path, is_dir)| pi_ask::files::Suggestion { path, is_dir })
-                        .collect(),
-                    total,
-                },
-                truncated,
-            }),
+            .prop_map(|(generation, items, total, truncated)| Msg::Report(
+                Report::Suggestions {
+                    generation,
+                    matches: pi_ask::files::Matches {
+                        items: items
+                            .into_iter()
+                            .map(|(path, is_dir)| pi_ask::files::Suggestion { path, is_dir })
+                            .collect(),
+                        total,
+                    },
+                    truncated,
+                }
+            )),
     ]
 }
 
@@ -183,7 +187,7 @@ proptest! {
         }
         if !m.is_finished() {
             let action = if elaborate_it { pi_ask::model::ReviewAction::Elaborate } else { pi_ask::model::ReviewAction::Submit };
-            let cmds = update(&mut m, Msg::CloseSettings).into_iter().chain(update(&mut m, Msg::Review(action))).collect::<Vec<_>>();
+            let cmds = update(&mut m, Msg::Settings(SettingsIntent::Close)).into_iter().chain(update(&mut m, Msg::Intent(Intent::Review(action)))).collect::<Vec<_>>();
             let result = finished(&cmds).expect("a review action always finishes");
             round_trips(&result);
             // Every question is accounted for in the text.
@@ -361,7 +365,7 @@ proptest! {
             let pi_ask::remote::RemoteResponse::Answer { answers, .. } = accepted.response else {
                 panic!("an answer submit")
             };
-            let cmds = update(&mut model, Msg::RemoteAnswer { answers, elaborate: false });
+            let cmds = update(&mut model, Msg::External(External::RemoteAnswer { answers, elaborate: false }));
             for cmd in cmds {
                 if let Cmd::Finish(result) = cmd { round_trips(&result); }
             }
@@ -451,8 +455,8 @@ proptest! {
         match pi_ask::input::validate_payload(&p) {
             Ok(form) => {
                 let mut model = Model::new(form, Settings::defaults());
-                let _ = update(&mut model, Msg::Number(1));
-                let cmds = update(&mut model, Msg::Review(pi_ask::model::ReviewAction::Submit));
+                let _ = update(&mut model, Msg::Intent(Intent::Number(1)));
+                let cmds = update(&mut model, Msg::Intent(Intent::Review(pi_ask::model::ReviewAction::Submit)));
                 for cmd in cmds {
                     if let Cmd::Finish(result) = cmd { round_trips(&result); }
                 }

@@ -9,7 +9,7 @@ use std::os::unix::net::UnixStream;
 use std::time::{Duration, Instant};
 
 use common::form;
-use pi_ask::model::Msg;
+use pi_ask::model::{External, Intent, Msg};
 use pi_ask::remote::RemoteServer;
 use pi_ask::remote::protocol::{self, FlowInfo, RemoteResponse, SubmitError, validate_submit};
 use serde_json::{Value, json};
@@ -173,13 +173,13 @@ fn an_accepted_answer_replaces_every_answer_and_recomputes_labels_and_indices() 
 
     let mut model = pi_ask::model::Model::new(form, pi_ask::settings::Settings::defaults());
     // Something entered in the UI first: the remote answer replaces it.
-    pi_ask::model::update(&mut model, Msg::Number(2));
+    pi_ask::model::update(&mut model, Msg::Intent(Intent::Number(2)));
     let cmds = pi_ask::model::update(
         &mut model,
-        Msg::RemoteAnswer {
+        Msg::External(External::RemoteAnswer {
             answers,
             elaborate: true,
-        },
+        }),
     );
     let Some(pi_ask::model::Cmd::Finish(result)) = cmds.into_iter().next() else {
         panic!("finished")
@@ -317,10 +317,10 @@ fn two_clients_see_started_and_completed_and_the_socket_is_private_and_removed()
     assert_eq!(replies[1]["requestId"], "r1");
     assert!(matches!(
         msgs.as_slice(),
-        [Msg::RemoteAnswer {
+        [Msg::External(External::RemoteAnswer {
             elaborate: false,
             ..
-        }]
+        })]
     ));
     assert_eq!(server.accepted_request().as_deref(), Some("r1"));
 
@@ -374,7 +374,7 @@ fn a_second_answer_after_the_first_finds_the_flow_finishing() {
             .to_string(),
     );
     let (msgs, replies) = poll_until(&server, &questions, 2, &mut client);
-    assert_eq!(msgs, [Msg::RemoteCancel]);
+    assert_eq!(msgs, [Msg::External(External::RemoteCancel)]);
     assert_eq!(replies[0]["ok"], true);
     assert_eq!(replies[1]["error"], "flow_not_found");
 }
@@ -406,7 +406,7 @@ fn a_hostile_client_with_a_huge_line_and_invalid_utf8_gets_refusals_and_the_form
     );
     assert_eq!(replies[1]["message"], "Submit event must be an object.");
     assert_eq!(replies[2]["ok"], true, "the form still answers after both");
-    assert_eq!(msgs, [Msg::RemoteCancel]);
+    assert_eq!(msgs, [Msg::External(External::RemoteCancel)]);
 }
 
 /// A misspelled field (`value` for `values`, or `labels`, which pi-ask recomputes) used to be
@@ -513,7 +513,7 @@ fn a_flood_of_big_lines_and_non_reading_clients_stays_bounded_and_a_good_client_
     good.send(&submit(json!({"kind": "cancel"})).to_string());
     let (msgs, replies) = poll_until(&server, &questions, 1, &mut good);
     assert_eq!(replies[0]["ok"], true, "{replies:?}");
-    assert_eq!(msgs, [Msg::RemoteCancel]);
+    assert_eq!(msgs, [Msg::External(External::RemoteCancel)]);
     let sent = flooder.join().unwrap();
     eprintln!("flooder sent {sent} lines; peak growth {} MB", peak >> 20);
     // Bounded: the waiting requests (32 lines of 900 KB) and buffers, not 300 lines.

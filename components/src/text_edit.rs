@@ -53,6 +53,9 @@ pub enum EditOp {
     CursorUp,
     /// The line below, or the end of the line on the last one.
     CursorDown,
+    /// The whole text becomes this, the caret at its end (a line-by-line driver sets an answer
+    /// at once; line breaks become spaces in a one-line editor).
+    ReplaceAll(String),
 }
 
 impl EditOp {
@@ -164,6 +167,18 @@ impl TextEdit {
                 return self.insert(&text);
             }
             EditOp::Paste(text) => return self.insert(&self.clean_paste(&text)),
+            EditOp::ReplaceAll(text) => {
+                let text = if self.single_line {
+                    text.replace('\n', " ")
+                } else {
+                    text
+                };
+                let changed = text != self.text;
+                self.cursor = 0;
+                self.delete(0, self.text.len());
+                self.insert(&text);
+                return changed;
+            }
             EditOp::NewLine if self.single_line => return false,
             EditOp::NewLine => return self.insert("\n"),
             EditOp::DeleteCharBackward => {

@@ -12,7 +12,7 @@ use crate::history::{Origin, Source, process_is_alive};
 use crate::inbox::terminal::ListEnding;
 use crate::inbox::{InboxCmd, InboxList, WaitingAsk};
 use crate::input;
-use crate::model::Msg;
+use crate::model::{External, Msg};
 use crate::queue::{Claim, Queue};
 use crate::report::{EXIT_CANCELLED, EXIT_OK, report};
 use crate::result;
@@ -32,7 +32,7 @@ impl crate::tui::Outside for Withdrawal {
     fn poll(&mut self, _: &[crate::form::Question]) -> Vec<Msg> {
         if !self.seen && self.queue.is_withdrawn(&self.id) {
             self.seen = true;
-            return vec![Msg::RemoteCancel];
+            return vec![Msg::External(External::RemoteCancel)];
         }
         Vec::new()
     }

@@ -1,16 +1,14 @@
-//! The config store: the session's configuration, its saves, and the subscribers that apply a
-//! change to an open flow at once.
+//! The config store: the one owner of a session's configuration and its saves. Whoever changes
+//! it (a toggle, a reset, a reload) reads the new [`ConfigStore::config`] right after; nothing
+//! keeps a copy of its own.
 
 use super::{Config, ConfigPaths, ConfigSource, Loaded, SaveError, load, reset_file, save_setting};
 use crate::settings::Setting;
-
-type Subscriber = Box<dyn FnMut(&Config)>;
 
 /// Holds the loaded configuration and saves changes to the TOML file.
 pub struct ConfigStore {
     paths: ConfigPaths,
     loaded: Loaded,
-    subscribers: Vec<Subscriber>,
     /// The config file as last read or written (modification time and length), to notice edits
     /// made on disk while a form is open.
     stamp: Option<FileStamp>,
@@ -45,7 +43,6 @@ impl ConfigStore {
         ConfigStore {
             paths,
             loaded,
-            subscribers: Vec::new(),
             stamp,
         }
     }
@@ -70,18 +67,6 @@ impl ConfigStore {
         crate::paths::display(self.loaded.source.path())
     }
 
-    /// Calls `f` with the new configuration after every successful save, reset or reload.
-    pub fn subscribe(&mut self, f: impl FnMut(&Config) + 'static) {
-        self.subscribers.push(Box::new(f));
-    }
-
-    fn publish(&mut self) {
-        let config = self.loaded.config.clone();
-        for s in &mut self.subscribers {
-            s(&config);
-        }
-    }
-
     /// Where toggles can be saved, or why they cannot.
     fn writable_path(&self) -> Result<std::path::PathBuf, SaveError> {
         match &self.loaded.source {
@@ -95,8 +80,8 @@ impl ConfigStore {
         }
     }
 
-    /// Saves one toggle. On success the new config is published; on failure nothing changes and
-    /// the manual-edit message is returned.
+    /// Saves one toggle. On success [`ConfigStore::config`] holds it; on failure nothing changes
+    /// and the manual-edit message is returned.
     pub fn set_setting(&mut self, setting: Setting, on: bool) -> Result<(), SaveError> {
         let path = self.writable_path()?;
         save_setting(&path, setting, on, &self.loaded.config)?;
@@ -106,7 +91,6 @@ impl ConfigStore {
         self.loaded.source = ConfigSource::Toml(path);
         self.loaded.notices.clear();
         self.stamp = stamp_of(self.loaded.source.path());
-        self.publish();
         Ok(())
     }
 
@@ -120,15 +104,13 @@ impl ConfigStore {
             notices: Vec::new(),
         };
         self.stamp = stamp_of(self.loaded.source.path());
-        self.publish();
         Ok(())
     }
 
-    /// Reads the file again and publishes the result.
+    /// Reads the file again.
     pub fn reload(&mut self) {
         self.loaded = load(&self.paths);
         self.stamp = stamp_of(self.loaded.source.path());
-        self.publish();
     }
 
     /// Reloads when the config file changed on disk since it was last read or saved (an edit in

@@ -29,7 +29,7 @@ use protocol::{FlowKind, HostMessage, MAX_COLS, MAX_ROWS, Open};
 use crate::config::{ConfigPaths, ConfigStore, read_theme};
 use crate::keymap::BindingTable;
 use crate::lines::{Line, MAX_LINE};
-use crate::model::Msg;
+use crate::model::{External, Msg};
 use crate::remote::protocol::{self as remote, RemoteMode, RemoteResponse, SubmitError};
 use crate::result::{self, AskResult};
 use crate::rpc::{DialogReply, Dialogs};
@@ -331,7 +331,7 @@ impl Host<'_> {
                 Next::Quiet => false,
                 Next::Closed => {
                     session.record_draft();
-                    session.dispatch(Msg::Interrupted, Instant::now());
+                    session.dispatch(Msg::External(External::Interrupted), Instant::now());
                     return Ok(Ended::HostGone);
                 }
             };
@@ -367,7 +367,7 @@ impl Host<'_> {
                 true
             }
             HostMessage::Abort => {
-                session.dispatch(Msg::Interrupted, now);
+                session.dispatch(Msg::External(External::Interrupted), now);
                 true
             }
             HostMessage::Submit(value) => {
@@ -408,11 +408,11 @@ impl Host<'_> {
         }
         let submit = remote::validate_submit(value, flow_id, app.model().questions())?;
         let msg = match submit.response {
-            RemoteResponse::Cancel => Msg::RemoteCancel,
-            RemoteResponse::Answer { mode, answers } => Msg::RemoteAnswer {
+            RemoteResponse::Cancel => Msg::External(External::RemoteCancel),
+            RemoteResponse::Answer { mode, answers } => Msg::External(External::RemoteAnswer {
                 answers,
                 elaborate: mode == RemoteMode::Elaborate,
-            },
+            }),
         };
         session.dispatch(msg, Instant::now());
         Ok(())

@@ -7,7 +7,7 @@ pub mod view;
 
 use pi_ask_components::TextEdit;
 
-use crate::model::{FilterAction, Haystacks, InboxAction, Msg, rank_texts};
+use crate::model::{FilterAction, Haystacks, InboxAction, Intent, Msg, rank_texts};
 use crate::queue::QueuedAsk;
 
 /// One waiting ask as the list shows it.
@@ -155,7 +155,7 @@ impl InboxList {
     pub fn update_msg(&mut self, msg: Msg) -> Option<InboxCmd> {
         match (msg, self.filter.is_some()) {
             (Msg::Inbox(action), false) => self.update(action),
-            (Msg::OpenFilter, false) => {
+            (Msg::Intent(Intent::OpenFilter), false) => {
                 self.filter = Some(InboxFilter {
                     query: TextEdit::new("").single_line(),
                     matches: Vec::new(),
@@ -164,7 +164,7 @@ impl InboxList {
                 self.refilter(true);
                 None
             }
-            (Msg::Dismiss, _) => Some(InboxCmd::Quit),
+            (Msg::Intent(Intent::Dismiss), _) => Some(InboxCmd::Quit),
             (Msg::Edit(op), true) => {
                 let filter = self.filter.as_mut().expect("open");
                 if filter.query.apply(op) {
@@ -380,7 +380,7 @@ mod tests {
                     // The filter's keys and typing: the highlight stays on a match, and what
                     // Enter or a digit opens is a match shown.
                     let msg = match step {
-                        8 => Msg::OpenFilter,
+                        8 => Msg::Intent(Intent::OpenFilter),
                         9 => Msg::Edit(pi_ask_components::EditOp::Insert(
                             present.first().map_or("z".into(), |i| i.to_string()),
                         )),

@@ -233,9 +233,9 @@ mod tests {
     #[test]
     fn the_filter_line_narrows_the_asks_and_enter_opens_the_highlighted_match() {
         use crate::inbox::InboxCmd;
-        use crate::model::{EditOp, FilterAction, Msg};
+        use crate::model::{EditOp, FilterAction, Intent, Msg};
         let mut list = list();
-        assert_eq!(list.update_msg(Msg::OpenFilter), None);
+        assert_eq!(list.update_msg(Msg::Intent(Intent::OpenFilter)), None);
         for c in "dtb".chars() {
             list.update_msg(Msg::Edit(EditOp::Insert(c.to_string())));
         }
@@ -251,7 +251,7 @@ mod tests {
         assert_eq!(list.cursor(), 1);
         assert_eq!(list.shown(), [0, 1]);
         // Matched on who asked too; Enter opens it.
-        list.update_msg(Msg::OpenFilter);
+        list.update_msg(Msg::Intent(Intent::OpenFilter));
         for c in "claude".chars() {
             list.update_msg(Msg::Edit(EditOp::Insert(c.to_string())));
         }
@@ -260,7 +260,7 @@ mod tests {
             Some(InboxCmd::Open("a".into()))
         );
         // Nothing matched: Enter does nothing; digits open the n-th match shown.
-        list.update_msg(Msg::OpenFilter);
+        list.update_msg(Msg::Intent(Intent::OpenFilter));
         list.update_msg(Msg::Edit(EditOp::Insert("zzzz".into())));
         assert_eq!(list.update_msg(Msg::Filter(FilterAction::Accept)), None);
         list.update_msg(Msg::Edit(EditOp::DeleteToLineStart));

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 
 use crate::keys::KeyId;
-use crate::model::Msg;
+use crate::model::{Intent, Msg};
 
 /// Every action's keys. Always complete: an action with no keys is unbound.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,7 +149,7 @@ impl BindingTable {
         }
         match fallback {
             Fallback::Digit => match key.digit() {
-                Some(d) => Resolution::Msg(Msg::Number(d)),
+                Some(d) => Resolution::Msg(Msg::Intent(Intent::Number(d))),
                 None => Resolution::Ignored,
             },
             Fallback::Type => match key.typed_char() {

@@ -17,7 +17,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use crate::form::QuestionType;
-use crate::model::{Model, Msg, Tab};
+use crate::model::{Intent, Model, Msg, Tab};
 use crate::tui::Session;
 use crate::tui::runtime::{Ending, Interruption};
 use command::{Command, Place};
@@ -167,9 +167,9 @@ fn move_to(session: &mut Session, row: usize, now: Instant) {
     };
     let from = model(session).cursor(q);
     let step = if row > from {
-        Msg::NextOption
+        Msg::Intent(Intent::NextOption)
     } else {
-        Msg::PreviousOption
+        Msg::Intent(Intent::PreviousOption)
     };
     for _ in 0..row.abs_diff(from) {
         session.dispatch(step.clone(), now);
@@ -181,10 +181,13 @@ fn answer_own(session: &mut Session, q: usize, text: &str, now: Instant) {
     let custom = model(session).questions()[q].custom_row();
     move_to(session, custom, now);
     if model(session).editor().is_none() {
-        session.dispatch(Msg::Confirm, now);
+        session.dispatch(Msg::Intent(Intent::Confirm), now);
     }
-    session.dispatch(Msg::EditorChanged(text.to_owned()), now);
-    session.dispatch(Msg::EditorSubmit, now);
+    session.dispatch(
+        Msg::Edit(crate::model::EditOp::ReplaceAll(text.to_owned())),
+        now,
+    );
+    session.dispatch(Msg::Intent(Intent::EditorSubmit), now);
 }
 
 /// Writes a note through the note editor: on option `option` (0-based) or on the question.
@@ -192,12 +195,15 @@ fn write_note(session: &mut Session, option: Option<usize>, text: &str, now: Ins
     match option {
         Some(i) => {
             move_to(session, i, now);
-            session.dispatch(Msg::OptionNote, now);
+            session.dispatch(Msg::Intent(Intent::OptionNote), now);
         }
-        None => session.dispatch(Msg::QuestionNote, now),
+        None => session.dispatch(Msg::Intent(Intent::QuestionNote), now),
     }
-    session.dispatch(Msg::EditorChanged(text.to_owned()), now);
-    session.dispatch(Msg::EditorSubmit, now);
+    session.dispatch(
+        Msg::Edit(crate::model::EditOp::ReplaceAll(text.to_owned())),
+        now,
+    );
+    session.dispatch(Msg::Intent(Intent::EditorSubmit), now);
 }
 
 /// Goes to the review tab.
@@ -206,7 +212,7 @@ fn go_to_review(session: &mut Session, now: Instant) {
         if model(session).tab() == Tab::Review {
             return;
         }
-        session.dispatch(Msg::NextTab, now);
+        session.dispatch(Msg::Intent(Intent::NextTab), now);
     }
 }
 
@@ -261,13 +267,13 @@ impl Driver<'_> {
                         let want = numbers.contains(&(i + 1));
                         if model(session).answer(q).is_selected(i) != want {
                             move_to(session, i, now);
-                            session.dispatch(Msg::Toggle, now);
+                            session.dispatch(Msg::Intent(Intent::Toggle), now);
                         }
                     }
-                    session.dispatch(Msg::NextTab, now);
+                    session.dispatch(Msg::Intent(Intent::NextTab), now);
                 } else {
                     move_to(session, numbers[0] - 1, now);
-                    session.dispatch(Msg::Confirm, now);
+                    session.dispatch(Msg::Intent(Intent::Confirm), now);
                 }
                 self.said(session, q)?;
             }
@@ -277,7 +283,7 @@ impl Driver<'_> {
                 };
                 answer_own(session, q, &text, now);
                 if model(session).tab() == tab_before && !model(session).is_finished() {
-                    session.dispatch(Msg::NextTab, now);
+                    session.dispatch(Msg::Intent(Intent::NextTab), now);
                 }
                 self.said(session, q)?;
             }
@@ -319,7 +325,7 @@ impl Driver<'_> {
                 self.say([say::prompt_line_at(model(session))])?;
             }
             Command::ChangeType => {
-                session.dispatch(Msg::ChangeQuestionType, now);
+                session.dispatch(Msg::Intent(Intent::ChangeQuestionType), now);
                 // What changed (or the confirmation asked for) first, then the question.
                 self.say_notice(model(session))?;
                 if model(session).pending_type_change().is_none() {
@@ -327,11 +333,11 @@ impl Driver<'_> {
                 }
             }
             Command::Back => {
-                session.dispatch(Msg::PreviousTab, now);
+                session.dispatch(Msg::Intent(Intent::PreviousTab), now);
                 self.say(say::current(model(session)))?;
             }
             Command::Forward => {
-                session.dispatch(Msg::NextTab, now);
+                session.dispatch(Msg::Intent(Intent::NextTab), now);
                 self.say(say::current(model(session)))?;
             }
             Command::Review => {
@@ -346,7 +352,7 @@ impl Driver<'_> {
                     Command::Elaborate => 2,
                     _ => 3,
                 };
-                session.dispatch(Msg::Number(n), now);
+                session.dispatch(Msg::Intent(Intent::Number(n)), now);
                 // The double-press setting arms the action first: said with this mode's letter.
                 if let Some(action) = model(session)
                     .pending_review_shortcut()
@@ -360,7 +366,7 @@ impl Driver<'_> {
                     self.say([format!("Type {letter} again to {verb}.")])?;
                 }
             }
-            Command::Cancel => session.dispatch(Msg::Cancel, now),
+            Command::Cancel => session.dispatch(Msg::Intent(Intent::Cancel), now),
             Command::Submit | Command::Elaborate => {}
         }
         self.say_notice(model(session))

@@ -13,7 +13,10 @@ mod update;
 pub use crate::answer::AnswerState;
 pub use draft::{Draft, DraftAnswer, DraftEditor, MAX_DRAFT_EDITOR_BYTES};
 pub use filter::{Filter, Haystacks, rank_texts};
-pub use msg::{Cmd, FilterAction, InboxAction, Msg, Notification, PopupAction, ReviewAction};
+pub use msg::{
+    Cmd, External, FilterAction, InboxAction, Intent, Msg, Notification, PopupAction, Report,
+    ReviewAction, SettingsIntent,
+};
 /// The editing operations `Msg::Edit` carries (from the components crate, here so a model-only
 /// test needs only `pi_ask`).
 pub use pi_ask_components::EditOp;
@@ -279,7 +282,7 @@ impl Model {
         self.questions[q].options[o].preview.as_deref()
     }
 
-    /// What the model last took from the view ([`Msg::ViewMeasured`]): option rows a page holds,
+    /// What the model last took from the view ([`Report::ViewMeasured`]): option rows a page holds,
     /// how far the preview can scroll (`u16::MAX` until a frame measured it), preview lines a page
     /// shows.
     pub fn view_measures(&self) -> (usize, u16, u16) {

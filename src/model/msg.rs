@@ -95,27 +95,35 @@ pub enum InboxAction {
     Quit,
 }
 
-/// A user intent (or a report from the runtime). Keys become `Msg`s only through the binding table.
+/// Everything a flow is told, in tiers: what a person means ([`Intent`], from keys through the
+/// binding table or a host's calls), typing in the open editor or filter line ([`Msg::Edit`]),
+/// the keys of the popup, the filter, the settings modal and the inbox, what the runtime reports
+/// back ([`Report`]), and endings decided outside the form ([`External`]). Each tier is updated
+/// by a function taking its own type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
+    /// What a person means in the form.
+    Intent(Intent),
+    /// One editing operation in the open editor, or in the filter line while it is open
+    /// (typing, deleting, moving the caret, pasting, a whole text set at once).
+    Edit(pi_ask_components::EditOp),
+    /// A key of the `@` suggestion popup (Tab with the popup closed completes the path word).
+    Popup(PopupAction),
+    /// A key of the open filter line (its typing comes as [`Msg::Edit`]).
+    Filter(FilterAction),
+    /// The settings modal: opening, closing and its own keys.
+    Settings(SettingsIntent),
     /// A key in the inbox's list (the inbox's own model takes it; a form ignores it).
     Inbox(InboxAction),
-    /// The UI is drawn and waits for input (triggers the one notification of the flow).
-    Opened,
-    /// A validated answer from another program (remote events): replaces every answer and
-    /// completes with Submit, or Elaborate; the settings modal and any editor close.
-    RemoteAnswer {
-        /// Every question's answer, in the form's order.
-        answers: Vec<super::AnswerState>,
-        /// Complete with Elaborate instead of Submit.
-        elaborate: bool,
-    },
-    /// An explicit remote cancel: the flow is cancelled, whatever was entered.
-    RemoteCancel,
-    /// The flow was interrupted from outside the person (a signal, a lost terminal, an ask put
-    /// back): it ends cancelled, whatever was entered, the settings modal and any editor closed.
-    /// (The runtime marks the result's text as interrupted.)
-    Interrupted,
+    /// What the runtime reports: the form shown, what a frame measured, answers to effects.
+    Report(Report),
+    /// The flow ended from outside the person: a remote answer or cancel, an interruption.
+    External(External),
+}
+
+/// What a person means in a form: the flow's own intents, whatever key or host sends them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Intent {
     /// Go to the next tab (the review after the last question).
     NextTab,
     /// Go to the previous tab.
@@ -146,16 +154,6 @@ pub enum Msg {
     PreviewTop,
     /// Scroll the preview to its end.
     PreviewBottom,
-    /// The view reports what it drew: option rows visible, how far the preview can scroll, and
-    /// how many preview lines it showed.
-    ViewMeasured {
-        /// Option rows a page holds.
-        page_rows: usize,
-        /// How far the preview can scroll.
-        preview_max_scroll: u16,
-        /// Preview lines a page shows.
-        preview_page: u16,
-    },
     /// Enter: choose the highlighted option and advance, or run the highlighted review action.
     Confirm,
     /// Esc outside editors: cancel the flow (with dirty confirmation).
@@ -166,20 +164,53 @@ pub enum Msg {
     Number(u8),
     /// `/`: open the type-to-filter line over the current question's options.
     OpenFilter,
-    /// A key of the open filter line (its typing comes as [`Msg::Edit`]).
-    Filter(FilterAction),
     /// Open the note editor of the highlighted option.
     OptionNote,
     /// Open the note editor of the current question.
     QuestionNote,
     /// Switch the current question between single/preview and multi.
     ChangeQuestionType,
-    /// The open editor's whole text is now this (the caret at its end).
-    EditorChanged(String),
-    /// One editing operation in the open editor (typing, deleting, moving the caret, pasting).
-    Edit(pi_ask_components::EditOp),
-    /// A key of the `@` suggestion popup (Tab with the popup closed completes the path word).
-    Popup(PopupAction),
+    /// Enter in an editor: submit a free-form answer, or save a note.
+    EditorSubmit,
+    /// Esc in an editor: save the draft and close.
+    EditorClose,
+    /// Ctrl+C: dismiss the whole flow (with dirty confirmation).
+    Dismiss,
+    /// Run a review action directly (for hosts and tests).
+    Review(ReviewAction),
+}
+
+/// The settings modal's intents (inside a flow, and `pi-ask settings` alone).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SettingsIntent {
+    /// Open the settings modal.
+    Open,
+    /// Close the settings modal.
+    Close,
+    /// Focus the next setting.
+    Next,
+    /// Focus the previous setting.
+    Previous,
+    /// Toggle the highlighted setting, or arm/confirm the reset action.
+    Toggle,
+}
+
+/// What the runtime reports back to the flow: nothing a person did, so nothing entered changes
+/// and no pending confirmation is cleared.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Report {
+    /// The UI is drawn and waits for input (triggers the one notification of the flow).
+    Opened,
+    /// The view reports what it drew: option rows visible, how far the preview can scroll, and
+    /// how many preview lines it showed.
+    ViewMeasured {
+        /// Option rows a page holds.
+        page_rows: usize,
+        /// How far the preview can scroll.
+        preview_max_scroll: u16,
+        /// Preview lines a page shows.
+        preview_page: u16,
+    },
     /// The answer to [`Cmd::Search`] or [`Cmd::ListDir`] number `generation` (dropped when a
     /// newer request was made since); `truncated` when the file index stopped at its cap.
     Suggestions {
@@ -190,24 +221,6 @@ pub enum Msg {
         /// The file index stopped at its cap: there may be more files than it knows.
         truncated: bool,
     },
-    /// Enter in an editor: submit a free-form answer, or save a note.
-    EditorSubmit,
-    /// Esc in an editor: save the draft and close.
-    EditorClose,
-    /// Ctrl+C: dismiss the whole flow (with dirty confirmation).
-    Dismiss,
-    /// Run a review action directly (for hosts and tests).
-    Review(ReviewAction),
-    /// Open the settings modal.
-    OpenSettings,
-    /// Close the settings modal.
-    CloseSettings,
-    /// Focus the next setting.
-    SettingsNext,
-    /// Focus the previous setting.
-    SettingsPrevious,
-    /// Toggle the highlighted setting, or arm/confirm the reset action.
-    SettingsToggle,
     /// The reset confirmation window ran out.
     ResetWindowExpired,
     /// The runtime could not save `setting = value`: revert it and show `message`.
@@ -230,6 +243,50 @@ pub enum Msg {
     ConfigNotice(String),
 }
 
+/// An ending decided outside the person: it goes through whatever is open (an editor, the
+/// settings modal) and finishes the flow.
+#[derive(Debug, Clone, PartialEq)]
+pub enum External {
+    /// A validated answer from another program (remote events): replaces every answer and
+    /// completes with Submit, or Elaborate.
+    RemoteAnswer {
+        /// Every question's answer, in the form's order.
+        answers: Vec<super::AnswerState>,
+        /// Complete with Elaborate instead of Submit.
+        elaborate: bool,
+    },
+    /// An explicit remote cancel: the flow is cancelled, whatever was entered.
+    RemoteCancel,
+    /// The flow was interrupted from outside the person (a signal, a lost terminal, an ask put
+    /// back): it ends cancelled, whatever was entered. (The runtime marks the result's text as
+    /// interrupted.)
+    Interrupted,
+}
+
+impl From<Intent> for Msg {
+    fn from(intent: Intent) -> Msg {
+        Msg::Intent(intent)
+    }
+}
+
+impl From<SettingsIntent> for Msg {
+    fn from(intent: SettingsIntent) -> Msg {
+        Msg::Settings(intent)
+    }
+}
+
+impl From<Report> for Msg {
+    fn from(report: Report) -> Msg {
+        Msg::Report(report)
+    }
+}
+
+impl From<External> for Msg {
+    fn from(external: External) -> Msg {
+        Msg::External(external)
+    }
+}
+
 /// An external notification to send.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Notification {
@@ -248,26 +305,26 @@ pub enum Cmd {
     Finish(Box<AskResult>),
     /// Send the flow's "question waiting" notification through the configured channels.
     Notify(Notification),
-    /// Persist one toggled setting; report failure with [`Msg::SettingSaveFailed`].
+    /// Persist one toggled setting; report failure with [`Report::SettingSaveFailed`].
     SaveSetting {
         /// The setting.
         setting: Setting,
         /// Its new value.
         value: bool,
     },
-    /// Reset the config file to defaults; report failure with [`Msg::ResetFailed`],
-    /// success with [`Msg::SettingsChanged`].
+    /// Reset the config file to defaults; report failure with [`Report::ResetFailed`],
+    /// success with [`Report::SettingsChanged`].
     ResetConfig,
-    /// Send [`Msg::ResetWindowExpired`] after [`crate::settings::RESET_CONFIRM_WINDOW_MS`].
+    /// Send [`Report::ResetWindowExpired`] after [`crate::settings::RESET_CONFIRM_WINDOW_MS`].
     StartResetWindow,
-    /// Find the files matching an `@` query, off the UI thread; answer with [`Msg::Suggestions`].
+    /// Find the files matching an `@` query, off the UI thread; answer with [`Report::Suggestions`].
     Search {
         /// The text after `@`.
         query: String,
         /// The request's number, which the answer carries.
         generation: u64,
     },
-    /// List the folder of a path word for Tab completion; answer with [`Msg::Suggestions`].
+    /// List the folder of a path word for Tab completion; answer with [`Report::Suggestions`].
     ListDir {
         /// The path word being completed.
         word: String,

@@ -1,7 +1,7 @@
 //! The `@` suggestion popup as model state: open or closed, its kind, items and selection, the
 //! text it was dismissed at, and the generation of the search it waits for. Searching and folder
 //! listing are effects ([`Cmd::Search`], [`Cmd::ListDir`]); their answers come back as
-//! [`Msg::Suggestions`] and are dropped when a newer request was made since.
+//! [`Report::Suggestions`](super::Report::Suggestions) and are dropped when a newer request was made since.
 
 use super::{Cmd, Model, PopupAction};
 use crate::files::{self, Matches, Suggestion};
@@ -44,7 +44,7 @@ pub struct Popup {
     pub truncated: bool,
 }
 
-/// The request the next [`Msg::Suggestions`](super::Msg::Suggestions) answers.
+/// The request the next [`Report::Suggestions`](super::Report::Suggestions) answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Pending {
     generation: u64,

@@ -2,7 +2,7 @@
 //!
 //! Used inside a flow (the `?` key) and alone (`pi-ask settings`).
 
-use super::msg::{Cmd, Msg};
+use super::msg::{Cmd, SettingsIntent};
 use crate::settings::{Setting, Settings};
 
 /// A row of the settings modal.
@@ -85,22 +85,23 @@ impl SettingsModalState {
         self.message.as_ref()
     }
 
-    /// Applies a settings-modal message. Returns `None` for messages the modal does not handle.
-    /// Toggles are applied to `settings` at once (optimistically) and saved by the runtime.
-    pub fn update(&mut self, settings: &mut Settings, msg: &Msg) -> Option<Vec<Cmd>> {
+    /// Applies one of the modal's own keys (next, previous, toggle; opening and closing are its
+    /// owner's). Toggles are applied to `settings` at once (optimistically) and saved by the
+    /// runtime.
+    pub fn update(&mut self, settings: &mut Settings, intent: SettingsIntent) -> Vec<Cmd> {
         let rows = SettingsRow::count();
-        let cmds = match msg {
-            Msg::SettingsNext => {
+        match intent {
+            SettingsIntent::Next => {
                 self.cursor = (self.cursor + 1) % rows;
                 self.reset_armed = false;
                 vec![]
             }
-            Msg::SettingsPrevious => {
+            SettingsIntent::Previous => {
                 self.cursor = (self.cursor + rows - 1) % rows;
                 self.reset_armed = false;
                 vec![]
             }
-            Msg::SettingsToggle => match self.highlighted() {
+            SettingsIntent::Toggle => match self.highlighted() {
                 SettingsRow::Toggle(setting) => {
                     let value = !settings.get(setting);
                     settings.set(setting, value);
@@ -116,25 +117,18 @@ impl SettingsModalState {
                     vec![Cmd::StartResetWindow]
                 }
             },
-            Msg::ResetWindowExpired => {
-                self.reset_armed = false;
-                vec![]
-            }
-            Msg::SettingSaveFailed {
-                setting,
-                value,
-                message,
-            } => {
-                settings.set(*setting, !*value);
-                self.message = Some(ModalMessage::Error(message.clone()));
-                vec![]
-            }
-            Msg::ResetFailed { message } => {
-                self.message = Some(ModalMessage::Error(message.clone()));
-                vec![]
-            }
-            _ => return None,
-        };
-        Some(cmds)
+            SettingsIntent::Open | SettingsIntent::Close => vec![],
+        }
+    }
+
+    /// The reset confirmation window ran out: the next press arms it again.
+    pub fn reset_window_expired(&mut self) {
+        self.reset_armed = false;
+    }
+
+    /// A save or reset failed: the message under the list says why (the toggle's value is its
+    /// owner's to revert).
+    pub fn failed(&mut self, message: String) {
+        self.message = Some(ModalMessage::Error(message));
     }
 }

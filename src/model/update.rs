@@ -1,8 +1,8 @@
 //! `update`: the one place the flow's state changes.
 
 use super::{
-    Cmd, EditorTarget, Model, Msg, Notification, OpenEditor, ReviewAction, SettingsModalState, Tab,
-    popup,
+    Cmd, EditOp, EditorTarget, External, Intent, Model, Msg, Notification, OpenEditor, Report,
+    ReviewAction, SettingsIntent, SettingsModalState, Tab, popup,
 };
 use crate::form::QuestionType;
 use crate::result::{self, Outcome};
@@ -68,23 +68,26 @@ fn filter_update(model: &mut Model, msg: Msg) -> Result<Vec<Cmd>, Msg> {
             Ok(Vec::new())
         }
         // The list's own moves and choices, from any driver, act on the filtered list.
-        Msg::NextOption => filter_update(model, Msg::Filter(F::Next)),
-        Msg::PreviousOption => filter_update(model, Msg::Filter(F::Previous)),
-        Msg::FirstOption | Msg::LastOption | Msg::PageDown | Msg::PageUp => {
+        Msg::Intent(Intent::NextOption) => filter_update(model, Msg::Filter(F::Next)),
+        Msg::Intent(Intent::PreviousOption) => filter_update(model, Msg::Filter(F::Previous)),
+        Msg::Intent(Intent::FirstOption)
+        | Msg::Intent(Intent::LastOption)
+        | Msg::Intent(Intent::PageDown)
+        | Msg::Intent(Intent::PageUp) => {
             let page = model.page_rows.max(1) as isize;
             let delta = match msg {
-                Msg::FirstOption => isize::MIN,
-                Msg::LastOption => isize::MAX,
-                Msg::PageDown => page,
+                Msg::Intent(Intent::FirstOption) => isize::MIN,
+                Msg::Intent(Intent::LastOption) => isize::MAX,
+                Msg::Intent(Intent::PageDown) => page,
                 _ => -page,
             };
             filter.step(delta);
             follow_filter(model);
             Ok(Vec::new())
         }
-        Msg::Toggle if multi => filter_update(model, Msg::Filter(F::Toggle)),
-        Msg::Number(n) => filter_update(model, Msg::Filter(F::Pick(n))),
-        Msg::Confirm => filter_update(model, Msg::Filter(F::Accept)),
+        Msg::Intent(Intent::Toggle) if multi => filter_update(model, Msg::Filter(F::Toggle)),
+        Msg::Intent(Intent::Number(n)) => filter_update(model, Msg::Filter(F::Pick(n))),
+        Msg::Intent(Intent::Confirm) => filter_update(model, Msg::Filter(F::Accept)),
         // Space is a character of the query on a question that cannot toggle.
         Msg::Filter(F::Toggle) if !multi => filter_update(
             model,
@@ -143,52 +146,50 @@ fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
     if model.finished {
         return Vec::new();
     }
-    // A remote response is final: it goes through whatever is open.
     match msg {
-        Msg::RemoteAnswer { answers, elaborate } => {
-            return remote_answer(model, answers, elaborate);
+        Msg::External(external) => ending(model, external),
+        Msg::Report(report) => take_report(model, report),
+        Msg::Settings(intent) => settings_intent(model, intent),
+        // The modal is modal: the flow's own intents wait until it closes.
+        _ if model.settings_modal.is_some() => Vec::new(),
+        Msg::Intent(intent) => {
+            if intent != Intent::ChangeQuestionType {
+                clear_pending_type_change(model);
+            }
+            intent_update(model, intent)
         }
+        Msg::Edit(op) => edit(model, op),
+        Msg::Popup(action) if model.editor.is_some() => popup::action(model, action),
+        Msg::Popup(_) => Vec::new(),
+        // A filter key with no filter open, an inbox key in a form: a person's action that
+        // means nothing here, except that it is not the confirming press of a type change.
+        Msg::Filter(_) | Msg::Inbox(_) => {
+            clear_pending_type_change(model);
+            Vec::new()
+        }
+    }
+}
+
+/// An ending decided outside the person goes through whatever is open.
+fn ending(model: &mut Model, external: External) -> Vec<Cmd> {
+    match external {
+        External::RemoteAnswer { answers, elaborate } => remote_answer(model, answers, elaborate),
         // An explicit remote cancel, or the flow interrupted from outside (a signal, a lost
         // terminal, an inbox's ask put back): cancelled whatever was entered, with no dirty
         // confirmation (nobody is there to confirm).
-        Msg::RemoteCancel | Msg::Interrupted => {
+        External::RemoteCancel | External::Interrupted => {
             model.editor = None;
             model.settings_modal = None;
-            return finish(model, Outcome::Cancelled);
+            finish(model, Outcome::Cancelled)
         }
-        _ => {}
     }
-    if let Some(cmds) = update_settings(model, &msg) {
-        return cmds;
-    }
-    if model.settings_modal.is_some() {
-        // The modal is modal: flow intents wait until it closes.
-        return Vec::new();
-    }
-    if msg != Msg::ChangeQuestionType && is_user_action(&msg) {
-        clear_pending_type_change(model);
-    }
-    match msg {
-        Msg::Opened => notify_once(model),
-        Msg::NextTab => move_tab(model, 1),
-        Msg::PreviousTab => move_tab(model, -1),
-        Msg::NextOption => move_option(model, 1),
-        Msg::PreviousOption => move_option(model, -1),
-        Msg::FirstOption => move_option(model, isize::MIN),
-        Msg::LastOption => move_option(model, isize::MAX),
-        Msg::PageDown => move_option(model, model.page_rows.max(1) as isize),
-        Msg::PageUp => move_option(model, -(model.page_rows.max(1) as isize)),
-        Msg::PreviewDown => scroll_preview(model, 1),
-        Msg::PreviewUp => scroll_preview(model, -1),
-        Msg::PreviewPageDown => scroll_preview(model, i32::from(model.preview_page.max(1))),
-        Msg::PreviewPageUp => scroll_preview(model, -i32::from(model.preview_page.max(1))),
-        Msg::TogglePreviewRaw => {
-            model.preview_raw = !model.preview_raw;
-            Vec::new()
-        }
-        Msg::PreviewTop => scroll_preview(model, i32::MIN / 2),
-        Msg::PreviewBottom => scroll_preview(model, i32::MAX / 2),
-        Msg::ViewMeasured {
+}
+
+/// What the runtime reports, taken whether or not the settings modal is open.
+fn take_report(model: &mut Model, report: Report) -> Vec<Cmd> {
+    match report {
+        Report::Opened => notify_once(model),
+        Report::ViewMeasured {
             page_rows,
             preview_max_scroll,
             preview_page,
@@ -200,127 +201,135 @@ fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
             model.scroll_preview_by(0);
             Vec::new()
         }
-        Msg::Confirm => confirm(model),
-        Msg::Toggle => toggle(model),
-        Msg::Number(n) => number(model, n),
-        Msg::OpenFilter => open_filter(model),
-        Msg::OptionNote => open_option_note(model),
-        Msg::QuestionNote => open_question_note(model),
-        Msg::ChangeQuestionType => change_question_type(model),
-        Msg::EditorChanged(text) => {
-            if let Some(editor) = &mut model.editor {
-                *editor = OpenEditor::new(editor.target, &text);
-            }
-            Vec::new()
-        }
-        Msg::Edit(op) => match &mut model.editor {
-            Some(editor) => {
-                let before = (editor.edit.cursor(), editor.edit.text().len());
-                let paste = matches!(op, pi_ask_components::EditOp::Paste(_));
-                let changed = editor.edit.apply(op);
-                let moved = (editor.edit.cursor(), editor.edit.text().len()) != before;
-                if changed || moved {
-                    popup::after_edit(model, paste)
-                } else {
-                    Vec::new()
-                }
-            }
-            None => Vec::new(),
-        },
-        Msg::Popup(action) if model.editor.is_some() => popup::action(model, action),
-        Msg::Suggestions {
+        Report::Suggestions {
             generation,
             matches,
             truncated,
         } => popup::suggestions(model, generation, matches, truncated),
-        Msg::EditorSubmit => close_editor(model, true),
-        Msg::EditorClose => close_editor(model, false),
-        Msg::Cancel if model.editor.is_some() => close_editor(model, false),
-        Msg::Cancel | Msg::Dismiss => request_discard(model),
-        Msg::Review(action) => run_review_action(model, action),
-        _ => Vec::new(),
+        Report::SettingsChanged(settings) => {
+            // presentSingleAsMulti only shapes new flows; the open flow's types stay as they are.
+            model.settings = settings;
+            model.config_notice = None;
+            maybe_auto_submit(model)
+        }
+        Report::ConfigNotice(text) => {
+            model.config_notice = Some(text);
+            Vec::new()
+        }
+        Report::ResetWindowExpired => {
+            if let Some(modal) = &mut model.settings_modal {
+                modal.reset_window_expired();
+            }
+            Vec::new()
+        }
+        Report::SettingSaveFailed {
+            setting,
+            value,
+            message,
+        } => {
+            model.settings.set(setting, !value);
+            settings_failed(model, message)
+        }
+        Report::ResetFailed { message } => settings_failed(model, message),
     }
 }
 
-/// Messages that may change what was entered (answers, notes, drafts, tab, cursors): the
-/// runtime records a [`super::Draft`] after them.
-fn changes_entries(msg: &Msg) -> bool {
-    !matches!(
-        msg,
-        Msg::Opened
-            | Msg::ViewMeasured { .. }
-            | Msg::Suggestions { .. }
-            | Msg::SettingsChanged(_)
-            | Msg::ConfigNotice(_)
-            | Msg::ResetWindowExpired
-            | Msg::SettingSaveFailed { .. }
-            | Msg::ResetFailed { .. }
-    )
+/// A save or reset failed: the modal says why, or the footer does once the modal has closed.
+fn settings_failed(model: &mut Model, message: String) -> Vec<Cmd> {
+    match &mut model.settings_modal {
+        Some(modal) => modal.failed(message),
+        None => model.config_notice = Some(message),
+    }
+    // A reverted toggle may be auto-submit's.
+    maybe_auto_submit(model)
 }
 
-/// Messages a person causes (as opposed to reports from the runtime).
-fn is_user_action(msg: &Msg) -> bool {
-    !matches!(
-        msg,
-        Msg::Opened
-            | Msg::ViewMeasured { .. }
-            | Msg::EditorChanged(_)
-            | Msg::Edit(_)
-            | Msg::Popup(_)
-            | Msg::Suggestions { .. }
-            | Msg::SettingsChanged(_)
-            | Msg::ConfigNotice(_)
-            | Msg::ResetWindowExpired
-            | Msg::SettingSaveFailed { .. }
-            | Msg::ResetFailed { .. }
-    )
-}
-
-/// Settings-related messages, handled whether or not the modal is open.
-fn update_settings(model: &mut Model, msg: &Msg) -> Option<Vec<Cmd>> {
-    match msg {
-        Msg::OpenSettings => {
+/// The settings modal's intents: opening and closing it, and its own keys while it is open.
+fn settings_intent(model: &mut Model, intent: SettingsIntent) -> Vec<Cmd> {
+    match intent {
+        SettingsIntent::Open => {
             if model.settings_modal.is_none() {
                 model.settings_modal =
                     Some(SettingsModalState::with_notice(model.config_notice.clone()));
             }
-            Some(Vec::new())
+            Vec::new()
         }
-        Msg::CloseSettings => {
+        SettingsIntent::Close => {
             model.settings_modal = None;
-            Some(Vec::new())
+            Vec::new()
         }
-        Msg::SettingsChanged(settings) => {
-            // presentSingleAsMulti only shapes new flows; the open flow's types stay as they are.
-            model.settings = *settings;
-            model.config_notice = None;
-            Some(maybe_auto_submit(model))
-        }
-        Msg::ConfigNotice(text) => {
-            model.config_notice = Some(text.clone());
-            Some(Vec::new())
-        }
-        Msg::SettingSaveFailed {
-            setting,
-            value,
-            message,
-        } if model.settings_modal.is_none() => {
-            model.settings.set(*setting, !*value);
-            model.config_notice = Some(message.clone());
-            Some(Vec::new())
-        }
-        Msg::ResetFailed { message } if model.settings_modal.is_none() => {
-            model.config_notice = Some(message.clone());
-            Some(Vec::new())
-        }
-        _ => {
-            let modal = model.settings_modal.as_mut()?;
-            let cmds = modal.update(&mut model.settings, msg)?;
-            let mut cmds = cmds;
+        other => {
+            let Some(modal) = model.settings_modal.as_mut() else {
+                return Vec::new();
+            };
+            let mut cmds = modal.update(&mut model.settings, other);
             cmds.extend(maybe_auto_submit(model));
-            Some(cmds)
+            cmds
         }
     }
+}
+
+/// A person's intent in the form.
+fn intent_update(model: &mut Model, intent: Intent) -> Vec<Cmd> {
+    match intent {
+        Intent::NextTab => move_tab(model, 1),
+        Intent::PreviousTab => move_tab(model, -1),
+        Intent::NextOption => move_option(model, 1),
+        Intent::PreviousOption => move_option(model, -1),
+        Intent::FirstOption => move_option(model, isize::MIN),
+        Intent::LastOption => move_option(model, isize::MAX),
+        Intent::PageDown => move_option(model, model.page_rows.max(1) as isize),
+        Intent::PageUp => move_option(model, -(model.page_rows.max(1) as isize)),
+        Intent::PreviewDown => scroll_preview(model, 1),
+        Intent::PreviewUp => scroll_preview(model, -1),
+        Intent::PreviewPageDown => scroll_preview(model, i32::from(model.preview_page.max(1))),
+        Intent::PreviewPageUp => scroll_preview(model, -i32::from(model.preview_page.max(1))),
+        Intent::TogglePreviewRaw => {
+            model.preview_raw = !model.preview_raw;
+            Vec::new()
+        }
+        Intent::PreviewTop => scroll_preview(model, i32::MIN / 2),
+        Intent::PreviewBottom => scroll_preview(model, i32::MAX / 2),
+        Intent::Confirm => confirm(model),
+        Intent::Toggle => toggle(model),
+        Intent::Number(n) => number(model, n),
+        Intent::OpenFilter => open_filter(model),
+        Intent::OptionNote => open_option_note(model),
+        Intent::QuestionNote => open_question_note(model),
+        Intent::ChangeQuestionType => change_question_type(model),
+        Intent::EditorSubmit => close_editor(model, true),
+        Intent::EditorClose => close_editor(model, false),
+        Intent::Cancel if model.editor.is_some() => close_editor(model, false),
+        Intent::Cancel | Intent::Dismiss => request_discard(model),
+        Intent::Review(action) => run_review_action(model, action),
+    }
+}
+
+/// One editing operation in the open editor; typing may open, narrow or close the `@` popup.
+/// A whole text set at once (a line-by-line driver's answer) is not typing: no suggestions.
+fn edit(model: &mut Model, op: EditOp) -> Vec<Cmd> {
+    let Some(editor) = &mut model.editor else {
+        return Vec::new();
+    };
+    if let EditOp::ReplaceAll(_) = op {
+        editor.edit.apply(op);
+        return Vec::new();
+    }
+    let before = (editor.edit.cursor(), editor.edit.text().len());
+    let paste = matches!(op, EditOp::Paste(_));
+    let changed = editor.edit.apply(op);
+    let moved = (editor.edit.cursor(), editor.edit.text().len()) != before;
+    if changed || moved {
+        popup::after_edit(model, paste)
+    } else {
+        Vec::new()
+    }
+}
+
+/// Messages that may change what was entered (answers, notes, drafts, tab, cursors): the
+/// runtime records a [`super::Draft`] after them. Reports never do.
+fn changes_entries(msg: &Msg) -> bool {
+    !matches!(msg, Msg::Report(_))
 }
 
 fn notify_once(model: &mut Model) -> Vec<Cmd> {

@@ -20,7 +20,7 @@ use super::protocol::{
 };
 use crate::form::Question;
 use crate::lines::{Line, MAX_LINE};
-use crate::model::Msg;
+use crate::model::{External, Msg};
 use crate::result::AskResult;
 
 /// A client that does not take its events within this time is dropped, so it cannot stall the form.
@@ -392,11 +392,13 @@ impl RemoteServer {
                     *self.accepted.lock().unwrap_or_else(|e| e.into_inner()) =
                         Some(submit.request_id.clone());
                     msgs.push(match submit.response {
-                        RemoteResponse::Cancel => Msg::RemoteCancel,
-                        RemoteResponse::Answer { mode, answers } => Msg::RemoteAnswer {
-                            answers,
-                            elaborate: mode == RemoteMode::Elaborate,
-                        },
+                        RemoteResponse::Cancel => Msg::External(External::RemoteCancel),
+                        RemoteResponse::Answer { mode, answers } => {
+                            Msg::External(External::RemoteAnswer {
+                                answers,
+                                elaborate: mode == RemoteMode::Elaborate,
+                            })
+                        }
                     });
                 }),
             };

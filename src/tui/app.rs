@@ -17,7 +17,7 @@ use crate::files::FileSource;
 use crate::form::{CUSTOM_ROW_LABEL, FREEFORM_ROW_LABEL, Form};
 use crate::keymap::{BindingTable, EditorKind, Focus, PopupFocus, Resolution};
 use crate::keys::KeyId;
-use crate::model::{Cmd, Model, Msg, Popup, update};
+use crate::model::{Cmd, Intent, Model, Msg, Popup, Report, update};
 use crate::settings::Settings;
 
 /// A running ask flow with its view state.
@@ -86,7 +86,7 @@ impl App {
             put_back: false,
         };
         if let Some(notice) = config_notice {
-            app.update(Msg::ConfigNotice(notice));
+            app.update(Msg::Report(Report::ConfigNotice(notice)));
         }
         app
     }
@@ -193,7 +193,7 @@ impl App {
     /// A key press: the binding table decides what it means.
     pub fn handle_key(&mut self, key: &KeyId) -> Vec<Cmd> {
         match self.table.resolve(self.focus(), key) {
-            Resolution::Msg(Msg::Dismiss) if self.dismiss_puts_back => {
+            Resolution::Msg(Msg::Intent(Intent::Dismiss)) if self.dismiss_puts_back => {
                 self.put_back = true;
                 Vec::new()
             }

@@ -2,9 +2,7 @@
 //! for — saving settings through the config store, timers, notifications, the final result.
 //! Shared by the real terminal runtime and the test harness.
 
-use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use ratatui::Frame;
@@ -19,7 +17,7 @@ use crate::config::{Channel, Config, ConfigStore, ThemeConfig};
 use crate::files::{FileSource, FileWorker, Request, SearchReply};
 use crate::keymap::BindingTable;
 use crate::keys::TerminalInput;
-use crate::model::{Cmd, Msg, Notification};
+use crate::model::{Cmd, Msg, Notification, Report};
 use crate::result::AskResult;
 use crate::settings::RESET_CONFIRM_WINDOW_MS;
 
@@ -54,9 +52,8 @@ pub trait Outside {
 pub struct Session {
     pub(crate) screen: Screen,
     outside: Vec<Box<dyn Outside>>,
+    /// The one owner of the configuration (none: toggles stay in memory).
     store: Option<ConfigStore>,
-    channels: Vec<Channel>,
-    changes: Rc<RefCell<Vec<Config>>>,
     reset_deadline: Option<Instant>,
     notifier: Notifier,
     result: Option<AskResult>,
@@ -79,22 +76,10 @@ impl Session {
     /// A session over `screen`. With a store, toggles are saved to the config file and config
     /// changes reach the screen at once; without one they stay in memory.
     pub fn new(screen: Screen, store: Option<ConfigStore>, notifier: Notifier) -> Session {
-        let changes = Rc::new(RefCell::new(Vec::new()));
-        let mut store = store;
-        let channels = store
-            .as_ref()
-            .map(|s| s.config().notifications.channels.clone())
-            .unwrap_or_else(|| vec![Channel::Bell]);
-        if let Some(store) = &mut store {
-            let sink = changes.clone();
-            store.subscribe(move |c: &Config| sink.borrow_mut().push(c.clone()));
-        }
         let mut session = Session {
             screen,
             outside: Vec::new(),
             store,
-            channels,
-            changes,
             reset_deadline: None,
             notifier,
             result: None,
@@ -183,7 +168,7 @@ impl Session {
                 self.draft_due = Some(now);
             }
         }
-        self.dispatch(Msg::Opened, now);
+        self.dispatch(Msg::Report(Report::Opened), now);
     }
 
     /// Schedules a draft record when something entered may have changed.
@@ -285,7 +270,7 @@ impl Session {
         }
         if self.reset_deadline.is_some_and(|d| d <= now) {
             self.reset_deadline = None;
-            self.dispatch(Msg::ResetWindowExpired, now);
+            self.dispatch(Msg::Report(Report::ResetWindowExpired), now);
             changed = true;
         }
         if self.draft_due.is_some_and(|d| d <= now) {
@@ -296,8 +281,8 @@ impl Session {
             && store.reload_if_changed()
         {
             let notice = store.notice();
-            let mut msgs = self.take_config_changes();
-            msgs.extend(notice.map(Msg::ConfigNotice));
+            let mut msgs = self.apply_config();
+            msgs.extend(notice.map(|n| Msg::Report(Report::ConfigNotice(n))));
             for msg in msgs {
                 let cmds = self.update_screen(msg);
                 self.run(cmds, now);
@@ -332,11 +317,11 @@ impl Session {
     fn deliver(&mut self, replies: Vec<SearchReply>, now: Instant) {
         for reply in replies {
             self.dispatch(
-                Msg::Suggestions {
+                Msg::Report(Report::Suggestions {
                     generation: reply.generation,
                     matches: reply.matches,
                     truncated: reply.truncated,
-                },
+                }),
                 now,
             );
         }
@@ -366,7 +351,11 @@ impl Session {
                     Vec::new()
                 }
                 Cmd::Notify(n) => {
-                    (self.notifier)(&n, &self.channels);
+                    let channels = self
+                        .store
+                        .as_ref()
+                        .map_or(&[Channel::Bell][..], |s| &s.config().notifications.channels);
+                    (self.notifier)(&n, channels);
                     Vec::new()
                 }
                 Cmd::StartResetWindow => {
@@ -376,12 +365,13 @@ impl Session {
                 }
                 Cmd::SaveSetting { setting, value } => {
                     match self.store.as_mut().map(|s| s.set_setting(setting, value)) {
-                        Some(Err(error)) => vec![Msg::SettingSaveFailed {
+                        Some(Err(error)) => vec![Msg::Report(Report::SettingSaveFailed {
                             setting,
                             value,
                             message: error.to_string(),
-                        }],
-                        _ => Vec::new(),
+                        })],
+                        Some(Ok(())) => self.apply_config(),
+                        None => Vec::new(),
                     }
                 }
                 Cmd::Search { query, generation } => {
@@ -397,37 +387,37 @@ impl Session {
                 Cmd::ResetConfig => {
                     self.reset_deadline = None;
                     match self.store.as_mut().map(ConfigStore::reset) {
-                        Some(Err(error)) => vec![Msg::ResetFailed {
+                        Some(Err(error)) => vec![Msg::Report(Report::ResetFailed {
                             message: error.to_string(),
-                        }],
-                        Some(Ok(())) => Vec::new(),
-                        None => vec![Msg::SettingsChanged(Config::default().settings())],
+                        })],
+                        Some(Ok(())) => self.apply_config(),
+                        None => vec![Msg::Report(Report::SettingsChanged(
+                            Config::default().settings(),
+                        ))],
                     }
                 }
             };
-            let mut msgs = follow_up;
-            msgs.extend(self.take_config_changes());
-            for msg in msgs {
+            for msg in follow_up {
                 queue.extend(self.update_screen(msg));
             }
         }
     }
 
-    /// Applies saved or reloaded configuration to the screen: keymaps at once, settings as a message.
-    fn take_config_changes(&mut self) -> Vec<Msg> {
-        let changes: Vec<Config> = self.changes.borrow_mut().drain(..).collect();
-        let mut msgs = Vec::new();
-        for config in changes {
-            let table = BindingTable::new(config.keymaps.clone());
-            self.channels = config.notifications.channels.clone();
-            self.apply_theme(&config.theme);
-            match &mut self.screen {
-                Screen::Flow(app) => app.set_table(table),
-                Screen::Settings(s) => s.table = table,
-            }
-            msgs.push(Msg::SettingsChanged(config.settings()));
+    /// Applies the store's configuration, just saved, reset or reloaded, to the screen: keymaps
+    /// and theme at once, settings as the message the model takes.
+    fn apply_config(&mut self) -> Vec<Msg> {
+        let Some(config) = self.store.as_ref().map(ConfigStore::config) else {
+            return Vec::new();
+        };
+        let table = BindingTable::new(config.keymaps.clone());
+        let theme = config.theme.clone();
+        let settings = config.settings();
+        self.apply_theme(&theme);
+        match &mut self.screen {
+            Screen::Flow(app) => app.set_table(table),
+            Screen::Settings(s) => s.table = table,
         }
-        msgs
+        vec![Msg::Report(Report::SettingsChanged(settings))]
     }
 
     /// Draws the screen into a terminal frame and places its cursor.
@@ -468,11 +458,11 @@ impl Session {
             };
             let overflowed = app.model().preview_overflows();
             self.dispatch(
-                Msg::ViewMeasured {
+                Msg::Report(Report::ViewMeasured {
                     page_rows: measured.page_rows,
                     preview_max_scroll: measured.preview_max_scroll,
                     preview_page: measured.preview_page,
-                },
+                }),
                 self.clock,
             );
             let Screen::Flow(app) = &mut self.screen else {

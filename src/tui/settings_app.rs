@@ -4,7 +4,7 @@ use super::appearance::{ChosenTheme, Look};
 
 use crate::keymap::{BindingTable, Focus, Resolution};
 use crate::keys::KeyId;
-use crate::model::{Cmd, Msg, SettingsModalState};
+use crate::model::{Cmd, Msg, Report, SettingsIntent, SettingsModalState};
 use crate::settings::Settings;
 
 /// The settings modal without a flow behind it.
@@ -53,18 +53,33 @@ impl SettingsApp {
     /// Sends a message to the modal.
     pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
         match msg {
-            Msg::CloseSettings => {
+            Msg::Settings(SettingsIntent::Close) => {
                 self.closed = true;
                 Vec::new()
             }
-            Msg::SettingsChanged(settings) => {
+            Msg::Settings(intent) => self.modal.update(&mut self.settings, intent),
+            Msg::Report(Report::SettingsChanged(settings)) => {
                 self.settings = settings;
                 Vec::new()
             }
-            other => self
-                .modal
-                .update(&mut self.settings, &other)
-                .unwrap_or_default(),
+            Msg::Report(Report::ResetWindowExpired) => {
+                self.modal.reset_window_expired();
+                Vec::new()
+            }
+            Msg::Report(Report::SettingSaveFailed {
+                setting,
+                value,
+                message,
+            }) => {
+                self.settings.set(setting, !value);
+                self.modal.failed(message);
+                Vec::new()
+            }
+            Msg::Report(Report::ResetFailed { message }) => {
+                self.modal.failed(message);
+                Vec::new()
+            }
+            _ => Vec::new(),
         }
     }
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 use pi_ask::form::Form;
 use pi_ask::history::ProcessId;
 use pi_ask::input::validate_payload;
-use pi_ask::model::{Cmd, Model, Msg, ReviewAction, Tab, update};
+use pi_ask::model::{Cmd, Intent, Model, Msg, ReviewAction, Tab, update};
 use pi_ask::queue::{Queue, QueuedAsk, Waited};
 use pi_ask::result::AskResult;
 use pi_ask::settings::Settings;
@@ -37,7 +37,7 @@ pub fn send(model: &mut Model, msgs: impl IntoIterator<Item = Msg>) -> Vec<Cmd> 
 
 /// Types text into the open editor (replacing its content).
 pub fn typed(text: &str) -> Msg {
-    Msg::EditorChanged(text.to_owned())
+    Msg::Edit(pi_ask::model::EditOp::ReplaceAll(text.to_owned()))
 }
 
 /// The result of the first `Finish` command, if any.
@@ -50,7 +50,8 @@ pub fn finished(cmds: &[Cmd]) -> Option<AskResult> {
 
 /// Runs a review action and returns the result.
 pub fn finish_with(model: &mut Model, action: ReviewAction) -> AskResult {
-    finished(&update(model, Msg::Review(action))).expect("review action finishes the flow")
+    finished(&update(model, Msg::Intent(Intent::Review(action))))
+        .expect("review action finishes the flow")
 }
 
 pub fn submit(model: &mut Model) -> AskResult {

@@ -1,7 +1,7 @@
 //! Drawing a flow: a function of the model and the chrome, keeping only its own caches
-//! ([`ViewState`]). `draw` fits the frame (rule, title, tabs, body, footer; [`plan`]) into any
-//! height, draws the current tab ([`question`] or [`review`]) and the settings modal on top
-//! ([`settings`]); an open editor's `@` suggestions are drawn under it ([`popup`]).
+//! ([`ViewState`]). [`draw`] fits the frame (rule, title, tabs, body, footer; `plan.rs`) into
+//! any height, draws the current tab (`question.rs` or `review.rs`) and the settings modal on top
+//! (`settings.rs`); an open editor's `@` suggestions are drawn under it (`popup.rs`).
 
 mod plan;
 mod popup;
