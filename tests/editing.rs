@@ -11,7 +11,7 @@ use pi_ask::keymap::{
     keymaps_from_value,
 };
 use pi_ask::keys::KeyId;
-use pi_ask::model::{Cmd, Intent, Model, Msg, PopupAction, PopupKind, Report};
+use pi_ask::model::{Cmd, Intent, Model, Msg, PopupAction, PopupKind, Report, SettingsIntent};
 use pi_ask::testing::Harness;
 use pi_ask_components::EditOp;
 use serde_json::json;
@@ -96,6 +96,42 @@ fn typing_an_at_asks_for_a_search_and_only_the_newest_answer_counts() {
     );
     assert_eq!(m.editor().unwrap().text(), "see @src/main.rs ");
     assert!(m.popup().is_none(), "a space ends the token");
+}
+
+#[test]
+fn an_answer_that_arrives_under_the_settings_modal_is_kept_for_the_editor() {
+    let mut m = free_form();
+    let (_, generation) = search(&send(&mut m, [insert("see @sr")])).expect("a search");
+    send(&mut m, [Msg::Settings(SettingsIntent::Open)]);
+    send(&mut m, [answer(generation, &["src/main.rs"])]);
+    send(&mut m, [Msg::Settings(SettingsIntent::Close)]);
+    let popup = m
+        .popup()
+        .expect("the answer was taken while the modal was open");
+    assert_eq!(popup.items, [file("src/main.rs")]);
+    assert_eq!(m.editor().unwrap().text(), "see @sr");
+}
+
+#[test]
+fn a_whole_text_set_at_once_replaces_the_editor_and_asks_for_no_search() {
+    let mut m = free_form();
+    send(&mut m, [insert("old")]);
+    let cmds = send(
+        &mut m,
+        [Msg::Edit(EditOp::ReplaceAll("new @src\nline".into()))],
+    );
+    assert_eq!(search(&cmds), None, "a line-by-line answer is not typing");
+    assert_eq!(
+        m.editor().unwrap().text(),
+        "new @src line",
+        "a one-line editor takes line breaks as spaces"
+    );
+    send(&mut m, [insert("!")]);
+    assert_eq!(
+        m.editor().unwrap().text(),
+        "new @src line!",
+        "the caret is at the end"
+    );
 }
 
 #[test]

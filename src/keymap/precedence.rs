@@ -53,18 +53,6 @@ pub enum Focus {
 }
 
 impl Focus {
-    /// The same focus with the suggestion popup closed.
-    pub fn without_popup(self) -> Focus {
-        match self {
-            Focus::Editor { kind, empty, .. } => Focus::Editor {
-                kind,
-                empty,
-                popup: PopupFocus::Closed,
-            },
-            other => other,
-        }
-    }
-
     fn editor_empty(self) -> bool {
         match self {
             Focus::Editor { empty, .. } | Focus::Filter { empty } => empty,

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 
 use super::super::appearance::Look;
 use super::super::hints::settings_footer;
-use crate::model::{ModalMessage, SettingsModalState, SettingsRow};
+use crate::model::{ModalMessage, SettingsModalState};
 use crate::settings::{RESET_DESCRIPTION, Setting, Settings};
 use crate::strings;
 
@@ -37,7 +37,6 @@ pub fn settings_view(
         armed: modal.reset_armed(),
         description: RESET_DESCRIPTION.to_owned(),
     });
-    debug_assert_eq!(SettingsRow::count(), Setting::ALL.len() + 1);
     SettingsModal {
         title: "pi-ask".into(),
         path: path.to_owned(),
