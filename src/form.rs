@@ -5,8 +5,6 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Value of the internal free-form row every question gets after its real options.
-pub const CUSTOM_ROW_VALUE: &str = "__other__";
 /// Label of the internal free-form row.
 pub const CUSTOM_ROW_LABEL: &str = "Type your own";
 /// Label of the only row of a freeform question (extracted forms).

@@ -560,19 +560,6 @@ pub fn emit_rpc(result: &AskResult, output: Option<&Path>, code: u8) -> ExitCode
     }
 }
 
-/// Asks a form as pi's portable dialogs over JSON lines (stdout requests, stdin responses).
-/// SIGINT, SIGTERM and SIGHUP end it with the cancelled result of the answers so far.
-pub fn rpc(
-    form: Form,
-    config: Option<&Path>,
-    timeout: Option<std::time::Duration>,
-    output: Option<&Path>,
-) -> ExitCode {
-    match rpc_result(form, config, timeout) {
-        Ok(done) => emit_rpc(&done.result, output, exit_code(&done.result)),
-        Err(code) => code,
-    }
-}
 
 /// [`rpc`] without delivering: the result, or the exit status of a reported failure.
 pub fn rpc_result(

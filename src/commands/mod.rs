@@ -49,13 +49,6 @@ impl HistoryChoice {
         }
     }
 
-    /// A history at `path` that records (tests and embedders).
-    pub fn at(path: impl Into<PathBuf>) -> Self {
-        HistoryChoice {
-            store: Some(HistoryStore::new(path)),
-            record: true,
-        }
-    }
 
     /// The store to read, or why there is none.
     pub fn readable(&self) -> Result<&HistoryStore, HistoryUnavailable> {

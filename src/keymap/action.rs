@@ -381,10 +381,6 @@ impl Action {
         self.spec().original
     }
 
-    /// `<context>.<name>`.
-    pub fn id(self) -> String {
-        format!("{}.{}", self.context().name(), self.name())
-    }
 }
 
 impl fmt::Display for Action {

@@ -100,15 +100,7 @@ impl BindingTable {
         BindingTable { keymaps, lookup }
     }
 
-    /// The bindings it was built from.
-    pub fn keymaps(&self) -> &Keymaps {
-        &self.keymaps
-    }
 
-    /// The first action bound to a key in a context.
-    pub fn action(&self, context: Context, key: &KeyId) -> Option<Action> {
-        self.actions(context, key).first().copied()
-    }
 
     /// Every action bound to a key in a context, in table order.
     pub fn actions(&self, context: Context, key: &KeyId) -> &[Action] {

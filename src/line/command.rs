@@ -44,8 +44,6 @@ pub struct CommandSpec {
     pub syntax: &'static str,
     /// What it does.
     pub help: &'static str,
-    /// Where it applies.
-    pub on_review: bool,
 }
 
 /// Every command, in the order `?` lists them (and docs/accessibility.md shows them).
@@ -53,77 +51,62 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         syntax: "3",
         help: "choose option 3 (single choice) and go on",
-        on_review: false,
     },
     CommandSpec {
         syntax: "1,3 or 1 3",
         help: "choose exactly these options (several choices) and go on",
-        on_review: false,
     },
     CommandSpec {
         syntax: "o your words",
         help: "answer in your own words (Type your own); the number of Type your own followed by the words does the same",
-        on_review: false,
     },
     CommandSpec {
         syntax: "n 3 text",
         help: "a note on option 3; n 3 alone starts a note of several lines, ended by a line with a single dot",
-        on_review: false,
     },
     CommandSpec {
         syntax: "n text",
         help: "a note on the question; n alone starts a note of several lines, ended by a line with a single dot",
-        on_review: false,
     },
     CommandSpec {
         syntax: "p 3",
         help: "print option 3's preview in full",
-        on_review: false,
     },
     CommandSpec {
         syntax: "t",
         help: "switch the question between one choice and several",
-        on_review: false,
     },
     CommandSpec {
         syntax: "b",
         help: "back to the previous question",
-        on_review: true,
     },
     CommandSpec {
         syntax: "f",
         help: "forward to the next question (after the last one, the review)",
-        on_review: false,
     },
     CommandSpec {
         syntax: "r",
         help: "the review: every answer, then submit, elaborate or cancel",
-        on_review: false,
     },
     CommandSpec {
         syntax: "s",
         help: "submit the answers (on the review)",
-        on_review: true,
     },
     CommandSpec {
         syntax: "e",
         help: "elaborate: ask the agent to explain the options (on the review)",
-        on_review: true,
     },
     CommandSpec {
         syntax: "c",
         help: "cancel the form",
-        on_review: true,
     },
     CommandSpec {
         syntax: "an empty line",
         help: "say the question again",
-        on_review: true,
     },
     CommandSpec {
         syntax: "?",
         help: "this list",
-        on_review: true,
     },
 ];
 

@@ -339,15 +339,7 @@ impl RemoteServer {
         })
     }
 
-    /// The socket's path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
 
-    /// The flow it serves.
-    pub fn flow(&self) -> &FlowInfo {
-        &self.flow
-    }
 
     /// The form opened: `started` to every client now and to each one that connects later.
     pub fn announce(&self, questions: &[Question]) {

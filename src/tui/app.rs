@@ -114,10 +114,6 @@ impl App {
         &self.model
     }
 
-    /// The bindings keys resolve through.
-    pub fn table(&self) -> &BindingTable {
-        &self.table
-    }
 
     /// Applies new keymaps at once (a saved or reloaded config).
     pub fn set_table(&mut self, table: BindingTable) {
@@ -159,14 +155,6 @@ impl App {
         update(&mut self.model, msg)
     }
 
-    /// What the flow is drawn with: its colours, its keys (for hints), the config's path.
-    pub fn chrome(&self) -> Chrome<'_> {
-        Chrome {
-            look: &self.look,
-            table: &self.table,
-            config_path: &self.config_path,
-        }
-    }
 
     /// Draws the flow into `buf` through the view (a function of the model and the chrome that
     /// keeps only its own caches); returns the caret and what the frame measured, for the session

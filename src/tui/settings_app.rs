@@ -45,10 +45,6 @@ impl SettingsApp {
         self.closed
     }
 
-    /// The settings as toggled.
-    pub fn settings(&self) -> &Settings {
-        &self.settings
-    }
 
     /// Sends a message to the modal.
     pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
