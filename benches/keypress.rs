@@ -33,6 +33,10 @@ fn keypress(c: &mut Criterion) {
     c.bench_function("down_key_300_markdown_options_200x60", |b| {
         b.iter_custom(|iters| support::time_down_presses(&mut markdown_app(), iters, Some(area)))
     });
+    // As the terminal runtime frames a key: sized to the form's natural height, then drawn.
+    c.bench_function("down_key_300_options_sized_and_drawn_200x60", |b| {
+        b.iter_custom(|iters| support::time_sized_down_presses(&mut app(), iters, area))
+    });
 }
 
 /// The parts of that press, measured apart: the key through the table and `update` alone, and the

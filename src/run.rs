@@ -482,7 +482,7 @@ pub fn flow_session(
     })
     .with_dismiss_puts_back(options.dismiss_puts_back);
     if let Some(draft) = &options.restore
-        && !app.model.restore(draft)
+        && !app.restore(draft)
     {
         crate::report::report(
             "what was entered before does not fit this form any more; it opens without it",
@@ -559,7 +559,6 @@ pub fn emit_rpc(result: &AskResult, output: Option<&Path>, code: u8) -> ExitCode
         ),
     }
 }
-
 
 /// [`rpc`] without delivering: the result, or the exit status of a reported failure.
 pub fn rpc_result(

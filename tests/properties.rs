@@ -176,6 +176,47 @@ proptest! {
         prop_assert_eq!(finishes == 1, m.is_finished());
     }
 
+    /// The terminal runtime sizes its inline area (`natural_height`) before drawing, and the
+    /// frame laid out for that is drawn as it was laid out: after any messages, sized or not, and
+    /// with a message between sizing and drawing, the frame is the one a fresh layout draws.
+    #[test]
+    fn a_frame_laid_out_for_sizing_draws_what_a_fresh_layout_draws(
+        which in 0usize..3,
+        width in 1u16..=160,
+        height in 1u16..=50,
+        steps in proptest::collection::vec((any_msg(), 0u8..3), 0..40),
+    ) {
+        let area = ratatui::layout::Rect::new(0, 0, width, height);
+        let app = |form| pi_ask::tui::App::new(
+            form,
+            Settings::defaults(),
+            pi_ask::keymap::BindingTable::default(),
+            String::new(),
+            None,
+        );
+        let mut sized = app(fixture_form(which));
+        let mut fresh = app(fixture_form(which));
+        let mut sized_buf = ratatui::buffer::Buffer::empty(area);
+        let mut fresh_buf = ratatui::buffer::Buffer::empty(area);
+        for (msg, when) in steps {
+            // 0: sized, then the message, then drawn; 1: the message, sized, drawn; 2: not sized.
+            if when == 0 {
+                sized.natural_height(width);
+            }
+            sized.update(msg.clone());
+            fresh.update(msg);
+            if when == 1 {
+                sized.natural_height(width);
+            }
+            sized_buf.reset();
+            fresh_buf.reset();
+            let sized_drawn = sized.draw(area, &mut sized_buf);
+            let fresh_drawn = fresh.draw(area, &mut fresh_buf);
+            prop_assert_eq!(sized_drawn, fresh_drawn);
+            prop_assert_eq!(&sized_buf, &fresh_buf);
+        }
+    }
+
     #[test]
     fn submitting_any_reachable_state_gives_a_round_tripping_result(
         msgs in proptest::collection::vec(any_msg(), 0..60),

@@ -28,6 +28,17 @@ pub fn key(code: RawKey) -> KeyId {
 /// The cursor goes back to the top untimed, so every timed press really moves.
 #[allow(dead_code)] // Not every bench presses Down.
 pub fn time_down_presses(app: &mut App, iters: u64, area: Option<Rect>) -> Duration {
+    time_presses(app, iters, area, false)
+}
+
+/// [`time_down_presses`] as the terminal runtime frames each press: the inline area sized to the
+/// form's natural height at the width, then the frame drawn.
+#[allow(dead_code)] // Not every bench presses Down.
+pub fn time_sized_down_presses(app: &mut App, iters: u64, area: Rect) -> Duration {
+    time_presses(app, iters, Some(area), true)
+}
+
+fn time_presses(app: &mut App, iters: u64, area: Option<Rect>, sized: bool) -> Duration {
     let mut buf = Buffer::empty(area.unwrap_or_default());
     if let Some(area) = area {
         app.draw(area, &mut buf);
@@ -42,6 +53,9 @@ pub fn time_down_presses(app: &mut App, iters: u64, area: Option<Rect>) -> Durat
         let start = Instant::now();
         std::hint::black_box(app.handle_key(&key(RawKey::Down)));
         if let Some(area) = area {
+            if sized {
+                std::hint::black_box(app.natural_height(area.width));
+            }
             buf.reset();
             app.draw(area, &mut buf);
         }

@@ -49,7 +49,6 @@ impl HistoryChoice {
         }
     }
 
-
     /// The store to read, or why there is none.
     pub fn readable(&self) -> Result<&HistoryStore, HistoryUnavailable> {
         self.store.as_ref().ok_or(HistoryUnavailable::NoHome)

@@ -380,7 +380,6 @@ impl Action {
     pub fn in_original(self) -> bool {
         self.spec().original
     }
-
 }
 
 impl fmt::Display for Action {

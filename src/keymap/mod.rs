@@ -100,8 +100,6 @@ impl BindingTable {
         BindingTable { keymaps, lookup }
     }
 
-
-
     /// Every action bound to a key in a context, in table order.
     pub fn actions(&self, context: Context, key: &KeyId) -> &[Action] {
         self.lookup.get(&(context, *key)).map_or(&[], Vec::as_slice)

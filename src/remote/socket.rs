@@ -339,8 +339,6 @@ impl RemoteServer {
         })
     }
 
-
-
     /// The form opened: `started` to every client now and to each one that connects later.
     pub fn announce(&self, questions: &[Question]) {
         let line = protocol::started(&self.flow, questions, protocol::unix_ms()).to_string();

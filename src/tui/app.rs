@@ -11,7 +11,7 @@ use ratatui::layout::Rect;
 use pi_ask_components::{EditOp, OptionList, OptionRow};
 
 use super::appearance::{ChosenTheme, Look};
-use super::view::{Chrome, Drawn, ViewState};
+use super::view::{Chrome, Drawn, FrameLayout, ViewState};
 
 use crate::files::FileSource;
 use crate::form::{CUSTOM_ROW_LABEL, FREEFORM_ROW_LABEL, Form};
@@ -22,7 +22,7 @@ use crate::settings::Settings;
 
 /// A running ask flow with its view state.
 pub struct App {
-    pub(crate) model: Model,
+    model: Model,
     pub(crate) table: BindingTable,
     /// What the view keeps between frames (option lists with their scroll and layout caches,
     /// the filtered list, prompts laid out).
@@ -37,6 +37,9 @@ pub struct App {
     pub(crate) dismiss_puts_back: bool,
     /// The person asked to give the form back (see `dismiss_puts_back`).
     pub(crate) put_back: bool,
+    /// The frame [`App::natural_height`] laid out, for the draw that follows it; anything that
+    /// changes what is drawn drops it.
+    laid_out: Option<FrameLayout>,
 }
 
 impl App {
@@ -84,6 +87,7 @@ impl App {
             look: Look::default(),
             dismiss_puts_back: false,
             put_back: false,
+            laid_out: None,
         };
         if let Some(notice) = config_notice {
             app.update(Msg::Report(Report::ConfigNotice(notice)));
@@ -93,6 +97,7 @@ impl App {
 
     /// Draws with this theme from now on.
     pub fn set_theme(&mut self, chosen: &ChosenTheme) {
+        self.laid_out = None;
         self.look = Look::from(chosen);
     }
 
@@ -100,6 +105,7 @@ impl App {
     /// only when the first `@` or Tab completion asks for it).
     pub fn with_files(mut self, files: impl Into<FileSource>) -> App {
         self.files = Some(files.into());
+        self.laid_out = None;
         self.model = self.model.with_file_suggestions();
         self
     }
@@ -114,9 +120,9 @@ impl App {
         &self.model
     }
 
-
     /// Applies new keymaps at once (a saved or reloaded config).
     pub fn set_table(&mut self, table: BindingTable) {
+        self.laid_out = None;
         self.table = table;
     }
 
@@ -152,30 +158,45 @@ impl App {
 
     /// Sends a message to the model.
     pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
+        self.laid_out = None;
         update(&mut self.model, msg)
     }
 
+    /// Puts back what was entered before (`pi-ask resume`); false when it does not fit the form.
+    pub fn restore(&mut self, draft: &crate::model::Draft) -> bool {
+        self.laid_out = None;
+        self.model.restore(draft)
+    }
 
     /// Draws the flow into `buf` through the view (a function of the model and the chrome that
     /// keeps only its own caches); returns the caret and what the frame measured, for the session
-    /// to report to the model.
+    /// to report to the model. A frame [`App::natural_height`] just laid out at this width is
+    /// drawn as it was laid out.
     pub fn draw(&mut self, area: Rect, buf: &mut Buffer) -> Drawn {
         let chrome = Chrome {
             look: &self.look,
             table: &self.table,
             config_path: &self.config_path,
         };
-        super::view::draw(&self.model, &chrome, &mut self.view, area, buf)
+        let layout = match self.laid_out.take() {
+            Some(layout) if layout.cols() == area.width.max(1) => layout,
+            _ => FrameLayout::new(&self.model, &chrome, &mut self.view, area.width),
+        };
+        super::view::draw_laid_out(layout, &self.model, &chrome, &mut self.view, area, buf)
     }
 
-    /// The height the flow wants at a width, tight to its content (the inline area's size).
+    /// The height the flow wants at a width, tight to its content (the inline area's size). The
+    /// frame laid out for it is kept for the draw that follows, so a frame is laid out once.
     pub fn natural_height(&mut self, cols: u16) -> u16 {
         let chrome = Chrome {
             look: &self.look,
             table: &self.table,
             config_path: &self.config_path,
         };
-        super::view::natural_height(&self.model, &chrome, &mut self.view, cols)
+        let layout = FrameLayout::new(&self.model, &chrome, &mut self.view, cols);
+        let height = layout.natural_height(&self.model);
+        self.laid_out = Some(layout);
+        height
     }
 
     /// A key press: the binding table decides what it means.

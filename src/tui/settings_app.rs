@@ -45,7 +45,6 @@ impl SettingsApp {
         self.closed
     }
 
-
     /// Sends a message to the modal.
     pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
         match msg {

@@ -119,20 +119,59 @@ pub const MIN_WIDTH: u16 = 20;
 /// Columns the preview layout needs to put the pane beside the list.
 pub const PREVIEW_WIDE_MIN: u16 = 90;
 
+/// One frame laid out at a width: the footer's lines, the current tab's body and its heights,
+/// and the settings modal over them. Sizing the inline area and drawing the frame both read it,
+/// so a frame is laid out once (see [`crate::tui::App::natural_height`]).
+pub struct FrameLayout {
+    cols: u16,
+    footer: Footer,
+    footer_lines: Vec<(String, ratatui::style::Style)>,
+    body: BodyLayout,
+    heights: BodyHeights,
+    modal: Option<SettingsModal>,
+}
+
+impl FrameLayout {
+    /// Lays the flow out at `cols` columns (at least one).
+    pub fn new(model: &Model, chrome: &Chrome, state: &mut ViewState, cols: u16) -> FrameLayout {
+        let cols = cols.max(1);
+        let footer = flow_footer(model, chrome);
+        let footer_lines = footer.lines(cols);
+        let body = BodyLayout::new(model, chrome, state, cols);
+        let heights = body.heights(cols);
+        FrameLayout {
+            cols,
+            footer,
+            footer_lines,
+            body,
+            heights,
+            modal: flow_settings_view(model, chrome),
+        }
+    }
+
+    /// The columns it was laid out at.
+    pub fn cols(&self) -> u16 {
+        self.cols
+    }
+
+    /// The height the flow wants (tight to its content), for sizing the inline area; an open
+    /// settings modal is drawn over the form, so the area grows to show it whole.
+    pub fn natural_height(&self, model: &Model) -> u16 {
+        let title = if model.title().is_some() { 2 } else { 0 };
+        let form = (1u16 + title + 2)
+            .saturating_add(self.heights.natural)
+            .saturating_add(self.footer_lines.len() as u16 + 1);
+        let modal = self.modal.as_ref().map_or(0, |view| {
+            view.area(Rect::new(0, 0, self.cols, u16::MAX)).height
+        });
+        form.max(modal)
+    }
+}
+
 /// The height the flow wants at a width in its current state (tight to its content), for sizing
 /// the inline area.
 pub fn natural_height(model: &Model, chrome: &Chrome, state: &mut ViewState, cols: u16) -> u16 {
-    let cols = cols.max(1);
-    let body = BodyLayout::new(model, chrome, state, cols).heights(cols);
-    let footer = flow_footer(model, chrome).lines(cols).len() as u16 + 1;
-    let title = if model.title().is_some() { 2 } else { 0 };
-    let form = (1u16 + title + 2)
-        .saturating_add(body.natural)
-        .saturating_add(footer);
-    // An open settings modal is drawn over the form: the area grows to show it whole.
-    let modal = flow_settings_view(model, chrome)
-        .map_or(0, |view| view.area(Rect::new(0, 0, cols, u16::MAX)).height);
-    form.max(modal)
+    FrameLayout::new(model, chrome, state, cols).natural_height(model)
 }
 
 /// The settings modal open over the flow, if any.
@@ -206,11 +245,29 @@ pub fn draw(
     area: Rect,
     buf: &mut Buffer,
 ) -> Drawn {
+    let layout = FrameLayout::new(model, chrome, state, area.width);
+    draw_laid_out(layout, model, chrome, state, area, buf)
+}
+
+/// [`draw`] with the frame already laid out at `area`'s width (by [`FrameLayout::new`] on the
+/// same model, chrome and state).
+pub fn draw_laid_out(
+    layout: FrameLayout,
+    model: &Model,
+    chrome: &Chrome,
+    state: &mut ViewState,
+    area: Rect,
+    buf: &mut Buffer,
+) -> Drawn {
     let theme = chrome.look.theme;
-    let footer = flow_footer(model, chrome);
-    let footer_lines = footer.lines(area.width);
-    let layout = BodyLayout::new(model, chrome, state, area.width.max(1));
-    let body = layout.heights(area.width.max(1));
+    let FrameLayout {
+        footer,
+        footer_lines,
+        body: layout,
+        heights: body,
+        modal,
+        ..
+    } = layout;
     let plan = (area.width >= MIN_WIDTH)
         .then(|| {
             plan(
@@ -281,7 +338,7 @@ pub fn draw(
         );
     }
 
-    if let Some(view) = flow_settings_view(model, chrome) {
+    if let Some(view) = modal {
         draw_modal(view, area, buf);
         return Drawn {
             cursor: None,
