@@ -1,7 +1,8 @@
 //! Time from starting a program in a pseudo-terminal to its first frame on the emulated screen:
 //! this tree's `pi-ask demo`, side by side in the same run with
 //! - another build's binary named by `PI_ASK_BENCH_BEFORE` (a before/after comparison), and
-//! - fzf on three lines, when fzf is installed: the first frame a fast terminal picker sets.
+//! - fzf on three lines, when fzf is installed: the first frame a fast terminal picker sets, and
+//! - `echo`, the floor: what starting any program and reading its first output costs here.
 //!
 //! `cargo bench --bench startup`; `PI_ASK_BENCH_BEFORE=/path/to/old/pi-ask cargo bench --bench
 //! startup` adds the old build.
@@ -38,6 +39,14 @@ impl Program {
 
     /// fzf over three lines, drawn inline like the form (its input comes through a pipe, as fzf
     /// is used).
+    /// The floor every program pays in this harness: spawned in the pty, one line read back.
+    fn echo() -> Program {
+        Program {
+            argv: vec!["echo".into(), "first output".into()],
+            first_frame_shows: "first output",
+        }
+    }
+
     fn fzf() -> Program {
         Program {
             argv: vec![
@@ -103,7 +112,10 @@ fn first_frame(program: &Program, home: &Path) -> Duration {
 
 fn startup(c: &mut Criterion) {
     let home = tempfile::tempdir().unwrap();
-    let mut programs = vec![("demo_first_frame", Program::demo(&binary()))];
+    let mut programs = vec![
+        ("demo_first_frame", Program::demo(&binary())),
+        ("echo_first_output", Program::echo()),
+    ];
     if let Some(before) = std::env::var_os("PI_ASK_BENCH_BEFORE") {
         programs.push(("before_demo_first_frame", Program::demo(Path::new(&before))));
     }
