@@ -12,12 +12,12 @@
 
 #![warn(missing_docs)]
 
-pub mod answer;
+pub(crate) mod answer;
 pub mod atomic;
 #[cfg(feature = "cli")]
 pub mod cli;
 #[cfg(feature = "cli")]
-pub mod commands;
+pub(crate) mod commands;
 pub mod config;
 #[cfg(feature = "cli")]
 pub mod embed;
@@ -30,22 +30,22 @@ pub mod fuzzing;
 #[cfg(feature = "cli")]
 pub mod history;
 #[cfg(feature = "cli")]
-pub mod inbox;
+pub(crate) mod inbox;
 pub mod input;
 pub mod keymap;
 pub mod keys;
 #[cfg(feature = "cli")]
-pub mod line;
+pub(crate) mod line;
 pub mod lines;
 #[cfg(feature = "cli")]
-pub mod liveness;
+pub(crate) mod liveness;
 #[cfg(feature = "cli")]
 pub mod mcp;
 pub mod model;
-pub mod paths;
+pub(crate) mod paths;
 #[cfg(feature = "cli")]
 pub mod pi_session;
-pub mod printable;
+pub(crate) mod printable;
 #[cfg(feature = "cli")]
 pub mod private_dir;
 #[cfg(feature = "cli")]
@@ -53,7 +53,7 @@ pub mod queue;
 #[cfg(feature = "cli")]
 pub mod remote;
 #[cfg(feature = "cli")]
-pub mod report;
+pub(crate) mod report;
 pub mod result;
 #[cfg(feature = "cli")]
 pub mod rpc;
@@ -61,7 +61,7 @@ pub mod rpc;
 pub mod run;
 pub mod schema;
 pub mod settings;
-pub mod strings;
+pub(crate) mod strings;
 pub mod testing;
 pub mod tui;
 

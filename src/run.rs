@@ -560,7 +560,8 @@ pub fn emit_rpc(result: &AskResult, output: Option<&Path>, code: u8) -> ExitCode
     }
 }
 
-/// [`rpc`] without delivering: the result, or the exit status of a reported failure.
+/// The rpc command (pi's dialogs over JSON lines) without delivering: the result, or the exit
+/// status of a reported failure.
 pub fn rpc_result(
     form: Form,
     config: Option<&Path>,

@@ -86,6 +86,7 @@ pub fn filter_count(shown: usize, total: usize) -> String {
 pub const NO_MATCHING_OPTIONS: &str = "no matching options";
 
 /// `N question(s)`, as the original's notices count them.
+#[cfg(feature = "cli")]
 pub fn question_count(form: &crate::form::Form) -> String {
     format!("{} question(s)", form.questions.len())
 }
@@ -93,6 +94,7 @@ pub fn question_count(form: &crate::form::Form) -> String {
 /// The notices of reopening a form from a pi session's branch (`pi-ask replay --session`,
 /// `pi-ask answer --again --session`, and the same lookups a host asks `pi-ask embed` for), in
 /// the original's words.
+#[cfg(feature = "cli")]
 pub mod reopening {
     /// The stored form no longer validates.
     pub const INCOMPATIBLE: &str =
