@@ -78,30 +78,40 @@ pub struct Footer {
 impl Footer {
     /// Hint lines: chunks joined with ` · ` while they fit, every line indented one column.
     pub fn hint_lines(&self, cols: usize) -> Vec<String> {
+        let separator = width(HINT_SEPARATOR);
         let mut lines: Vec<String> = Vec::new();
         let mut line = String::new();
+        // The line's width, kept as it grows (measuring the whole line again per hint is what
+        // a frame's footer cost most).
+        let mut line_width = 0;
         for hint in &self.hints {
             if hint.is_empty() {
                 if !line.is_empty() {
                     lines.push(std::mem::take(&mut line));
+                    line_width = 0;
                 }
                 continue;
             }
-            let chunk = format!(" {hint}");
-            if line.is_empty() {
-                line = chunk;
-            } else if width(&line) + width(HINT_SEPARATOR) + width(hint) <= cols {
-                line = format!("{line}{HINT_SEPARATOR}{hint}");
+            let hint_width = width(hint);
+            if !line.is_empty() && line_width + separator + hint_width <= cols {
+                line.push_str(HINT_SEPARATOR);
+                line.push_str(hint);
+                line_width += separator + hint_width;
             } else {
-                lines.push(std::mem::take(&mut line));
-                line = chunk;
+                if !line.is_empty() {
+                    lines.push(std::mem::take(&mut line));
+                }
+                line.push(' ');
+                line.push_str(hint);
+                line_width = 1 + hint_width;
             }
-            if width(&line) > cols {
+            if line_width > cols {
                 let mut parts: Vec<String> = wrap(line.trim_start(), cols.saturating_sub(1).max(1))
                     .into_iter()
                     .map(|part| format!(" {part}"))
                     .collect();
                 line = parts.pop().unwrap_or_default();
+                line_width = width(&line);
                 lines.extend(parts);
             }
         }

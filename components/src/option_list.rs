@@ -222,6 +222,8 @@ pub struct OptionList {
     /// Rows drawn whole in the last render (a page for PageUp/PageDown), and lines used.
     visible: usize,
     used: u16,
+    /// Where the last render put the editor slot, if it was visible.
+    slot: Option<Rect>,
     /// The widest `N. label` of the rows, measured once (rows never change).
     widest: std::cell::OnceCell<usize>,
     /// The colours it draws with.
@@ -260,6 +262,7 @@ impl OptionList {
             subset: None,
             visible: 0,
             used: 0,
+            slot: None,
             widest: std::cell::OnceCell::new(),
             theme: Theme::default(),
             props: Props::default(),
@@ -655,8 +658,19 @@ impl OptionList {
     }
 
     /// Draws the visible rows, with `↑ N more` / `↓ N more` markers when rows are hidden.
-    /// Returns where the editor slot landed, if it is visible.
+    /// Returns where the editor slot landed, if it is visible (also [`OptionList::editor_slot`]).
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) -> Option<Rect> {
+        self.slot = self.draw_rows(area, buf);
+        self.slot
+    }
+
+    /// Where the last render put the editor slot (the rows an open editor is drawn in), if it was
+    /// visible.
+    pub fn editor_slot(&self) -> Option<Rect> {
+        self.slot
+    }
+
+    fn draw_rows(&mut self, area: Rect, buf: &mut Buffer) -> Option<Rect> {
         if area.height == 0 || area.width == 0 || self.is_empty() {
             self.visible = 0;
             self.used = 0;

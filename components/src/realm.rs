@@ -180,6 +180,46 @@ macro_rules! realm_component {
 
 pub(crate) use realm_component;
 
+/// Draws `component` into `buf` through tui-realm's [`Component::view`], the call an
+/// [`Application`](tuirealm::application::Application) makes for a mounted component, so a
+/// program that draws into a plain buffer (a test, a protocol that sends frames, pi-ask itself)
+/// runs exactly what a tui-realm host runs. `view` draws into a ratatui [`Frame`], which only a
+/// `Terminal` makes: a one-cell terminal with no screen lends its frame over `buf` (the buffer is
+/// swapped in and back, not copied; the caret `view` places on that frame is dropped, the caller
+/// places its own).
+///
+/// ```
+/// use pi_ask_components::realm::view_in;
+/// use pi_ask_components::{TabBar, TabItem};
+/// use ratatui::buffer::Buffer;
+/// use ratatui::layout::Rect;
+///
+/// let item = |label: &str| TabItem { label: label.into(), answered: false };
+/// let mut tabs = TabBar::new(vec![item("Database"), item("Cache")], 0);
+/// let area = Rect::new(0, 0, 40, 1);
+/// let mut buf = Buffer::empty(area);
+/// view_in(&mut tabs, area, &mut buf);
+/// let row: String = (0..40).map(|x| buf[(x, 0)].symbol()).collect();
+/// assert!(row.contains("Database"), "{row}");
+/// ```
+pub fn view_in<C: Component + ?Sized>(
+    component: &mut C,
+    area: Rect,
+    buf: &mut ratatui::buffer::Buffer,
+) {
+    use tuirealm::ratatui::backend::TestBackend;
+    use tuirealm::ratatui::{Terminal, TerminalOptions, Viewport};
+    let Ok(mut terminal) = Terminal::with_options(
+        TestBackend::new(1, 1),
+        TerminalOptions {
+            viewport: Viewport::Fixed(Rect::new(0, 0, 1, 1)),
+        },
+    );
+    std::mem::swap(terminal.current_buffer_mut(), buf);
+    component.view(&mut terminal.get_frame(), area);
+    std::mem::swap(terminal.current_buffer_mut(), buf);
+}
+
 /// The host's bindings: the command an event means, if any.
 type Bindings<UserEvent> = Box<dyn FnMut(&Event<UserEvent>) -> Option<Cmd>>;
 

@@ -463,3 +463,84 @@ fn review_tabs_settings_and_footer_take_all_their_content_by_attribute() {
     footer.attr(Attribute::Text, AttrValue::Payload(PropPayload::None));
     assert!(!render_to_string(&mut footer, Size::new(40, 4)).contains("Saved."));
 }
+
+/// `realm::view_in` (how pi-ask draws every component but the editor, into a plain buffer) is
+/// tui-realm's `view`: each component drawn through it at an offset area gives exactly the cells
+/// a terminal frame gets when the component's `view` draws it, as an `Application` does.
+#[test]
+fn view_in_a_buffer_draws_what_view_draws_in_a_terminal_frame() {
+    use pi_ask_components::realm::view_in;
+    use pi_ask_components::{OptionListState, ReviewEntry, ReviewLine};
+    use tuirealm::ratatui::buffer::Buffer;
+    use tuirealm::ratatui::layout::Rect;
+
+    let screen = Rect::new(0, 0, 50, 12);
+    let area = Rect::new(3, 2, 40, 8);
+    let check = |name: &str, component: &mut dyn Component| {
+        let mut terminal =
+            TestTerminalAdapter::new(Size::new(screen.width, screen.height)).unwrap();
+        terminal
+            .raw_mut()
+            .draw(|f| component.view(f, area))
+            .unwrap();
+        let in_frame = terminal.raw_mut().backend().buffer().clone();
+        let mut in_buffer = Buffer::empty(screen);
+        view_in(component, area, &mut in_buffer);
+        assert_eq!(in_buffer, in_frame, "{name}");
+        assert!(
+            (0..screen.height)
+                .any(|y| (0..screen.width).any(|x| in_buffer[(x, y)].symbol() != " ")),
+            "{name} drew something"
+        );
+    };
+
+    let mut list = OptionList::new(rows());
+    list.state = OptionListState {
+        cursor: 1,
+        checkboxes: true,
+        selected: vec![0],
+        notes: vec![(2, "maybe later".into())],
+        ..OptionListState::default()
+    };
+    check("option list", &mut list);
+    let mut pane = PreviewPane::new(
+        "SQLite",
+        Some("embedded".into()),
+        Some("# Notes\n\n- one file\n- no server".into()),
+    );
+    check("preview pane", &mut pane);
+    let mut review = ReviewTab {
+        entries: vec![ReviewEntry {
+            label: "Database".into(),
+            lines: vec![ReviewLine::Answer {
+                text: "SQLite".into(),
+                custom: false,
+            }],
+        }],
+        ..ReviewTab::default()
+    };
+    check("review tab", &mut review);
+    let tab = |label: &str| TabItem {
+        label: label.into(),
+        answered: false,
+    };
+    check(
+        "tab bar",
+        &mut TabBar::new(vec![tab("Database"), tab("Cache")], 1),
+    );
+    let mut settings = SettingsModal {
+        items: vec![SettingsItem::Toggle {
+            label: "Show footer hints".into(),
+            description: "Key hints under the form".into(),
+            on: true,
+        }],
+        ..SettingsModal::default()
+    };
+    check("settings modal", &mut settings);
+    let mut footer = Footer {
+        hints: vec!["↑↓ select".into(), "Enter confirm".into()],
+        ..Footer::default()
+    };
+    check("footer", &mut footer);
+    check("editor", &mut Editor::new("draft answer", "Type here"));
+}

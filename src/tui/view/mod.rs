@@ -11,6 +11,7 @@ mod settings;
 
 use std::sync::Arc;
 
+use pi_ask_components::realm::view_in;
 use pi_ask_components::text::put;
 use pi_ask_components::{
     Footer, OptionList, OptionRow, ReviewTab, SettingsModal, TabBar, TabItem, Theme,
@@ -261,7 +262,7 @@ pub fn draw_laid_out(
 ) -> Drawn {
     let theme = chrome.look.theme;
     let FrameLayout {
-        footer,
+        mut footer,
         footer_lines,
         body: layout,
         heights: body,
@@ -313,7 +314,7 @@ pub fn draw_laid_out(
             model.tab_index(),
         );
         tabs.theme = theme;
-        tabs.render(Rect::new(area.x, y, area.width, 1), buf);
+        view_in(&mut tabs, Rect::new(area.x, y, area.width, 1), buf);
         y += 1 + u16::from(plan.tabs_gap);
     }
     let body_area = Rect::new(area.x, y, area.width, plan.body);
@@ -325,14 +326,14 @@ pub fn draw_laid_out(
         }
         BodyLayout::Review(mut review) => {
             review.theme = theme;
-            review.render(body_area, buf);
+            view_in(review.as_mut(), body_area, buf);
             (None, None)
         }
     };
     if plan.footer {
         let height = footer_lines.len() as u16 + 1;
-        footer.render_lines(
-            footer_lines,
+        view_in(
+            &mut footer,
             Rect::new(area.x, area.y + area.height - height, area.width, height),
             buf,
         );

@@ -3,6 +3,7 @@
 
 use pi_ask_components::editor;
 use pi_ask_components::preview_pane::MAX_PREVIEW_LINES;
+use pi_ask_components::realm::view_in;
 use pi_ask_components::text::{put, start_within, width, wrap};
 use pi_ask_components::{PreviewPane, Theme};
 use ratatui::buffer::Buffer;
@@ -429,9 +430,10 @@ pub(super) fn draw_question(
     };
     let mut preview_max_scroll = 0;
     let mut preview_page = 0;
-    let slot = match layout.pane {
+    match layout.pane {
         Some((mut pane, PanePlace::Beside { x, width })) => {
-            let slot = list.render(
+            view_in(
+                list,
                 Rect::new(
                     rows_area.x,
                     rows_area.y,
@@ -446,10 +448,9 @@ pub(super) fn draw_question(
                 width,
                 layout.pane_natural.min(rows_area.height),
             );
-            pane.render(pane_area, buf);
+            view_in(&mut pane, pane_area, buf);
             preview_max_scroll = pane.max_scroll();
             preview_page = pane.page_height();
-            slot
         }
         Some((mut pane, PanePlace::Below)) => {
             let pane_natural = layout.pane_natural;
@@ -468,7 +469,8 @@ pub(super) fn draw_question(
                     .min(h.saturating_sub(pane_share + 1))
                     .max(1)
             };
-            let slot = list.render(
+            view_in(
+                list,
                 Rect::new(rows_area.x, rows_area.y, rows_area.width, list_height),
                 buf,
             );
@@ -480,14 +482,14 @@ pub(super) fn draw_question(
                     rows_area.width,
                     pane_natural.min(rows_area.y + h - pane_y),
                 );
-                pane.render(pane_area, buf);
+                view_in(&mut pane, pane_area, buf);
                 preview_max_scroll = pane.max_scroll();
                 preview_page = pane.page_height();
             }
-            slot
         }
-        None => list.render(rows_area, buf),
-    };
+        None => view_in(list, rows_area, buf),
+    }
+    let slot = list.editor_slot();
     let page_rows = list.visible_rows().max(1);
     let measured = Measured {
         page_rows,

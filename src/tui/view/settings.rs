@@ -54,5 +54,5 @@ pub fn settings_view(
 
 /// Draws the modal centred over `area`.
 pub fn draw_modal(mut view: SettingsModal, area: Rect, buf: &mut Buffer) {
-    view.render(area, buf);
+    pi_ask_components::realm::view_in(&mut view, area, buf);
 }
