@@ -53,6 +53,7 @@ pub fn list_lines(list: &InboxList, now_ms: u64) -> Vec<String> {
 /// Why a typed line is not an inbox command.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 enum Refusal {
+    /// What was typed for the number, made printable, and how many asks there are.
     #[error("There is no ask {0}; the asks are 1 to {1}.")]
     NoSuchAsk(String, usize),
     /// The line, made printable.
@@ -68,7 +69,7 @@ fn parse(line: &str, rows: usize) -> Result<Option<(InboxAction, usize)>, Refusa
         .map_or((line, ""), |(w, r)| (w, r.trim()));
     let row = |text: &str| match text.parse::<usize>() {
         Ok(n) if (1..=rows).contains(&n) => Ok(n - 1),
-        _ => Err(Refusal::NoSuchAsk(text.to_owned(), rows)),
+        _ => Err(Refusal::NoSuchAsk(printable(text), rows)),
     };
     match word {
         "" => Ok(None),
@@ -169,5 +170,13 @@ mod tests {
                 .to_string()
                 .contains("not an inbox command")
         );
+    }
+
+    #[test]
+    fn what_was_typed_is_said_back_printable() {
+        for line in ["l \x1b]0;owned\x07", "d \x1b[2J"] {
+            let said = parse(line, 3).unwrap_err().to_string();
+            assert!(!said.contains('\x1b') && !said.contains('\x07'), "{said:?}");
+        }
     }
 }
