@@ -77,9 +77,10 @@ fn every_public_error_is_an_error_with_a_message() {
         boxed(pi_ask::history::LookupError::NotFound("abc".into())),
         boxed(pi_ask::extract::command::ExtractError::Cancelled),
         boxed(pi_ask::pi_session::TurnError::NoAssistant),
-        boxed(pi_ask::pi_session::SessionError::Unreadable(
-            "cannot read x".into(),
-        )),
+        boxed(pi_ask::pi_session::SessionError::Unreadable {
+            path: "x".into(),
+            source: std::io::Error::from(std::io::ErrorKind::NotFound).into(),
+        }),
         boxed(pi_ask::remote::protocol::SubmitError::FlowNotFound),
         boxed(pi_ask::config::InvalidConfig("mcp must be a table".into())),
         boxed(pi_ask::config::MigrationError(

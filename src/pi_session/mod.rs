@@ -84,11 +84,17 @@ pub struct SessionFile {
 }
 
 /// Why a session file could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum SessionError {
-    /// The file could not be read (why).
-    #[error("{0}")]
-    Unreadable(String),
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Unreadable {
+        /// The file, as shown to a person.
+        path: String,
+        /// Why (shared, so the error stays `Clone`).
+        #[source]
+        source: std::sync::Arc<std::io::Error>,
+    },
     /// The file is not a pi session (why).
     #[error("{0}")]
     NotASession(String),
@@ -98,7 +104,10 @@ pub enum SessionError {
 pub fn read_session(path: &Path) -> Result<SessionFile, SessionError> {
     let shown = crate::paths::display(path);
     let bytes = std::fs::read(path)
-        .map_err(|e| SessionError::Unreadable(format!("cannot read {shown}: {e}")))?;
+        .map_err(|source| SessionError::Unreadable {
+            path: shown.clone(),
+            source: source.into(),
+        })?;
     parse_session(&String::from_utf8_lossy(&bytes), path)
 }
 
