@@ -22,7 +22,7 @@ pub const HINT_SEPARATOR: &str = " · ";
 /// | attribute | value | meaning |
 /// |---|---|---|
 /// | `Text` | `String`, or `Payload(None)` | the notice |
-/// | `Content` | `Payload(Vec(Str…))` | the hints (an empty one starts a new line) |
+/// | `Content` | `Payload(Vec(Str…))`, or a `Vec<Vec<String>>` [payload](crate::realm::payload) | the hints: one group, or groups each starting on a line of its own (answered back as one `Vec(Str…)` while there is one group) |
 /// | `Focus`, `Custom(`[`attr::THEME`](crate::realm::attr::THEME)`)` | `Flag`, [`Theme`] payload | as for every component |
 ///
 /// **State:** `None`. **Perform:** it takes no commands: `Invalid` for every one.
@@ -66,9 +66,9 @@ pub const HINT_SEPARATOR: &str = " · ";
 pub struct Footer {
     /// A notice above the hints (an error, a saved setting), if any.
     pub notice: Option<String>,
-    /// Hints such as `Enter confirm`; hidden entirely when empty. An empty hint starts a new line
-    /// (a second group, such as an editor's editing keys).
-    pub hints: Vec<String>,
+    /// Hints such as `Enter confirm`, in groups: each group starts on a line of its own (an
+    /// editor's editing keys go under its other keys). Hidden entirely when there are none.
+    pub hints: Vec<Vec<String>>,
     /// The colours it draws with.
     pub theme: Theme,
     /// The tui-realm attributes it was given (focus, and any other for `query`).
@@ -76,47 +76,44 @@ pub struct Footer {
 }
 
 impl Footer {
-    /// Hint lines: chunks joined with ` · ` while they fit, every line indented one column.
+    /// Hint lines: each group's hints joined with ` · ` while they fit, every line indented one
+    /// column.
     pub fn hint_lines(&self, cols: usize) -> Vec<String> {
         let separator = width(HINT_SEPARATOR);
         let mut lines: Vec<String> = Vec::new();
-        let mut line = String::new();
-        // The line's width, kept as it grows (measuring the whole line again per hint is what
-        // a frame's footer cost most).
-        let mut line_width = 0;
-        for hint in &self.hints {
-            if hint.is_empty() {
-                if !line.is_empty() {
-                    lines.push(std::mem::take(&mut line));
-                    line_width = 0;
+        for group in &self.hints {
+            let mut line = String::new();
+            // The line's width, kept as it grows (measuring the whole line again per hint is
+            // what a frame's footer cost most).
+            let mut line_width = 0;
+            for hint in group.iter().filter(|h| !h.is_empty()) {
+                let hint_width = width(hint);
+                if !line.is_empty() && line_width + separator + hint_width <= cols {
+                    line.push_str(HINT_SEPARATOR);
+                    line.push_str(hint);
+                    line_width += separator + hint_width;
+                } else {
+                    if !line.is_empty() {
+                        lines.push(std::mem::take(&mut line));
+                    }
+                    line.push(' ');
+                    line.push_str(hint);
+                    line_width = 1 + hint_width;
                 }
-                continue;
-            }
-            let hint_width = width(hint);
-            if !line.is_empty() && line_width + separator + hint_width <= cols {
-                line.push_str(HINT_SEPARATOR);
-                line.push_str(hint);
-                line_width += separator + hint_width;
-            } else {
-                if !line.is_empty() {
-                    lines.push(std::mem::take(&mut line));
+                if line_width > cols {
+                    let mut parts: Vec<String> =
+                        wrap(line.trim_start(), cols.saturating_sub(1).max(1))
+                            .into_iter()
+                            .map(|part| format!(" {part}"))
+                            .collect();
+                    line = parts.pop().unwrap_or_default();
+                    line_width = width(&line);
+                    lines.extend(parts);
                 }
-                line.push(' ');
-                line.push_str(hint);
-                line_width = 1 + hint_width;
             }
-            if line_width > cols {
-                let mut parts: Vec<String> = wrap(line.trim_start(), cols.saturating_sub(1).max(1))
-                    .into_iter()
-                    .map(|part| format!(" {part}"))
-                    .collect();
-                line = parts.pop().unwrap_or_default();
-                line_width = width(&line);
-                lines.extend(parts);
+            if !line.is_empty() {
+                lines.push(line);
             }
-        }
-        if !line.is_empty() {
-            lines.push(line);
         }
         lines
     }
@@ -196,13 +193,20 @@ impl Footer {
             (Attribute::Text, AttrValue::String(s)) => self.notice = Some(s.clone()),
             (Attribute::Text, AttrValue::Payload(PropPayload::None)) => self.notice = None,
             (Attribute::Content, AttrValue::Payload(PropPayload::Vec(hints))) => {
-                self.hints = hints
-                    .iter()
-                    .filter_map(|hint| match hint {
-                        PropValue::Str(hint) => Some(hint.clone()),
-                        _ => None,
-                    })
-                    .collect();
+                self.hints = vec![
+                    hints
+                        .iter()
+                        .filter_map(|hint| match hint {
+                            PropValue::Str(hint) => Some(hint.clone()),
+                            _ => None,
+                        })
+                        .collect(),
+                ];
+            }
+            (Attribute::Content, value) => {
+                if let Some(groups) = crate::realm::payload_ref::<Vec<Vec<String>>>(value) {
+                    self.hints = groups.clone();
+                }
             }
             _ => {}
         }
@@ -212,9 +216,13 @@ impl Footer {
     fn get_attr(&self, attr: Attribute) -> Option<AttrValue> {
         match attr {
             Attribute::Text => self.notice.clone().map(AttrValue::String),
-            Attribute::Content => Some(AttrValue::Payload(PropPayload::Vec(
-                self.hints.iter().cloned().map(PropValue::Str).collect(),
-            ))),
+            Attribute::Content => Some(match self.hints.as_slice() {
+                [] => AttrValue::Payload(PropPayload::Vec(Vec::new())),
+                [group] => AttrValue::Payload(PropPayload::Vec(
+                    group.iter().cloned().map(PropValue::Str).collect(),
+                )),
+                _ => crate::realm::payload(self.hints.clone()),
+            }),
             other => self.props.get(other),
         }
     }

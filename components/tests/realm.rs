@@ -249,7 +249,7 @@ fn tab_bar_settings_modal_and_footer_answer_their_attributes() {
     );
 
     let mut footer = Footer {
-        hints: vec!["Enter confirm".into()],
+        hints: vec![vec!["Enter confirm".into()]],
         ..Footer::default()
     };
     footer.attr(Attribute::Text, AttrValue::String("Saved.".into()));
@@ -464,6 +464,33 @@ fn review_tabs_settings_and_footer_take_all_their_content_by_attribute() {
     assert!(!render_to_string(&mut footer, Size::new(40, 4)).contains("Saved."));
 }
 
+#[test]
+fn footer_hint_groups_are_an_attribute_and_one_group_reads_back_as_strings() {
+    use pi_ask_components::realm::{payload, payload_ref};
+    let mut footer = Footer::default();
+    let groups = vec![
+        vec!["Enter submit".to_owned(), "Esc close".to_owned()],
+        vec!["Ctrl+W delete word".to_owned()],
+    ];
+    footer.attr(Attribute::Content, payload(groups.clone()));
+    let back = queried(&footer, Attribute::Content).unwrap();
+    assert_eq!(payload_ref::<Vec<Vec<String>>>(&back), Some(&groups));
+    let screen = render_to_string(&mut footer, Size::new(40, 4));
+    assert!(
+        screen.contains("Enter submit · Esc close") && screen.contains("Ctrl+W delete word"),
+        "{screen}"
+    );
+    let one = ["↑↓ select", "Enter confirm"].map(|h| PropValue::Str(h.into()));
+    footer.attr(
+        Attribute::Content,
+        AttrValue::Payload(PropPayload::Vec(one.to_vec())),
+    );
+    assert_eq!(
+        queried(&footer, Attribute::Content),
+        Some(AttrValue::Payload(PropPayload::Vec(one.to_vec())))
+    );
+}
+
 /// `realm::view_in` (how pi-ask draws every component but the editor, into a plain buffer) is
 /// tui-realm's `view`: each component drawn through it at an offset area gives exactly the cells
 /// a terminal frame gets when the component's `view` draws it, as an `Application` does.
@@ -538,7 +565,7 @@ fn view_in_a_buffer_draws_what_view_draws_in_a_terminal_frame() {
     };
     check("settings modal", &mut settings);
     let mut footer = Footer {
-        hints: vec!["↑↓ select".into(), "Enter confirm".into()],
+        hints: vec![vec!["↑↓ select".into(), "Enter confirm".into()]],
         ..Footer::default()
     };
     check("footer", &mut footer);

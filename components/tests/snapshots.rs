@@ -268,17 +268,19 @@ fn settings_modal() {
 }
 
 /// The original's footer hints for a multi question.
-fn multi_hints() -> Vec<String> {
-    [
-        "Space toggle",
-        "t question type",
-        "Enter continue",
-        "N/Shift+N note",
-        "Esc dismiss",
-        "? settings",
+fn multi_hints() -> Vec<Vec<String>> {
+    vec![
+        [
+            "Space toggle",
+            "t question type",
+            "Enter continue",
+            "N/Shift+N note",
+            "Esc dismiss",
+            "? settings",
+        ]
+        .map(String::from)
+        .to_vec(),
     ]
-    .map(String::from)
-    .to_vec()
 }
 
 #[test]
@@ -298,6 +300,22 @@ fn footer() {
 }
 
 #[test]
+fn each_hint_group_starts_a_line_of_its_own_and_empty_hints_are_skipped() {
+    let footer = Footer {
+        hints: vec![
+            vec!["Enter submit".into(), String::new(), "Esc close".into()],
+            vec!["Ctrl+W delete word".into()],
+            vec![],
+        ],
+        ..Footer::default()
+    };
+    assert_eq!(
+        footer.hint_lines(80),
+        [" Enter submit · Esc close", " Ctrl+W delete word"]
+    );
+}
+
+#[test]
 fn footer_wraps_hints_at_chunk_boundaries_with_every_line_indented() {
     let footer = Footer {
         hints: multi_hints(),
@@ -314,14 +332,16 @@ fn footer_wraps_hints_at_chunk_boundaries_with_every_line_indented() {
         ]
     );
     let footer = Footer {
-        hints: [
-            "Enter confirm",
-            "N/Shift+N note",
-            "Esc dismiss",
-            "? settings",
-        ]
-        .map(String::from)
-        .to_vec(),
+        hints: vec![
+            [
+                "Enter confirm",
+                "N/Shift+N note",
+                "Esc dismiss",
+                "? settings",
+            ]
+            .map(String::from)
+            .to_vec(),
+        ],
         ..Footer::default()
     };
     assert_eq!(

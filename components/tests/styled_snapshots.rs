@@ -219,7 +219,7 @@ fn settings_modal_focused_toggle_reset_and_error() {
 fn footer_notice_and_hints_and_preview_pane() {
     let mut footer = Footer {
         notice: Some("Unsaved ask answers or drafts.".into()),
-        hints: vec!["Enter confirm".into(), "Esc dismiss".into()],
+        hints: vec![vec!["Enter confirm".into(), "Esc dismiss".into()]],
         theme: Theme::default(),
         ..Footer::default()
     };

@@ -103,11 +103,10 @@ pub enum SessionError {
 /// Reads a session file.
 pub fn read_session(path: &Path) -> Result<SessionFile, SessionError> {
     let shown = crate::paths::display(path);
-    let bytes = std::fs::read(path)
-        .map_err(|source| SessionError::Unreadable {
-            path: shown.clone(),
-            source: source.into(),
-        })?;
+    let bytes = std::fs::read(path).map_err(|source| SessionError::Unreadable {
+        path: shown.clone(),
+        source: source.into(),
+    })?;
     parse_session(&String::from_utf8_lossy(&bytes), path)
 }
 

@@ -48,8 +48,10 @@ fn pair_hint(
     Some(format!("{label} {verb}"))
 }
 
-/// The hints for the current state of a flow, in display order. Every key is written the same
-/// way (its label, from the live table); `? settings` shows only where `?` opens the settings.
+/// The hints for the current state of a flow, in display order and in groups (each group starts
+/// on a line of its own: an editor's editing keys go under its other keys). Every key is written
+/// the same way (its label, from the live table); `? settings` shows only where `?` opens the
+/// settings.
 /// `markdown` says whether Markdown is rendered (the config's `theme.markdown`): the raw toggle is
 /// named only for a preview that has some.
 pub fn flow_hints(
@@ -57,23 +59,25 @@ pub fn flow_hints(
     model: &Model,
     popup_open: bool,
     markdown: bool,
-) -> Vec<String> {
+) -> Vec<Vec<String>> {
     use Action::*;
     if popup_open {
-        return [
-            pair_hint(
-                table,
-                (AutocompleteNext, AutocompletePrevious),
-                ("down", "up", "↑↓"),
-                "select",
-            ),
-            hint(table, AutocompleteAccept),
-            hint(table, AutocompleteComplete),
-            hint(table, AutocompleteClose),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
+        return vec![
+            [
+                pair_hint(
+                    table,
+                    (AutocompleteNext, AutocompletePrevious),
+                    ("down", "up", "↑↓"),
+                    "select",
+                ),
+                hint(table, AutocompleteAccept),
+                hint(table, AutocompleteComplete),
+                hint(table, AutocompleteClose),
+            ]
+            .into_iter()
+            .flatten()
+            .collect(),
+        ];
     }
     if let Some(filter) = model.filter() {
         let multi = model.questions()[filter.question].presented_type.is_multi();
@@ -90,7 +94,7 @@ pub fn flow_hints(
             hints.push(hint(table, FilterToggle));
         }
         hints.push(hint(table, FilterClose));
-        return hints.into_iter().flatten().collect();
+        return vec![hints.into_iter().flatten().collect()];
     }
     let tabs = pair_hint(
         table,
@@ -183,16 +187,15 @@ pub fn flow_hints(
         }
     };
     hints.push(settings);
-    let mut hints: Vec<String> = hints.into_iter().flatten().collect();
+    let mut groups = vec![hints.into_iter().flatten().collect::<Vec<String>>()];
     // Once an editor holds text, its editing keys get a line of their own.
     if let Some(editor) = model.editor().filter(|e| !e.edit.is_empty()) {
         let editing = editing_hints(table, editor.target.is_note());
         if !editing.is_empty() {
-            hints.push(String::new());
-            hints.extend(editing);
+            groups.push(editing);
         }
     }
-    hints
+    groups
 }
 
 /// The editing actions with a hint verb, from the table: word motions as one pair, deleting a
