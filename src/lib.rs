@@ -25,7 +25,7 @@ pub mod embed;
 pub mod extract;
 pub mod files;
 pub mod form;
-#[cfg(feature = "fuzzing")]
+#[cfg(feature = "cli")]
 pub mod fuzzing;
 #[cfg(feature = "cli")]
 pub mod history;
