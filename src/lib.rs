@@ -25,7 +25,11 @@ pub mod embed;
 pub mod extract;
 pub mod files;
 pub mod form;
+// The fuzz targets' checks: public for the fuzz crate and tests/fuzz_regressions.rs, not part of
+// the documented library. (A `fuzzing` feature turned on by a dev-dependency of the crate on
+// itself would unify into the lean core's own test build, so it stays under `cli`.)
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod fuzzing;
 #[cfg(feature = "cli")]
 pub mod history;

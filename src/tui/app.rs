@@ -20,23 +20,24 @@ use crate::keys::KeyId;
 use crate::model::{Cmd, Intent, Model, Msg, Popup, Report, update};
 use crate::settings::Settings;
 
-/// A running ask flow with its view state.
+/// A running ask flow with its view state. Everything the view draws from is private, so every
+/// change goes through a method that also drops the frame laid out for sizing.
 pub struct App {
     model: Model,
-    pub(crate) table: BindingTable,
+    table: BindingTable,
     /// What the view keeps between frames (option lists with their scroll and layout caches,
     /// the filtered list, prompts laid out).
-    pub(crate) view: ViewState,
-    pub(crate) config_path: String,
+    view: ViewState,
+    config_path: String,
     /// Where `@` suggestions come from; the session takes it at the first search.
     pub(crate) files: Option<FileSource>,
     /// The colours everything is drawn with, and how the settings modal describes them.
-    pub(crate) look: Look,
+    look: Look,
     /// `global.dismiss` (Ctrl+C) gives the form back instead of cancelling it: set by a driver
     /// that has somewhere to give it back to (the inbox puts the ask back in the queue).
-    pub(crate) dismiss_puts_back: bool,
+    dismiss_puts_back: bool,
     /// The person asked to give the form back (see `dismiss_puts_back`).
-    pub(crate) put_back: bool,
+    put_back: bool,
     /// The frame [`App::natural_height`] laid out, for the draw that follows it; anything that
     /// changes what is drawn drops it.
     laid_out: Option<FrameLayout>,
