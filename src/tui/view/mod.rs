@@ -120,13 +120,14 @@ pub const MIN_WIDTH: u16 = 20;
 /// Columns the preview layout needs to put the pane beside the list.
 pub const PREVIEW_WIDE_MIN: u16 = 90;
 
-/// One frame laid out at a width: the footer's lines, the current tab's body and its heights,
-/// and the settings modal over them. Sizing the inline area and drawing the frame both read it,
+/// One frame laid out at a width: the footer and how many lines it takes, the current tab's body
+/// and its heights, and the settings modal over them. Sizing the inline area and drawing the frame both read it,
 /// so a frame is laid out once (see [`crate::tui::App::natural_height`]).
 pub struct FrameLayout {
     cols: u16,
     footer: Footer,
-    footer_lines: Vec<(String, ratatui::style::Style)>,
+    /// The footer's lines above its rule.
+    footer_lines: u16,
     body: BodyLayout,
     heights: BodyHeights,
     modal: Option<SettingsModal>,
@@ -137,7 +138,7 @@ impl FrameLayout {
     pub fn new(model: &Model, chrome: &Chrome, state: &mut ViewState, cols: u16) -> FrameLayout {
         let cols = cols.max(1);
         let footer = flow_footer(model, chrome);
-        let footer_lines = footer.lines(cols);
+        let footer_lines = u16::try_from(footer.lines(cols).len()).unwrap_or(u16::MAX);
         let body = BodyLayout::new(model, chrome, state, cols);
         let heights = body.heights(cols);
         FrameLayout {
@@ -161,7 +162,7 @@ impl FrameLayout {
         let title = if model.title().is_some() { 2 } else { 0 };
         let form = (1u16 + title + 2)
             .saturating_add(self.heights.natural)
-            .saturating_add(self.footer_lines.len() as u16 + 1);
+            .saturating_add(self.footer_lines.saturating_add(1));
         let modal = self.modal.as_ref().map_or(0, |view| {
             view.area(Rect::new(0, 0, self.cols, u16::MAX)).height
         });
@@ -270,14 +271,7 @@ pub fn draw_laid_out(
         ..
     } = layout;
     let plan = (area.width >= MIN_WIDTH)
-        .then(|| {
-            plan(
-                area.height,
-                model.title().is_some(),
-                footer_lines.len() as u16 + 1,
-                body,
-            )
-        })
+        .then(|| plan(area.height, model.title().is_some(), footer_lines + 1, body))
         .flatten();
     let Some(plan) = plan else {
         draw_too_small(area, buf, &theme, body.min + 1);
@@ -331,7 +325,7 @@ pub fn draw_laid_out(
         }
     };
     if plan.footer {
-        let height = footer_lines.len() as u16 + 1;
+        let height = footer_lines.saturating_add(1);
         view_in(
             &mut footer,
             Rect::new(area.x, area.y + area.height - height, area.width, height),
