@@ -8,7 +8,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pi_ask::keys::RawKey;
+use pi_ask::keys::{Named, RawKey};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use support::key;
@@ -54,8 +54,8 @@ fn editor_char(c: &mut Criterion) {
         b.iter_custom(|iters| {
             let mut app = app(&free_form_payload());
             // Down twice: onto `Type your own`, which opens the answer editor.
-            app.handle_key(&key(RawKey::Down));
-            app.handle_key(&key(RawKey::Down));
+            app.handle_key(&key(RawKey::Named(Named::Down)));
+            app.handle_key(&key(RawKey::Named(Named::Down)));
             assert!(app.model().editor().is_some(), "the answer editor is open");
             app.handle_paste(&pasted);
             let mut buf = Buffer::empty(area);
@@ -65,7 +65,7 @@ fn editor_char(c: &mut Criterion) {
                 let event = if i % 2 == 0 {
                     key(RawKey::Char('x'))
                 } else {
-                    key(RawKey::Backspace)
+                    key(RawKey::Named(Named::Backspace))
                 };
                 let start = Instant::now();
                 app.handle_key(&event);

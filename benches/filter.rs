@@ -8,7 +8,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pi_ask::keys::RawKey;
+use pi_ask::keys::{Named, RawKey};
 use pi_ask::tui::App;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -50,7 +50,7 @@ fn time_typing(app: &mut App, iters: u64, area: Option<Rect>) -> Duration {
             app.draw(area, &mut buf);
         }
         total += start.elapsed();
-        app.handle_key(&key(RawKey::Backspace));
+        app.handle_key(&key(RawKey::Named(Named::Backspace)));
     }
     assert!(app.model().filter().is_some(), "the filter stayed open");
     std::hint::black_box(&buf);

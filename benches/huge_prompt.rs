@@ -9,7 +9,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pi_ask::keys::RawKey;
+use pi_ask::keys::{Named, RawKey};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
@@ -48,7 +48,11 @@ fn huge_prompt(c: &mut Criterion) {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for i in 0..iters {
-                let code = if i % 2 == 0 { RawKey::Down } else { RawKey::Up };
+                let code = if i % 2 == 0 {
+                    RawKey::Named(Named::Down)
+                } else {
+                    RawKey::Named(Named::Up)
+                };
                 let start = Instant::now();
                 std::hint::black_box(app.handle_key(&support::key(code)));
                 buf.reset();

@@ -25,43 +25,16 @@ pub struct Mods {
 }
 
 /// A key as a terminal encodes it, before [`KeyId::from_raw`] normalizes it (crossterm's key
-/// codes, as far as pi-ask reads them, without depending on crossterm).
+/// codes, as far as pi-ask reads them, without depending on crossterm): what differs from a key
+/// id is a character as sent (its case carries Shift) and legacy Shift+Tab.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RawKey {
     /// A character, as sent (`N` from a legacy terminal's Shift+N, `n` from Kitty's).
     Char(char),
     /// Shift+Tab as legacy terminals send it (`CSI Z`).
     BackTab,
-    /// Enter (Return).
-    Enter,
-    /// Escape.
-    Esc,
-    /// Tab.
-    Tab,
-    /// Backspace.
-    Backspace,
-    /// Delete (forward delete).
-    Delete,
-    /// Insert.
-    Insert,
-    /// Home.
-    Home,
-    /// End.
-    End,
-    /// Page Up.
-    PageUp,
-    /// Page Down.
-    PageDown,
-    /// Arrow up.
-    Up,
-    /// Arrow down.
-    Down,
-    /// Arrow left.
-    Left,
-    /// Arrow right.
-    Right,
-    /// The keypad's middle key (`clear` in pi's key ids).
-    KeypadBegin,
+    /// A named key (the keypad's middle key is [`Named::Clear`]).
+    Named(Named),
     /// A function key F1, F2, … (only F1–F12 have key ids).
     F(u8),
 }
@@ -337,21 +310,7 @@ impl KeyId {
                 mods.shift = true;
                 Base::Named(Named::Tab)
             }
-            RawKey::Enter => Base::Named(Named::Enter),
-            RawKey::Esc => Base::Named(Named::Esc),
-            RawKey::Tab => Base::Named(Named::Tab),
-            RawKey::Backspace => Base::Named(Named::Backspace),
-            RawKey::Delete => Base::Named(Named::Delete),
-            RawKey::Insert => Base::Named(Named::Insert),
-            RawKey::Home => Base::Named(Named::Home),
-            RawKey::End => Base::Named(Named::End),
-            RawKey::PageUp => Base::Named(Named::PageUp),
-            RawKey::PageDown => Base::Named(Named::PageDown),
-            RawKey::Up => Base::Named(Named::Up),
-            RawKey::Down => Base::Named(Named::Down),
-            RawKey::Left => Base::Named(Named::Left),
-            RawKey::Right => Base::Named(Named::Right),
-            RawKey::KeypadBegin => Base::Named(Named::Clear),
+            RawKey::Named(named) => Base::Named(named),
             RawKey::F(n) if (1..=12).contains(&n) => Base::F(n),
             RawKey::F(_) => return None,
         };
@@ -378,21 +337,21 @@ impl KeyId {
         let code = match event.code {
             KeyCode::Char(c) => RawKey::Char(c),
             KeyCode::BackTab => RawKey::BackTab,
-            KeyCode::Enter => RawKey::Enter,
-            KeyCode::Esc => RawKey::Esc,
-            KeyCode::Tab => RawKey::Tab,
-            KeyCode::Backspace => RawKey::Backspace,
-            KeyCode::Delete => RawKey::Delete,
-            KeyCode::Insert => RawKey::Insert,
-            KeyCode::Home => RawKey::Home,
-            KeyCode::End => RawKey::End,
-            KeyCode::PageUp => RawKey::PageUp,
-            KeyCode::PageDown => RawKey::PageDown,
-            KeyCode::Up => RawKey::Up,
-            KeyCode::Down => RawKey::Down,
-            KeyCode::Left => RawKey::Left,
-            KeyCode::Right => RawKey::Right,
-            KeyCode::KeypadBegin => RawKey::KeypadBegin,
+            KeyCode::Enter => RawKey::Named(Named::Enter),
+            KeyCode::Esc => RawKey::Named(Named::Esc),
+            KeyCode::Tab => RawKey::Named(Named::Tab),
+            KeyCode::Backspace => RawKey::Named(Named::Backspace),
+            KeyCode::Delete => RawKey::Named(Named::Delete),
+            KeyCode::Insert => RawKey::Named(Named::Insert),
+            KeyCode::Home => RawKey::Named(Named::Home),
+            KeyCode::End => RawKey::Named(Named::End),
+            KeyCode::PageUp => RawKey::Named(Named::PageUp),
+            KeyCode::PageDown => RawKey::Named(Named::PageDown),
+            KeyCode::Up => RawKey::Named(Named::Up),
+            KeyCode::Down => RawKey::Named(Named::Down),
+            KeyCode::Left => RawKey::Named(Named::Left),
+            KeyCode::Right => RawKey::Named(Named::Right),
+            KeyCode::KeypadBegin => RawKey::Named(Named::Clear),
             KeyCode::F(n) => RawKey::F(n),
             _ => return None,
         };

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use pi_ask::files::{FileIndex, IndexOptions, Searcher, Suggestion, insertion};
-use pi_ask::keys::{KeyId, Mods, RawKey, TerminalInput};
+use pi_ask::keys::{KeyId, Mods, Named, RawKey, TerminalInput};
 use pi_ask::testing::Harness;
 
 fn tree() -> PathBuf {
@@ -485,7 +485,11 @@ fn a_truncated_index_is_named_in_the_popup() {
     let mut session = session_with_files(index);
     let now = std::time::Instant::now();
 
-    for code in [RawKey::End, RawKey::Char('@'), RawKey::Char('n')] {
+    for code in [
+        RawKey::Named(Named::End),
+        RawKey::Char('@'),
+        RawKey::Char('n'),
+    ] {
         session.handle_input(&key(code), now);
         session.settle_files(std::time::Duration::from_secs(10), now);
     }
@@ -515,7 +519,7 @@ fn the_index_walks_only_when_a_search_first_asks_for_it() {
     });
     let now = std::time::Instant::now();
 
-    session.handle_input(&key(RawKey::End), now);
+    session.handle_input(&key(RawKey::Named(Named::End)), now);
     session.handle_input(&key(RawKey::Char('x')), now);
     assert!(!session.files_started(), "typing without `@` walks nothing");
     session.handle_input(&key(RawKey::Char(' ')), now);
@@ -592,7 +596,11 @@ fn the_last_answer_of_a_streaming_walk_says_it_is_over() {
     });
     let now = std::time::Instant::now();
 
-    for code in [RawKey::End, RawKey::Char('@'), RawKey::Char('n')] {
+    for code in [
+        RawKey::Named(Named::End),
+        RawKey::Char('@'),
+        RawKey::Char('n'),
+    ] {
         session.handle_input(&key(code), now);
     }
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);

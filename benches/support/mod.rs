@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use pi_ask::keys::{KeyId, Mods, RawKey};
+use pi_ask::keys::{KeyId, Mods, Named, RawKey};
 use pi_ask::tui::App;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -47,11 +47,11 @@ fn time_presses(app: &mut App, iters: u64, area: Option<Rect>, sized: bool) -> D
     for _ in 0..iters {
         if app.model().cursor(0) >= 290 {
             for _ in 0..290 {
-                app.handle_key(&key(RawKey::Up));
+                app.handle_key(&key(RawKey::Named(Named::Up)));
             }
         }
         let start = Instant::now();
-        std::hint::black_box(app.handle_key(&key(RawKey::Down)));
+        std::hint::black_box(app.handle_key(&key(RawKey::Named(Named::Down))));
         if let Some(area) = area {
             if sized {
                 std::hint::black_box(app.natural_height(area.width));

@@ -4,7 +4,7 @@
 //! `tests/e2e_pty.rs` checks against the real runtime through `pi-ask keys`. Covers the legacy encodings, the common
 //! CSI/SS3 sequences, Kitty's `CSI codepoint ; modifiers u`, and bracketed paste.
 
-use crate::keys::{KeyId, Mods, RawKey, TerminalInput};
+use crate::keys::{KeyId, Mods, Named, RawKey, TerminalInput};
 
 /// A decoded event before its key is normalized into a [`KeyId`] (an `ESC` prefix adds Alt to
 /// the key after it, so the modifiers stay open until the sequence ends).
@@ -73,9 +73,9 @@ fn decode_events(bytes: &[u8]) -> Vec<Event> {
 /// A byte (or character) outside escape sequences, as crossterm reads it in raw mode.
 fn plain(c: char) -> Event {
     match c {
-        '\r' => key(RawKey::Enter, NONE),
-        '\t' => key(RawKey::Tab, NONE),
-        '\x7f' => key(RawKey::Backspace, NONE),
+        '\r' => key(RawKey::Named(Named::Enter), NONE),
+        '\t' => key(RawKey::Named(Named::Tab), NONE),
+        '\x7f' => key(RawKey::Named(Named::Backspace), NONE),
         '\0' => key(RawKey::Char(' '), CONTROL),
         // `\n` is Ctrl+J and `\x08` Ctrl+H here, as in crossterm's raw mode.
         c @ '\x01'..='\x1a' => key(RawKey::Char((c as u8 - 1 + b'a') as char), CONTROL),
@@ -88,17 +88,17 @@ fn plain(c: char) -> Event {
 /// One escape sequence at the start of `s`: the event (if known) and how many chars it used.
 fn escape(s: &[char]) -> (Option<Event>, usize) {
     match s.get(1) {
-        None => (Some(key(RawKey::Esc, NONE)), 1),
+        None => (Some(key(RawKey::Named(Named::Esc), NONE)), 1),
         Some('[') => csi(s),
         Some('O') => {
             let code = match s.get(2) {
-                Some('A') => RawKey::Up,
-                Some('B') => RawKey::Down,
-                Some('C') => RawKey::Right,
-                Some('D') => RawKey::Left,
-                Some('H') => RawKey::Home,
-                Some('F') => RawKey::End,
-                Some('M') => RawKey::Enter,
+                Some('A') => RawKey::Named(Named::Up),
+                Some('B') => RawKey::Named(Named::Down),
+                Some('C') => RawKey::Named(Named::Right),
+                Some('D') => RawKey::Named(Named::Left),
+                Some('H') => RawKey::Named(Named::Home),
+                Some('F') => RawKey::Named(Named::End),
+                Some('M') => RawKey::Named(Named::Enter),
                 Some('P') => RawKey::F(1),
                 Some('Q') => RawKey::F(2),
                 Some('R') => RawKey::F(3),
@@ -108,7 +108,7 @@ fn escape(s: &[char]) -> (Option<Event>, usize) {
             (Some(key(code, NONE)), 3)
         }
         // A doubled ESC is one Esc key.
-        Some('\x1b') => (Some(key(RawKey::Esc, NONE)), 2),
+        Some('\x1b') => (Some(key(RawKey::Named(Named::Esc), NONE)), 2),
         // ESC before any other key is that key with Alt.
         Some(&c) => match plain(c) {
             Event::Key(code, mods) => (Some(Event::Key(code, Mods { alt: true, ..mods })), 2),
@@ -146,30 +146,30 @@ fn csi(s: &[char]) -> (Option<Event>, usize) {
         .collect();
     let mods = modifiers(nums.get(1).copied().unwrap_or(1));
     let code = match final_char {
-        'A' => RawKey::Up,
-        'B' => RawKey::Down,
-        'C' => RawKey::Right,
-        'D' => RawKey::Left,
-        'H' => RawKey::Home,
-        'F' => RawKey::End,
+        'A' => RawKey::Named(Named::Up),
+        'B' => RawKey::Named(Named::Down),
+        'C' => RawKey::Named(Named::Right),
+        'D' => RawKey::Named(Named::Left),
+        'H' => RawKey::Named(Named::Home),
+        'F' => RawKey::Named(Named::End),
         'Z' => return (Some(key(RawKey::BackTab, SHIFT)), used),
         '~' => match nums.first().copied().unwrap_or(0) {
-            1 | 7 => RawKey::Home,
-            2 => RawKey::Insert,
-            3 => RawKey::Delete,
-            4 | 8 => RawKey::End,
-            5 => RawKey::PageUp,
-            6 => RawKey::PageDown,
+            1 | 7 => RawKey::Named(Named::Home),
+            2 => RawKey::Named(Named::Insert),
+            3 => RawKey::Named(Named::Delete),
+            4 | 8 => RawKey::Named(Named::End),
+            5 => RawKey::Named(Named::PageUp),
+            6 => RawKey::Named(Named::PageDown),
             n @ 11..=15 => RawKey::F((n - 10) as u8),
             n @ 17..=21 => RawKey::F((n - 11) as u8),
             n @ 23..=24 => RawKey::F((n - 12) as u8),
             _ => return (None, used),
         },
         'u' => match nums.first().copied().unwrap_or(0) {
-            27 => RawKey::Esc,
-            13 => RawKey::Enter,
-            9 => RawKey::Tab,
-            127 => RawKey::Backspace,
+            27 => RawKey::Named(Named::Esc),
+            13 => RawKey::Named(Named::Enter),
+            9 => RawKey::Named(Named::Tab),
+            127 => RawKey::Named(Named::Backspace),
             cp => match char::from_u32(cp) {
                 Some(c) => RawKey::Char(c),
                 None => return (None, used),
@@ -192,14 +192,14 @@ mod tests {
             events,
             vec![
                 key(RawKey::Char('a'), NONE),
-                key(RawKey::Down, NONE),
+                key(RawKey::Named(Named::Down), NONE),
                 key(RawKey::BackTab, SHIFT),
                 key(RawKey::Char('n'), SHIFT),
                 key(RawKey::Char('c'), CONTROL),
                 key(RawKey::Char('N'), SHIFT),
                 Event::Paste("hi there".into()),
-                key(RawKey::Enter, NONE),
-                key(RawKey::Esc, NONE),
+                key(RawKey::Named(Named::Enter), NONE),
+                key(RawKey::Named(Named::Esc), NONE),
             ]
         );
     }
