@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use pi_ask::files::{Matches, Suggestion};
+use pi_ask::files::{Matches, Request, Suggestion};
 use pi_ask::keymap::{
     Action, BindingTable, EditorKind, Focus, KeymapSource, PopupFocus, Resolution,
     keymaps_from_value,
@@ -48,7 +48,7 @@ fn answer(generation: u64, paths: &[&str]) -> Msg {
 
 fn search(cmds: &[Cmd]) -> Option<(String, u64)> {
     cmds.iter().find_map(|c| match c {
-        Cmd::Search { query, generation } => Some((query.clone(), *generation)),
+        Cmd::Files(Request::Search { query, generation }) => Some((query.clone(), *generation)),
         _ => None,
     })
 }
@@ -182,7 +182,7 @@ fn tab_lists_the_folder_and_one_candidate_is_inserted_at_once() {
     let (word, g) = cmds
         .iter()
         .find_map(|c| match c {
-            Cmd::ListDir { word, generation } => Some((word.clone(), *generation)),
+            Cmd::Files(Request::ListDir { word, generation }) => Some((word.clone(), *generation)),
             _ => None,
         })
         .expect("a listing");
@@ -193,7 +193,7 @@ fn tab_lists_the_folder_and_one_candidate_is_inserted_at_once() {
     let g = cmds
         .iter()
         .find_map(|c| match c {
-            Cmd::ListDir { generation, .. } => Some(*generation),
+            Cmd::Files(Request::ListDir { generation, .. }) => Some(*generation),
             _ => None,
         })
         .unwrap();
@@ -214,7 +214,7 @@ fn tab_on_no_matching_files_completes_the_path_word_as_with_the_popup_closed() {
     let cmds = send(&mut m, [Msg::Popup(PopupAction::Complete)]);
     assert!(
         cmds.iter()
-            .any(|c| matches!(c, Cmd::ListDir { word, .. } if word == "zz")),
+            .any(|c| matches!(c, Cmd::Files(Request::ListDir { word, .. }) if word == "zz")),
         "{cmds:?}"
     );
 }

@@ -211,7 +211,7 @@ pub enum Report {
         /// Preview lines a page shows.
         preview_page: u16,
     },
-    /// The answer to [`Cmd::Search`] or [`Cmd::ListDir`] number `generation` (dropped when a
+    /// The answer to the [`Cmd::Files`] request number `generation` (dropped when a
     /// newer request was made since); `truncated` when the file index stopped at its cap.
     Suggestions {
         /// The request this answers.
@@ -317,18 +317,7 @@ pub enum Cmd {
     ResetConfig,
     /// Send [`Report::ResetWindowExpired`] after [`crate::settings::RESET_CONFIRM_WINDOW_MS`].
     StartResetWindow,
-    /// Find the files matching an `@` query, off the UI thread; answer with [`Report::Suggestions`].
-    Search {
-        /// The text after `@`.
-        query: String,
-        /// The request's number, which the answer carries.
-        generation: u64,
-    },
-    /// List the folder of a path word for Tab completion; answer with [`Report::Suggestions`].
-    ListDir {
-        /// The path word being completed.
-        word: String,
-        /// The request's number, which the answer carries.
-        generation: u64,
-    },
+    /// Find files for the open editor off the UI thread (an `@` query, or the folder of a path
+    /// word for Tab completion); answer with [`Report::Suggestions`].
+    Files(crate::files::Request),
 }

@@ -1,6 +1,6 @@
 //! The `@` suggestion popup as model state: open or closed, its kind, items and selection, the
 //! text it was dismissed at, and the generation of the search it waits for. Searching and folder
-//! listing are effects ([`Cmd::Search`], [`Cmd::ListDir`]); their answers come back as
+//! listing are effects ([`Cmd::Files`]); their answers come back as
 //! [`Report::Suggestions`](super::Report::Suggestions) and are dropped when a newer request was made since.
 
 use super::{Cmd, Model, PopupAction};
@@ -111,10 +111,10 @@ pub(super) fn refresh(model: &mut Model) -> Vec<Cmd> {
                     quoted: token.quoted,
                 },
             );
-            vec![Cmd::Search {
+            vec![Cmd::Files(files::Request::Search {
                 query: token.query,
                 generation,
-            }]
+            })]
         }
         _ => {
             completion.close();
@@ -240,7 +240,7 @@ pub(super) fn action(model: &mut Model, action: PopupAction) -> Vec<Cmd> {
                 quoted,
             } = files::path_word(&before);
             let generation = completion.request(len_chars, PopupKind::Word { had_at, quoted });
-            vec![Cmd::ListDir { word, generation }]
+            vec![Cmd::Files(files::Request::ListDir { word, generation })]
         }
         (_, None) => Vec::new(),
     }

@@ -14,7 +14,7 @@ use super::appearance::Appearance;
 use super::settings_app::SettingsApp;
 use super::view;
 use crate::config::{Channel, Config, ConfigStore, ThemeConfig};
-use crate::files::{FileSource, FileWorker, Request, SearchReply};
+use crate::files::{FileSource, FileWorker, SearchReply};
 use crate::keymap::BindingTable;
 use crate::keys::TerminalInput;
 use crate::model::{Cmd, Msg, Notification, Report};
@@ -374,14 +374,8 @@ impl Session {
                         None => Vec::new(),
                     }
                 }
-                Cmd::Search { query, generation } => {
-                    self.file_worker()
-                        .request(Request::Search { query, generation });
-                    Vec::new()
-                }
-                Cmd::ListDir { word, generation } => {
-                    self.file_worker()
-                        .request(Request::ListDir { word, generation });
+                Cmd::Files(request) => {
+                    self.file_worker().request(request);
                     Vec::new()
                 }
                 Cmd::ResetConfig => {
