@@ -198,29 +198,7 @@ enum Command {
         history: HistoryOptions,
     },
     /// Serve the ask_user tool to an MCP client over stdio; its asks are answered in `pi-ask inbox`.
-    Mcp {
-        /// The queue folder (as for `inbox`).
-        #[arg(long, value_name = "DIR")]
-        queue: Option<PathBuf>,
-        /// Withdraw an ask nobody answered within this many seconds (default: the config's
-        /// [mcp] timeoutSeconds; none).
-        #[arg(long, value_name = "SECONDS")]
-        timeout: Option<f64>,
-        /// Config file (as for `ask`).
-        #[arg(long, value_name = "PATH")]
-        config: Option<PathBuf>,
-        /// Seconds between progress notifications of a waiting call (for tests).
-        #[arg(long, value_name = "SECONDS", default_value_t = 5.0, hide = true)]
-        progress_every: f64,
-        /// Ask in the MCP host's own form (elicitation) when no inbox has taken an ask in time
-        /// (default: the config's [mcp] elicit; fallback).
-        #[arg(long, value_enum, value_name = "WHEN")]
-        elicit: Option<crate::mcp::ElicitMode>,
-        /// Seconds an ask waits for an inbox before the host's form is used (default: the
-        /// config's [mcp] elicitAfterSeconds; 5).
-        #[arg(long, value_name = "SECONDS")]
-        elicit_after: Option<f64>,
-    },
+    Mcp(commands::mcp::McpArgs),
     /// Print the events of a form served with --listen, one JSON line each, until it closes.
     Events {
         /// The form's socket.
@@ -390,21 +368,7 @@ pub fn main() -> ExitCode {
             let history = history.choice(options.config.as_deref());
             commands::inbox::run(queue, once, status, &options.into(), &history)
         }
-        Command::Mcp {
-            queue,
-            timeout,
-            config,
-            progress_every,
-            elicit,
-            elicit_after,
-        } => commands::mcp::run(commands::mcp::McpArgs {
-            queue,
-            timeout,
-            config,
-            progress_every,
-            elicit,
-            elicit_after,
-        }),
+        Command::Mcp(args) => commands::mcp::run(args),
         Command::Events { socket } => commands::remote::events(&socket),
         Command::Submit {
             socket,

@@ -7,20 +7,29 @@ use std::time::Duration;
 use crate::config::ElicitMode;
 use crate::report::{EXIT_ERROR, EXIT_OK, report};
 
-/// What `pi-ask mcp` was given.
-#[derive(Debug, Clone)]
+/// What `pi-ask mcp` was given (its command-line flags).
+#[derive(Debug, Clone, clap::Args)]
 pub struct McpArgs {
-    /// `--queue`: where asks are queued for an inbox.
+    /// The queue folder (as for `inbox`).
+    #[arg(long, value_name = "DIR")]
     pub queue: Option<PathBuf>,
-    /// `--timeout` seconds a call waits (0: for good); the config's when absent.
+    /// Withdraw an ask nobody answered within this many seconds (default: the config's
+    /// [mcp] timeoutSeconds; none).
+    #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
-    /// `--config`: the config file.
+    /// Config file (as for `ask`).
+    #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
-    /// `--progress-every` seconds between progress notifications.
+    /// Seconds between progress notifications of a waiting call (for tests).
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0, hide = true)]
     pub progress_every: f64,
-    /// `--elicit`: when to ask through the host's own form; the config's when absent.
+    /// Ask in the MCP host's own form (elicitation) when no inbox has taken an ask in time
+    /// (default: the config's [mcp] elicit; fallback).
+    #[arg(long, value_enum, value_name = "WHEN")]
     pub elicit: Option<ElicitMode>,
-    /// `--elicit-after` seconds without an inbox before eliciting; the config's when absent.
+    /// Seconds an ask waits for an inbox before the host's form is used (default: the
+    /// config's [mcp] elicitAfterSeconds; 5).
+    #[arg(long, value_name = "SECONDS")]
     pub elicit_after: Option<f64>,
 }
 
