@@ -107,11 +107,12 @@ impl FilteredList {
     }
 }
 
-/// A prompt laid out: at this width, with this theme, these lines.
+/// A prompt laid out: at this width, with this theme, these lines (shared with each frame's
+/// layout, which only reads them).
 pub(crate) type PromptLayout = (
     u16,
     pi_ask_components::Theme,
-    Vec<ratatui::text::Line<'static>>,
+    Arc<Vec<ratatui::text::Line<'static>>>,
 );
 
 /// Narrowest the form is drawn at; below it a one-line notice asks for a bigger terminal.

@@ -1,6 +1,8 @@
 //! A question tab: laid out at a width (prompt, note, filter line, option list, preview pane,
 //! editor slot), measured for the plan, then drawn.
 
+use std::sync::Arc;
+
 use pi_ask_components::editor;
 use pi_ask_components::preview_pane::MAX_PREVIEW_LINES;
 use pi_ask_components::realm::view_in;
@@ -22,8 +24,8 @@ const MAX_PROMPT_LINES: usize = 1024;
 
 /// A question tab laid out at one width: what it draws and how tall each part is.
 pub(super) struct QuestionLayout {
-    /// The prompt's lines, its Markdown rendered.
-    prompt: Vec<ratatui::text::Line<'static>>,
+    /// The prompt's lines, its Markdown rendered (shared with the view's cache, not copied).
+    prompt: Arc<Vec<ratatui::text::Line<'static>>>,
     /// The question note: its open editor's height, or the saved note's lines.
     note_editor: Option<u16>,
     note_lines: Vec<String>,
@@ -283,23 +285,23 @@ fn prompt_lines(
     state: &mut ViewState,
     q: usize,
     cols: u16,
-) -> Vec<ratatui::text::Line<'static>> {
+) -> Arc<Vec<ratatui::text::Line<'static>>> {
     let theme = chrome.look.theme;
     if let Some(Some((c, t, lines))) = state.prompts.get(q)
         && *c == cols
         && *t == theme
     {
-        return lines.clone();
+        return Arc::clone(lines);
     }
-    let lines = pi_ask_components::markdown::render(
+    let lines = Arc::new(pi_ask_components::markdown::render(
         &model.questions()[q].prompt,
         cols.saturating_sub(1).max(1) as usize,
         MAX_PROMPT_LINES,
         theme.text(),
         &theme,
-    );
+    ));
     if let Some(slot) = state.prompts.get_mut(q) {
-        *slot = Some((cols, theme, lines.clone()));
+        *slot = Some((cols, theme, Arc::clone(&lines)));
     }
     lines
 }
