@@ -35,13 +35,16 @@ use crate::result::AskResult;
 use crate::settings::Settings;
 use crate::tui::{App, Appearance, Screen, Session, SettingsApp, bytes};
 
+/// Each notification a harness's flow sent, with the channels it was sent through.
+type Sent = Rc<RefCell<Vec<(Notification, Vec<crate::config::Channel>)>>>;
+
 /// A form (or the settings modal) on an in-memory terminal.
 pub struct Harness {
     session: Session,
     terminal: Terminal<TestBackend>,
     /// The last frame drawn, whole.
     frame: Buffer,
-    notifications: Rc<RefCell<Vec<Notification>>>,
+    notifications: Sent,
     now: Instant,
 }
 
@@ -137,9 +140,11 @@ impl Harness {
     fn build(screen: Screen, store: Option<ConfigStore>, width: u16, height: u16) -> Harness {
         let notifications = Rc::new(RefCell::new(Vec::new()));
         let sink = notifications.clone();
-        let notifier = Box::new(move |n: &Notification, _: &[crate::config::Channel]| {
-            sink.borrow_mut().push(n.clone())
-        });
+        let notifier = Box::new(
+            move |n: &Notification, channels: &[crate::config::Channel]| {
+                sink.borrow_mut().push((n.clone(), channels.to_vec()))
+            },
+        );
         let mut harness = Harness {
             session: Session::new(screen, store, notifier),
             terminal: Terminal::new(TestBackend::new(width, height)).expect("test backend"),
@@ -280,7 +285,20 @@ impl Harness {
 
     /// Notifications the flow sent.
     pub fn notifications(&self) -> Vec<Notification> {
-        self.notifications.borrow().clone()
+        self.notifications
+            .borrow()
+            .iter()
+            .map(|(n, _)| n.clone())
+            .collect()
+    }
+
+    /// The channels each notification went through (the config's, or the bell without one).
+    pub fn notification_channels(&self) -> Vec<Vec<crate::config::Channel>> {
+        self.notifications
+            .borrow()
+            .iter()
+            .map(|(_, channels)| channels.clone())
+            .collect()
     }
 
     /// The open `@` suggestion popup, if any.

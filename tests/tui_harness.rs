@@ -359,6 +359,20 @@ fn the_flow_notifies_once_when_opened() {
 }
 
 #[test]
+fn the_notification_goes_through_the_configs_channels_or_the_bell_without_a_config() {
+    use pi_ask::config::Channel;
+    let h = Harness::new(TWO, 80, 20).unwrap();
+    assert_eq!(h.notification_channels(), [vec![Channel::Bell]]);
+    let (_dir, config) =
+        config_file("schemaVersion = 5\n[notifications]\nchannels = [\"osc777\", \"osc9\"]\n");
+    let h = Harness::with_config(TWO, &config, 80, 20).unwrap();
+    assert_eq!(
+        h.notification_channels(),
+        [vec![Channel::Osc777, Channel::Osc9]]
+    );
+}
+
+#[test]
 fn a_non_empty_editor_keeps_question_mark_and_arrows() {
     let mut h = Harness::new(TWO, 80, 20).unwrap();
     h.press("shift+n")
