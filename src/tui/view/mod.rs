@@ -171,12 +171,6 @@ impl FrameLayout {
     }
 }
 
-/// The height the flow wants at a width in its current state (tight to its content), for sizing
-/// the inline area.
-pub fn natural_height(model: &Model, chrome: &Chrome, state: &mut ViewState, cols: u16) -> u16 {
-    FrameLayout::new(model, chrome, state, cols).natural_height(model)
-}
-
 /// The settings modal open over the flow, if any.
 fn flow_settings_view(model: &Model, chrome: &Chrome) -> Option<SettingsModal> {
     let modal = model.settings_modal()?;
