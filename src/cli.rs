@@ -1,14 +1,14 @@
-//! The command line: the clap types and one dispatch to `commands` (each command's work, and
-//! what it reports, lives there).
+//! The command line: the clap types, one dispatch to `commands` (each command's work lives
+//! there), and the one place a command's ending becomes an exit status and its failure a message.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::commands::{self, HistoryChoice};
+use crate::commands::{self, CommandError, Ended, HistoryChoice};
 use crate::config::ThemeSetting;
-use crate::report::{EXIT_ERROR, EXIT_OK, print_json, report};
+use crate::report::{EXIT_ERROR, Outcome, print_json, report};
 use crate::tui::{Appearance, ColorMode};
 
 /// The command line (clap). Its help texts are the `about` strings below.
@@ -286,8 +286,29 @@ enum HistoryAction {
 
 /// Runs the CLI with the process arguments.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match cli.command {
+    exit(dispatch(Cli::parse().command))
+}
+
+/// How a command ended as the exit status, said on standard error where there is something to
+/// say: 0 done; 1 cancelled, nothing to do (why) or not ready; 2 refused or failed (why).
+pub fn exit(ended: Ended) -> ExitCode {
+    match ended {
+        Ok(outcome) => {
+            if let Outcome::Nothing(why) = &outcome {
+                report(why);
+            }
+            ExitCode::from(outcome.exit_status())
+        }
+        Err(failed) => {
+            report(&failed.to_string());
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+/// Runs one command.
+fn dispatch(command: Command) -> Ended {
+    match command {
         Command::Ask {
             options,
             mode,
@@ -309,29 +330,19 @@ pub fn main() -> ExitCode {
             session,
             options,
             history,
-        } => match prepare(&options, &history) {
-            Ok(history) => commands::reopen::replay(
-                id.as_deref(),
-                session.as_deref(),
-                &options.into(),
-                &history,
-            ),
-            Err(code) => code,
-        },
+        } => {
+            let history = prepare(&options, &history)?;
+            commands::reopen::replay(id.as_deref(), session.as_deref(), &options.into(), &history)
+        }
         Command::Resume {
             id,
             session,
             options,
             history,
-        } => match prepare(&options, &history) {
-            Ok(history) => commands::reopen::resume(
-                id.as_deref(),
-                session.as_deref(),
-                &options.into(),
-                &history,
-            ),
-            Err(code) => code,
-        },
+        } => {
+            let history = prepare(&options, &history)?;
+            commands::reopen::resume(id.as_deref(), session.as_deref(), &options.into(), &history)
+        }
         Command::Answer {
             message,
             session,
@@ -341,10 +352,7 @@ pub fn main() -> ExitCode {
             options,
             history,
         } => {
-            let history = match prepare(&options, &history) {
-                Ok(history) => history,
-                Err(code) => return code,
-            };
+            let history = prepare(&options, &history)?;
             let args = commands::answer::AnswerArgs {
                 message,
                 session,
@@ -391,22 +399,23 @@ pub fn main() -> ExitCode {
             config,
             fullscreen,
             look,
-        } => crate::run::settings(config.as_deref(), fullscreen, look.into()),
+        } => Ok(crate::run::settings(
+            config.as_deref(),
+            fullscreen,
+            look.into(),
+        )?),
         Command::Validate { payload } => commands::ask::validate(&payload),
-        Command::Keys => match crate::tui::runtime::print_keys() {
-            Ok(()) => ExitCode::from(EXIT_OK),
-            Err(e) => {
-                report(&format!("terminal error: {e}"));
-                ExitCode::from(EXIT_ERROR)
-            }
-        },
+        Command::Keys => {
+            crate::tui::runtime::print_keys().map_err(CommandError::Terminal)?;
+            Ok(Outcome::Done)
+        }
         Command::Schema { pi } => {
             print_json(&if pi {
                 crate::schema::pi_tool()
             } else {
                 crate::schema::input_schema()
             });
-            ExitCode::from(EXIT_OK)
+            Ok(Outcome::Done)
         }
         Command::Embed => commands::embed::run(),
         Command::Prepare => commands::embed::prepare(),
@@ -420,14 +429,18 @@ pub fn main() -> ExitCode {
             let queue = queue
                 .map(|q| crate::paths::absolute(&q))
                 .or_else(|| crate::queue::default_queue_dir(|k| std::env::var(k).ok()));
-            commands::doctor::doctor(config.as_deref(), &choice, queue.as_deref())
+            Ok(commands::doctor::doctor(
+                config.as_deref(),
+                &choice,
+                queue.as_deref(),
+            ))
         }
     }
 }
 
 /// Before a reopening command: the result must be deliverable, and the history is chosen.
-fn prepare(options: &FormOptions, history: &HistoryOptions) -> Result<HistoryChoice, ExitCode> {
-    commands::ask::check_delivery(options.output.as_deref())?;
+fn prepare(options: &FormOptions, history: &HistoryOptions) -> Result<HistoryChoice, CommandError> {
+    crate::run::check_delivery(options.output.as_deref())?;
     Ok(history.choice(options.config.as_deref()))
 }
 
@@ -448,5 +461,40 @@ impl From<FormOptions> for crate::run::RunOptions {
             dismiss_puts_back: false,
             accessible: o.accessible,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_ending_has_its_exit_status() {
+        let cases: [(Ended, u8); 6] = [
+            (Ok(Outcome::Done), 0),
+            (Ok(Outcome::Cancelled), 1),
+            (
+                Ok(Outcome::Nothing("No interrupted ask to resume.".into())),
+                1,
+            ),
+            (Ok(Outcome::NotReady), 1),
+            (Ok(Outcome::Refused), 2),
+            (Err(CommandError::NeedsTerminal("resume")), 2),
+        ];
+        for (ended, status) in cases {
+            let shown = format!("{ended:?}");
+            assert_eq!(exit(ended), ExitCode::from(status), "{shown}");
+        }
+    }
+
+    #[test]
+    fn a_failure_keeps_the_module_error_as_its_source() {
+        use std::error::Error as _;
+        let io = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "denied");
+        let failed = CommandError::from(crate::run::RunError::Host(io));
+        assert_eq!(failed.to_string(), "cannot talk to the host: denied");
+        // `Run` is transparent: its source is the run error's, the I/O error itself.
+        let source = failed.source().expect("the I/O error");
+        assert_eq!(source.to_string(), "denied");
     }
 }

@@ -1,5 +1,6 @@
-//! How the program speaks besides its result: diagnostics on standard error and exit statuses.
-//! A leaf module, so every command reports the same way without depending on the command line.
+//! How the program speaks besides its result: diagnostics on standard error, how a command
+//! ended ([`Outcome`]) and the exit statuses. A leaf module, so every command reports the same
+//! way without depending on the command line.
 
 use std::io::Write;
 
@@ -9,6 +10,41 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_CANCELLED: u8 = 1;
 /// Exit status for invalid input or an error.
 pub const EXIT_ERROR: u8 = 2;
+
+/// How a command ended when it did not fail (a failure is the command's error type). Only the
+/// command line turns it into an exit status and says what it carries, so a command never exits
+/// or prints its own ending.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Done: a form answered, a listing printed, a check passed (exit 0).
+    Done,
+    /// A form ended cancelled and its result was delivered (exit 1).
+    Cancelled,
+    /// There was nothing to do, for the reason said on standard error (exit 1).
+    Nothing(String),
+    /// What was checked is not ready: `doctor` found a problem, no inbox watches the queue. The
+    /// output says what (exit 1).
+    NotReady,
+    /// What was given was refused and the output says why: an invalid payload's result, a
+    /// request the form refused (exit 2).
+    Refused,
+}
+
+impl Outcome {
+    /// The exit status: 0 done; 1 cancelled, nothing to do or not ready; 2 refused.
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            Outcome::Done => EXIT_OK,
+            Outcome::Cancelled | Outcome::Nothing(_) | Outcome::NotReady => EXIT_CANCELLED,
+            Outcome::Refused => EXIT_ERROR,
+        }
+    }
+
+    /// `Done` when `ok`, else `other` (a check's answer as an outcome).
+    pub fn done_if(ok: bool, other: Outcome) -> Outcome {
+        if ok { Outcome::Done } else { other }
+    }
+}
 
 /// Says `message` on standard error, one `pi-ask: ` line per line of it (a closed or hung-up
 /// stderr is ignored: reporting must never be the thing that fails). Messages carry text

@@ -2,7 +2,6 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::time::Instant;
 
 use crate::config::{ConfigPaths, ConfigStore};
@@ -11,7 +10,7 @@ use crate::form::Form;
 use crate::keymap::BindingTable;
 use crate::model::{External, Msg};
 use crate::remote::{FlowInfo, RemoteServer};
-use crate::report::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
+use crate::report::Outcome;
 use crate::result::{self, AskResult};
 use crate::tui::runtime::{self, Ending};
 use crate::tui::{App, Appearance, Screen, Session, SettingsApp, notify, terminal};
@@ -31,6 +30,90 @@ impl Finished {
             result,
             interrupted: false,
         }
+    }
+}
+
+/// Why a form (or the settings) ran without a result to deliver, or its result was not
+/// delivered. What a command turns into its exit status 2.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// `--cwd` is not a folder.
+    #[error(transparent)]
+    NotAFolder(#[from] NotAFolder),
+    /// `--listen` cannot be served.
+    #[error(transparent)]
+    Listen(#[from] crate::remote::socket::ListenError),
+    /// The form ended without a result (nothing to deliver).
+    #[error("the form ended without a result")]
+    NoResult,
+    /// The terminal failed (the settings have no answers to keep, so this ends them).
+    #[error("terminal error: {0}")]
+    Terminal(#[source] std::io::Error),
+    /// The signal handlers cannot be installed.
+    #[error("cannot watch for signals: {0}")]
+    Signals(#[source] std::io::Error),
+    /// The RPC host's dialogs failed.
+    #[error("cannot talk to the host: {0}")]
+    Host(#[source] std::io::Error),
+    /// `pi-ask settings` without a terminal.
+    #[error("settings need an interactive terminal")]
+    SettingsNeedTerminal,
+    /// `pi-ask settings` in line mode, which cannot draw the modal (the config file's path, as
+    /// shown).
+    #[error(
+        "the settings are drawn on the full screen, which line mode does not use: edit {0} (every setting is described in it and in docs/configuration.md)"
+    )]
+    SettingsInLineMode(String),
+    /// The result could not be delivered.
+    #[error(transparent)]
+    Delivery(#[from] DeliveryFailed),
+}
+
+/// Why a result did not reach where it was to go (paths as shown).
+#[derive(Debug, thiserror::Error)]
+pub enum DeliveryFailed {
+    /// Standard output cannot be written.
+    #[error("cannot write the result to standard output: {0}")]
+    Stdout(#[source] std::io::Error),
+    /// `--output` cannot be written; the result went to standard output instead.
+    #[error("cannot write the result to {path}: {source}; printed it on standard output instead")]
+    OnStdoutInstead {
+        /// The `--output` path.
+        path: String,
+        /// Why the file was not written.
+        source: std::io::Error,
+    },
+    /// Neither `--output` nor standard output can be written.
+    #[error("cannot write the result to {path}: {file}, nor to standard output: {stdout}")]
+    Lost {
+        /// The `--output` path.
+        path: String,
+        /// Why the file was not written.
+        #[source]
+        file: std::io::Error,
+        /// Why standard output was not written.
+        stdout: std::io::Error,
+    },
+}
+
+/// Why a result could not be delivered, found before the form opens.
+#[derive(Debug, thiserror::Error)]
+pub enum Undeliverable {
+    /// `--output` cannot take it.
+    #[error(transparent)]
+    Output(#[from] OutputRefused),
+    /// Standard output is closed.
+    #[error("standard output is closed, so the result could not be delivered; give --output FILE")]
+    StdoutClosed,
+}
+
+/// Refuses, before any form opens, a result that could not be delivered: a closed standard
+/// output, or an `--output` file that cannot be created.
+pub fn check_delivery(output: Option<&Path>) -> Result<(), Undeliverable> {
+    match output {
+        Some(path) => Ok(check_output_file(path)?),
+        None if stdout_is_closed() => Err(Undeliverable::StdoutClosed),
+        None => Ok(()),
     }
 }
 
@@ -90,57 +173,44 @@ pub fn flow_info(form: &Form, options: &RunOptions) -> FlowInfo {
 fn listen(
     form: &Form,
     options: &RunOptions,
-) -> Result<Option<std::sync::Arc<RemoteServer>>, ExitCode> {
+) -> Result<Option<std::sync::Arc<RemoteServer>>, RunError> {
     let Some(path) = &options.listen else {
         return Ok(None);
     };
-    match RemoteServer::bind(path, flow_info(form, options)) {
-        Ok(server) => Ok(Some(std::sync::Arc::new(server))),
-        Err(error) => {
-            crate::report::report(&error.to_string());
-            Err(ExitCode::from(EXIT_ERROR))
-        }
-    }
+    let server = RemoteServer::bind(path, flow_info(form, options))?;
+    Ok(Some(std::sync::Arc::new(server)))
 }
 
-/// Writes the result JSON (stdout or a file) and returns `code`; a failed write is exit 2.
-pub fn emit(result: &AskResult, output: Option<&Path>, code: u8) -> ExitCode {
+/// Writes the result JSON to `output` or standard output.
+pub fn emit(result: &AskResult, output: Option<&Path>) -> Result<(), DeliveryFailed> {
     deliver(
         &result.to_json_pretty(),
         output,
         &mut std::io::stdout().lock(),
-        code,
     )
 }
 
 /// Writes `text` and a newline to `output`, or to `stdout` without one. When the file cannot be
 /// written (it was checked before the form opened, so this is rare), the result goes to `stdout`
-/// instead, so the answers are not lost, and the exit status is 2 because the file is missing.
-pub fn deliver(text: &str, output: Option<&Path>, stdout: &mut dyn Write, code: u8) -> ExitCode {
+/// instead, so the answers are not lost, and it is still a failure because the file is missing.
+pub fn deliver(
+    text: &str,
+    output: Option<&Path>,
+    stdout: &mut dyn Write,
+) -> Result<(), DeliveryFailed> {
     let to_stdout =
         |stdout: &mut dyn Write| writeln!(stdout, "{text}").and_then(|_| stdout.flush());
     let Some(path) = output else {
-        return match to_stdout(stdout) {
-            Ok(()) => ExitCode::from(code),
-            Err(e) => {
-                crate::report::report(&format!("cannot write the result to standard output: {e}"));
-                ExitCode::from(EXIT_ERROR)
-            }
-        };
+        return to_stdout(stdout).map_err(DeliveryFailed::Stdout);
     };
-    let Err(e) = write_output(path, &format!("{text}\n")) else {
-        return ExitCode::from(code);
+    let Err(file) = write_output(path, &format!("{text}\n")) else {
+        return Ok(());
     };
-    let shown = crate::paths::display(path);
-    match to_stdout(stdout) {
-        Ok(()) => crate::report::report(&format!(
-            "cannot write the result to {shown}: {e}; printed it on standard output instead"
-        )),
-        Err(out) => crate::report::report(&format!(
-            "cannot write the result to {shown}: {e}, nor to standard output: {out}"
-        )),
-    }
-    ExitCode::from(EXIT_ERROR)
+    let path = crate::paths::display(path);
+    Err(match to_stdout(stdout) {
+        Ok(()) => DeliveryFailed::OnStdoutInstead { path, source: file },
+        Err(stdout) => DeliveryFailed::Lost { path, file, stdout },
+    })
 }
 
 /// How `--output` is written.
@@ -268,13 +338,10 @@ pub fn stdout_is_closed() -> bool {
         || unsafe { libc::fcntl(1, libc::F_GETFD) == -1 }
 }
 
-/// The process exit code for a result: 0 when submitted or elaborated, 1 when cancelled.
-pub fn exit_code(result: &AskResult) -> u8 {
-    if result.details.cancelled {
-        EXIT_CANCELLED
-    } else {
-        EXIT_OK
-    }
+/// How a command that delivered `result` ended: done when submitted or elaborated, cancelled
+/// otherwise.
+pub fn outcome(result: &AskResult) -> Outcome {
+    Outcome::done_if(!result.details.cancelled, Outcome::Cancelled)
 }
 
 /// Line mode's notifications: the command channels only (the bell and OSC channels would put
@@ -325,16 +392,18 @@ fn notifier() -> crate::tui::Notifier {
 
 /// Asks a form on the terminal and delivers the result. Without a terminal, delivers the
 /// pending questions (exit 1).
-pub fn ask(form: Form, options: &RunOptions) -> ExitCode {
-    match ask_result(form, options) {
-        Ok(done) => deliver_result(&done.result, options.output.as_deref()),
-        Err(code) => code,
-    }
+pub fn ask(form: Form, options: &RunOptions) -> Result<Outcome, RunError> {
+    let done = ask_result(form, options)?;
+    Ok(deliver_result(&done.result, options.output.as_deref())?)
 }
 
-/// Writes a finished form's result with its exit status (0 answered, 1 cancelled).
-pub fn deliver_result(result: &AskResult, output: Option<&Path>) -> ExitCode {
-    emit(result, output, exit_code(result))
+/// Writes a finished form's result; how it ended (answered or cancelled) is the outcome.
+pub fn deliver_result(
+    result: &AskResult,
+    output: Option<&Path>,
+) -> Result<Outcome, DeliveryFailed> {
+    emit(result, output)?;
+    Ok(outcome(result))
 }
 
 /// Said on stderr when a form cannot open: the exit status alone (1) would read as a cancel.
@@ -350,9 +419,9 @@ pub fn has_terminal() -> bool {
 }
 
 /// Asks a form on the terminal and returns its result; without a terminal, the pending
-/// questions. `Err` carries the exit status of a failure already reported on stderr (the form
-/// then has no result: a terminal error, or a bad `--cwd`).
-pub fn ask_result(form: Form, options: &RunOptions) -> Result<Finished, ExitCode> {
+/// questions. `Err` when the form has no result: a bad `--cwd` or `--listen`, or it ended without
+/// one.
+pub fn ask_result(form: Form, options: &RunOptions) -> Result<Finished, RunError> {
     ask_result_with(form, options, Vec::new())
 }
 
@@ -361,23 +430,16 @@ pub fn ask_result_with(
     form: Form,
     options: &RunOptions,
     outside: Vec<Box<dyn crate::tui::Outside>>,
-) -> Result<Finished, ExitCode> {
+) -> Result<Finished, RunError> {
     if terminal::open_tty().is_err() {
         crate::report::report(NO_TERMINAL);
         return Ok(Finished::answered(result::needs_input_result(&form)));
     }
     // Refused before the socket is bound (flow_session would refuse it too, later).
-    if let Err(refused) = root_folder(options.cwd.as_deref()) {
-        crate::report::report(&refused.to_string());
-        return Err(ExitCode::from(EXIT_ERROR));
-    }
+    root_folder(options.cwd.as_deref())?;
     let remote = listen(&form, options)?;
     let (mut session, lines) = flow_session(form, options, |lines| {
         if lines { line_notifier() } else { notifier() }
-    })
-    .map_err(|refused| {
-        crate::report::report(&refused.to_string());
-        ExitCode::from(EXIT_ERROR)
     })?;
     if let Some(server) = &remote {
         if let Some(app) = session.app() {
@@ -425,10 +487,7 @@ pub fn ask_result_with(
                 interrupted: interruption.is_some(),
             })
         }
-        None => {
-            crate::report::report("the form ended without a result");
-            Err(ExitCode::from(EXIT_ERROR))
-        }
+        None => Err(RunError::NoResult),
     }
 }
 
@@ -508,21 +567,20 @@ pub fn root_folder(cwd: Option<&Path>) -> Result<PathBuf, NotAFolder> {
 }
 
 /// Opens the settings modal alone.
-pub fn settings(config: Option<&Path>, fullscreen: bool, appearance: Appearance) -> ExitCode {
+pub fn settings(
+    config: Option<&Path>,
+    fullscreen: bool,
+    appearance: Appearance,
+) -> Result<Outcome, RunError> {
     if terminal::open_tty().is_err() {
-        crate::report::report("settings need an interactive terminal");
-        return ExitCode::from(EXIT_ERROR);
+        return Err(RunError::SettingsNeedTerminal);
     }
     let store = ConfigStore::open(ConfigPaths::from_env(config));
     let c = store.config().clone();
     // The settings modal is drawn on the full screen only; in line mode (a dumb terminal, a
     // screen reader) it would be escape codes, so the file is named instead.
     if crate::line::chosen(false, c.accessibility.line_mode, |k| std::env::var(k).ok()).is_some() {
-        crate::report::report(&format!(
-            "the settings are drawn on the full screen, which line mode does not use: edit {} (every setting is described in it and in docs/configuration.md)",
-            store.display_path()
-        ));
-        return ExitCode::from(EXIT_ERROR);
+        return Err(RunError::SettingsInLineMode(store.display_path()));
     }
     let notices: Vec<String> = store
         .notice()
@@ -537,36 +595,30 @@ pub fn settings(config: Option<&Path>, fullscreen: bool, appearance: Appearance)
     );
     let mut session = Session::new(Screen::Settings(Box::new(app)), Some(store), notifier())
         .with_appearance(appearance);
-    match runtime::run(&mut session, fullscreen) {
-        Ok(_) => ExitCode::from(EXIT_OK),
-        Err(e) => {
-            crate::report::report(&format!("terminal error: {e}"));
-            ExitCode::from(EXIT_ERROR)
-        }
-    }
+    runtime::run(&mut session, fullscreen).map_err(RunError::Terminal)?;
+    Ok(Outcome::Done)
 }
 
 /// Writes the final RPC line (`{"type":"ask_result","result":…}`), or with `--output` the result
-/// JSON to that file, and returns `code`.
-pub fn emit_rpc(result: &AskResult, output: Option<&Path>, code: u8) -> ExitCode {
+/// JSON to that file.
+pub fn emit_rpc(result: &AskResult, output: Option<&Path>) -> Result<(), DeliveryFailed> {
     match output {
-        Some(_) => emit(result, output, code),
+        Some(_) => emit(result, output),
         None => deliver(
             &crate::rpc::result_line(result),
             None,
             &mut std::io::stdout().lock(),
-            code,
         ),
     }
 }
 
-/// The rpc command (pi's dialogs over JSON lines) without delivering: the result, or the exit
-/// status of a reported failure.
+/// The rpc command (pi's dialogs over JSON lines) without delivering: the result, or why there
+/// is none.
 pub fn rpc_result(
     form: Form,
     config: Option<&Path>,
     timeout: Option<std::time::Duration>,
-) -> Result<Finished, ExitCode> {
+) -> Result<Finished, RunError> {
     let store = ConfigStore::open(ConfigPaths::from_env(config));
     // present-single-as-multi applies to every new flow, the RPC one included.
     let form = if store.config().behaviour.present_single_as_multi {
@@ -574,21 +626,12 @@ pub fn rpc_result(
     } else {
         form
     };
-    let interrupted = match runtime::signal_flag() {
-        Ok(flag) => flag,
-        Err(e) => {
-            crate::report::report(&format!("cannot watch for signals: {e}"));
-            return Err(ExitCode::from(EXIT_ERROR));
-        }
-    };
+    let interrupted = runtime::signal_flag().map_err(RunError::Signals)?;
     let lines = crate::rpc::spawn_line_reader(std::io::BufReader::new(std::io::stdin()));
     let errors = Box::new(crate::report::report);
     let mut channel = crate::rpc::DialogChannel::new(std::io::stdout(), lines, timeout, errors)
         .interrupted_by(interrupted.clone());
-    let mut result = crate::rpc::run(&form, &mut channel).map_err(|e| {
-        crate::report::report(&format!("cannot talk to the host: {e}"));
-        ExitCode::from(EXIT_ERROR)
-    })?;
+    let mut result = crate::rpc::run(&form, &mut channel).map_err(RunError::Host)?;
     let interrupted = interrupted.load(std::sync::atomic::Ordering::Relaxed);
     if interrupted {
         // A host's abort keeps the original's cancel text; a signal says what happened.
@@ -608,12 +651,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_result_that_cannot_reach_its_file_goes_to_stdout_with_exit_2() {
+    fn a_result_that_cannot_reach_its_file_goes_to_stdout_and_still_fails() {
         let dir = tempfile::tempdir().unwrap();
         let mut stdout = Vec::new();
         // A directory cannot be written as a file.
-        let code = deliver("{\"ok\":1}", Some(dir.path()), &mut stdout, EXIT_OK);
-        assert_eq!(code, ExitCode::from(EXIT_ERROR));
+        let failed = deliver("{\"ok\":1}", Some(dir.path()), &mut stdout).unwrap_err();
+        assert!(
+            matches!(failed, DeliveryFailed::OnStdoutInstead { .. }),
+            "{failed:?}"
+        );
+        assert!(
+            failed
+                .to_string()
+                .contains("printed it on standard output instead"),
+            "{failed}"
+        );
+        // Only the command line maps it to exit 2, as every failure.
         assert_eq!(String::from_utf8(stdout).unwrap(), "{\"ok\":1}\n");
     }
 
@@ -622,8 +675,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.json");
         let mut stdout = Vec::new();
-        let code = deliver("{}", Some(&path), &mut stdout, EXIT_CANCELLED);
-        assert_eq!(code, ExitCode::from(EXIT_CANCELLED));
+        deliver("{}", Some(&path), &mut stdout).unwrap();
         assert!(stdout.is_empty());
         assert_eq!(std::fs::read_to_string(path).unwrap(), "{}\n");
     }

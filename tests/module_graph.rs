@@ -200,3 +200,33 @@ fn no_result_in_src_has_a_string_for_its_error() {
         ["String"]
     );
 }
+
+/// A command returns how it ended (`report::Outcome`) or its error; only the command line (and
+/// the binary's `main`, which hands it on) makes an exit status, so no command can exit with a
+/// status the others do not mean, or say a failure twice.
+#[test]
+fn only_the_command_line_makes_an_exit_status() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let allowed = ["cli.rs", "main.rs"];
+    let mut offenders = Vec::new();
+    for file in files {
+        let relative = file.strip_prefix(&src).expect("under src");
+        if allowed.iter().any(|a| relative == Path::new(a)) {
+            continue;
+        }
+        let code = std::fs::read_to_string(&file).expect("a readable source file");
+        if code
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .any(|l| l.contains("ExitCode") || l.contains("process::exit"))
+        {
+            offenders.push(relative.display().to_string());
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "exit statuses made outside the command line in {offenders:?}"
+    );
+}

@@ -3,19 +3,19 @@
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::time::Duration;
 
 use super::reopen::{origin_of, read_session_arg, reopening, session_origin};
 use super::{
-    FormEnding, HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count,
+    CommandError, Ended, FormEnding, HistoryChoice, Opening, nothing, open_on_terminal,
+    question_count,
 };
 use crate::config::{AnswerExtraction, ConfigPaths, peek};
 use crate::extract::command::Progress;
 use crate::extract::{Extracted, ExtractionFailed};
 use crate::history::{Origin, Source};
 use crate::pi_session::{self, AssistantTurn};
-use crate::report::report;
+use crate::report::{Outcome, report};
 use crate::run::RunOptions;
 use crate::strings::reopening;
 
@@ -37,49 +37,42 @@ pub struct AnswerArgs {
 }
 
 /// `pi-ask answer [FILE|-] [--session FILE|latest] [--again] [--extractor …]`.
-pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> ExitCode {
-    if !args.print
-        && let Err(code) = super::require_terminal("answer")
-    {
-        return code;
+pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> Ended {
+    if !args.print {
+        super::require_terminal("answer")?;
     }
     if args.again {
         return again(args, options, history);
     }
     let (turn, origin) = match args.session.as_deref() {
         Some(arg) => {
-            let file = match read_session_arg(arg, options) {
-                Ok(file) => file,
-                Err(code) => return code,
-            };
+            let file = read_session_arg(arg, options)?;
             match pi_session::latest_assistant_turn(&file.branch()) {
                 Ok(turn) => {
                     let origin = session_origin(&file, None, turn.entry_id.clone());
                     (turn, origin)
                 }
-                Err(e @ pi_session::TurnError::NoAssistant) => return nothing(&e.to_string()),
-                Err(e) => return failure(e),
+                Err(e @ pi_session::TurnError::NoAssistant) => return nothing(e),
+                Err(e) => return Err(e.into()),
             }
         }
-        None => match read_message(args.message.as_deref().unwrap_or(Path::new("-"))) {
-            Ok(text) => (
-                AssistantTurn {
-                    entry_id: None,
-                    text,
-                    previous_user: None,
-                },
-                Origin::default(),
-            ),
-            Err(m) => return failure(&m),
-        },
+        None => {
+            let text = read_message(args.message.as_deref().unwrap_or(Path::new("-")))?;
+            let turn = AssistantTurn {
+                entry_id: None,
+                text,
+                previous_user: None,
+            };
+            (turn, Origin::default())
+        }
     };
     let whole = peek(&ConfigPaths::from_env(options.config.as_deref()));
     let plain = crate::run::line_mode(options, &whole).is_some();
     let config = whole.answer;
     let extracted = match extract(&turn, &config, args.extractor, plain) {
         Ok(found) => found,
-        Err(e) if e.is_cancelled() => return nothing(&e.to_string()),
-        Err(e) => return failure(e),
+        Err(e) if e.is_cancelled() => return nothing(e),
+        Err(e) => return Err(e.into()),
     };
     let (payload, form) = match extracted {
         Extracted::NoQuestions => {
@@ -92,15 +85,9 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
     };
     if args.print {
         // What the extractor made, to read, fix and pass to `pi-ask ask`.
-        return match serde_json::to_string_pretty(&payload) {
-            Ok(text) => crate::run::deliver(
-                &text,
-                None,
-                &mut std::io::stdout().lock(),
-                crate::report::EXIT_OK,
-            ),
-            Err(e) => failure(e),
-        };
+        let text = serde_json::to_string_pretty(&payload).expect("a JSON value serializes");
+        crate::run::deliver(&text, None, &mut std::io::stdout().lock())?;
+        return Ok(Outcome::Done);
     }
     let opening = Opening {
         form,
@@ -109,29 +96,34 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
         origin,
         restore: None,
     };
-    finish(open_on_terminal(history, &opening, options))
+    finish(open_on_terminal(history, &opening, options)?)
 }
 
 /// Says that a cancelled extracted form was cancelled, as the original notifies.
-fn finish((code, ended): (ExitCode, FormEnding)) -> ExitCode {
+fn finish(ended: FormEnding) -> Ended {
     if ended == FormEnding::Cancelled {
         report(reopening::CANCELLED);
     }
-    code
+    Ok(ended.outcome())
 }
 
 /// Why `pi-ask answer` has no message to read.
 #[derive(Debug, thiserror::Error)]
-enum NoMessage {
+pub enum NoMessage {
+    /// Standard input is the terminal.
     #[error(
         "no message: pipe one in (`pi-ask answer < reply.md`), name a file, or use --session FILE|latest"
     )]
     Terminal,
+    /// Standard input cannot be read.
     #[error("cannot read standard input: {0}")]
     Stdin(#[source] std::io::Error),
+    /// The message file cannot be read.
     #[error("cannot read {path}: {source}")]
     File {
+        /// The file, as shown.
         path: String,
+        /// Why.
         source: std::io::Error,
     },
 }
@@ -164,12 +156,9 @@ pub fn extract(
 }
 
 /// `--again`: the latest extracted form from the history, or on a session's branch.
-fn again(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> ExitCode {
+fn again(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> Ended {
     if let Some(arg) = args.session.as_deref() {
-        let file = match read_session_arg(arg, options) {
-            Ok(file) => file,
-            Err(code) => return code,
-        };
+        let file = read_session_arg(arg, options)?;
         return match pi_session::latest_extracted_form(&file.branch()) {
             Ok(found) => {
                 report(&reopening::reopening_answer(&question_count(&found.form)));
@@ -180,32 +169,23 @@ fn again(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) -> Ex
                     origin: origin_of(&file, &found),
                     restore: None,
                 };
-                finish(open_on_terminal(history, &opening, options))
+                finish(open_on_terminal(history, &opening, options)?)
             }
-            Err(m) if m.incompatible => failure(reopening::INCOMPATIBLE),
+            Err(m) if m.incompatible => Err(CommandError::IncompatibleOnBranch),
             Err(_) => nothing(reopening::NO_ANSWER_FORM),
         };
     }
-    let read = match history.read() {
-        Ok(read) => read,
-        Err(code) => return code,
-    };
+    let read = history.read()?;
     let Some(ask) = read.latest(&[Source::Answer, Source::AnswerAgain]) else {
         return nothing("No previous /answer form found in the history; use pi-ask answer first.");
     };
-    let ask = match history.with_payload(ask) {
-        Ok(ask) => ask,
-        Err(m) => return failure(&m),
-    };
-    let opening = match reopening(&ask, Source::AnswerAgain) {
-        Ok(opening) => opening,
-        Err(m) => return failure(&m),
-    };
+    let ask = history.with_payload(ask)?;
+    let opening = reopening(&ask, Source::AnswerAgain)?;
     report(&format!(
         "Reopening previous /answer form: {}.",
         question_count(&opening.form)
     ));
-    finish(open_on_terminal(history, &opening, options))
+    finish(open_on_terminal(history, &opening, options)?)
 }
 
 /// Progress on the terminal while a model command runs: a spinner with the attempt and the

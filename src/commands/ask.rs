@@ -3,13 +3,12 @@
 
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Duration;
 
-use super::{HistoryChoice, Opening};
+use super::{CommandError, Ended, HistoryChoice, Opening, SecondsOutOfRange};
 use crate::history::{Origin, Source};
 use crate::input::{self, InvalidInput, Issue};
-use crate::report::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK, print_json, report};
+use crate::report::{Outcome, print_json, report};
 use crate::result::{self, QuestionContext};
 use crate::run::RunOptions;
 
@@ -40,33 +39,18 @@ pub struct AskArgs {
 /// `pi-ask ask`: refuses what cannot work before reading anything (a payload on the standard input
 /// that rpc mode needs for the host's replies, a terminal where a piped payload is expected, a
 /// result that could not be delivered), then opens the form.
-pub fn run(args: AskArgs, options: RunOptions, history: &HistoryChoice) -> ExitCode {
+pub fn run(args: AskArgs, options: RunOptions, history: &HistoryChoice) -> Ended {
     if args.mode == AskMode::Rpc && args.payload.as_os_str() == "-" {
-        report(
-            "in rpc mode standard input carries the host's responses; give the payload as a file (--payload FILE)",
-        );
-        return ExitCode::from(EXIT_ERROR);
+        return Err(CommandError::RpcPayloadOnStdin);
     }
-    let timeout = match args
+    let timeout = args
         .dialog_timeout
         .map(dialog_timeout_from_secs)
-        .transpose()
-    {
-        Ok(timeout) => timeout,
-        Err(refused) => {
-            report(&refused.to_string());
-            return ExitCode::from(EXIT_ERROR);
-        }
-    };
+        .transpose()?;
     if args.payload.as_os_str() == "-" && std::io::stdin().is_terminal() {
-        report(
-            "no payload: pipe one in (`pi-ask ask < payload.json`) or name a file (`pi-ask ask payload.json`); `pi-ask schema` shows its shape",
-        );
-        return ExitCode::from(EXIT_ERROR);
+        return Err(CommandError::NoPayload);
     }
-    if let Err(code) = check_delivery(options.output.as_deref()) {
-        return code;
-    }
+    crate::run::check_delivery(options.output.as_deref())?;
     ask(options, args.mode, &args.payload, timeout, history)
 }
 
@@ -76,7 +60,7 @@ fn ask(
     payload: &PathBuf,
     timeout: Option<Duration>,
     history: &HistoryChoice,
-) -> ExitCode {
+) -> Ended {
     let output = run_options.output.clone();
     let config = run_options.config.clone();
     match read_payload(payload).and_then(|t| input::parse_payload_value(&t)) {
@@ -94,63 +78,56 @@ fn ask(
                     if crate::run::has_terminal() {
                         super::hint_interrupted(history, &cwd);
                     }
-                    super::open_on_terminal(history, &opening, &run_options).0
+                    Ok(super::open_on_terminal(history, &opening, &run_options)?.outcome())
                 }
-                AskMode::Rpc => match super::recorded(history, &opening, cwd, |form, journal| {
-                    // The dialogs are the form: it shows with the first one.
-                    if let Some(journal) = &journal {
-                        journal.shown();
-                    }
-                    crate::run::rpc_result(form, config.as_deref(), timeout)
-                }) {
-                    Ok(done) => crate::run::emit_rpc(
-                        &done.result,
-                        output.as_deref(),
-                        crate::run::exit_code(&done.result),
-                    ),
-                    Err(code) => code,
-                },
+                AskMode::Rpc => {
+                    let done = super::recorded(history, &opening, cwd, |form, journal| {
+                        // The dialogs are the form: it shows with the first one.
+                        if let Some(journal) = &journal {
+                            journal.shown();
+                        }
+                        crate::run::rpc_result(form, config.as_deref(), timeout)
+                    })?;
+                    crate::run::emit_rpc(&done.result, output.as_deref())?;
+                    Ok(crate::run::outcome(&done.result))
+                }
                 AskMode::Print | AskMode::Json => {
-                    match super::recorded(history, &opening, cwd, |f, _| {
+                    let done = super::recorded(history, &opening, cwd, |f, _| {
                         report(crate::run::NO_UI_MODE);
-                        Ok(crate::run::Finished {
+                        Ok::<_, CommandError>(crate::run::Finished {
                             result: result::needs_input_result(&f),
                             interrupted: false,
                         })
-                    }) {
-                        Ok(done) => {
-                            crate::run::emit(&done.result, output.as_deref(), EXIT_CANCELLED)
-                        }
-                        Err(code) => code,
-                    }
+                    })?;
+                    crate::run::emit(&done.result, output.as_deref())?;
+                    Ok(Outcome::Cancelled)
                 }
             }
         }
-        Err(invalid) if mode == AskMode::Rpc => crate::run::emit_rpc(
-            &result::invalid_input_result(&invalid),
-            output.as_deref(),
-            EXIT_ERROR,
-        ),
-        Err(invalid) => crate::run::emit(
-            &result::invalid_input_result(&invalid),
-            output.as_deref(),
-            EXIT_ERROR,
-        ),
+        Err(invalid) => {
+            let refusal = result::invalid_input_result(&invalid);
+            if mode == AskMode::Rpc {
+                crate::run::emit_rpc(&refusal, output.as_deref())?;
+            } else {
+                crate::run::emit(&refusal, output.as_deref())?;
+            }
+            Ok(Outcome::Refused)
+        }
     }
 }
 
 /// `pi-ask demo`: the showcase form.
-pub fn demo(options: RunOptions) -> ExitCode {
-    if let Err(code) = check_delivery(options.output.as_deref()) {
-        return code;
-    }
+pub fn demo(options: RunOptions) -> Ended {
+    crate::run::check_delivery(options.output.as_deref())?;
     match input::parse_payload(crate::tui::DEMO_PAYLOAD) {
-        Ok(form) => crate::run::ask(form, &options),
-        Err(invalid) => crate::run::emit(
-            &result::invalid_input_result(&invalid),
-            options.output.as_deref(),
-            EXIT_ERROR,
-        ),
+        Ok(form) => Ok(crate::run::ask(form, &options)?),
+        Err(invalid) => {
+            crate::run::emit(
+                &result::invalid_input_result(&invalid),
+                options.output.as_deref(),
+            )?;
+            Ok(Outcome::Refused)
+        }
     }
 }
 
@@ -172,7 +149,7 @@ pub fn read_payload(path: &PathBuf) -> Result<String, InvalidInput> {
 }
 
 /// `pi-ask validate`: the form a payload makes, or its issues.
-pub fn validate(path: &PathBuf) -> ExitCode {
+pub fn validate(path: &PathBuf) -> Ended {
     match read_payload(path).and_then(|text| input::parse_payload(&text)) {
         Ok(form) => {
             let questions: Vec<QuestionContext> =
@@ -182,11 +159,11 @@ pub fn validate(path: &PathBuf) -> ExitCode {
                 out["title"] = title.clone().into();
             }
             print_json(&out);
-            ExitCode::from(EXIT_OK)
+            Ok(Outcome::Done)
         }
         Err(invalid) => {
             print_json(&result::invalid_input_result(&invalid));
-            ExitCode::from(EXIT_ERROR)
+            Ok(Outcome::Refused)
         }
     }
 }
@@ -194,44 +171,16 @@ pub fn validate(path: &PathBuf) -> ExitCode {
 /// Shortest and longest `--dialog-timeout` accepted: a millisecond (the wire unit) and a day.
 const DIALOG_TIMEOUT_RANGE: (f64, f64) = (0.001, 86_400.0);
 
-/// A `--dialog-timeout` out of range (the seconds given).
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "--dialog-timeout must be between {min} and {max} seconds (got {seconds})",
-    min = DIALOG_TIMEOUT_RANGE.0,
-    max = DIALOG_TIMEOUT_RANGE.1
-)]
-struct DialogTimeoutOutOfRange {
-    seconds: f64,
-}
-
 /// `--dialog-timeout` seconds as a duration, or why not.
-fn dialog_timeout_from_secs(seconds: f64) -> Result<Duration, DialogTimeoutOutOfRange> {
+fn dialog_timeout_from_secs(seconds: f64) -> Result<Duration, SecondsOutOfRange> {
     let (min, max) = DIALOG_TIMEOUT_RANGE;
     if seconds.is_finite() && (min..=max).contains(&seconds) {
         Ok(Duration::from_secs_f64(seconds))
     } else {
-        Err(DialogTimeoutOutOfRange { seconds })
-    }
-}
-
-/// Refuses, before any form opens, a result that could not be delivered: a closed standard
-/// output, or an `--output` file that cannot be created.
-pub fn check_delivery(output: Option<&std::path::Path>) -> Result<(), ExitCode> {
-    let problem = match output {
-        Some(path) => crate::run::check_output_file(path)
-            .err()
-            .map(|refused| refused.to_string()),
-        None => crate::run::stdout_is_closed().then(|| {
-            "standard output is closed, so the result could not be delivered; give --output FILE"
-                .to_owned()
-        }),
-    };
-    match problem {
-        Some(message) => {
-            report(&message);
-            Err(ExitCode::from(EXIT_ERROR))
-        }
-        None => Ok(()),
+        Err(SecondsOutOfRange {
+            flag: "--dialog-timeout",
+            range: format!("between {min} and {max} seconds"),
+            seconds,
+        })
     }
 }

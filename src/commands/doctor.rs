@@ -3,11 +3,10 @@
 //! Reads only; creates nothing.
 
 use std::path::Path;
-use std::process::ExitCode;
 
 use crate::config::{ConfigPaths, ConfigSource};
 use crate::queue::Queue;
-use crate::report::{EXIT_CANCELLED, EXIT_OK};
+use crate::report::Outcome;
 
 /// One finding: what was checked, what was found, and whether it is a problem.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -164,12 +163,12 @@ pub fn terminal(term: Option<&str>) -> Finding {
     }
 }
 
-/// Prints every finding; exit 0 when none is a problem, 1 otherwise.
+/// Prints every finding; done when none is a problem, not ready otherwise.
 pub fn doctor(
     config_path: Option<&Path>,
     choice: &super::HistoryChoice,
     queue_dir: Option<&Path>,
-) -> ExitCode {
+) -> Outcome {
     let mut findings = vec![config(config_path), history(choice)];
     findings.extend(queue(queue_dir));
     findings.push(terminal(std::env::var("TERM").ok().as_deref()));
@@ -183,9 +182,5 @@ pub fn doctor(
             crate::printable::printable(&f.text)
         );
     }
-    ExitCode::from(if problems == 0 {
-        EXIT_OK
-    } else {
-        EXIT_CANCELLED
-    })
+    Outcome::done_if(problems == 0, Outcome::NotReady)
 }

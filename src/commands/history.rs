@@ -1,13 +1,12 @@
 //! `pi-ask history` (recent asks, newest first) and `pi-ask history show ID` (one ask whole).
 
 use std::io::Write;
-use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
-use super::{HistoryChoice, failure};
+use super::{Ended, HistoryChoice};
 use crate::history::{Ask, History, process_is_alive};
-use crate::report::EXIT_OK;
+use crate::report::Outcome;
 
 /// The listing's rows: id, when, source, status, title or first prompt.
 pub fn list_lines(history: &History, limit: usize) -> Vec<String> {
@@ -60,11 +59,8 @@ pub fn show_json(ask: &Ask) -> Value {
 }
 
 /// `pi-ask history [--limit N]`.
-pub fn list(history: &HistoryChoice, limit: usize) -> ExitCode {
-    let read = match history.read() {
-        Ok(read) => read,
-        Err(code) => return code,
-    };
+pub fn list(history: &HistoryChoice, limit: usize) -> Ended {
+    let read = history.read()?;
     let mut out = std::io::stdout().lock();
     if read.asks.is_empty() {
         let _ = writeln!(out, "No asks recorded yet.");
@@ -79,26 +75,14 @@ pub fn list(history: &HistoryChoice, limit: usize) -> ExitCode {
             read.skipped_lines
         ));
     }
-    ExitCode::from(EXIT_OK)
+    Ok(Outcome::Done)
 }
 
 /// `pi-ask history show ID`.
-pub fn show(history: &HistoryChoice, id: &str) -> ExitCode {
-    let read = match history.read() {
-        Ok(read) => read,
-        Err(code) => return code,
-    };
-    let found = match read.find(id) {
-        Ok(ask) => ask,
-        Err(e) => return failure(e),
-    };
-    match history.with_payload(found) {
-        Ok(ask) => {
-            let ask = &ask;
-            let text = serde_json::to_string_pretty(&show_json(ask)).unwrap_or_default();
-            let _ = writeln!(std::io::stdout().lock(), "{text}");
-            ExitCode::from(EXIT_OK)
-        }
-        Err(e) => failure(e),
-    }
+pub fn show(history: &HistoryChoice, id: &str) -> Ended {
+    let read = history.read()?;
+    let ask = history.with_payload(read.find(id)?)?;
+    let text = serde_json::to_string_pretty(&show_json(&ask)).unwrap_or_default();
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+    Ok(Outcome::Done)
 }

@@ -2,19 +2,18 @@
 //! this terminal: a list of the waiting asks, oldest first (those left for later last), from
 //! which each opens in the normal form.
 
-use std::process::ExitCode;
 use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{HistoryChoice, Opening, failure, recorded};
+use super::{CommandError, Ended, HistoryChoice, Opening, recorded};
 use crate::history::{Origin, Source, process_is_alive};
 use crate::inbox::terminal::ListEnding;
 use crate::inbox::{InboxCmd, InboxList, WaitingAsk};
 use crate::input;
 use crate::model::{External, Msg};
 use crate::queue::{Claim, Queue};
-use crate::report::{EXIT_CANCELLED, EXIT_OK, report};
+use crate::report::{Outcome, report};
 use crate::result;
 use crate::run::RunOptions;
 
@@ -126,7 +125,12 @@ fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoi
             }
             Shown::Answered
         }
-        _ => {
+        ended => {
+            // The form ran without a result (a bad --cwd, the terminal gone): said here, as the
+            // inbox goes on to put the ask back rather than fail with it.
+            if let Err(failed) = ended {
+                report(&failed.to_string());
+            }
             match queue.release(claim) {
                 Ok(()) => report("the ask is back in the queue for the next inbox"),
                 Err(e) => report(&format!("cannot put the ask back in the queue: {e}")),
@@ -145,23 +149,20 @@ pub fn run(
     status_only: bool,
     options: &RunOptions,
     history: &HistoryChoice,
-) -> ExitCode {
+) -> Ended {
     let max_bytes = crate::config::peek(&crate::config::ConfigPaths::from_env(
         options.config.as_deref(),
     ))
     .mcp
     .max_ask_bytes;
     let explicit = queue.is_some() || std::env::var_os("PI_ASK_QUEUE").is_some();
-    let primary = match super::queues::open_queue(queue) {
-        Ok(queue) => queue.with_max_bytes(max_bytes),
-        Err(code) => return code,
-    };
+    let primary = super::queues::open_queue(queue)?.with_max_bytes(max_bytes);
     let mut queues = vec![primary];
     if !explicit {
         queues.extend(super::queues::earlier_queues(queues[0].dir(), max_bytes));
     }
     if status_only {
-        return status(&queues);
+        return Ok(status(&queues));
     }
     inbox(&queues, options, history, once)
 }
@@ -170,19 +171,9 @@ pub fn run(
 /// the others where earlier versions put them (see [`crate::queue::earlier_queue_dirs`]). The
 /// waiting asks are a list of their own; an ask opens from it, can be left for later or
 /// declined, and quitting leaves every ask queued.
-pub fn inbox(
-    queues: &[Queue],
-    options: &RunOptions,
-    history: &HistoryChoice,
-    once: bool,
-) -> ExitCode {
-    if let Err(code) = super::require_terminal("inbox") {
-        return code;
-    }
-    let stop = match crate::tui::runtime::signal_flag() {
-        Ok(flag) => flag,
-        Err(e) => return failure(format!("cannot watch for signals: {e}")),
-    };
+pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, once: bool) -> Ended {
+    super::require_terminal("inbox")?;
+    let stop = crate::tui::runtime::signal_flag().map_err(CommandError::Signals)?;
     for queue in queues {
         queue.sweep(Duration::from_secs(24 * 3600));
     }
@@ -205,7 +196,7 @@ pub fn inbox(
     let mut said_waiting = false;
     loop {
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
-            return ExitCode::from(EXIT_OK);
+            return Ok(Outcome::Done);
         }
         list.refresh(entries(queues));
         if list.entries().is_empty() {
@@ -226,25 +217,23 @@ pub fn inbox(
         };
         let chosen = match ending {
             Ok(ListEnding::Chose(InboxCmd::Quit)) | Ok(ListEnding::Interrupted) => {
-                return ExitCode::from(EXIT_OK);
+                return Ok(Outcome::Done);
             }
             Ok(ListEnding::Empty) => continue,
             Ok(ListEnding::Chose(chosen)) => chosen,
-            Err(e) => return failure(format!("cannot show the inbox: {e}")),
+            Err(e) => return Err(CommandError::InboxTerminal(e)),
         };
         let (id, declined) = match chosen {
             InboxCmd::Open(id) => (id, false),
             InboxCmd::Decline(id) => (id, true),
-            InboxCmd::Quit => return ExitCode::from(EXIT_OK),
+            InboxCmd::Quit => return Ok(Outcome::Done),
         };
         let Some(queue) = list.entry(&id).map(|e| &queues[e.queue]) else {
             continue;
         };
         // Another inbox may have been faster: then look again.
-        let claim = match queue.claim(&id) {
-            Ok(Some(claim)) => claim,
-            Ok(None) => continue,
-            Err(e) => return failure(format!("cannot claim the ask: {e}")),
+        let Some(claim) = queue.claim(&id).map_err(CommandError::Claim)? else {
+            continue;
         };
         let shown = if declined {
             decline(claim, queue)
@@ -252,8 +241,8 @@ pub fn inbox(
             show(claim, queue, options, history)
         };
         match shown {
-            Shown::Stopped => return ExitCode::from(EXIT_OK),
-            Shown::Answered | Shown::Withdrawn if once => return ExitCode::from(EXIT_OK),
+            Shown::Stopped => return Ok(Outcome::Done),
+            Shown::Answered | Shown::Withdrawn if once => return Ok(Outcome::Done),
             Shown::Answered | Shown::Withdrawn => {}
         }
     }
@@ -342,8 +331,8 @@ pub fn watching(inboxes: &[crate::history::ProcessId]) -> String {
 }
 
 /// `pi-ask inbox --status`: where asks go, how many wait in each watched queue, and whether an
-/// inbox watches (exit 0), or that none does and how to start one (exit 1).
-pub fn status(queues: &[Queue]) -> ExitCode {
+/// inbox watches (done), or that none does and how to start one (not ready).
+pub fn status(queues: &[Queue]) -> Outcome {
     let mut out = String::new();
     for (i, queue) in queues.iter().enumerate() {
         let waiting = queue.waiting().len();
@@ -366,5 +355,5 @@ pub fn status(queues: &[Queue]) -> ExitCode {
     for line in out.lines() {
         println!("{}", crate::printable::printable(line));
     }
-    ExitCode::from(if watched { EXIT_OK } else { EXIT_CANCELLED })
+    Outcome::done_if(watched, Outcome::NotReady)
 }

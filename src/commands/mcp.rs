@@ -1,11 +1,11 @@
 //! `pi-ask mcp`: the MCP server, configured from its flags and the config file.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Duration;
 
+use super::{Ended, SecondsOutOfRange};
 use crate::config::ElicitMode;
-use crate::report::{EXIT_ERROR, EXIT_OK, report};
+use crate::report::{Outcome, report};
 
 /// What `pi-ask mcp` was given (its command-line flags).
 #[derive(Debug, Clone, clap::Args)]
@@ -34,7 +34,7 @@ pub struct McpArgs {
 }
 
 /// Serves MCP on standard input and output until the client disconnects.
-pub fn run(args: McpArgs) -> ExitCode {
+pub fn run(args: McpArgs) -> Ended {
     // The server has no form to show a config notice in: it goes to standard error (the host's
     // MCP log), so a config that did not apply is never silent.
     let loaded = crate::config::peek_loaded(&crate::config::ConfigPaths::from_env(
@@ -45,20 +45,19 @@ pub fn run(args: McpArgs) -> ExitCode {
     }
     let config = loaded.config;
     let mcp_config = config.mcp.clone();
-    let queue = match super::queues::open_queue(args.queue) {
-        Ok(queue) => queue.with_max_bytes(mcp_config.max_ask_bytes),
-        Err(code) => return code,
-    };
+    let queue = super::queues::open_queue(args.queue)?.with_max_bytes(mcp_config.max_ask_bytes);
     let timeout = match args.timeout {
         Some(s) if s.is_finite() && s > 0.0 => {
             Some(Duration::from_secs_f64(s.min(86_400.0 * 365.0)))
         }
         Some(0.0) => None,
-        Some(s) => {
-            report(&format!(
-                "--timeout must be a positive number of seconds (got {s})"
-            ));
-            return ExitCode::from(EXIT_ERROR);
+        Some(seconds) => {
+            return Err(SecondsOutOfRange {
+                flag: "--timeout",
+                range: "a positive number of seconds".into(),
+                seconds,
+            }
+            .into());
         }
         None => mcp_config.timeout_seconds.map(Duration::from_secs),
     };
@@ -81,19 +80,16 @@ pub fn run(args: McpArgs) -> ExitCode {
     server.elicit = args.elicit.unwrap_or(mcp_config.elicit);
     server.elicit_after = match args.elicit_after {
         Some(s) if s.is_finite() && s >= 0.0 => Duration::from_secs_f64(s.min(86_400.0)),
-        Some(s) => {
-            report(&format!(
-                "--elicit-after must be zero or a positive number of seconds (got {s})"
-            ));
-            return ExitCode::from(EXIT_ERROR);
+        Some(seconds) => {
+            return Err(SecondsOutOfRange {
+                flag: "--elicit-after",
+                range: "zero or a positive number of seconds".into(),
+                seconds,
+            }
+            .into());
         }
         None => Duration::from_secs(mcp_config.elicit_after_seconds),
     };
-    match crate::mcp::serve(server) {
-        Ok(()) => ExitCode::from(EXIT_OK),
-        Err(error) => {
-            report(&error.to_string());
-            ExitCode::from(EXIT_ERROR)
-        }
-    }
+    crate::mcp::serve(server)?;
+    Ok(Outcome::Done)
 }

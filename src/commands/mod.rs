@@ -6,6 +6,7 @@ pub mod answer;
 pub mod ask;
 pub mod doctor;
 pub mod embed;
+mod error;
 pub mod history;
 pub mod inbox;
 pub mod mcp;
@@ -14,17 +15,21 @@ pub mod remote;
 pub mod reopen;
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use serde_json::Value;
 
+pub use self::error::CommandError;
 use crate::config::{ConfigPaths, peek};
 use crate::form::Form;
 use crate::history::{
     HistoryStore, JournalHandle, Origin, PendingAsk, Source, default_history_path, process_is_alive,
 };
-use crate::report::{EXIT_CANCELLED, EXIT_ERROR, report};
+use crate::report::{Outcome, report};
 use crate::run::{Finished, RunOptions};
+
+/// What every command returns: how it ended, or why it failed. The command line alone says a
+/// failure and maps both to the exit status.
+pub type Ended = Result<Outcome, CommandError>;
 
 /// Where the history is, and whether this run records into it.
 #[derive(Debug, Clone)]
@@ -54,12 +59,11 @@ impl HistoryChoice {
         self.store.as_ref().ok_or(HistoryUnavailable::NoHome)
     }
 
-    /// The history as read, or the exit status of a reported failure (no history, unreadable).
-    pub fn read(&self) -> Result<crate::history::History, ExitCode> {
-        let store = self.readable().map_err(failure)?;
-        store
+    /// The history as read, or why not (no history, unreadable).
+    pub fn read(&self) -> Result<crate::history::History, CommandError> {
+        self.readable()?
             .read()
-            .map_err(|e| failure(format!("cannot read the history: {e}")))
+            .map_err(CommandError::HistoryUnreadable)
     }
 
     /// `ask` with its payload and result read back from their files when they were too big to
@@ -121,12 +125,12 @@ pub fn recorded_cwd(options: &RunOptions) -> String {
 /// screen (its opening is recorded then, not before: a form refused before it showed is no
 /// interrupted ask) and to record drafts; the end is recorded with the result. A run that fails
 /// without a result after the form showed leaves the ask open, so it can be resumed.
-pub fn recorded(
+pub fn recorded<E>(
     history: &HistoryChoice,
     opening: &Opening<'_>,
     cwd: String,
-    run: impl FnOnce(Form, Option<JournalHandle>) -> Result<Finished, ExitCode>,
-) -> Result<Finished, ExitCode> {
+    run: impl FnOnce(Form, Option<JournalHandle>) -> Result<Finished, E>,
+) -> Result<Finished, E> {
     let journal = history.journal(PendingAsk {
         source: opening.source,
         cwd,
@@ -144,23 +148,40 @@ pub fn recorded(
     done
 }
 
-/// How a form opened on the terminal ended.
+/// How a form opened on the terminal ended, its result delivered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FormEnding {
     /// Submitted or elaborated.
     Answered,
     /// Cancelled by the person.
     Cancelled,
-    /// Ended by a signal, or no result at all (a terminal error): still resumable.
+    /// Ended by a signal: still resumable.
     Interrupted,
 }
 
-/// Opens a form on the terminal, recorded, and delivers its result like `ask`.
+impl FormEnding {
+    /// The command's outcome: done when answered, else cancelled (what the result says).
+    pub fn outcome(self) -> Outcome {
+        Outcome::done_if(self == FormEnding::Answered, Outcome::Cancelled)
+    }
+
+    fn of(done: &Finished) -> FormEnding {
+        match (done.result.details.cancelled, done.interrupted) {
+            (false, _) => FormEnding::Answered,
+            (true, true) => FormEnding::Interrupted,
+            (true, false) => FormEnding::Cancelled,
+        }
+    }
+}
+
+/// Opens a form on the terminal, recorded, and delivers its result like `ask`. A form that ends
+/// without a result stays open in the history (resumable), and so does one whose result was
+/// not delivered.
 pub fn open_on_terminal(
     history: &HistoryChoice,
     opening: &Opening<'_>,
     options: &RunOptions,
-) -> (ExitCode, FormEnding) {
+) -> Result<FormEnding, CommandError> {
     let cwd = recorded_cwd(options);
     let options = RunOptions {
         source: opening.source,
@@ -171,25 +192,16 @@ pub fn open_on_terminal(
             .and_then(|s| s.tool_call_id.clone()),
         ..options.clone()
     };
-    match recorded(history, opening, cwd, |form, journal| {
+    let done = recorded(history, opening, cwd, |form, journal| {
         let options = RunOptions {
             journal,
             restore: opening.restore.clone(),
             ..options.clone()
         };
         crate::run::ask_result(form, &options)
-    }) {
-        Ok(done) => {
-            let ended = match (done.interrupted, done.result.details.cancelled) {
-                (true, _) => FormEnding::Interrupted,
-                (false, true) => FormEnding::Cancelled,
-                (false, false) => FormEnding::Answered,
-            };
-            let code = crate::run::deliver_result(&done.result, options.output.as_deref());
-            (code, ended)
-        }
-        Err(code) => (code, FormEnding::Interrupted),
-    }
+    })?;
+    crate::run::emit(&done.result, options.output.as_deref())?;
+    Ok(FormEnding::of(&done))
 }
 
 /// Says once on stderr that an earlier ask in this directory was interrupted and can be resumed.
@@ -217,19 +229,29 @@ pub fn hint_interrupted(history: &HistoryChoice, cwd: &str) {
 
 /// Reopening needs a person at a terminal: without one the form would end at once as cancelled
 /// (and a resume would be dismissed for nothing).
-pub fn require_terminal(command: &str) -> Result<(), ExitCode> {
+pub fn require_terminal(command: &'static str) -> Result<(), CommandError> {
     if crate::run::has_terminal() {
         Ok(())
     } else {
-        report(&format!("{command} needs an interactive terminal"));
-        Err(ExitCode::from(EXIT_ERROR))
+        Err(CommandError::NeedsTerminal(command))
     }
 }
 
-/// Nothing to open: the message on stderr, exit 1.
-pub fn nothing(message: &str) -> ExitCode {
-    report(message);
-    ExitCode::from(EXIT_CANCELLED)
+/// Nothing to open, for `why`.
+pub fn nothing(why: impl std::fmt::Display) -> Ended {
+    Ok(Outcome::Nothing(why.to_string()))
+}
+
+/// A number of seconds given on the command line, out of its range.
+#[derive(Debug, thiserror::Error)]
+#[error("{flag} must be {range} (got {seconds})")]
+pub struct SecondsOutOfRange {
+    /// The flag, as typed (`--timeout`).
+    pub flag: &'static str,
+    /// What it must be, as said (`a positive number of seconds`).
+    pub range: String,
+    /// What was given.
+    pub seconds: f64,
 }
 
 /// Why the history (or a stored part of an ask) cannot be read.
@@ -246,12 +268,6 @@ pub enum HistoryUnavailable {
         /// Why.
         source: std::io::Error,
     },
-}
-
-/// A failure: the message (or error) on stderr, exit 2.
-pub fn failure(message: impl std::fmt::Display) -> ExitCode {
-    report(&message.to_string());
-    ExitCode::from(EXIT_ERROR)
 }
 
 pub use crate::strings::question_count;

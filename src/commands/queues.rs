@@ -2,9 +2,9 @@
 //! versions queued asks in.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 
-use crate::report::{EXIT_ERROR, report};
+use super::CommandError;
+use crate::report::report;
 
 /// The folders earlier versions queued asks in that exist here and are safe to read (an unsafe
 /// one is named and skipped).
@@ -25,17 +25,12 @@ pub fn earlier_queues(primary: &std::path::Path, max_bytes: u64) -> Vec<crate::q
 }
 
 /// The queue folder: `--queue`, else the default one.
-pub fn open_queue(dir: Option<PathBuf>) -> Result<crate::queue::Queue, ExitCode> {
-    let Some(dir) = dir.or_else(|| crate::queue::default_queue_dir(|k| std::env::var(k).ok()))
-    else {
-        report("no queue folder: there is no home directory; give --queue DIR or set PI_ASK_QUEUE");
-        return Err(ExitCode::from(EXIT_ERROR));
-    };
-    crate::queue::Queue::open(&dir).map_err(|e| {
-        report(&format!(
-            "cannot open the queue {}: {e}",
-            crate::paths::display(&dir)
-        ));
-        ExitCode::from(EXIT_ERROR)
+pub fn open_queue(dir: Option<PathBuf>) -> Result<crate::queue::Queue, CommandError> {
+    let dir = dir
+        .or_else(|| crate::queue::default_queue_dir(|k| std::env::var(k).ok()))
+        .ok_or(CommandError::NoQueueFolder)?;
+    crate::queue::Queue::open(&dir).map_err(|source| CommandError::Queue {
+        folder: crate::paths::display(&dir),
+        source,
     })
 }

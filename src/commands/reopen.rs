@@ -2,10 +2,10 @@
 //! the current branch of a pi session file (read-only).
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use super::{
-    FormEnding, HistoryChoice, Opening, failure, nothing, open_on_terminal, question_count,
+    CommandError, Ended, FormEnding, HistoryChoice, Opening, nothing, open_on_terminal,
+    question_count,
 };
 use crate::history::{Ask, Origin, SessionCall, Source, process_is_alive};
 use crate::input::{self, InvalidInput};
@@ -26,9 +26,9 @@ pub fn session_path(arg: &Path, cwd: &str) -> Result<PathBuf, NoSession> {
 }
 
 /// Reads the session named by `--session`.
-pub fn read_session_arg(arg: &Path, options: &RunOptions) -> Result<SessionFile, ExitCode> {
-    let path = session_path(arg, &super::recorded_cwd(options)).map_err(failure)?;
-    pi_session::read_session(&path).map_err(failure)
+pub fn read_session_arg(arg: &Path, options: &RunOptions) -> Result<SessionFile, CommandError> {
+    let path = session_path(arg, &super::recorded_cwd(options))?;
+    Ok(pi_session::read_session(&path)?)
 }
 
 /// Where a session form came from, for the history: the file, and the tool call or entry.
@@ -114,15 +114,10 @@ pub fn replay(
     session_arg: Option<&Path>,
     options: &RunOptions,
     history: &HistoryChoice,
-) -> ExitCode {
-    if let Err(code) = super::require_terminal("replay") {
-        return code;
-    }
+) -> Ended {
+    super::require_terminal("replay")?;
     if let Some(arg) = session_arg {
-        let file = match read_session_arg(arg, options) {
-            Ok(file) => file,
-            Err(code) => return code,
-        };
+        let file = read_session_arg(arg, options)?;
         return match pi_session::latest_tool_form(&file.branch()) {
             Ok(found) => {
                 report(&reopening::replaying(&question_count(&found.form)));
@@ -133,21 +128,15 @@ pub fn replay(
                     origin: origin_of(&file, &found),
                     restore: None,
                 };
-                open_on_terminal(history, &opening, options).0
+                Ok(open_on_terminal(history, &opening, options)?.outcome())
             }
-            Err(missing) if missing.incompatible => failure(reopening::INCOMPATIBLE),
+            Err(missing) if missing.incompatible => Err(CommandError::IncompatibleOnBranch),
             Err(_) => nothing(reopening::NO_ASK_FORM),
         };
     }
-    let read = match history.read() {
-        Ok(read) => read,
-        Err(code) => return code,
-    };
+    let read = history.read()?;
     let ask = match id {
-        Some(id) => match read.find(id) {
-            Ok(ask) => ask,
-            Err(e) => return failure(e),
-        },
+        Some(id) => read.find(id)?,
         None => match read.latest(&[Source::Tool]) {
             Some(ask) => ask,
             None => return nothing("No previous ask_user form found in the history."),
@@ -158,32 +147,26 @@ pub fn replay(
     } else {
         Source::Replay
     };
-    let ask = match history.with_payload(ask) {
-        Ok(ask) => ask,
-        Err(m) => return failure(&m),
-    };
-    let opening = match reopening(&ask, source) {
-        Ok(opening) => opening,
-        Err(m) => return failure(&m),
-    };
+    let ask = history.with_payload(ask)?;
+    let opening = reopening(&ask, source)?;
     report(&format!(
         "Replaying ask_user form {}: {}.",
         ask.opened.id,
         question_count(&opening.form)
     ));
-    open_on_terminal(history, &opening, options).0
+    Ok(open_on_terminal(history, &opening, options)?.outcome())
 }
 
 /// Opens a resumed form; its end (submit or cancel) records the dismissal.
-fn open_resumed(opening: &Opening<'_>, options: &RunOptions, history: &HistoryChoice) -> ExitCode {
+fn open_resumed(opening: &Opening<'_>, options: &RunOptions, history: &HistoryChoice) -> Ended {
     report(&reopening::reopening_unanswered(&question_count(
         &opening.form,
     )));
-    let (code, ended) = open_on_terminal(history, opening, options);
+    let ended = open_on_terminal(history, opening, options)?;
     if ended == FormEnding::Cancelled {
         report(&reopening::unanswered_dismissed("pi-ask replay"));
     }
-    code
+    Ok(ended.outcome())
 }
 
 /// `pi-ask resume [ID] [--session FILE|latest]`.
@@ -192,20 +175,14 @@ pub fn resume(
     session_arg: Option<&Path>,
     options: &RunOptions,
     history: &HistoryChoice,
-) -> ExitCode {
-    if let Err(code) = super::require_terminal("resume") {
-        return code;
-    }
+) -> Ended {
+    super::require_terminal("resume")?;
     let read = match history.store.as_ref().map(|s| s.read()) {
-        Some(Ok(read)) => read,
-        Some(Err(e)) => return failure(format!("cannot read the history: {e}")),
+        Some(read) => read.map_err(CommandError::HistoryUnreadable)?,
         None => Default::default(),
     };
     if let Some(arg) = session_arg {
-        let file = match read_session_arg(arg, options) {
-            Ok(file) => file,
-            Err(code) => return code,
-        };
+        let file = read_session_arg(arg, options)?;
         let dismissed = |call: &str| read.session_call_dismissed(&file.id, call);
         return match pi_session::pending_call(&file.branch(), &dismissed) {
             Some(pending) => {
@@ -221,39 +198,28 @@ pub fn resume(
             None => nothing("No unanswered ask_user form on this branch."),
         };
     }
-    if history.store.is_none() {
-        return failure(history.readable().unwrap_err());
-    }
+    history.readable()?;
     let ask = match id {
-        Some(id) => match read.find(id) {
-            Ok(ask) if ask.is_finished() => {
-                return failure(format!(
-                    "ask {} already ended ({}); `pi-ask replay {}` reopens it",
-                    ask.opened.id,
-                    ask.status_label(&process_is_alive),
-                    ask.opened.id
-                ));
+        Some(id) => match read.find(id)? {
+            ask if ask.is_finished() => {
+                return Err(CommandError::AlreadyEnded {
+                    id: ask.opened.id.clone(),
+                    status: ask.status_label(&process_is_alive),
+                });
             }
-            Ok(ask) if process_is_alive(&ask.opened.process) => {
-                return failure(format!(
-                    "ask {} is still open in another terminal (process {})",
-                    ask.opened.id, ask.opened.process.pid
-                ));
+            ask if process_is_alive(&ask.opened.process) => {
+                return Err(CommandError::StillOpen {
+                    id: ask.opened.id.clone(),
+                    pid: ask.opened.process.pid,
+                });
             }
-            Ok(ask) => ask,
-            Err(e) => return failure(e),
+            ask => ask,
         },
         None => match read.resumable(&process_is_alive) {
             Some(ask) => ask,
             None => return nothing("No interrupted ask to resume."),
         },
     };
-    let ask = match history.with_payload(ask) {
-        Ok(ask) => ask,
-        Err(m) => return failure(&m),
-    };
-    match reopening(&ask, Source::Resume) {
-        Ok(opening) => open_resumed(&opening, options, history),
-        Err(m) => failure(&m),
-    }
+    let ask = history.with_payload(ask)?;
+    open_resumed(&reopening(&ask, Source::Resume)?, options, history)
 }
