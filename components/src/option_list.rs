@@ -14,7 +14,7 @@ use tuirealm::command::{Cmd, CmdResult, Direction, Position};
 use tuirealm::state::{State, StateValue};
 
 use crate::realm::{Props, attr, moved, payload, payload_ref, realm_component};
-use crate::text::{put, width, wrap};
+use crate::text::{Labelled, put, width, wrap, wrap_labelled};
 use crate::theme::Theme;
 use tuirealm::props::{AttrValue, Attribute, PropPayload, PropValue};
 
@@ -243,7 +243,7 @@ pub fn detail_indent(index: usize) -> u16 {
     2 + digits + 2
 }
 
-use crate::strings::RECOMMENDED;
+use crate::strings::{NOTE_LABEL, RECOMMENDED};
 
 /// Most lines a description is laid out to (no screen shows more under one option).
 const MAX_DESCRIPTION_LINES: usize = 128;
@@ -438,7 +438,7 @@ impl OptionList {
     }
 
     /// State-dependent lines under a row: saved text, its note (`Note: …`), or the editor slot.
-    fn extras(&self, index: usize, cols: usize) -> (Vec<(String, bool)>, u16) {
+    fn extras(&self, index: usize, cols: usize) -> (Vec<Labelled>, u16) {
         if let Some((r, h)) = self.state.editor
             && r == index
         {
@@ -453,15 +453,10 @@ impl OptionList {
         let inner = cols.saturating_sub(self.indent(index) as usize).max(1);
         let mut lines = Vec::new();
         if let Some((_, text)) = self.state.texts.iter().find(|(r, _)| *r == index) {
-            lines.extend(wrap(text, inner).into_iter().map(|l| (l, false)));
+            lines.extend(wrap(text, inner).into_iter().map(Labelled::plain));
         }
         if let Some((_, note)) = self.state.notes.iter().find(|(r, _)| *r == index) {
-            lines.extend(
-                wrap(&format!("Note: {note}"), inner)
-                    .into_iter()
-                    .enumerate()
-                    .map(|(n, l)| (l, n == 0)),
-            );
+            lines.extend(wrap_labelled(NOTE_LABEL, note, inner));
         }
         (lines, 0)
     }
@@ -626,19 +621,12 @@ impl OptionList {
             }
             y += 1;
         }
-        for (part, note_label) in &extras {
+        for line in &extras {
             if y + reserve >= bottom {
                 break;
             }
-            match part.strip_prefix("Note:") {
-                Some(rest) if *note_label => {
-                    let nx = put(buf, indent, y, "Note:", t.warning());
-                    put(buf, nx, y, rest, t.muted());
-                }
-                _ => {
-                    put(buf, indent, y, part, t.muted());
-                }
-            }
+            let nx = put(buf, indent, y, &line.label, t.warning());
+            put(buf, nx, y, &line.text, t.muted());
             y += 1;
         }
         self.cache.rows[index] = Some(layout);

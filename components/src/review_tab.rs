@@ -8,7 +8,8 @@ use tuirealm::command::{Cmd, CmdResult, Direction, Position};
 use tuirealm::state::{State, StateValue};
 
 use crate::realm::{Props, attr, moved, payload, payload_ref, realm_component};
-use crate::text::{put_segments, wrap};
+use crate::strings::NOTE_LABEL;
+use crate::text::{Labelled, put_segments, wrap, wrap_labelled};
 use crate::theme::Theme;
 use tuirealm::props::{AttrValue, Attribute, PropPayload, PropValue};
 
@@ -190,34 +191,33 @@ impl ReviewTab {
                     }
                     continue;
                 }
-                let (first, label, text, style) = match line {
-                    ReviewLine::Unanswered => ("   → ", None, "unanswered".to_owned(), t.dim()),
+                let room = cols.saturating_sub(5).max(1);
+                let plain = |text: &str| -> Vec<Labelled> {
+                    wrap(text, room).into_iter().map(Labelled::plain).collect()
+                };
+                let (first, lines, style) = match line {
+                    ReviewLine::Unanswered => ("   → ", plain("unanswered"), t.dim()),
                     ReviewLine::Answer { text, custom } => (
                         "   → ",
-                        None,
-                        text.clone(),
+                        plain(text),
                         if *custom { t.text() } else { t.success() },
                     ),
                     ReviewLine::Note(note) => {
-                        ("     ", Some("Note:"), format!("Note: {note}"), t.muted())
+                        ("     ", wrap_labelled(NOTE_LABEL, note, room), t.muted())
                     }
-                    ReviewLine::OptionNote { option, note } => {
-                        ("     ", None, format!("{option} Note: {note}"), t.muted())
-                    }
+                    ReviewLine::OptionNote { option, note } => (
+                        "     ",
+                        plain(&format!("{option} {NOTE_LABEL} {note}")),
+                        t.muted(),
+                    ),
                 };
-                for (n, part) in wrap(&text, cols.saturating_sub(5).max(1))
-                    .into_iter()
-                    .enumerate()
-                {
+                for (n, line) in lines.into_iter().enumerate() {
                     let indent = if n == 0 { first } else { "     " };
-                    let row = match label.and_then(|l| part.strip_prefix(l).map(|rest| (l, rest))) {
-                        Some((l, rest)) if n == 0 => vec![
-                            (indent.to_owned(), style),
-                            (l.to_owned(), t.warning()),
-                            (rest.to_owned(), style),
-                        ],
-                        _ => vec![(format!("{indent}{part}"), style)],
-                    };
+                    let mut row = vec![(indent.to_owned(), style)];
+                    if !line.label.is_empty() {
+                        row.push((line.label, t.warning()));
+                    }
+                    row.push((line.text, style));
                     out.push(row);
                 }
             }

@@ -11,5 +11,7 @@ pub const REVIEW_TAB: &str = "Review";
 pub const NO_PREVIEW_TEXT: &str = "No preview available";
 /// After the last line a preview pane shows of a very long preview.
 pub const PREVIEW_CUT_TEXT: &str = "… the preview goes on; the rest is not shown";
+/// Before a note (styled apart from it).
+pub const NOTE_LABEL: &str = "Note:";
 /// After a recommended option's label.
 pub const RECOMMENDED: &str = "(recommended)";

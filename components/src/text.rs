@@ -34,6 +34,52 @@ pub fn wrap(text: &str, max: usize) -> Vec<String> {
     wrap_at_most(text, max, usize::MAX)
 }
 
+/// A wrapped line that may show part of a label (`Note:`) before its text, so the label can be
+/// styled apart from what follows.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Labelled {
+    /// The part of the label this line shows (empty on lines past it).
+    pub label: String,
+    /// The rest of the line.
+    pub text: String,
+}
+
+impl Labelled {
+    /// A line with no label.
+    pub fn plain(text: String) -> Labelled {
+        Labelled {
+            label: String::new(),
+            text,
+        }
+    }
+}
+
+/// `label text` wrapped to `max` columns like [`wrap`], each line split into the part of the label
+/// it shows and the rest: the label is known, never searched for again in the wrapped text, and
+/// a width too narrow for it breaks it across lines with each piece still marked. `label` has no
+/// whitespace.
+pub fn wrap_labelled(label: &str, text: &str, max: usize) -> Vec<Labelled> {
+    let mut left = label;
+    wrap(&format!("{label} {text}"), max)
+        .into_iter()
+        .map(|line| {
+            // The label's pieces start the first lines in order (a word is broken, never cut).
+            let shown = line
+                .char_indices()
+                .zip(left.chars())
+                .take_while(|((_, a), b)| a == b)
+                .last()
+                .map_or(0, |((at, c), _)| at + c.len_utf8());
+            left = &left[shown..];
+            let (label, text) = line.split_at(shown);
+            Labelled {
+                label: label.to_owned(),
+                text: text.to_owned(),
+            }
+        })
+        .collect()
+}
+
 /// [`wrap`], stopping after `limit` lines: the work is proportional to what is kept, not to the
 /// text (a 50 MB prompt costs no more than the screenful that can show).
 pub fn wrap_at_most(text: &str, max: usize, limit: usize) -> Vec<String> {
@@ -308,6 +354,29 @@ pub fn buffer_rows(buf: &ratatui::buffer::Buffer) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_labelled_wrap_marks_the_label_on_every_line_it_reaches() {
+        use super::{Labelled, wrap_labelled};
+        let lines = wrap_labelled("Note:", "keep it short", 40);
+        assert_eq!(
+            lines,
+            [Labelled {
+                label: "Note:".into(),
+                text: " keep it short".into()
+            }]
+        );
+        // Narrower than the label: its pieces are still the label, what follows is text.
+        let narrow = wrap_labelled("Note:", "ok", 3);
+        let labels: Vec<&str> = narrow.iter().map(|l| l.label.as_str()).collect();
+        let texts: Vec<&str> = narrow.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(labels, ["Not", "e:", ""]);
+        assert_eq!(texts, ["", "", "ok"]);
+        // A note that itself begins like the label is text, not more label.
+        let echo = wrap_labelled("Note:", "Note: twice", 6);
+        assert_eq!(echo[0].label, "Note:");
+        assert!(echo[1..].iter().all(|l| l.label.is_empty()), "{echo:?}");
+    }
+
     use super::*;
 
     #[test]

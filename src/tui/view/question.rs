@@ -6,7 +6,8 @@ use std::sync::Arc;
 use pi_ask_components::editor;
 use pi_ask_components::preview_pane::MAX_PREVIEW_LINES;
 use pi_ask_components::realm::view_in;
-use pi_ask_components::text::{put, start_within, width, wrap};
+use pi_ask_components::strings::NOTE_LABEL;
+use pi_ask_components::text::{Labelled, put, start_within, width, wrap_labelled};
 use pi_ask_components::{PreviewPane, Theme};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
@@ -28,7 +29,7 @@ pub(super) struct QuestionLayout {
     prompt: Arc<Vec<ratatui::text::Line<'static>>>,
     /// The question note: its open editor's height, or the saved note's lines.
     note_editor: Option<u16>,
-    note_lines: Vec<String>,
+    note_lines: Vec<Labelled>,
     /// The list's width, and the pane beside it (wide preview layout) or below it.
     list_width: u16,
     pane: Option<(PreviewPane, PanePlace)>,
@@ -91,10 +92,9 @@ impl QuestionLayout {
             _ => None,
         };
         let note_lines = match (&note_editor, &answer.note) {
-            (None, Some(note)) => wrap(
-                &format!("Note: {note}"),
-                cols.saturating_sub(1).max(1) as usize,
-            ),
+            (None, Some(note)) => {
+                wrap_labelled(NOTE_LABEL, note, cols.saturating_sub(1).max(1) as usize)
+            }
             _ => Vec::new(),
         };
         let custom_row = question.custom_row();
@@ -371,30 +371,23 @@ pub(super) fn draw_question(
         y += h;
     } else {
         let room = bottom.saturating_sub(y).saturating_sub(list_min) as usize;
-        for (n, line) in layout.note_lines.iter().take(room).enumerate() {
-            match line.strip_prefix("Note:") {
-                Some(rest) if n == 0 => {
-                    let (x, _) = put(
-                        buf,
-                        body.x + 1,
-                        y,
-                        "Note:",
-                        body.width as usize,
-                        theme.warning(),
-                    );
-                    put(
-                        buf,
-                        x,
-                        y,
-                        rest,
-                        body.width.saturating_sub(x - body.x) as usize,
-                        theme.muted(),
-                    );
-                }
-                _ => {
-                    put(buf, body.x + 1, y, line, body.width as usize, theme.muted());
-                }
-            }
+        for line in layout.note_lines.iter().take(room) {
+            let (x, _) = put(
+                buf,
+                body.x + 1,
+                y,
+                &line.label,
+                body.width as usize,
+                theme.warning(),
+            );
+            put(
+                buf,
+                x,
+                y,
+                &line.text,
+                body.width.saturating_sub(x - body.x) as usize,
+                theme.muted(),
+            );
             y += 1;
         }
     }
