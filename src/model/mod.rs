@@ -135,7 +135,7 @@ pub struct Model {
     answers: Vec<AnswerState>,
     tab: usize,
     cursors: Vec<usize>,
-    review_cursor: usize,
+    review_cursor: ReviewAction,
     editor: Option<OpenEditor>,
     /// After Esc closes the free-form editor, it does not reopen by itself until the cursor moves.
     suppress_auto_open: bool,
@@ -184,7 +184,7 @@ impl Model {
             answers: vec![AnswerState::default(); n],
             tab: 0,
             cursors: vec![0; n],
-            review_cursor: 0,
+            review_cursor: ReviewAction::Submit,
             editor: None,
             suppress_auto_open: false,
             settings,
@@ -330,7 +330,7 @@ impl Model {
 
     /// The highlighted review action.
     pub fn review_cursor(&self) -> ReviewAction {
-        ReviewAction::at(self.review_cursor).unwrap_or(ReviewAction::Submit)
+        self.review_cursor
     }
 
     /// The open inline editor, if any.

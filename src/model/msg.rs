@@ -38,10 +38,8 @@ impl ReviewAction {
 
     /// Its place on the review (0, 1 or 2).
     pub fn index(self) -> usize {
-        ReviewAction::ALL
-            .iter()
-            .position(|&a| a == self)
-            .unwrap_or(0)
+        // The variants are declared in the order of `ALL`.
+        self as usize
     }
 }
 
@@ -320,4 +318,18 @@ pub enum Cmd {
     /// Find files for the open editor off the UI thread (an `@` query, or the folder of a path
     /// word for Tab completion); answer with [`Report::Suggestions`].
     Files(crate::files::Request),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ReviewAction;
+
+    #[test]
+    fn a_review_actions_index_is_its_place_on_the_review() {
+        for (place, action) in ReviewAction::ALL.into_iter().enumerate() {
+            assert_eq!(action.index(), place);
+            assert_eq!(ReviewAction::at(place), Some(action));
+        }
+        assert_eq!(ReviewAction::at(ReviewAction::ALL.len()), None);
+    }
 }

@@ -374,7 +374,7 @@ fn move_tab(model: &mut Model, delta: isize) -> Vec<Cmd> {
 /// and auto-submits when the review tab is reached with everything answered.
 fn go_to_tab(model: &mut Model, tab: usize) -> Vec<Cmd> {
     model.tab = tab;
-    model.review_cursor = 0;
+    model.review_cursor = ReviewAction::Submit;
     model.pending_review_shortcut = None;
     model.dismiss_pending = false;
     model.type_notice = None;
@@ -442,7 +442,8 @@ fn move_option(model: &mut Model, delta: isize) -> Vec<Cmd> {
             model.sync_editor_to_cursor();
         }
         Tab::Review => {
-            model.review_cursor = step(model.review_cursor, ReviewAction::ALL.len() - 1);
+            let at = step(model.review_cursor.index(), ReviewAction::ALL.len() - 1);
+            model.review_cursor = ReviewAction::at(at).unwrap_or(model.review_cursor);
             model.pending_review_shortcut = None;
         }
     }
@@ -546,7 +547,7 @@ fn number(model: &mut Model, n: u8) -> Vec<Cmd> {
                 return run_review_action(model, action);
             }
             model.pending_review_shortcut = Some(action);
-            model.review_cursor = action.index();
+            model.review_cursor = action;
             Vec::new()
         }
         Tab::Question(q) => {
