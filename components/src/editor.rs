@@ -1,9 +1,10 @@
 //! Editor: the inline answer and note editor. It draws a [`TextEdit`] on the selected-row
 //! background with a muted placeholder when empty, wraps long lines, and places the caret.
 //!
-//! [`draw`] and [`height`] are stateless, so a host that keeps the text in its own model (pi-ask
-//! keeps it in `Model`) draws it without a copy; [`Editor`] holds its own [`TextEdit`] for
-//! tui-realm applications.
+//! [`Editor`] is the component, holding a [`TextEdit`]. A host that keeps the text in its own
+//! model (pi-ask keeps it in `Model`) hands it over each frame with [`Editor::show`], which copies
+//! it only when it changed, and draws through `Component::view` like any tui-realm application;
+//! [`draw`] and [`height`] are the stateless functions underneath.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
@@ -113,6 +114,7 @@ fn draw_row(row: &str, x: u16, y: u16, width: u16, theme: &Theme, buf: &mut Buff
 /// | attribute | value | meaning |
 /// |---|---|---|
 /// | `Text` or `Value` | `String` | the text (the caret goes to its end; the same text again changes nothing) |
+/// | `Custom(`[`attr::CARET`]`)` | `Length` | the caret, a byte offset (clamped to the text and to a character's start) |
 /// | `Custom(`[`attr::PLACEHOLDER`]`)` | `String` | shown dimmed while the text is empty |
 /// | `Focus`, `Custom(`[`attr::THEME`]`)` | `Flag`, [`Theme`] payload | focus places the terminal cursor at the caret |
 ///
@@ -193,6 +195,21 @@ impl Editor {
         self.theme = theme;
     }
 
+    /// Shows `edit` (text, caret, one line or many) from now on. Only what differs from what the
+    /// editor holds is copied ([`TextEdit::sync_from`]), so a host whose model owns the text
+    /// hands it over every frame for the price of a comparison and the typed tail, and the model
+    /// stays the text's one owner.
+    pub fn show(&mut self, edit: &TextEdit) {
+        self.edit.sync_from(edit);
+    }
+
+    /// Shows `placeholder` while the text is empty (kept, not copied again, when unchanged).
+    pub fn set_placeholder(&mut self, placeholder: &str) {
+        if self.placeholder != placeholder {
+            placeholder.clone_into(&mut self.placeholder);
+        }
+    }
+
     /// [`Editor::set_theme`] as a builder.
     pub fn with_theme(mut self, theme: Theme) -> Editor {
         self.set_theme(theme);
@@ -262,8 +279,9 @@ impl Editor {
                 };
             }
             (Attribute::Custom(attr::PLACEHOLDER), AttrValue::String(text)) => {
-                self.placeholder = text.clone()
+                self.set_placeholder(text)
             }
+            (Attribute::Custom(attr::CARET), AttrValue::Length(at)) => self.edit.set_cursor(*at),
             _ => {}
         }
         self.props.set(attr, value);
@@ -277,6 +295,7 @@ impl Editor {
             Attribute::Custom(attr::PLACEHOLDER) => {
                 Some(AttrValue::String(self.placeholder.clone()))
             }
+            Attribute::Custom(attr::CARET) => Some(AttrValue::Length(self.edit.cursor())),
             other => self.props.get(other),
         }
     }
@@ -321,5 +340,36 @@ mod tests {
         let area = Rect::new(0, 0, 22, 1);
         e.render(area, &mut Buffer::empty(area));
         assert_eq!(e.height(22), 3);
+    }
+
+    #[test]
+    fn shown_text_keeps_its_caret_and_draws_as_the_stateless_draw() {
+        let mut model_text = TextEdit::new("héllo world");
+        model_text.apply(EditOp::CursorLineStart);
+        model_text.apply(EditOp::CursorRight);
+        model_text.apply(EditOp::CursorRight);
+        let mut e = Editor::new("", "");
+        e.show(&model_text);
+        assert_eq!(e.edit(), &model_text, "text and caret as the host has them");
+        let area = Rect::new(0, 0, 20, 2);
+        let mut through_component = Buffer::empty(area);
+        e.render(area, &mut through_component);
+        let mut stateless = Buffer::empty(area);
+        let caret = draw(&model_text, "", &Theme::default(), area, &mut stateless);
+        assert_eq!(through_component, stateless);
+        assert_eq!(e.cursor_position(), caret);
+    }
+
+    #[test]
+    fn the_caret_attribute_lands_on_a_characters_start() {
+        let mut e = Editor::new("héllo", "");
+        e.set_attr(Attribute::Custom(attr::CARET), AttrValue::Length(2));
+        // Byte 2 is inside `é` (bytes 1..3): the caret goes back to its start.
+        assert_eq!(e.edit().cursor(), 1);
+        e.set_attr(Attribute::Custom(attr::CARET), AttrValue::Length(99));
+        assert_eq!(
+            e.get_attr(Attribute::Custom(attr::CARET)),
+            Some(AttrValue::Length("héllo".len()))
+        );
     }
 }

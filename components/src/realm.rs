@@ -46,6 +46,9 @@ pub mod attr {
     pub const SUBSET: &str = "subset";
     /// The editor's placeholder: the text shown while it is empty (a string).
     pub const PLACEHOLDER: &str = "placeholder";
+    /// The editor's caret, a byte offset into its text (`AttrValue::Length`; clamped to the
+    /// text and to a character's start).
+    pub const CARET: &str = "caret";
     /// The name of the option a preview pane shows (a string; `Attribute::Title` also sets it).
     pub const LABEL: &str = "label";
     /// The previewed option's description (a string).

@@ -238,3 +238,45 @@ impl App {
         self.update(Msg::Edit(EditOp::Paste(text.to_owned())))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{EditOp, Intent};
+
+    fn demo_app() -> App {
+        let form = crate::input::parse_payload(super::super::DEMO_PAYLOAD).expect("the demo");
+        App::new(
+            form,
+            crate::settings::Settings::defaults(),
+            BindingTable::default(),
+            String::new(),
+            None,
+        )
+    }
+
+    /// The editor is drawn through its component, handed the model's text each frame: the
+    /// component shows exactly what the model holds, and copies it only when it changed.
+    #[test]
+    fn the_editor_component_copies_the_models_text_only_when_it_changed() {
+        let mut app = demo_app();
+        app.update(Msg::Intent(Intent::QuestionNote));
+        app.update(Msg::Edit(EditOp::Insert("a note".into())));
+        let area = Rect::new(0, 0, 100, 30);
+        let mut buf = Buffer::empty(area);
+        let drawn = app.draw(area, &mut buf);
+        let open = &app.model().editor().expect("the note editor is open").edit;
+        assert_eq!(app.view.editor.edit(), open);
+        assert!(drawn.cursor.is_some(), "the caret comes from the component");
+        let copied_at = app.view.editor.edit().text().as_ptr();
+        app.draw(area, &mut buf);
+        assert_eq!(
+            app.view.editor.edit().text().as_ptr(),
+            copied_at,
+            "an unchanged text is not copied again"
+        );
+        app.update(Msg::Edit(EditOp::Insert("!".into())));
+        app.draw(area, &mut buf);
+        assert_eq!(app.view.editor.text(), "a note!");
+    }
+}

@@ -8,7 +8,7 @@ use pi_ask_components::preview_pane::MAX_PREVIEW_LINES;
 use pi_ask_components::realm::view_in;
 use pi_ask_components::strings::NOTE_LABEL;
 use pi_ask_components::text::{Labelled, put, start_within, width, wrap_labelled};
-use pi_ask_components::{PreviewPane, Theme};
+use pi_ask_components::{Editor, PreviewPane, TextEdit, Theme};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 
@@ -396,7 +396,12 @@ pub(super) fn draw_question(
     }
     let mut filter_caret = None;
     if let (Some(line), Some(filter)) = (&layout.filter, model.filter()) {
-        filter_caret = draw_filter_line(line, &filter.query, &theme, body.x, y, body.width, buf);
+        let field = FilterField {
+            line,
+            query: &filter.query,
+            editor: &mut state.filter_editor,
+        };
+        filter_caret = draw_filter_line(field, &theme, body.x, y, body.width, buf);
         y += 1;
         if line.matches == 0 && y < bottom {
             put(
@@ -498,10 +503,11 @@ pub(super) fn draw_question(
         return (None, measured);
     };
     let editor_area = Rect::new(slot.x, slot.y, editor_draw_width(slot.width), slot.height);
-    let cursor = editor::draw(
+    let cursor = show_editor(
+        &mut state.editor,
         &open.edit,
         open.target.placeholder(),
-        &theme,
+        theme,
         editor_area,
         buf,
     );
@@ -511,17 +517,45 @@ pub(super) fn draw_question(
     (cursor, measured)
 }
 
+/// Draws the model's `edit` through the editor component (handed over, copied only when it
+/// changed) and returns its caret.
+fn show_editor(
+    editor: &mut Editor,
+    edit: &TextEdit,
+    placeholder: &str,
+    theme: Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) -> Option<Position> {
+    editor.show(edit);
+    editor.set_placeholder(placeholder);
+    editor.set_theme(theme);
+    view_in(editor, area, buf);
+    editor.cursor_position()
+}
+
+/// The filter line's parts: its layout, the model's query and the component that draws it.
+struct FilterField<'a> {
+    line: &'a FilterLine,
+    query: &'a TextEdit,
+    editor: &'a mut Editor,
+}
+
 /// The filter line: ` / ` and the query in an editor field, then the count (`12 of 200`) when
 /// there is room beside a usable field. Returns the caret.
 fn draw_filter_line(
-    line: &FilterLine,
-    query: &pi_ask_components::TextEdit,
+    field: FilterField<'_>,
     theme: &Theme,
     x: u16,
     y: u16,
     cols: u16,
     buf: &mut Buffer,
 ) -> Option<Position> {
+    let FilterField {
+        line,
+        query,
+        editor,
+    } = field;
     const PREFIX: &str = " / ";
     let prefix = width(PREFIX) as u16;
     let (x, _) = put(buf, x, y, PREFIX, cols as usize, theme.accent());
@@ -533,10 +567,11 @@ fn draw_filter_line(
         _ => (room, false),
     };
     let field = field.min(32.max(room / 2));
-    let caret = editor::draw(
+    let caret = show_editor(
+        editor,
         query,
         strings::FILTER_PLACEHOLDER,
-        theme,
+        *theme,
         Rect::new(x, y, field, 1),
         buf,
     );
