@@ -175,8 +175,8 @@ impl FormEnding {
 }
 
 /// Opens a form on the terminal, recorded, and delivers its result like `ask`. A form that ends
-/// without a result stays open in the history (resumable), and so does one whose result was
-/// not delivered.
+/// without a result stays open in the history (resumable); a result that could not be delivered
+/// is still recorded there with the ask's end.
 pub fn open_on_terminal(
     history: &HistoryChoice,
     opening: &Opening<'_>,
