@@ -46,7 +46,8 @@ pub enum RunError {
     /// The form ended without a result (nothing to deliver).
     #[error("the form ended without a result")]
     NoResult,
-    /// The terminal failed (the settings have no answers to keep, so this ends them).
+    /// The terminal failed where there are no answers to keep (the settings, `pi-ask keys`); a
+    /// form's failing terminal ends it as interrupted instead, its answers delivered.
     #[error("terminal error: {0}")]
     Terminal(#[source] std::io::Error),
     /// The signal handlers cannot be installed.

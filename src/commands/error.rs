@@ -27,7 +27,8 @@ pub enum CommandError {
     /// The result could not be delivered, found before the form opened.
     #[error(transparent)]
     Undeliverable(#[from] crate::run::Undeliverable),
-    /// The form ran without a result to deliver, or it was not delivered.
+    /// The form ran without a result to deliver, or it was not delivered; also the terminal or
+    /// the signal handlers failing for a command that opens no form.
     #[error(transparent)]
     Run(#[from] crate::run::RunError),
     /// There is no history to read, or a stored payload of it is unreadable.
@@ -87,9 +88,6 @@ pub enum CommandError {
         /// Why.
         source: crate::private_dir::UnsafeFolder,
     },
-    /// The signal handlers cannot be installed.
-    #[error("cannot watch for signals: {0}")]
-    Signals(#[source] std::io::Error),
     /// The inbox's list cannot be drawn.
     #[error("cannot show the inbox: {0}")]
     InboxTerminal(#[source] std::io::Error),
@@ -127,9 +125,6 @@ pub enum CommandError {
         /// Why.
         source: std::io::Error,
     },
-    /// The terminal failed.
-    #[error("terminal error: {0}")]
-    Terminal(#[source] std::io::Error),
 }
 
 impl From<crate::run::DeliveryFailed> for CommandError {

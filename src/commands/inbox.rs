@@ -173,7 +173,7 @@ pub fn run(
 /// declined, and quitting leaves every ask queued.
 pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, once: bool) -> Ended {
     super::require_terminal("inbox")?;
-    let stop = crate::tui::runtime::signal_flag().map_err(CommandError::Signals)?;
+    let stop = crate::tui::runtime::signal_flag().map_err(crate::run::RunError::Signals)?;
     for queue in queues {
         queue.sweep(Duration::from_secs(24 * 3600));
     }
