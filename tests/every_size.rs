@@ -149,3 +149,25 @@ fn the_file_popup_draws_at_every_small_size() {
         }
     }
 }
+
+/// A note taller than a height can count (more lines than a `u16` holds) lays out as the most,
+/// not as a sum that overflows (a panic in a debug build, a wrong frame in a release one), on the
+/// question tab and on the review.
+#[test]
+fn a_note_of_more_lines_than_a_height_holds_draws() {
+    let mut h = Harness::new(PAYLOADS[0], 100, 30).unwrap();
+    h.press("shift+n")
+        .paste(&"x\n".repeat(65_530))
+        .press("enter");
+    let screen = h.screen_text();
+    assert!(screen.contains("Note: x"), "{screen}");
+    assert!(
+        screen.contains("1. Move fast"),
+        "the options still show: {screen}"
+    );
+    for _ in 1..tab_count(&h) {
+        h.press("tab");
+    }
+    let review = h.screen_text();
+    assert!(review.contains("Review answers"), "{review}");
+}

@@ -456,7 +456,7 @@ impl OptionList {
             lines.extend(wrap(text, inner).into_iter().map(Labelled::plain));
         }
         if let Some((_, note)) = self.state.notes.iter().find(|(r, _)| *r == index) {
-            lines.extend(wrap_labelled(NOTE_LABEL, note, inner));
+            lines.extend(wrap_labelled(NOTE_LABEL, note, inner, usize::MAX));
         }
         (lines, 0)
     }

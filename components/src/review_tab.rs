@@ -202,9 +202,11 @@ impl ReviewTab {
                         plain(text),
                         if *custom { t.text() } else { t.success() },
                     ),
-                    ReviewLine::Note(note) => {
-                        ("     ", wrap_labelled(NOTE_LABEL, note, room), t.muted())
-                    }
+                    ReviewLine::Note(note) => (
+                        "     ",
+                        wrap_labelled(NOTE_LABEL, note, room, usize::MAX),
+                        t.muted(),
+                    ),
                     ReviewLine::OptionNote { option, note } => (
                         "     ",
                         plain(&format!("{option} {NOTE_LABEL} {note}")),

@@ -54,13 +54,15 @@ impl Labelled {
     }
 }
 
-/// `label text` wrapped to `max` columns like [`wrap`], each line split into the part of the label
-/// it shows and the rest: the label is known, never searched for again in the wrapped text, and
-/// a width too narrow for it breaks it across lines with each piece still marked. `label` has no
+/// `label text` wrapped to `max` columns like [`wrap_at_most`] (at most `limit` lines, so only the
+/// start of a long text is copied and wrapped), each line split into the part of the label it
+/// shows and the rest: the label is known, never searched for again in the wrapped text, and a
+/// width too narrow for it breaks it across lines with each piece still marked. `label` has no
 /// whitespace.
-pub fn wrap_labelled(label: &str, text: &str, max: usize) -> Vec<Labelled> {
+pub fn wrap_labelled(label: &str, text: &str, max: usize, limit: usize) -> Vec<Labelled> {
     let mut left = label;
-    wrap(&format!("{label} {text}"), max)
+    let text = start_within(text, limit, max.max(1));
+    wrap_at_most(&format!("{label} {text}"), max, limit)
         .into_iter()
         .map(|line| {
             // The label's pieces start the first lines in order (a word is broken, never cut).
@@ -357,7 +359,7 @@ mod tests {
     #[test]
     fn a_labelled_wrap_marks_the_label_on_every_line_it_reaches() {
         use super::{Labelled, wrap_labelled};
-        let lines = wrap_labelled("Note:", "keep it short", 40);
+        let lines = wrap_labelled("Note:", "keep it short", 40, usize::MAX);
         assert_eq!(
             lines,
             [Labelled {
@@ -366,13 +368,17 @@ mod tests {
             }]
         );
         // Narrower than the label: its pieces are still the label, what follows is text.
-        let narrow = wrap_labelled("Note:", "ok", 3);
+        let narrow = wrap_labelled("Note:", "ok", 3, usize::MAX);
         let labels: Vec<&str> = narrow.iter().map(|l| l.label.as_str()).collect();
         let texts: Vec<&str> = narrow.iter().map(|l| l.text.as_str()).collect();
         assert_eq!(labels, ["Not", "e:", ""]);
         assert_eq!(texts, ["", "", "ok"]);
         // A note that itself begins like the label is text, not more label.
-        let echo = wrap_labelled("Note:", "Note: twice", 6);
+        // A limit stops the wrap there, however long the text.
+        let long = wrap_labelled("Note:", &"word ".repeat(100_000), 12, 3);
+        assert_eq!(long.len(), 3);
+        assert_eq!(long[0].label, "Note:");
+        let echo = wrap_labelled("Note:", "Note: twice", 6, usize::MAX);
         assert_eq!(echo[0].label, "Note:");
         assert!(echo[1..].iter().all(|l| l.label.is_empty()), "{echo:?}");
     }

@@ -12,7 +12,7 @@ mod settings;
 use std::sync::Arc;
 
 use pi_ask_components::realm::view_in;
-use pi_ask_components::text::put;
+use pi_ask_components::text::{fill, put};
 use pi_ask_components::{
     Editor, Footer, OptionList, OptionRow, ReviewTab, SettingsModal, TabBar, TabItem, Theme,
 };
@@ -23,7 +23,6 @@ use super::appearance::Look;
 use super::hints::flow_hints;
 use crate::keymap::BindingTable;
 use crate::model::{Model, Tab};
-use pi_ask_components::text::fill;
 use plan::{BodyHeights, plan};
 use question::{QuestionLayout, draw_question};
 pub use review::review_entries;
@@ -117,11 +116,7 @@ impl FilteredList {
 
 /// A prompt laid out: at this width, with this theme, these lines (shared with each frame's
 /// layout, which only reads them).
-pub(crate) type PromptLayout = (
-    u16,
-    pi_ask_components::Theme,
-    Arc<Vec<ratatui::text::Line<'static>>>,
-);
+pub(crate) type PromptLayout = (u16, Theme, Arc<Vec<ratatui::text::Line<'static>>>);
 
 /// Narrowest the form is drawn at; below it a one-line notice asks for a bigger terminal.
 pub const MIN_WIDTH: u16 = 20;
@@ -230,7 +225,7 @@ impl BodyLayout {
         match self {
             BodyLayout::Question(_, layout) => layout.heights(),
             BodyLayout::Review(review) => {
-                let natural = review.lines(cols as usize).len() as u16;
+                let natural = u16::try_from(review.lines(cols as usize).len()).unwrap_or(u16::MAX);
                 BodyHeights {
                     min: 3.min(natural),
                     comfort: natural,
@@ -274,7 +269,10 @@ pub fn draw_laid_out(
         ..
     } = layout;
     let plan = (area.width >= MIN_WIDTH)
-        .then(|| plan(area.height, model.title().is_some(), footer_lines + 1, body))
+        .then(|| {
+            let footer = footer_lines.saturating_add(1);
+            plan(area.height, model.title().is_some(), footer, body)
+        })
         .flatten();
     let Some(plan) = plan else {
         draw_too_small(area, buf, &theme, body.min + 1);

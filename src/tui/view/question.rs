@@ -19,8 +19,8 @@ use crate::form::QuestionType;
 use crate::model::{EditorTarget, Model};
 use crate::strings;
 
-/// The most prompt lines any frame draws (no terminal is this tall; the prompt takes at most half
-/// the body), so a prompt of any size is wrapped only this far.
+/// The most prompt (or question note) lines any frame draws (no terminal is this tall; the prompt
+/// takes at most half the body), so a prompt or note of any size is wrapped only this far.
 const MAX_PROMPT_LINES: usize = 1024;
 
 /// A question tab laid out at one width: what it draws and how tall each part is.
@@ -92,9 +92,12 @@ impl QuestionLayout {
             _ => None,
         };
         let note_lines = match (&note_editor, &answer.note) {
-            (None, Some(note)) => {
-                wrap_labelled(NOTE_LABEL, note, cols.saturating_sub(1).max(1) as usize)
-            }
+            (None, Some(note)) => wrap_labelled(
+                NOTE_LABEL,
+                note,
+                cols.saturating_sub(1).max(1) as usize,
+                MAX_PROMPT_LINES,
+            ),
             _ => Vec::new(),
         };
         let custom_row = question.custom_row();
@@ -238,7 +241,9 @@ impl QuestionLayout {
     /// Lines above the list: the prompt, the note (or its editor), a blank line, and the filter
     /// line while it is open.
     fn head(&self) -> u16 {
-        self.prompt.len() as u16 + self.note_height() + 1 + self.filter_height()
+        lines(self.prompt.len())
+            .saturating_add(self.note_height())
+            .saturating_add(1 + self.filter_height())
     }
 
     fn filter_height(&self) -> u16 {
@@ -246,29 +251,29 @@ impl QuestionLayout {
     }
 
     fn note_height(&self) -> u16 {
-        self.note_editor.unwrap_or(self.note_lines.len() as u16)
+        self.note_editor.unwrap_or(lines(self.note_lines.len()))
     }
 
     fn rows_natural(&self) -> u16 {
         let pane = self.pane_natural;
         match self.pane.as_ref().map(|(_, place)| *place) {
             Some(PanePlace::Beside { .. }) => self.list_natural.max(pane),
-            Some(PanePlace::Below) => self.list_natural + 1 + pane,
+            Some(PanePlace::Below) => self.list_natural.saturating_add(1).saturating_add(pane),
             None => self.list_natural,
         }
     }
 
     pub(super) fn heights(&self) -> BodyHeights {
-        let natural = self.head() + self.rows_natural() + self.popup;
+        let natural = self
+            .head()
+            .saturating_add(self.rows_natural())
+            .saturating_add(self.popup);
         // A prompt line and the cursor row, plus a line of the open editor or the filter.
         let min =
             2 + u16::from(self.slot_in_list || self.note_editor.is_some()) + self.filter_height();
-        let comfort = self.prompt.len().min(3) as u16
-            + self.filter_height()
-            + self.note_height()
-            + 1
-            + self.rows_natural().min(COMFORT_LIST_LINES)
-            + self.popup.min(4);
+        let comfort = (lines(self.prompt.len().min(3)) + self.filter_height())
+            .saturating_add(self.note_height())
+            .saturating_add(1 + self.rows_natural().min(COMFORT_LIST_LINES) + self.popup.min(4));
         BodyHeights {
             min,
             comfort: comfort.clamp(min, natural.max(min)),
@@ -304,6 +309,11 @@ fn prompt_lines(
         *slot = Some((cols, theme, Arc::clone(&lines)));
     }
     lines
+}
+
+/// A count of lines as a height (a text of more lines than a `u16` holds is as tall as the most).
+fn lines(count: usize) -> u16 {
+    u16::try_from(count).unwrap_or(u16::MAX)
 }
 
 /// Width of the area the question note's editor is drawn into.
@@ -458,7 +468,12 @@ pub(super) fn draw_question(
             // Both get a share when both cannot show whole: the list keeps the cursor row and a
             // little context, the pane enough for some preview text. An open note editor (and its
             // popup) comes first: the pane takes only what the list leaves.
-            let list_height = if layout.list_natural + 1 + pane_natural <= h {
+            let list_height = if layout
+                .list_natural
+                .saturating_add(1)
+                .saturating_add(pane_natural)
+                <= h
+            {
                 layout.list_natural
             } else if h < 6 || layout.slot_in_list {
                 h
