@@ -289,6 +289,17 @@ impl Model {
         (self.page_rows, self.preview_max_scroll, self.preview_page)
     }
 
+    /// Whether taking these measurements ([`Report::ViewMeasured`]) would change what the model
+    /// keeps, so a driver reports a frame's measurements only when they are news.
+    pub fn measures_differ(
+        &self,
+        page_rows: usize,
+        preview_max_scroll: u16,
+        preview_page: u16,
+    ) -> bool {
+        kept_measures(page_rows, preview_max_scroll, preview_page) != self.view_measures()
+    }
+
     /// Whether the last frame's preview pane could not show all of its text (the footer then
     /// names the preview's scroll keys).
     pub fn preview_overflows(&self) -> bool {
@@ -427,4 +438,13 @@ impl Model {
             });
         }
     }
+}
+
+/// The view's measurements as the model keeps them: a page is at least a row and a line.
+pub(crate) fn kept_measures(
+    page_rows: usize,
+    preview_max_scroll: u16,
+    preview_page: u16,
+) -> (usize, u16, u16) {
+    (page_rows.max(1), preview_max_scroll, preview_page.max(1))
 }

@@ -194,9 +194,11 @@ fn take_report(model: &mut Model, report: Report) -> Vec<Cmd> {
             preview_max_scroll,
             preview_page,
         } => {
-            model.page_rows = page_rows.max(1);
-            model.preview_max_scroll = preview_max_scroll;
-            model.preview_page = preview_page.max(1);
+            (
+                model.page_rows,
+                model.preview_max_scroll,
+                model.preview_page,
+            ) = super::kept_measures(page_rows, preview_max_scroll, preview_page);
             // Clamps the shown preview's scroll to what the view can show.
             model.scroll_preview_by(0);
             Vec::new()

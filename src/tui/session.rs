@@ -444,10 +444,10 @@ impl Session {
             let Some(app) = self.app() else {
                 break;
             };
-            let Some(measured) = drawn
-                .measured
-                .filter(|m| as_taken(*m) != reported(app.model()))
-            else {
+            let Some(measured) = drawn.measured.filter(|m| {
+                app.model()
+                    .measures_differ(m.page_rows, m.preview_max_scroll, m.preview_page)
+            }) else {
                 break;
             };
             let overflowed = app.model().preview_overflows();
@@ -469,25 +469,6 @@ impl Session {
             drawn = app.draw(area, buf);
         }
         drawn.cursor
-    }
-}
-
-/// A measurement as the model takes it (a page is at least a row and a line).
-fn as_taken(m: view::Measured) -> view::Measured {
-    view::Measured {
-        page_rows: m.page_rows.max(1),
-        preview_max_scroll: m.preview_max_scroll,
-        preview_page: m.preview_page.max(1),
-    }
-}
-
-/// What the model last took from the view, as the view measures it.
-fn reported(model: &crate::model::Model) -> view::Measured {
-    let (page_rows, preview_max_scroll, preview_page) = model.view_measures();
-    view::Measured {
-        page_rows,
-        preview_max_scroll,
-        preview_page,
     }
 }
 
