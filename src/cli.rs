@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 
 use crate::commands::{self, CommandError, Ended, HistoryChoice};
 use crate::config::ThemeSetting;
-use crate::report::{EXIT_ERROR, Outcome, print_json, report};
+use crate::report::{CommandOutcome, EXIT_ERROR, print_json, report};
 use crate::tui::{Appearance, ColorMode};
 
 /// The command line (clap). Its help texts are the `about` strings below.
@@ -294,7 +294,7 @@ pub fn main() -> ExitCode {
 pub fn exit(ended: Ended) -> ExitCode {
     match ended {
         Ok(outcome) => {
-            if let Outcome::Nothing(why) = &outcome {
+            if let CommandOutcome::Nothing(why) = &outcome {
                 report(why);
             }
             ExitCode::from(outcome.exit_status())
@@ -407,7 +407,7 @@ fn dispatch(command: Command) -> Ended {
         Command::Validate { payload } => commands::ask::validate(&payload),
         Command::Keys => {
             crate::tui::runtime::print_keys().map_err(crate::run::RunError::Terminal)?;
-            Ok(Outcome::Done)
+            Ok(CommandOutcome::Done)
         }
         Command::Schema { pi } => {
             print_json(&if pi {
@@ -415,7 +415,7 @@ fn dispatch(command: Command) -> Ended {
             } else {
                 crate::schema::input_schema()
             });
-            Ok(Outcome::Done)
+            Ok(CommandOutcome::Done)
         }
         Command::Embed => commands::embed::run(),
         Command::Prepare => commands::embed::prepare(),
@@ -471,14 +471,16 @@ mod tests {
     #[test]
     fn each_ending_has_its_exit_status() {
         let cases: [(Ended, u8); 6] = [
-            (Ok(Outcome::Done), 0),
-            (Ok(Outcome::Cancelled), 1),
+            (Ok(CommandOutcome::Done), 0),
+            (Ok(CommandOutcome::Cancelled), 1),
             (
-                Ok(Outcome::Nothing("No interrupted ask to resume.".into())),
+                Ok(CommandOutcome::Nothing(
+                    "No interrupted ask to resume.".into(),
+                )),
                 1,
             ),
-            (Ok(Outcome::NotReady), 1),
-            (Ok(Outcome::Refused), 2),
+            (Ok(CommandOutcome::NotReady), 1),
+            (Ok(CommandOutcome::Refused), 2),
             (Err(CommandError::NeedsTerminal("resume")), 2),
         ];
         for (ended, status) in cases {

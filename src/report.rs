@@ -1,5 +1,5 @@
 //! How the program speaks besides its result: diagnostics on standard error, how a command
-//! ended ([`Outcome`]) and the exit statuses. A leaf module, so every command reports the same
+//! ended ([`CommandOutcome`]) and the exit statuses. A leaf module, so every command reports the same
 //! way without depending on the command line.
 
 use std::io::Write;
@@ -15,7 +15,7 @@ pub const EXIT_ERROR: u8 = 2;
 /// command line turns it into an exit status and says what it carries, so a command never exits
 /// or prints its own ending.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub enum CommandOutcome {
     /// Done: a form answered, a listing printed, a check passed (exit 0).
     Done,
     /// A form ended cancelled and its result was delivered (exit 1).
@@ -30,19 +30,21 @@ pub enum Outcome {
     Refused,
 }
 
-impl Outcome {
+impl CommandOutcome {
     /// The exit status: 0 done; 1 cancelled, nothing to do or not ready; 2 refused.
     pub fn exit_status(&self) -> u8 {
         match self {
-            Outcome::Done => EXIT_OK,
-            Outcome::Cancelled | Outcome::Nothing(_) | Outcome::NotReady => EXIT_CANCELLED,
-            Outcome::Refused => EXIT_ERROR,
+            CommandOutcome::Done => EXIT_OK,
+            CommandOutcome::Cancelled | CommandOutcome::Nothing(_) | CommandOutcome::NotReady => {
+                EXIT_CANCELLED
+            }
+            CommandOutcome::Refused => EXIT_ERROR,
         }
     }
 
     /// `Done` when `ok`, else `other` (a check's answer as an outcome).
-    pub fn done_if(ok: bool, other: Outcome) -> Outcome {
-        if ok { Outcome::Done } else { other }
+    pub fn done_if(ok: bool, other: CommandOutcome) -> CommandOutcome {
+        if ok { CommandOutcome::Done } else { other }
     }
 }
 

@@ -10,7 +10,7 @@ use crate::form::Form;
 use crate::keymap::BindingTable;
 use crate::model::{External, Msg};
 use crate::remote::{FlowInfo, RemoteServer};
-use crate::report::Outcome;
+use crate::report::CommandOutcome;
 use crate::result::{self, AskResult};
 use crate::tui::runtime::{self, Ending};
 use crate::tui::{App, Appearance, Screen, Session, SettingsApp, notify, terminal};
@@ -341,8 +341,8 @@ pub fn stdout_is_closed() -> bool {
 
 /// How a command that delivered `result` ended: done when submitted or elaborated, cancelled
 /// otherwise.
-pub fn outcome(result: &AskResult) -> Outcome {
-    Outcome::done_if(!result.details.cancelled, Outcome::Cancelled)
+pub fn outcome(result: &AskResult) -> CommandOutcome {
+    CommandOutcome::done_if(!result.details.cancelled, CommandOutcome::Cancelled)
 }
 
 /// Line mode's notifications: the command channels only (the bell and OSC channels would put
@@ -393,7 +393,7 @@ fn notifier() -> crate::tui::Notifier {
 
 /// Asks a form on the terminal and delivers the result. Without a terminal, delivers the
 /// pending questions (exit 1).
-pub fn ask(form: Form, options: &RunOptions) -> Result<Outcome, RunError> {
+pub fn ask(form: Form, options: &RunOptions) -> Result<CommandOutcome, RunError> {
     let done = ask_result(form, options)?;
     Ok(deliver_result(&done.result, options.output.as_deref())?)
 }
@@ -402,7 +402,7 @@ pub fn ask(form: Form, options: &RunOptions) -> Result<Outcome, RunError> {
 pub fn deliver_result(
     result: &AskResult,
     output: Option<&Path>,
-) -> Result<Outcome, DeliveryFailed> {
+) -> Result<CommandOutcome, DeliveryFailed> {
     emit(result, output)?;
     Ok(outcome(result))
 }
@@ -572,7 +572,7 @@ pub fn settings(
     config: Option<&Path>,
     fullscreen: bool,
     appearance: Appearance,
-) -> Result<Outcome, RunError> {
+) -> Result<CommandOutcome, RunError> {
     if terminal::open_tty().is_err() {
         return Err(RunError::SettingsNeedTerminal);
     }
@@ -597,7 +597,7 @@ pub fn settings(
     let mut session = Session::new(Screen::Settings(Box::new(app)), Some(store), notifier())
         .with_appearance(appearance);
     runtime::run(&mut session, fullscreen).map_err(RunError::Terminal)?;
-    Ok(Outcome::Done)
+    Ok(CommandOutcome::Done)
 }
 
 /// Writes the final RPC line (`{"type":"ask_result","result":…}`), or with `--output` the result

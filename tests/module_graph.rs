@@ -201,7 +201,7 @@ fn no_result_in_src_has_a_string_for_its_error() {
     );
 }
 
-/// A command returns how it ended (`report::Outcome`) or its error; only the command line (and
+/// A command returns how it ended (`report::CommandOutcome`) or its error; only the command line (and
 /// the binary's `main`, which hands it on) makes an exit status, so no command can exit with a
 /// status the others do not mean, or say a failure twice.
 #[test]

@@ -15,7 +15,7 @@ use crate::extract::command::Progress;
 use crate::extract::{Extracted, ExtractionFailed};
 use crate::history::{Origin, Source};
 use crate::pi_session::{self, AssistantTurn};
-use crate::report::{Outcome, report};
+use crate::report::{CommandOutcome, report};
 use crate::run::RunOptions;
 use crate::strings::reopening;
 
@@ -87,7 +87,7 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
         // What the extractor made, to read, fix and pass to `pi-ask ask`.
         let text = serde_json::to_string_pretty(&payload).expect("a JSON value serializes");
         crate::run::deliver(&text, None, &mut std::io::stdout().lock())?;
-        return Ok(Outcome::Done);
+        return Ok(CommandOutcome::Done);
     }
     let opening = Opening {
         form,

@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::{CommandError, Ended, HistoryChoice, Opening, SecondsOutOfRange};
 use crate::history::{Origin, Source};
 use crate::input::{self, InvalidInput, Issue};
-use crate::report::{Outcome, print_json, report};
+use crate::report::{CommandOutcome, print_json, report};
 use crate::result::{self, QuestionContext};
 use crate::run::RunOptions;
 
@@ -100,7 +100,7 @@ fn ask(
                         })
                     })?;
                     crate::run::emit(&done.result, output.as_deref())?;
-                    Ok(Outcome::Cancelled)
+                    Ok(CommandOutcome::Cancelled)
                 }
             }
         }
@@ -111,7 +111,7 @@ fn ask(
             } else {
                 crate::run::emit(&refusal, output.as_deref())?;
             }
-            Ok(Outcome::Refused)
+            Ok(CommandOutcome::Refused)
         }
     }
 }
@@ -126,7 +126,7 @@ pub fn demo(options: RunOptions) -> Ended {
                 &result::invalid_input_result(&invalid),
                 options.output.as_deref(),
             )?;
-            Ok(Outcome::Refused)
+            Ok(CommandOutcome::Refused)
         }
     }
 }
@@ -159,11 +159,11 @@ pub fn validate(path: &PathBuf) -> Ended {
                 out["title"] = title.clone().into();
             }
             print_json(&out);
-            Ok(Outcome::Done)
+            Ok(CommandOutcome::Done)
         }
         Err(invalid) => {
             print_json(&result::invalid_input_result(&invalid));
-            Ok(Outcome::Refused)
+            Ok(CommandOutcome::Refused)
         }
     }
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::config::{ConfigPaths, ConfigSource};
 use crate::queue::Queue;
-use crate::report::Outcome;
+use crate::report::CommandOutcome;
 
 /// One finding: what was checked, what was found, and whether it is a problem.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -168,7 +168,7 @@ pub fn doctor(
     config_path: Option<&Path>,
     choice: &super::HistoryChoice,
     queue_dir: Option<&Path>,
-) -> Outcome {
+) -> CommandOutcome {
     let mut findings = vec![config(config_path), history(choice)];
     findings.extend(queue(queue_dir));
     findings.push(terminal(std::env::var("TERM").ok().as_deref()));
@@ -182,5 +182,5 @@ pub fn doctor(
             crate::printable::printable(&f.text)
         );
     }
-    Outcome::done_if(problems == 0, Outcome::NotReady)
+    CommandOutcome::done_if(problems == 0, CommandOutcome::NotReady)
 }

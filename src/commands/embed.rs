@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use serde_json::Value;
 
 use super::{CommandError, Ended};
-use crate::report::Outcome;
+use crate::report::CommandOutcome;
 use crate::result::AskResult;
 
 /// Serves one flow over standard input and output (docs/embed.md).
@@ -17,7 +17,7 @@ pub fn run() -> Ended {
     );
     let mut out = std::io::stdout().lock();
     crate::embed::run(lines, &mut out).map_err(CommandError::Embed)?;
-    Ok(Outcome::Done)
+    Ok(CommandOutcome::Done)
 }
 
 /// Standard input as JSON, or why it is not.
@@ -31,7 +31,7 @@ fn read_json() -> Result<Value, CommandError> {
 
 fn print(text: &str) -> Ended {
     writeln!(std::io::stdout().lock(), "{text}").map_err(CommandError::Stdout)?;
-    Ok(Outcome::Done)
+    Ok(CommandOutcome::Done)
 }
 
 /// `pi-ask prepare`: the payload with every missing option label derived from its value.

@@ -1,4 +1,4 @@
-//! Why a command failed. Each command returns `Result<Outcome, CommandError>`; only the command
+//! Why a command failed. Each command returns `Result<CommandOutcome, CommandError>`; only the command
 //! line says the error (its `Display`, on standard error) and turns it into exit status 2, so no
 //! command prints its own failure or picks an exit status.
 

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::{Ended, HistoryChoice};
 use crate::history::{Ask, History, process_is_alive};
-use crate::report::Outcome;
+use crate::report::CommandOutcome;
 
 /// The listing's rows: id, when, source, status, title or first prompt.
 pub fn list_lines(history: &History, limit: usize) -> Vec<String> {
@@ -75,7 +75,7 @@ pub fn list(history: &HistoryChoice, limit: usize) -> Ended {
             read.skipped_lines
         ));
     }
-    Ok(Outcome::Done)
+    Ok(CommandOutcome::Done)
 }
 
 /// `pi-ask history show ID`.
@@ -84,5 +84,5 @@ pub fn show(history: &HistoryChoice, id: &str) -> Ended {
     let ask = history.with_payload(read.find(id)?)?;
     let text = serde_json::to_string_pretty(&show_json(&ask)).unwrap_or_default();
     let _ = writeln!(std::io::stdout().lock(), "{text}");
-    Ok(Outcome::Done)
+    Ok(CommandOutcome::Done)
 }

@@ -13,7 +13,7 @@ use crate::inbox::{InboxCmd, InboxList, WaitingAsk};
 use crate::input;
 use crate::model::{External, Msg};
 use crate::queue::{Claim, Queue};
-use crate::report::{Outcome, report};
+use crate::report::{CommandOutcome, report};
 use crate::result;
 use crate::run::RunOptions;
 
@@ -196,7 +196,7 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
     let mut said_waiting = false;
     loop {
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
-            return Ok(Outcome::Done);
+            return Ok(CommandOutcome::Done);
         }
         list.refresh(entries(queues));
         if list.entries().is_empty() {
@@ -217,7 +217,7 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
         };
         let chosen = match ending {
             Ok(ListEnding::Chose(InboxCmd::Quit)) | Ok(ListEnding::Interrupted) => {
-                return Ok(Outcome::Done);
+                return Ok(CommandOutcome::Done);
             }
             Ok(ListEnding::Empty) => continue,
             Ok(ListEnding::Chose(chosen)) => chosen,
@@ -226,7 +226,7 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
         let (id, declined) = match chosen {
             InboxCmd::Open(id) => (id, false),
             InboxCmd::Decline(id) => (id, true),
-            InboxCmd::Quit => return Ok(Outcome::Done),
+            InboxCmd::Quit => return Ok(CommandOutcome::Done),
         };
         let Some(queue) = list.entry(&id).map(|e| &queues[e.queue]) else {
             continue;
@@ -241,8 +241,8 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
             show(claim, queue, options, history)
         };
         match shown {
-            Shown::Stopped => return Ok(Outcome::Done),
-            Shown::Answered | Shown::Withdrawn if once => return Ok(Outcome::Done),
+            Shown::Stopped => return Ok(CommandOutcome::Done),
+            Shown::Answered | Shown::Withdrawn if once => return Ok(CommandOutcome::Done),
             Shown::Answered | Shown::Withdrawn => {}
         }
     }
@@ -332,7 +332,7 @@ pub fn watching(inboxes: &[crate::history::ProcessId]) -> String {
 
 /// `pi-ask inbox --status`: where asks go, how many wait in each watched queue, and whether an
 /// inbox watches (done), or that none does and how to start one (not ready).
-pub fn status(queues: &[Queue]) -> Outcome {
+pub fn status(queues: &[Queue]) -> CommandOutcome {
     let mut out = String::new();
     for (i, queue) in queues.iter().enumerate() {
         let waiting = queue.waiting().len();
@@ -355,5 +355,5 @@ pub fn status(queues: &[Queue]) -> Outcome {
     for line in out.lines() {
         println!("{}", crate::printable::printable(line));
     }
-    Outcome::done_if(watched, Outcome::NotReady)
+    CommandOutcome::done_if(watched, CommandOutcome::NotReady)
 }

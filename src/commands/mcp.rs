@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::{Ended, SecondsOutOfRange};
 use crate::config::ElicitMode;
-use crate::report::{Outcome, report};
+use crate::report::{CommandOutcome, report};
 
 /// What `pi-ask mcp` was given (its command-line flags).
 #[derive(Debug, Clone, clap::Args)]
@@ -91,5 +91,5 @@ pub fn run(args: McpArgs) -> Ended {
         None => Duration::from_secs(mcp_config.elicit_after_seconds),
     };
     crate::mcp::serve(server)?;
-    Ok(Outcome::Done)
+    Ok(CommandOutcome::Done)
 }

@@ -24,12 +24,12 @@ use crate::form::Form;
 use crate::history::{
     HistoryStore, JournalHandle, Origin, PendingAsk, Source, default_history_path, process_is_alive,
 };
-use crate::report::{Outcome, report};
+use crate::report::{CommandOutcome, report};
 use crate::run::{Finished, RunOptions};
 
 /// What every command returns: how it ended, or why it failed. The command line alone says a
 /// failure and maps both to the exit status.
-pub type Ended = Result<Outcome, CommandError>;
+pub type Ended = Result<CommandOutcome, CommandError>;
 
 /// Where the history is, and whether this run records into it.
 #[derive(Debug, Clone)]
@@ -161,8 +161,8 @@ pub enum FormEnding {
 
 impl FormEnding {
     /// The command's outcome: done when answered, else cancelled (what the result says).
-    pub fn outcome(self) -> Outcome {
-        Outcome::done_if(self == FormEnding::Answered, Outcome::Cancelled)
+    pub fn outcome(self) -> CommandOutcome {
+        CommandOutcome::done_if(self == FormEnding::Answered, CommandOutcome::Cancelled)
     }
 
     fn of(done: &Finished) -> FormEnding {
@@ -239,7 +239,7 @@ pub fn require_terminal(command: &'static str) -> Result<(), CommandError> {
 
 /// Nothing to open, for `why`.
 pub fn nothing(why: impl std::fmt::Display) -> Ended {
-    Ok(Outcome::Nothing(why.to_string()))
+    Ok(CommandOutcome::Nothing(why.to_string()))
 }
 
 /// A number of seconds given on the command line, out of its range.

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use super::{CommandError, Ended};
-use crate::report::{Outcome, print_json};
+use crate::report::{CommandOutcome, print_json};
 
 /// `pi-ask events`: prints a form's remote events as they come, until it ends.
 pub fn events(socket: &std::path::Path) -> Ended {
@@ -14,7 +14,7 @@ pub fn events(socket: &std::path::Path) -> Ended {
             source,
         },
     )?;
-    Ok(Outcome::Done)
+    Ok(CommandOutcome::Done)
 }
 
 /// `pi-ask submit`: done when the form accepted the request, refused when it refused it (its
@@ -37,5 +37,5 @@ pub fn submit(socket: &std::path::Path, timeout: f64, request: &str) -> Ended {
     })?;
     print_json(&reply);
     let accepted = reply.get("ok") == Some(&serde_json::Value::Bool(true));
-    Ok(Outcome::done_if(accepted, Outcome::Refused))
+    Ok(CommandOutcome::done_if(accepted, CommandOutcome::Refused))
 }
