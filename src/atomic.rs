@@ -38,6 +38,24 @@ fn folder_of(path: &Path) -> &Path {
 
 /// Writes `bytes` to `path` atomically.
 pub fn write(path: &Path, bytes: &[u8], permissions: Permissions) -> io::Result<()> {
+    put(path, bytes, permissions, Placing::Replace)
+}
+
+/// Creates `path` with `bytes` atomically (mode 0600), never replacing anything at the name:
+/// a file someone made there since it was found missing stays as it is, and the call fails with
+/// [`io::ErrorKind::AlreadyExists`].
+pub fn create(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    put(path, bytes, Permissions::Private, Placing::New)
+}
+
+/// Whether the temp file takes the name over or only a free name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Placing {
+    Replace,
+    New,
+}
+
+fn put(path: &Path, bytes: &[u8], permissions: Permissions, placing: Placing) -> io::Result<()> {
     let dir = folder_of(path);
     // Removed on drop unless persisted: a failed write leaves nothing behind.
     let mut tmp = tempfile::Builder::new()
@@ -52,7 +70,10 @@ pub fn write(path: &Path, bytes: &[u8], permissions: Permissions) -> io::Result<
     {
         tmp.as_file().set_permissions(meta.permissions())?;
     }
-    tmp.persist(path).map_err(|e| e.error)?;
+    match placing {
+        Placing::Replace => tmp.persist(path).map_err(|e| e.error)?,
+        Placing::New => tmp.persist_noclobber(path).map_err(|e| e.error)?,
+    };
     // The rename itself is durable once the folder is synced.
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
@@ -86,5 +107,45 @@ pub fn remove_leftovers(dir: &Path) {
         if meta.is_file() && meta.uid() == me && old {
             let _ = std::fs::remove_file(entry.path());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn create_makes_a_private_file_and_never_takes_a_name_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let fresh = dir.path().join("made.toml");
+        create(&fresh, b"new").unwrap();
+        assert_eq!(std::fs::read(&fresh).unwrap(), b"new");
+        let mode = std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+
+        let taken = dir.path().join("taken.toml");
+        std::fs::write(&taken, "theirs").unwrap();
+        let err = create(&taken, b"ours").unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read_to_string(&taken).unwrap(), "theirs");
+
+        // A link planted at the name is not followed, and what it points to is untouched.
+        let target = dir.path().join("target");
+        std::fs::write(&target, "elsewhere").unwrap();
+        let link = dir.path().join("link.toml");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert_eq!(
+            create(&link, b"ours").unwrap_err().kind(),
+            io::ErrorKind::AlreadyExists
+        );
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "elsewhere");
+
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(TEMP_PREFIX))
+            .collect();
+        assert!(left.is_empty(), "temp files left: {left:?}");
     }
 }

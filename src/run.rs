@@ -567,6 +567,14 @@ pub fn root_folder(cwd: Option<&Path>) -> Result<PathBuf, NotAFolder> {
     }
 }
 
+/// Writes the default config file where there was none, for a command with no screen of its own
+/// to say a failure on (it is said on standard error).
+pub fn create_default_config(store: &mut ConfigStore) {
+    if let Some(notice) = store.create_default() {
+        crate::report::report(&notice);
+    }
+}
+
 /// Opens the settings modal alone.
 pub fn settings(
     config: Option<&Path>,
@@ -576,11 +584,13 @@ pub fn settings(
     if terminal::open_tty().is_err() {
         return Err(RunError::SettingsNeedTerminal);
     }
-    let store = ConfigStore::open(ConfigPaths::from_env(config));
+    let mut store = ConfigStore::open(ConfigPaths::from_env(config));
     let c = store.config().clone();
     // The settings modal is drawn on the full screen only; in line mode (a dumb terminal, a
-    // screen reader) it would be escape codes, so the file is named instead.
+    // screen reader) it would be escape codes, so the file is named instead (and made, so there
+    // is one to edit).
     if crate::line::chosen(false, c.accessibility.line_mode, |k| std::env::var(k).ok()).is_some() {
+        create_default_config(&mut store);
         return Err(RunError::SettingsInLineMode(store.display_path()));
     }
     let notices: Vec<String> = store
@@ -620,7 +630,7 @@ pub fn rpc_result(
     config: Option<&Path>,
     timeout: Option<std::time::Duration>,
 ) -> Result<Finished, RunError> {
-    let store = ConfigStore::open(ConfigPaths::from_env(config));
+    let mut store = ConfigStore::open(ConfigPaths::from_env(config));
     // present-single-as-multi applies to every new flow, the RPC one included.
     let form = if store.config().behaviour.present_single_as_multi {
         form.with_single_presented_as_multi()
@@ -633,6 +643,7 @@ pub fn rpc_result(
     let mut channel = crate::rpc::DialogChannel::new(std::io::stdout(), lines, timeout, errors)
         .interrupted_by(interrupted.clone());
     let mut result = crate::rpc::run(&form, &mut channel).map_err(RunError::Host)?;
+    create_default_config(&mut store);
     let interrupted = interrupted.load(std::sync::atomic::Ordering::Relaxed);
     if interrupted {
         // A host's abort keeps the original's cancel text; a signal says what happened.

@@ -485,7 +485,7 @@ fn a_toggle_with_no_file_creates_the_snapshot_with_that_value() {
     let path = dir.path().join("nested/cfg.toml");
     let paths = ConfigPaths::resolve(Some(&path), |_| None);
     let mut store = ConfigStore::open(paths.clone());
-    std::fs::remove_file(&path).unwrap();
+    assert!(!path.exists(), "opening writes nothing");
     store.set_setting(Setting::ShowFooterHints, false).unwrap();
     let loaded = load(&paths);
     assert!(!loaded.config.behaviour.show_footer_hints);
@@ -672,5 +672,81 @@ fn a_toml_syntax_error_names_its_line_and_column_and_quotes_the_line() {
     assert!(
         !notice.contains('\u{1b}') && notice.contains("pi-ask.toml:2:"),
         "{notice}"
+    );
+}
+
+/// The store writes nothing when it opens: the commented default is created by
+/// `create_default`, which a session calls once its first frame is on the screen, once.
+#[test]
+fn the_default_config_is_created_after_opening_once() {
+    let home = tempfile::tempdir().unwrap();
+    let path = toml_path(home.path());
+    let mut store = ConfigStore::open(paths_in(home.path()));
+    assert!(!path.exists(), "opening writes nothing");
+    assert_eq!(store.create_default(), None);
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        written,
+        pi_ask::config::default_snapshot(&Config::default())
+    );
+    assert!(
+        !store.reload_if_changed(),
+        "the store's own write is not an edit made on disk"
+    );
+    std::fs::write(&path, "# mine\n").unwrap();
+    assert_eq!(store.create_default(), None);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "# mine\n",
+        "once only"
+    );
+}
+
+/// A file that appeared since the store found none (another pi-ask, an editor), or one a save
+/// already wrote, is left as it is.
+#[test]
+fn creating_the_default_config_never_replaces_a_file() {
+    let home = tempfile::tempdir().unwrap();
+    let path = toml_path(home.path());
+    let mut store = ConfigStore::open(paths_in(home.path()));
+    write(&path, "# someone else's\n");
+    assert_eq!(store.create_default(), None);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "# someone else's\n"
+    );
+
+    let home = tempfile::tempdir().unwrap();
+    let path = toml_path(home.path());
+    let mut store = ConfigStore::open(paths_in(home.path()));
+    store.set_setting(Setting::AutoSubmit, true).unwrap();
+    let saved = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(store.create_default(), None);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), saved);
+}
+
+/// A default config that cannot be created is said on the form, after it opened.
+#[test]
+fn a_default_config_that_cannot_be_created_is_said_on_the_form() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join(".pi"), "not a folder").unwrap();
+    let config = home.path().join(".pi/agent/extensions/pi-ask.toml");
+    let mut h = pi_ask::testing::Harness::with_config(
+        include_str!("../fixtures/payloads/showcase.json"),
+        &config,
+        120,
+        30,
+    )
+    .unwrap();
+    let screen = h.screen_text();
+    assert!(
+        screen.contains("Could not create the default config"),
+        "{screen}"
+    );
+    let mut settings = pi_ask::testing::Harness::settings(&config, 120, 30);
+    let screen = settings.screen_text();
+    assert!(
+        screen.contains("Could not create the default config"),
+        "{screen}"
     );
 }

@@ -714,6 +714,56 @@ fn a_frame_goes_out_in_one_or_two_writes() {
     s.wait_exit();
 }
 
+/// The first frame waits for no disk sync: on a first run the commented default config is
+/// created and the history records the opening, each synced, but both after the frame is on the
+/// screen. Traced with strace, which `.ci/run` installs.
+#[test]
+fn the_first_frame_waits_for_no_disk_sync() {
+    let traced = std::process::Command::new("strace")
+        .args(["-f", "-o", "/dev/null", "true"])
+        .output();
+    if !traced.is_ok_and(|o| o.status.success()) {
+        eprintln!("SKIPPED: strace is not installed or cannot trace here");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("trace");
+    let wrapper = format!(
+        "strace -f -e trace=write,fsync,fdatasync -o '{}'",
+        trace.display()
+    );
+    let mut s = Session::start_wrapped(&wrapper, &["demo"], &[], |_| {});
+    s.wait_for("Single-select demo");
+    let config = s.dir.path().join(".pi/agent/extensions/pi-ask.toml");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !config.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(config.exists(), "the default config is still created");
+    std::thread::sleep(Duration::from_millis(200));
+    let lines: Vec<String> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let frame_end = lines
+        .iter()
+        .position(|l| l.contains("write(") && l.contains("\\33[?2026l"))
+        .expect("the first frame's end marker was written");
+    let first_sync = lines
+        .iter()
+        .position(|l| l.contains("fsync(") || l.contains("fdatasync("))
+        .expect("the config file is synced");
+    assert!(
+        first_sync > frame_end,
+        "a sync before the first frame:\n{}",
+        lines[..=frame_end.max(first_sync)].join("\n")
+    );
+    s.send("\x1b");
+    s.send("\x1b");
+    s.wait_exit();
+}
+
 #[test]
 fn filtering_a_thousand_options_picks_the_match_by_its_original_position() {
     let options: Vec<serde_json::Value> = (1..=1000)

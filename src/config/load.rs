@@ -255,16 +255,21 @@ fn load_with(paths: &ConfigPaths, create_default: bool) -> Loaded {
         };
     }
     if let Err(err) = toml_file::write_snapshot(&paths.toml, &Config::default()) {
-        notices.push(format!(
-            "Could not create the default config at {}: {err}",
-            paths.toml.display()
-        ));
+        notices.push(not_created_notice(&paths.toml, &err));
     }
     Loaded {
         config: Config::default(),
         source: ConfigSource::Defaults(paths.toml.clone()),
         notices,
     }
+}
+
+/// Why the default config file could not be created at `path`.
+pub(crate) fn not_created_notice(path: &Path, err: &std::io::Error) -> String {
+    format!(
+        "Could not create the default config at {}: {err}",
+        path.display()
+    )
 }
 
 /// Reads TOML text from `path` (never writes).

@@ -12,6 +12,9 @@ pub struct ConfigStore {
     /// The config file as last read or written (modification time and length), to notice edits
     /// made on disk while a form is open.
     stamp: Option<FileStamp>,
+    /// There was no config file: the commented default is written by
+    /// [`ConfigStore::create_default`], once the form is on the screen.
+    default_pending: bool,
 }
 
 type FileStamp = (std::time::SystemTime, u64);
@@ -32,9 +35,12 @@ impl std::fmt::Debug for ConfigStore {
 }
 
 impl ConfigStore {
-    /// Loads the configuration from `paths` (never rewriting an existing file).
+    /// Loads the configuration from `paths`, writing nothing: where there is no file, the
+    /// defaults apply and [`ConfigStore::create_default`] writes the commented file later, off
+    /// the path to the first frame.
     pub fn open(paths: ConfigPaths) -> ConfigStore {
-        let loaded = load(&paths);
+        let loaded = super::peek_loaded(&paths);
+        let default_pending = matches!(loaded.source, ConfigSource::Defaults(_));
         // Temp files of a save killed midway (one small folder listing).
         if let Some(dir) = loaded.source.path().parent() {
             crate::atomic::remove_leftovers(dir);
@@ -44,6 +50,30 @@ impl ConfigStore {
             paths,
             loaded,
             stamp,
+            default_pending,
+        }
+    }
+
+    /// Writes the commented default config file where [`ConfigStore::open`] found none (and
+    /// nothing wrote one since: a save or reset already did, and a file that appeared meanwhile
+    /// is left as it is). Once per store; returns the notice when the file cannot be created.
+    pub fn create_default(&mut self) -> Option<String> {
+        if !std::mem::take(&mut self.default_pending)
+            || !matches!(self.loaded.source, ConfigSource::Defaults(_))
+        {
+            return None;
+        }
+        match super::toml_file::write_snapshot(&self.paths.toml, &Config::default()) {
+            Ok(()) => {
+                // Written by this store: not an edit made on disk to reload.
+                self.stamp = stamp_of(&self.paths.toml);
+                None
+            }
+            Err(err) => {
+                let notice = super::load::not_created_notice(&self.paths.toml, &err);
+                self.loaded.notices.push(notice.clone());
+                Some(notice)
+            }
         }
     }
 

@@ -147,15 +147,18 @@ fn toml_string(s: &str) -> String {
     value(s).to_string().trim().to_owned()
 }
 
-/// Writes the default snapshot where no file exists yet (creating the folder).
+/// Writes the default snapshot where no file exists (creating the folder). A file that appeared
+/// at the name meanwhile (another pi-ask, an editor) is someone's and stays as it is.
 pub(crate) fn write_snapshot(path: &Path, config: &Config) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    atomic_write(path, &default_snapshot(config))
+    match crate::atomic::create(path, default_snapshot(config).as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        done => done,
+    }
 }
 
-/// The message shown when a save fails; the person then edits the file by hand.
 /// Why a setting could not be saved (or the file reset). Each message tells the person what to do
 /// by hand; the session shows it in the settings modal and puts the toggle back.
 #[derive(Debug, thiserror::Error)]

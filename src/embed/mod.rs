@@ -157,7 +157,7 @@ fn dialogs(host: &mut Host, open: &Open) -> io::Result<()> {
         return Ok(());
     };
     let form = opening.form.clone();
-    let store = ConfigStore::open(ConfigPaths::from_env(open.config.as_deref()));
+    let mut store = ConfigStore::open(ConfigPaths::from_env(open.config.as_deref()));
     // present-single-as-multi applies to every new flow, the dialog one included.
     let form = if store.config().behaviour.present_single_as_multi {
         form.with_single_presented_as_multi()
@@ -166,6 +166,7 @@ fn dialogs(host: &mut Host, open: &Open) -> io::Result<()> {
     };
     let mut steps = Steps { host, next_id: 0 };
     let result = crate::rpc::run(&form, &mut steps)?;
+    crate::run::create_default_config(&mut store);
     host.finish(&opening, &result)
 }
 

@@ -126,6 +126,11 @@ impl SettingsModalState {
         self.reset_armed = false;
     }
 
+    /// A notice about the config (one that came after the modal opened) shows under the list.
+    pub fn noticed(&mut self, notice: String) {
+        self.message = Some(ModalMessage::Notice(notice));
+    }
+
     /// A save or reset failed: the message under the list says why (the toggle's value is its
     /// owner's to revert).
     pub fn failed(&mut self, message: String) {

@@ -159,7 +159,9 @@ impl Session {
         self
     }
 
-    /// The UI is drawn and waits for input.
+    /// The UI is drawn and waits for input. What had to wait for the first frame is done now:
+    /// the history record of the opening, and the commented default config file where there
+    /// was none (a failure to write it is a notice on the screen).
     pub fn opened(&mut self, now: Instant) {
         if let Some(journal) = &self.journal {
             journal.shown();
@@ -167,6 +169,9 @@ impl Session {
             if self.app().is_some_and(|a| a.model().revision() != 0) {
                 self.draft_due = Some(now);
             }
+        }
+        if let Some(notice) = self.store.as_mut().and_then(ConfigStore::create_default) {
+            self.dispatch(Msg::Report(Report::ConfigNotice(notice)), now);
         }
         self.dispatch(Msg::Report(Report::Opened), now);
     }

@@ -74,6 +74,10 @@ impl SettingsApp {
                 self.modal.failed(message);
                 Vec::new()
             }
+            Msg::Report(Report::ConfigNotice(notice)) => {
+                self.modal.noticed(notice);
+                Vec::new()
+            }
             _ => Vec::new(),
         }
     }
