@@ -349,6 +349,27 @@ fn settings_in_line_mode_name_the_file_instead_of_drawing() {
     assert_eq!(s.wait_exit(), 2);
     s.wait_for("line mode does not use: edit");
     assert_only_text(&s.raw.lock().unwrap());
+    assert!(
+        s.dir
+            .path()
+            .join(".pi/agent/extensions/pi-ask.toml")
+            .is_file(),
+        "the file it names exists to be edited"
+    );
+}
+
+/// A default config that cannot be created is said in line mode too, with the first lines (it is
+/// written once they are out).
+#[test]
+fn line_mode_says_a_default_config_that_cannot_be_created() {
+    let mut s = Session::start_with_env(&["demo"], &[("TERM", "dumb")], |dir| {
+        std::fs::write(dir.join(".pi"), "not a folder").unwrap();
+    });
+    s.wait_for("Could not create the default config");
+    s.send("\x03");
+    s.send("\x03");
+    s.wait_exit();
+    assert_only_text(&s.raw.lock().unwrap());
 }
 
 /// Long lists: any options by number, in any order, on a multi question; option 173 of 200 on

@@ -419,8 +419,10 @@ pub fn run(
         driver.say([format!("{}.", crate::printable::printable(title))])?;
     }
     driver.say(say::current(model(session)))?;
-    driver.say_notice(model(session))?;
+    // Opening writes what waited for the form to show (the default config, whose failure is a
+    // notice): the notice is said after it.
     session.opened(Instant::now());
+    driver.say_notice(model(session))?;
     loop {
         if session.is_done() {
             let said = match session.result() {
