@@ -4,7 +4,11 @@
 mod support;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pi_ask::tui::App;
+use std::time::{Duration, Instant};
+
+use pi_ask::engine::{Engine, Input, Viewport};
+use pi_ask::keys::{Named, RawKey, TerminalInput};
+use pi_ask::tui::{App, Screen, Session};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
@@ -39,6 +43,47 @@ fn keypress(c: &mut Criterion) {
     });
 }
 
+/// `iters` steps of `keys` Down presses each through the engine (the batch applied, then one frame
+/// drawn), as every driver now runs a key; back to the top untimed.
+fn time_engine_steps(iters: u64, keys: usize, area: Rect) -> Duration {
+    let session = Session::new(Screen::Flow(Box::new(app())), None, Box::new(|_, _| {}));
+    let viewport = Viewport::Fixed {
+        width: area.width,
+        height: area.height,
+    };
+    let mut engine = Engine::new(session, viewport);
+    let mut buf = Buffer::empty(area);
+    engine.render(area, &mut buf);
+    let press = |named| Input::Terminal(TerminalInput::Key(support::key(RawKey::Named(named))));
+    let now = Instant::now();
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        let cursor = engine.session().app().map_or(0, |a| a.model().cursor(0));
+        if cursor + keys >= 290 {
+            engine.step((0..cursor).map(|_| press(Named::Up)), now);
+        }
+        let start = Instant::now();
+        std::hint::black_box(engine.step((0..keys).map(|_| press(Named::Down)), now));
+        buf.reset();
+        engine.render(area, &mut buf);
+        total += start.elapsed();
+    }
+    std::hint::black_box(&buf);
+    total
+}
+
+/// Keys through the engine: one key a step (measured by the frame before it, so no extra
+/// drawing), and two keys in one step (the second measured first, in a scratch frame).
+fn engine_steps(c: &mut Criterion) {
+    let area = Rect::new(0, 0, 200, 60);
+    c.bench_function("down_key_300_options_engine_step_200x60", |b| {
+        b.iter_custom(|iters| time_engine_steps(iters, 1, area))
+    });
+    c.bench_function("two_down_keys_300_options_one_engine_step_200x60", |b| {
+        b.iter_custom(|iters| time_engine_steps(iters, 2, area))
+    });
+}
+
 /// The parts of that press, measured apart: the key through the table and `update` alone, and the
 /// floor every frame pays (resetting a 200x60 buffer, as ratatui does between frames).
 fn keypress_parts(c: &mut Criterion) {
@@ -55,5 +100,5 @@ fn keypress_parts(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, keypress, keypress_parts);
+criterion_group!(benches, keypress, engine_steps, keypress_parts);
 criterion_main!(benches);

@@ -406,7 +406,7 @@ fn dispatch(command: Command) -> Ended {
         )?),
         Command::Validate { payload } => commands::ask::validate(&payload),
         Command::Keys => {
-            crate::tui::runtime::print_keys().map_err(crate::run::RunError::Terminal)?;
+            crate::drivers::runtime::print_keys().map_err(crate::run::RunError::Terminal)?;
             Ok(CommandOutcome::Done)
         }
         Command::Schema { pi } => {

@@ -20,7 +20,10 @@ pub mod cli;
 pub(crate) mod commands;
 pub mod config;
 #[cfg(feature = "cli")]
+pub mod drivers;
+#[cfg(feature = "cli")]
 pub mod embed;
+pub mod engine;
 #[cfg(feature = "cli")]
 pub mod extract;
 pub mod files;

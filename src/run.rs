@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::config::{ConfigPaths, ConfigStore};
+use crate::drivers::runtime::{self, Ending};
+use crate::drivers::tty as terminal;
+use crate::engine::{Engine, Viewport};
 use crate::files::{FileSource, IndexOptions};
 use crate::form::Form;
 use crate::keymap::BindingTable;
@@ -12,8 +15,7 @@ use crate::model::{External, Msg};
 use crate::remote::{FlowInfo, RemoteServer};
 use crate::report::CommandOutcome;
 use crate::result::{self, AskResult};
-use crate::tui::runtime::{self, Ending};
-use crate::tui::{App, Appearance, Screen, Session, SettingsApp, notify, terminal};
+use crate::tui::{App, Appearance, Screen, Session, SettingsApp, notify};
 
 /// A form's result, and whether a signal ended it (rather than the person or the host).
 #[derive(Debug, Clone, PartialEq)]
@@ -451,10 +453,12 @@ pub fn ask_result_with(
     for source in outside {
         session = session.with_outside(source);
     }
+    let mut engine = Engine::new(session, Viewport::Headless);
     let ran = match lines {
-        Some(reason) => run_lines(&mut session, reason),
-        None => runtime::run(&mut session, options.fullscreen),
+        Some(reason) => run_lines(engine.session_mut(), reason),
+        None => runtime::run(&mut engine, options.fullscreen),
     };
+    let session = engine.session_mut();
     let ending = ran.unwrap_or_else(|e| {
         // A failing terminal (descriptors run out, the device errs) loses no answer: the flow
         // ends as if interrupted and the answers so far are delivered.
@@ -604,9 +608,10 @@ pub fn settings(
         store.display_path(),
         (!notices.is_empty()).then(|| notices.join(" ")),
     );
-    let mut session = Session::new(Screen::Settings(Box::new(app)), Some(store), notifier())
+    let session = Session::new(Screen::Settings(Box::new(app)), Some(store), notifier())
         .with_appearance(appearance);
-    runtime::run(&mut session, fullscreen).map_err(RunError::Terminal)?;
+    let mut engine = Engine::new(session, Viewport::Headless);
+    runtime::run(&mut engine, fullscreen).map_err(RunError::Terminal)?;
     Ok(CommandOutcome::Done)
 }
 

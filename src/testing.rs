@@ -24,6 +24,7 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::{Buffer, Cell};
 
 use crate::config::{ConfigPaths, ConfigStore};
+use crate::engine::{Engine, Input, Viewport};
 use crate::files::FileIndex;
 #[cfg(feature = "cli")]
 use crate::files::IndexOptions;
@@ -40,7 +41,7 @@ type Sent = Rc<RefCell<Vec<(Notification, Vec<crate::config::Channel>)>>>;
 
 /// A form (or the settings modal) on an in-memory terminal.
 pub struct Harness {
-    session: Session,
+    engine: Engine,
     terminal: Terminal<TestBackend>,
     /// The last frame drawn, whole.
     frame: Buffer,
@@ -146,21 +147,26 @@ impl Harness {
             },
         );
         let mut harness = Harness {
-            session: Session::new(screen, store, notifier),
+            engine: Engine::new(
+                Session::new(screen, store, notifier),
+                Viewport::Fixed { width, height },
+            )
+            // Searches run on the file worker; a test sees their answers before the next key.
+            .with_files_settled(Duration::from_secs(10)),
             terminal: Terminal::new(TestBackend::new(width, height)).expect("test backend"),
             frame: Buffer::empty(ratatui::layout::Rect::new(0, 0, width, height)),
             notifications,
             now: Instant::now(),
         };
         harness.draw();
-        harness.session.opened(harness.now);
+        harness.engine.session_mut().opened(harness.now);
         harness
     }
 
     /// Draws with the theme this appearance and the config choose (the default is pi's dark
     /// theme in 24-bit colour, whatever the environment says).
     pub fn appearance(&mut self, appearance: Appearance) -> &mut Self {
-        self.session.set_appearance(appearance);
+        self.engine.session_mut().set_appearance(appearance);
         self.draw();
         self
     }
@@ -170,19 +176,24 @@ impl Harness {
     /// clear the second half of a wide character when the diff skips it, so it can show cells
     /// left over from an earlier frame.
     fn draw(&mut self) {
-        let session = &mut self.session;
+        let engine = &mut self.engine;
         let frame = self
             .terminal
-            .draw(|f| session.draw(f))
+            .draw(|f| engine.draw(f))
             .expect("drawing to a test backend");
         self.frame = frame.buffer.clone();
     }
 
     fn event(&mut self, input: TerminalInput) -> &mut Self {
-        if !self.session.is_done() {
-            self.session.handle_input(&input, self.now);
-            // Searches run on the file worker; a test sees their answers before the next step.
-            self.session.settle_files(Duration::from_secs(10), self.now);
+        self.batch(vec![input])
+    }
+
+    /// Inputs that arrive together (one read of a terminal), applied in one engine step before
+    /// the next frame.
+    fn batch(&mut self, inputs: Vec<TerminalInput>) -> &mut Self {
+        if !self.engine.session().is_done() {
+            self.engine
+                .step(inputs.into_iter().map(Input::Terminal), self.now);
         }
         self
     }
@@ -200,6 +211,20 @@ impl Harness {
             Some(key) => self.event(TerminalInput::Key(key)),
             None => self,
         }
+    }
+
+    /// Presses several keys that arrive together, as a terminal delivers keys typed fast or
+    /// repeated in one read: they act exactly as pressed one at a time.
+    pub fn press_together(&mut self, key_ids: &[&str]) -> &mut Self {
+        let keys = key_ids
+            .iter()
+            .filter_map(|key_id| {
+                let key =
+                    KeyId::parse(key_id).unwrap_or_else(|e| panic!("bad key id {key_id:?}: {e}"));
+                as_sent(&key).map(TerminalInput::Key)
+            })
+            .collect();
+        self.batch(keys)
     }
 
     /// Presses several keys in order.
@@ -229,24 +254,24 @@ impl Harness {
         self.event(TerminalInput::Paste(text.to_owned()))
     }
 
-    /// Raw terminal input bytes (`b"\x1b[B"` is Down), decoded as a terminal would send them.
+    /// Raw terminal input bytes (`b"\x1b[B"` is Down), decoded as a terminal would send them,
+    /// and applied as one read (together, before the next frame).
     pub fn send_bytes(&mut self, input: &[u8]) -> &mut Self {
-        for event in bytes::decode(input) {
-            self.event(event);
-        }
-        self
+        self.batch(bytes::decode(input))
     }
 
     /// Lets time pass (fires due timers, such as the reset confirmation window).
     pub fn advance(&mut self, ms: u64) -> &mut Self {
         self.now += Duration::from_millis(ms);
-        self.session.tick(self.now);
+        self.engine.tick(self.now);
         self
     }
 
     /// Changes the terminal size.
     pub fn resize(&mut self, width: u16, height: u16) -> &mut Self {
         self.terminal.backend_mut().resize(width, height);
+        self.engine
+            .step([Input::Resize { width, height }], self.now);
         self
     }
 
@@ -275,12 +300,12 @@ impl Harness {
 
     /// The result once the flow finished.
     pub fn result(&self) -> Option<&AskResult> {
-        self.session.result()
+        self.engine.session().result()
     }
 
     /// Whether the form finished (or the settings modal closed).
     pub fn is_done(&self) -> bool {
-        self.session.is_done()
+        self.engine.session().is_done()
     }
 
     /// Notifications the flow sent.
@@ -303,12 +328,12 @@ impl Harness {
 
     /// The open `@` suggestion popup, if any.
     pub fn popup(&self) -> Option<&crate::tui::Popup> {
-        self.session.app().and_then(App::popup)
+        self.engine.session().app().and_then(App::popup)
     }
 
     /// The flow's model, for assertions beyond the screen.
     pub fn model(&self) -> Option<&crate::model::Model> {
-        self.session.app().map(App::model)
+        self.engine.session().app().map(App::model)
     }
 }
 

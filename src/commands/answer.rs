@@ -205,7 +205,7 @@ const FRAMES: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 
 impl Spinner {
     fn new(program: &str, plain: bool) -> Spinner {
-        let tty = crate::tui::terminal::open_tty().ok();
+        let tty = crate::drivers::tty::open_tty().ok();
         let raw = !plain && tty.is_some() && crossterm::terminal::enable_raw_mode().is_ok();
         let program = Path::new(program)
             .file_name()

@@ -147,7 +147,7 @@ pub fn queue(dir: Option<&Path>) -> Vec<Finding> {
 /// The terminal a form would use.
 pub fn terminal(term: Option<&str>) -> Finding {
     let term = term.unwrap_or("");
-    match crate::tui::terminal::open_tty() {
+    match crate::drivers::tty::open_tty() {
         Err(e) => finding(
             "terminal",
             format!("none ({e}): `pi-ask ask` prints the questions back as a needs-input result"),

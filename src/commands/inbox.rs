@@ -173,7 +173,7 @@ pub fn run(
 /// declined, and quitting leaves every ask queued.
 pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, once: bool) -> Ended {
     super::require_terminal("inbox")?;
-    let stop = crate::tui::runtime::signal_flag().map_err(crate::run::RunError::Signals)?;
+    let stop = crate::drivers::runtime::signal_flag().map_err(crate::run::RunError::Signals)?;
     for queue in queues {
         queue.sweep(Duration::from_secs(24 * 3600));
     }
@@ -254,7 +254,7 @@ fn line_list(
     queues: &[Queue],
     stop: &std::sync::atomic::AtomicBool,
 ) -> std::io::Result<ListEnding> {
-    let mut out = crate::tui::terminal::open_tty()?;
+    let mut out = crate::drivers::tty::open_tty()?;
     let lines = crate::line::tty_lines()?;
     let lines = lines.lock().unwrap_or_else(|e| e.into_inner());
     crate::line::discard_typed_ahead(&lines);

@@ -27,6 +27,7 @@ pub use messages::transcript;
 use protocol::{FlowKind, HostMessage, MAX_COLS, MAX_ROWS, Open};
 
 use crate::config::{ConfigPaths, ConfigStore, read_theme};
+use crate::engine::{Engine, Input, Viewport};
 use crate::keymap::BindingTable;
 use crate::lines::{Line, MAX_LINE};
 use crate::model::{External, Msg};
@@ -34,7 +35,7 @@ use crate::remote::protocol::{self as remote, RemoteMode, RemoteResponse, Submit
 use crate::result::{self, AskResult};
 use crate::rpc::{DialogReply, Dialogs};
 use crate::run::RunOptions;
-use crate::tui::{Appearance, Screen, Session, SettingsApp, bytes, notify, runtime};
+use crate::tui::{Appearance, Screen, Session, SettingsApp, bytes, notify};
 
 /// Serves one flow: reads host lines from `lines` and writes engine lines to `out` until the flow
 /// ends (or the host's input does).
@@ -100,7 +101,7 @@ fn ask(host: &mut Host, open: &Open, appearance: Appearance) -> io::Result<()> {
     let flow = crate::run::flow_info(&form, &options);
     let notices = Rc::new(RefCell::new(Vec::new()));
     let sink = notices.clone();
-    let (mut session, _line_mode) = crate::run::flow_session(form, &options, move |_| {
+    let (session, _line_mode) = crate::run::flow_session(form, &options, move |_| {
         Box::new(move |n, channels| {
             // Terminal channels are bytes for the host's terminal; commands run here.
             let mut terminal = Vec::new();
@@ -117,8 +118,9 @@ fn ask(host: &mut Host, open: &Open, appearance: Appearance) -> io::Result<()> {
         let started = remote::started(&flow, app.model().questions(), remote::unix_ms());
         host.send(&started)?;
     }
-    let ended = host.drive(&mut session, &notices, Some(&flow.flow_id))?;
-    let Some(result) = session.result() else {
+    let mut engine = host.engine(session);
+    let ended = host.drive(&mut engine, &notices, Some(&flow.flow_id))?;
+    let Some(result) = engine.session().result() else {
         return Ok(());
     };
     let mut result = result.clone();
@@ -141,13 +143,14 @@ fn settings(host: &mut Host, open: &Open, appearance: Appearance) -> io::Result<
         notice,
     );
     let notices = Rc::new(RefCell::new(Vec::new()));
-    let mut session = Session::new(
+    let session = Session::new(
         Screen::Settings(Box::new(app)),
         Some(store),
         Box::new(|_, _| {}),
     )
     .with_appearance(appearance);
-    host.drive(&mut session, &notices, None)?;
+    let mut engine = host.engine(session);
+    host.drive(&mut engine, &notices, None)?;
     host.send(&messages::closed())
 }
 
@@ -200,6 +203,17 @@ struct Host<'a> {
 }
 
 impl Host<'_> {
+    /// The engine over `session`, its frames inline at the host's size.
+    fn engine(&self, session: Session) -> Engine {
+        Engine::new(
+            session,
+            Viewport::Inline {
+                width: self.width,
+                height: self.height,
+            },
+        )
+    }
+
     fn send(&mut self, value: &Value) -> io::Result<()> {
         writeln!(self.out, "{value}")?;
         self.out.flush()
@@ -295,11 +309,12 @@ impl Host<'_> {
     }
 
     /// Draws the session's current state and sends it, unless it is the frame sent last.
-    fn frame(&mut self, session: &mut Session) -> io::Result<()> {
-        let height = runtime::preferred_height(session, self.width, self.height);
-        let area = Rect::new(0, 0, self.width, height);
+    fn frame(&mut self, engine: &mut Engine) -> io::Result<()> {
+        let area = engine
+            .frame_area()
+            .unwrap_or_else(|| Rect::new(0, 0, self.width, 1));
         let mut buf = Buffer::empty(area);
-        let cursor = session.render(area, &mut buf);
+        let cursor = engine.render(area, &mut buf);
         let lines = ansi::lines(&buf, cursor, self.marker.as_deref());
         let frame = messages::frame(self.width, &lines, cursor.map(|p| (p.y, p.x)));
         if self.last_frame.as_ref() != Some(&frame) {
@@ -313,32 +328,35 @@ impl Host<'_> {
     /// `flow_id` is the flow remote submits must name (none: submits are refused).
     fn drive(
         &mut self,
-        session: &mut Session,
+        engine: &mut Engine,
         notices: &Rc<RefCell<Vec<Value>>>,
         flow_id: Option<&str>,
     ) -> io::Result<Ended> {
-        self.frame(session)?;
-        session.opened(Instant::now());
+        self.frame(engine)?;
+        engine.session_mut().opened(Instant::now());
         loop {
             for notice in notices.borrow_mut().drain(..) {
                 self.send(&notice)?;
             }
-            if session.is_done() {
+            if engine.session().is_done() {
                 return Ok(Ended::Done);
             }
-            let timeout = runtime::wait_for_input(session, Instant::now());
+            let timeout = engine.wait_for_input(Instant::now());
             let mut changed = match self.next(Some(timeout))? {
-                Next::Message(message) => self.handle(session, message, flow_id)?,
+                Next::Message(message) => self.handle(engine, message, flow_id)?,
                 Next::Quiet => false,
                 Next::Closed => {
-                    session.record_draft();
-                    session.dispatch(Msg::External(External::Interrupted), Instant::now());
+                    engine.session_mut().record_draft();
+                    engine.step(
+                        [Input::Msg(Msg::External(External::Interrupted))],
+                        Instant::now(),
+                    );
                     return Ok(Ended::HostGone);
                 }
             };
-            changed |= session.tick(Instant::now());
-            if changed && !session.is_done() {
-                self.frame(session)?;
+            changed |= engine.tick(Instant::now());
+            if changed && !engine.session().is_done() {
+                self.frame(engine)?;
             }
         }
     }
@@ -346,33 +364,34 @@ impl Host<'_> {
     /// One host message for a drawn session. Returns whether the frame may have changed.
     fn handle(
         &mut self,
-        session: &mut Session,
+        engine: &mut Engine,
         message: HostMessage,
         flow_id: Option<&str>,
     ) -> io::Result<bool> {
         let now = Instant::now();
         Ok(match message {
+            // Everything one message carries is one read: applied together, then one frame.
             HostMessage::Input(data) => {
-                let mut changed = false;
-                for event in bytes::decode(data.as_bytes()) {
-                    if session.is_done() {
-                        break;
-                    }
-                    changed |= session.handle_input(&event, now);
-                }
-                changed
+                let inputs = bytes::decode(data.as_bytes())
+                    .into_iter()
+                    .map(Input::Terminal);
+                engine.step(inputs, now).changed
             }
             HostMessage::Resize { width, height } => {
                 self.width = width.clamp(1, MAX_COLS);
                 self.height = height.clamp(1, MAX_ROWS);
-                true
+                let resize = Input::Resize {
+                    width: self.width,
+                    height: self.height,
+                };
+                engine.step([resize], now).changed
             }
             HostMessage::Abort => {
-                session.dispatch(Msg::External(External::Interrupted), now);
-                true
+                let abort = Input::Msg(Msg::External(External::Interrupted));
+                engine.step([abort], now).changed
             }
             HostMessage::Submit(value) => {
-                let outcome = self.submit(session, &value, flow_id);
+                let outcome = self.submit(engine, &value, flow_id);
                 let (request_id, sent_flow) = remote::ids_of(&value);
                 let reply =
                     remote::submit_result(request_id.as_deref(), sent_flow.as_deref(), &outcome);
@@ -397,14 +416,14 @@ impl Host<'_> {
     /// Validates a remote submit against the open flow and applies it.
     fn submit(
         &mut self,
-        session: &mut Session,
+        engine: &mut Engine,
         value: &Value,
         flow_id: Option<&str>,
     ) -> Result<(), SubmitError> {
-        let (Some(flow_id), Some(app)) = (flow_id, session.app()) else {
+        let (Some(flow_id), Some(app)) = (flow_id, engine.session().app()) else {
             return Err(SubmitError::FlowNotFound);
         };
-        if session.is_done() {
+        if engine.session().is_done() {
             return Err(SubmitError::FlowNotFound);
         }
         let submit = remote::validate_submit(value, flow_id, app.model().questions())?;
@@ -415,7 +434,7 @@ impl Host<'_> {
                 elaborate: mode == RemoteMode::Elaborate,
             }),
         };
-        session.dispatch(msg, Instant::now());
+        engine.step([Input::Msg(msg)], Instant::now());
         Ok(())
     }
 }

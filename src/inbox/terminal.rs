@@ -11,9 +11,9 @@ use pi_ask_components::Theme;
 
 pub use super::ListEnding;
 use super::{InboxList, WaitingAsk, view};
+use crate::drivers::tty::{Placement, TerminalGuard};
 use crate::keymap::{BindingTable, Focus, Resolution};
 use crate::keys::KeyId;
-use crate::tui::terminal::{Placement, TerminalGuard};
 
 /// What has the list's keys: the filter line while it is open, else the list.
 fn focus(list: &InboxList) -> Focus {
@@ -38,7 +38,7 @@ pub fn run(
     theme: &Theme,
     signals: &AtomicBool,
 ) -> io::Result<ListEnding> {
-    crate::tui::terminal::install_panic_hook();
+    crate::drivers::tty::install_panic_hook();
     let footers = (
         crate::tui::inbox_footer(table),
         crate::tui::inbox_filter_footer(table),

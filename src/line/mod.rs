@@ -16,10 +16,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use crate::drivers::runtime::{Ending, Interruption};
 use crate::form::QuestionType;
 use crate::model::{Intent, Model, Msg, Tab};
 use crate::tui::Session;
-use crate::tui::runtime::{Ending, Interruption};
 use command::{Command, Place};
 
 /// The lines typed on the terminal, read by one thread for the whole process: forms asked one
@@ -30,7 +30,7 @@ pub fn tty_lines() -> io::Result<&'static std::sync::Mutex<Receiver<String>>> {
     if let Some(lines) = LINES.get() {
         return Ok(lines);
     }
-    let tty = crate::tui::terminal::open_tty()?;
+    let tty = crate::drivers::tty::open_tty()?;
     // A few lines of read-ahead (what is typed before a form is said is dropped anyway).
     let (tx, rx) = std::sync::mpsc::sync_channel(16);
     std::thread::spawn(move || {

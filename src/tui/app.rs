@@ -41,6 +41,11 @@ pub struct App {
     /// The frame [`App::natural_height`] laid out, for the draw that follows it; anything that
     /// changes what is drawn drops it.
     laid_out: Option<FrameLayout>,
+    /// The frame size (columns, rows) whose measurements (page rows, preview scroll range) the
+    /// model holds for its current state: set by the session once a frame at that size was drawn
+    /// and measured, dropped by every change. The engine measures again before an input only when
+    /// this is not the size the next frame has.
+    measured_at: Option<(u16, u16)>,
 }
 
 impl App {
@@ -89,6 +94,7 @@ impl App {
             dismiss_puts_back: false,
             put_back: false,
             laid_out: None,
+            measured_at: None,
         };
         if let Some(notice) = config_notice {
             app.update(Msg::Report(Report::ConfigNotice(notice)));
@@ -96,9 +102,27 @@ impl App {
         app
     }
 
+    /// Something that is drawn changed: the frame laid out for sizing and the measurements taken
+    /// for the old state no longer hold.
+    fn changed(&mut self) {
+        self.laid_out = None;
+        self.measured_at = None;
+    }
+
+    /// Whether the model holds the measurements of a `width` x `height` frame of its current
+    /// state (a frame of that size was drawn since the last change).
+    pub(crate) fn is_measured_at(&self, width: u16, height: u16) -> bool {
+        self.measured_at == Some((width, height))
+    }
+
+    /// A frame of this size was drawn and what it measured reported to the model.
+    pub(crate) fn set_measured_at(&mut self, width: u16, height: u16) {
+        self.measured_at = Some((width, height));
+    }
+
     /// Draws with this theme from now on.
     pub fn set_theme(&mut self, chosen: &ChosenTheme) {
-        self.laid_out = None;
+        self.changed();
         self.look = Look::from(chosen);
     }
 
@@ -106,7 +130,7 @@ impl App {
     /// only when the first `@` or Tab completion asks for it).
     pub fn with_files(mut self, files: impl Into<FileSource>) -> App {
         self.files = Some(files.into());
-        self.laid_out = None;
+        self.changed();
         self.model = self.model.with_file_suggestions();
         self
     }
@@ -123,7 +147,7 @@ impl App {
 
     /// Applies new keymaps at once (a saved or reloaded config).
     pub fn set_table(&mut self, table: BindingTable) {
-        self.laid_out = None;
+        self.changed();
         self.table = table;
     }
 
@@ -159,13 +183,13 @@ impl App {
 
     /// Sends a message to the model.
     pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
-        self.laid_out = None;
+        self.changed();
         update(&mut self.model, msg)
     }
 
     /// Puts back what was entered before (`pi-ask resume`); false when it does not fit the form.
     pub fn restore(&mut self, draft: &crate::model::Draft) -> bool {
-        self.laid_out = None;
+        self.changed();
         self.model.restore(draft)
     }
 

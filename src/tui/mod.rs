@@ -7,12 +7,8 @@ pub mod bytes;
 mod hints;
 #[cfg(feature = "cli")]
 pub mod notify;
-#[cfg(feature = "cli")]
-pub mod runtime;
 mod session;
 mod settings_app;
-#[cfg(feature = "cli")]
-pub mod terminal;
 pub mod view;
 
 pub use crate::model::{Popup, PopupKind};

@@ -473,7 +473,17 @@ impl Session {
             buf.reset();
             drawn = app.draw(area, buf);
         }
+        if let Screen::Flow(app) = &mut self.screen {
+            app.set_measured_at(area.width, area.height);
+        }
         drawn.cursor
+    }
+
+    /// Whether the model lacks the measurements of a frame of this size for its current state
+    /// (see [`crate::engine::Engine`], which draws one before the next input when so). The
+    /// settings screen measures nothing.
+    pub(crate) fn needs_measuring(&self, width: u16, height: u16) -> bool {
+        matches!(&self.screen, Screen::Flow(app) if !app.is_measured_at(width, height))
     }
 }
 

@@ -180,6 +180,48 @@ impl Session {
             .unwrap();
     }
 
+    /// Writes raw bytes in one write (what a terminal delivers in one read when keys come fast),
+    /// without waiting.
+    pub fn write_raw(&mut self, bytes: &[u8]) {
+        let mut writer = self.writer.lock().unwrap();
+        writer.write_all(bytes).unwrap();
+        writer.flush().unwrap();
+    }
+
+    /// The screen's rows, trailing spaces and trailing empty rows removed.
+    pub fn rows(&self) -> Vec<String> {
+        let mut rows: Vec<String> = self
+            .contents()
+            .lines()
+            .map(|l| l.trim_end().to_owned())
+            .collect();
+        while rows.last().is_some_and(String::is_empty) {
+            rows.pop();
+        }
+        rows
+    }
+
+    /// Waits until the screen's rows are `expected` (trailing empty rows aside); panics with
+    /// both when they never are.
+    pub fn wait_for_rows(&self, expected: &[String]) {
+        let mut expected = expected.to_vec();
+        while expected.last().is_some_and(String::is_empty) {
+            expected.pop();
+        }
+        let start = Instant::now();
+        while start.elapsed() < WAIT {
+            if self.rows() == expected {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!(
+            "the screen never became\n{}\n\nit is\n{}",
+            expected.join("\n"),
+            self.rows().join("\n")
+        );
+    }
+
     /// Types raw bytes, then gives the program a moment to draw.
     pub fn send(&mut self, bytes: &str) {
         let mut writer = self.writer.lock().unwrap();

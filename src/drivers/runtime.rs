@@ -8,14 +8,18 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::{self, Event, KeyEventKind};
 
-use super::session::{Screen, Session};
-use super::terminal::{Placement, TerminalGuard, install_panic_hook};
+use super::tty::{Placement, TerminalGuard, install_panic_hook};
+use crate::engine::{Engine, Input, Viewport};
 use crate::keys::TerminalInput;
 
-/// How often the loop wakes to check signals and timers when no input arrives.
-const IDLE_POLL: Duration = Duration::from_millis(100);
-/// How soon the loop looks again while the file worker owes an answer.
-const FILES_POLL: Duration = Duration::from_millis(8);
+/// How long the loop waits for more input once some arrived, before drawing. Not zero: with
+/// crossterm's `use-dev-tty` source, a zero-timeout poll never returns the events it already
+/// read and parsed (several keys from one read of the terminal), so the batch would end after its
+/// first key and each key would get a frame of its own. The wait ends as soon as an event is there
+/// or the terminal has nothing, at most this long.
+const BATCH_POLL: Duration = Duration::from_micros(50);
+/// The most events taken into one step (a huge paste still draws now and then).
+const MAX_BATCH: usize = 1024;
 
 /// Why the loop ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,8 +99,8 @@ fn suspend_flag() -> io::Result<Arc<AtomicBool>> {
 /// Suspends: the terminal restored, the process stopped (SIGSTOP, since SIGTSTP's own stop is
 /// replaced by the flag), and on SIGCONT the terminal taken again and the form redrawn.
 fn suspend(
-    session: &mut Session,
-    terminal: &mut super::terminal::Tty,
+    engine: &mut Engine,
+    terminal: &mut super::tty::Tty,
     guard: &mut TerminalGuard,
 ) -> io::Result<()> {
     let fullscreen = guard.is_fullscreen();
@@ -104,8 +108,10 @@ fn suspend(
     // SAFETY: raising a signal at ourselves; SIGSTOP cannot be caught, and raise returns once a
     // SIGCONT resumes the process.
     unsafe { libc::raise(libc::SIGSTOP) };
-    *terminal = guard.retake(placement(session, fullscreen)?)?;
-    draw(session, terminal, guard)
+    // The terminal may have changed size while stopped.
+    engine.set_viewport(viewport(fullscreen)?);
+    *terminal = guard.retake(placement(engine, fullscreen)?)?;
+    draw(engine, terminal, guard)
 }
 
 /// Whether the terminal hung up (its window or pty closed).
@@ -121,43 +127,45 @@ fn hung_up(tty: &std::fs::File) -> bool {
     ready > 0 && fd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
 }
 
-/// The inline height the form wants at a terminal size: tight to the current tab's content,
-/// never taller than the screen.
-pub fn preferred_height(session: &mut Session, cols: u16, rows: u16) -> u16 {
-    let rows = rows.max(1);
-    match &mut session.screen {
-        Screen::Flow(app) => app.natural_height(cols).clamp(1, rows),
-        Screen::Settings(_) => rows.min(30),
-    }
+/// What the form's frames fill at the terminal's current size: the whole alternate screen, or an
+/// inline area as wide as the terminal and as tall as the form wants.
+fn viewport(fullscreen: bool) -> io::Result<Viewport> {
+    let (width, height) = crossterm::terminal::size()?;
+    Ok(if fullscreen {
+        Viewport::Fixed { width, height }
+    } else {
+        Viewport::Inline { width, height }
+    })
 }
 
 /// How the form takes the screen now: the alternate screen, or an inline area as tall as the form
 /// wants at the terminal's size.
-fn placement(session: &mut Session, fullscreen: bool) -> io::Result<Placement> {
+fn placement(engine: &mut Engine, fullscreen: bool) -> io::Result<Placement> {
     if fullscreen {
         return Ok(Placement::Fullscreen);
     }
-    let (cols, rows) = crossterm::terminal::size()?;
+    let area = engine.frame_area().unwrap_or_default();
     Ok(Placement::Inline {
-        height: preferred_height(session, cols, rows),
+        height: area.height.max(1),
     })
 }
 
 /// Runs a session on the controlling terminal until it is done or a signal arrives.
 /// The terminal is restored before this returns, whatever happened.
-pub fn run(session: &mut Session, fullscreen: bool) -> io::Result<Ending> {
+pub fn run(engine: &mut Engine, fullscreen: bool) -> io::Result<Ending> {
     install_panic_hook();
     let signals = signal_flag()?;
     let stops = suspend_flag()?;
-    let (terminal, mut guard) = TerminalGuard::enter(placement(session, fullscreen)?)?;
+    engine.set_viewport(viewport(fullscreen)?);
+    let (terminal, mut guard) = TerminalGuard::enter(placement(engine, fullscreen)?)?;
     // ratatui's Terminal prints to stderr from its destructor when it cannot show the cursor
     // (a closed terminal); the guard restores the cursor itself, so the Terminal the loop ends
     // with is never dropped. (Those replaced on a resize or a resume are dropped while the
     // terminal is there.)
     let mut terminal = std::mem::ManuallyDrop::new(terminal);
     // Watched for a hangup (the terminal closed): then the flow ends as if aborted.
-    let tty = super::terminal::open_tty()?;
-    let result = event_loop(session, &mut terminal, &mut guard, &signals, &stops, &tty);
+    let tty = super::tty::open_tty()?;
+    let result = event_loop(engine, &mut terminal, &mut guard, &signals, &stops, &tty);
     drop(guard);
     match result {
         Ok(ending) => Ok(ending),
@@ -168,16 +176,17 @@ pub fn run(session: &mut Session, fullscreen: bool) -> io::Result<Ending> {
 }
 
 fn event_loop(
-    session: &mut Session,
-    terminal: &mut super::terminal::Tty,
+    engine: &mut Engine,
+    terminal: &mut super::tty::Tty,
     guard: &mut TerminalGuard,
     signals: &AtomicBool,
     stops: &AtomicBool,
     tty: &std::fs::File,
 ) -> io::Result<Ending> {
-    draw(session, terminal, guard)?;
-    session.opened(Instant::now());
+    draw(engine, terminal, guard)?;
+    engine.session_mut().opened(Instant::now());
     loop {
+        let session = engine.session();
         if session.is_done() {
             return Ok(Ending::Done);
         }
@@ -191,75 +200,68 @@ fn event_loop(
             return Ok(Ending::Interrupted(Interruption::TerminalClosed));
         }
         if stops.swap(false, Ordering::Relaxed) {
-            suspend(session, terminal, guard)?;
+            suspend(engine, terminal, guard)?;
         }
-        let timeout = wait_for_input(session, Instant::now());
-        // Quiet frames: draw only after input or a timer, not on every idle wake-up.
-        let mut changed = false;
-        if event::poll(timeout)? {
-            // Take everything that is already waiting, then draw once (if any of it mattered).
-            loop {
-                match event::read()? {
-                    Event::Key(k) if k.kind == KeyEventKind::Release => {}
-                    Event::Resize(c, r) => {
-                        let height = preferred_height(session, c, r);
-                        guard.resize(terminal, height)?;
-                        changed = true;
-                    }
-                    other => {
-                        if let Some(input) = TerminalInput::from_event(&other) {
-                            changed |= session.handle_input(&input, Instant::now());
-                        }
-                    }
-                }
-                if session.is_done() || session.put_back() || !event::poll(Duration::ZERO)? {
-                    break;
-                }
-            }
+        let timeout = engine.wait_for_input(Instant::now());
+        // Everything already waiting is one step (the engine makes a batch act as keys one at a
+        // time), then at most one frame; quiet frames: nothing is drawn on an idle wake-up.
+        let inputs = read_waiting(timeout)?;
+        let resized = inputs.iter().any(|i| matches!(i, Input::Resize { .. }));
+        let mut changed = engine.step(inputs, Instant::now()).changed;
+        if resized && !engine.is_done() {
+            // The screen is cleared and the terminal rebuilt at the new size (an inline area as
+            // tall as the form now wants; the alternate screen whole).
+            let height = engine.frame_area().unwrap_or_default().height;
+            guard.resize(terminal, height)?;
         }
-        changed |= session.tick(Instant::now());
-        if changed && !session.is_done() {
-            draw(session, terminal, guard)?;
+        changed |= engine.tick(Instant::now());
+        if changed && !engine.session().is_done() {
+            draw(engine, terminal, guard)?;
         }
     }
 }
 
-/// How long a driver may wait for input before the session needs it again: until its next timer,
-/// and at most a moment while the file worker owes an answer, else a tenth of a second (signals
-/// and config reloads are looked at on every wake-up).
-pub fn wait_for_input(session: &Session, now: Instant) -> Duration {
-    let idle = if session.awaits_files() {
-        FILES_POLL
-    } else {
-        IDLE_POLL
-    };
-    session
-        .next_deadline()
-        .map_or(idle, |d| d.saturating_duration_since(now).min(idle))
+/// The terminal's events that are waiting (after waiting up to `timeout` for the first), as the
+/// engine's inputs: keys and pastes, and sizes.
+fn read_waiting(timeout: Duration) -> io::Result<Vec<Input>> {
+    let mut inputs = Vec::new();
+    if !event::poll(timeout)? {
+        return Ok(inputs);
+    }
+    loop {
+        match event::read()? {
+            Event::Key(k) if k.kind == KeyEventKind::Release => {}
+            Event::Resize(width, height) => inputs.push(Input::Resize { width, height }),
+            other => inputs.extend(TerminalInput::from_event(&other).map(Input::Terminal)),
+        }
+        if inputs.len() >= MAX_BATCH || !event::poll(BATCH_POLL)? {
+            return Ok(inputs);
+        }
+    }
 }
 
 /// Fits the inline area to the form's content, then draws, as one synchronized update so a
 /// terminal that supports it never shows a half-changed frame.
 fn draw(
-    session: &mut Session,
-    terminal: &mut super::terminal::Tty,
+    engine: &mut Engine,
+    terminal: &mut super::tty::Tty,
     guard: &mut TerminalGuard,
 ) -> io::Result<()> {
     use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
-    let (cols, rows) = crossterm::terminal::size()?;
+    let (_, rows) = crossterm::terminal::size()?;
     // Both go to /dev/tty through the terminal's own writer (a resize replaces the terminal, not
     // the device).
     // The begin marker is only queued: it goes out with the frame, in ratatui's one flush at the
     // end of `draw`; the end marker follows in a second write. When the inline area changes
     // height first, the marker goes out at once, so the resizing is inside the update too.
-    let height = preferred_height(session, cols, rows);
+    let height = engine.frame_area().unwrap_or_default().height.max(1);
     crossterm::queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
     if guard.needs_height_change(height, rows) {
         std::io::Write::flush(terminal.backend_mut())?;
     }
     let drawn = guard
         .set_height(terminal, height)
-        .and_then(|()| terminal.draw(|f| session.draw(f)).map(drop));
+        .and_then(|()| terminal.draw(|f| engine.draw(f)).map(drop));
     crossterm::execute!(terminal.backend_mut(), EndSynchronizedUpdate)?;
     drawn
 }
