@@ -2,6 +2,8 @@
 //! a read-only file system, huge and deeply nested files. The user's file is byte-identical after
 //! every failed save and no temp file is left.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use pi_ask::config::{ConfigPaths, ConfigStore};
@@ -138,7 +140,7 @@ impl Drop for Mount {
 fn a_full_disk_fails_the_save_and_leaves_the_file_and_no_temp_file() {
     let dir = tempfile::tempdir().unwrap();
     let Some(mount) = Mount::tmpfs(dir.path(), "16k") else {
-        eprintln!("SKIPPED: cannot mount a tmpfs here (needs root)");
+        common::not_run("cannot mount a tmpfs here (needs root)");
         return;
     };
     let path = mount.0.join("pi-ask.toml");
@@ -168,7 +170,7 @@ fn a_full_disk_fails_the_save_and_leaves_the_file_and_no_temp_file() {
 fn a_read_only_file_system_fails_the_save_and_leaves_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let Some(mount) = Mount::tmpfs(dir.path(), "64k") else {
-        eprintln!("SKIPPED: cannot mount a tmpfs here (needs root)");
+        common::not_run("cannot mount a tmpfs here (needs root)");
         return;
     };
     let path = mount.0.join("pi-ask.toml");

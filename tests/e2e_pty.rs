@@ -680,7 +680,7 @@ fn a_frame_goes_out_in_one_or_two_writes() {
         .args(["-f", "-o", "/dev/null", "true"])
         .output();
     if !traced.is_ok_and(|o| o.status.success()) {
-        eprintln!("SKIPPED: strace is not installed or cannot trace here");
+        common::not_run("strace is not installed or cannot trace here");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -723,7 +723,7 @@ fn the_first_frame_waits_for_no_disk_sync() {
         .args(["-f", "-o", "/dev/null", "true"])
         .output();
     if !traced.is_ok_and(|o| o.status.success()) {
-        eprintln!("SKIPPED: strace is not installed or cannot trace here");
+        common::not_run("strace is not installed or cannot trace here");
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -1,6 +1,8 @@
 //! Files and folders another user could plant or share: temp files with random exclusive names,
 //! leftovers removed, queue and history folders others can write refused (docs/reliability.md).
 
+mod common;
+
 use std::os::unix::fs::PermissionsExt;
 use std::time::{Duration, SystemTime};
 
@@ -105,7 +107,7 @@ fn a_queue_folder_others_can_write_is_refused_with_the_fix() {
 fn a_queue_or_history_folder_of_another_user_is_refused() {
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } != 0 {
-        println!("SKIPPED: needs root to make a folder another user owns");
+        common::not_run("needs root to make a folder another user owns");
         return;
     }
     let (_keep, theirs) = folder(0o700);

