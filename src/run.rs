@@ -7,7 +7,7 @@ use std::time::Instant;
 use crate::config::{ConfigPaths, ConfigStore};
 use crate::drivers::runtime::{self, Ending};
 use crate::drivers::tty as terminal;
-use crate::engine::{Engine, Viewport};
+use crate::engine::{Engine, Input, Viewport};
 use crate::files::{FileSource, IndexOptions};
 use crate::form::Form;
 use crate::keymap::BindingTable;
@@ -372,7 +372,7 @@ pub fn line_mode(
 
 /// Runs a session in line mode on the terminal: lines read from `/dev/tty` (by the process's one
 /// reader, [`crate::line::tty_lines`]), lines written to it.
-fn run_lines(session: &mut Session, reason: crate::line::Reason) -> std::io::Result<Ending> {
+fn run_lines(engine: &mut Engine, reason: crate::line::Reason) -> std::io::Result<Ending> {
     let signals = runtime::signal_flag()?;
     let mut out = terminal::open_tty()?;
     let lines = crate::line::tty_lines()?;
@@ -382,7 +382,7 @@ fn run_lines(session: &mut Session, reason: crate::line::Reason) -> std::io::Res
         intro: Some(crate::line::intro(reason)),
         echo: false,
     };
-    crate::line::run(session, &lines, &mut out, &options, &signals)
+    crate::line::run(engine, &lines, &mut out, &options, &signals)
 }
 
 fn notifier() -> crate::tui::Notifier {
@@ -455,10 +455,9 @@ pub fn ask_result_with(
     }
     let mut engine = Engine::new(session, Viewport::Headless);
     let ran = match lines {
-        Some(reason) => run_lines(engine.session_mut(), reason),
+        Some(reason) => run_lines(&mut engine, reason),
         None => runtime::run(&mut engine, options.fullscreen),
     };
-    let session = engine.session_mut();
     let ending = ran.unwrap_or_else(|e| {
         // A failing terminal (descriptors run out, the device errs) loses no answer: the flow
         // ends as if interrupted and the answers so far are delivered.
@@ -470,11 +469,13 @@ pub fn ask_result_with(
         Ending::Interrupted(why) => {
             // Everything entered is recorded first, so a resume finds it; then the interruption
             // ends the flow, and the caller still gets a result.
-            session.record_draft();
-            session.dispatch(Msg::External(External::Interrupted), Instant::now());
+            engine.session_mut().record_draft();
+            let interrupted = Input::Msg(Msg::External(External::Interrupted));
+            engine.step([interrupted], Instant::now());
             Some(why)
         }
     };
+    let session = engine.session();
     if let (Some(server), Some(result)) = (&remote, session.result()) {
         server.complete(result);
         if let Some(request) = server.accepted_request() {

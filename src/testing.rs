@@ -341,7 +341,7 @@ impl Harness {
 /// `> line`) and the result out. Runs the same [`Session`] as [`Harness`].
 #[cfg(feature = "cli")]
 pub struct LineHarness {
-    session: Session,
+    engine: Engine,
 }
 
 #[cfg(feature = "cli")]
@@ -365,8 +365,9 @@ impl LineHarness {
 
     fn with_app(app: App) -> LineHarness {
         let notifier = Box::new(|_: &Notification, _: &[crate::config::Channel]| {});
+        let session = Session::new(Screen::Flow(Box::new(app)), None, notifier);
         LineHarness {
-            session: Session::new(Screen::Flow(Box::new(app)), None, notifier),
+            engine: Engine::new(session, Viewport::Headless),
         }
     }
 
@@ -383,13 +384,13 @@ impl LineHarness {
             echo: true,
         };
         let signals = std::sync::atomic::AtomicBool::new(false);
-        let _ = crate::line::run(&mut self.session, &rx, &mut out, &options, &signals);
+        let _ = crate::line::run(&mut self.engine, &rx, &mut out, &options, &signals);
         String::from_utf8_lossy(&out).into_owned()
     }
 
     /// The result, once the form ended.
     pub fn result(&self) -> Option<&AskResult> {
-        self.session.result()
+        self.engine.session().result()
     }
 }
 

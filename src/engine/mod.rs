@@ -155,13 +155,19 @@ impl Engine {
     }
 
     /// Applies `inputs` in order, each with the model measured for the frame it would be drawn
-    /// in first, and stops at the first that ends the session. Draws nothing: the driver draws
+    /// in first, and stops at the first that ends the session (keys after one that gave the form
+    /// back are dropped). Draws nothing: the driver draws
     /// one frame afterwards when [`Step::changed`].
     pub fn step(&mut self, inputs: impl IntoIterator<Item = Input>, now: Instant) -> Step {
         let mut step = Step::default();
         for input in inputs {
-            if self.is_done() {
+            if self.session.is_done() {
                 break;
+            }
+            // A form given back takes no more keys; what a driver says (the interruption that
+            // ends it) still applies.
+            if self.session.put_back() && matches!(input, Input::Terminal(_)) {
+                continue;
             }
             step.changed |= self.apply(input, now);
         }
@@ -267,5 +273,67 @@ pub fn preferred_height(session: &mut Session, cols: u16, rows: u16) -> u16 {
     match &mut session.screen {
         Screen::Flow(app) => app.natural_height(cols).clamp(1, rows),
         Screen::Settings(_) => rows.min(30),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keymap::BindingTable;
+    use crate::keys::KeyId;
+    use crate::model::External;
+    use crate::settings::Settings;
+    use crate::tui::App;
+
+    fn put_back_engine() -> Engine {
+        let form = crate::input::parse_payload(crate::tui::DEMO_PAYLOAD).expect("the demo");
+        let app = App::new(
+            form,
+            Settings::defaults(),
+            BindingTable::default(),
+            String::new(),
+            None,
+        )
+        .with_dismiss_puts_back(true);
+        let session = Session::new(Screen::Flow(Box::new(app)), None, Box::new(|_, _| {}));
+        Engine::new(
+            session,
+            Viewport::Fixed {
+                width: 80,
+                height: 24,
+            },
+        )
+    }
+
+    fn key(id: &str) -> Input {
+        Input::Terminal(TerminalInput::Key(KeyId::parse(id).unwrap()))
+    }
+
+    /// The inbox gives a form back with Ctrl+C: keys after it in the same read are dropped, and
+    /// the interruption the driver then says still ends the form with a result.
+    #[test]
+    fn a_form_given_back_takes_no_more_keys_but_still_its_interruption() {
+        let mut engine = put_back_engine();
+        let now = Instant::now();
+        let step = engine.step([key("ctrl+c"), key("down")], now);
+        assert!(step.done && engine.session().put_back());
+        let cursor = engine.session().app().unwrap().model().cursor(0);
+        assert_eq!(cursor, 0, "the Down after Ctrl+C was dropped");
+        engine.step([Input::Msg(Msg::External(External::Interrupted))], now);
+        assert!(
+            engine.session().result().is_some(),
+            "the interruption ended it"
+        );
+    }
+
+    /// A headless engine (line mode) measures nothing and draws nothing, and still applies.
+    #[test]
+    fn a_headless_engine_has_no_frame_and_applies_inputs() {
+        let mut engine = put_back_engine();
+        engine.set_viewport(Viewport::Headless);
+        assert_eq!(engine.frame_area(), None);
+        let step = engine.step([key("down")], Instant::now());
+        assert!(step.changed && !step.done);
+        assert_eq!(engine.session().app().unwrap().model().cursor(0), 1);
     }
 }

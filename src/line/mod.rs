@@ -3,7 +3,7 @@
 //! No cursor movement, no redraw, no alternate screen, no escape sequence.
 //!
 //! It is another driver of the one model: each command becomes the same [`Msg`]s the keys of the
-//! full-screen form produce, dispatched through the same [`Session`] (so results, history,
+//! full-screen form produce, stepped through the same [`Engine`] (so results, history,
 //! drafts, remote answers and notifications are the form's own), and what the model holds
 //! afterwards is said in words ([`say`]).
 
@@ -17,9 +17,9 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use crate::drivers::runtime::{Ending, Interruption};
+use crate::engine::{Engine, Input};
 use crate::form::QuestionType;
 use crate::model::{Intent, Model, Msg, Tab};
-use crate::tui::Session;
 use command::{Command, Place};
 
 /// The lines typed on the terminal, read by one thread for the whole process: forms asked one
@@ -154,65 +154,76 @@ impl Driver<'_> {
     }
 }
 
-fn model(session: &Session) -> &Model {
-    session.app().expect("line mode drives a form").model()
+/// What the person meant, through the engine as every driver's input goes.
+fn send(engine: &mut Engine, msg: Msg, now: Instant) {
+    engine.step([Input::Msg(msg)], now);
+}
+
+fn model(engine: &Engine) -> &Model {
+    engine
+        .session()
+        .app()
+        .expect("line mode drives a form")
+        .model()
 }
 
 /// Moves the current question's cursor to `row` (0-based; the `Type your own` row included), a
 /// row at a time from where it is, as the arrow keys do (so choosing several options in order
 /// costs one pass over the list, not one from the top for each).
-fn move_to(session: &mut Session, row: usize, now: Instant) {
-    let Tab::Question(q) = model(session).tab() else {
+fn move_to(engine: &mut Engine, row: usize, now: Instant) {
+    let Tab::Question(q) = model(engine).tab() else {
         return;
     };
-    let from = model(session).cursor(q);
+    let from = model(engine).cursor(q);
     let step = if row > from {
         Msg::Intent(Intent::NextOption)
     } else {
         Msg::Intent(Intent::PreviousOption)
     };
     for _ in 0..row.abs_diff(from) {
-        session.dispatch(step.clone(), now);
+        send(engine, step.clone(), now);
     }
 }
 
 /// Opens the `Type your own` editor of question `q`, puts `text` in and submits it.
-fn answer_own(session: &mut Session, q: usize, text: &str, now: Instant) {
-    let custom = model(session).questions()[q].custom_row();
-    move_to(session, custom, now);
-    if model(session).editor().is_none() {
-        session.dispatch(Msg::Intent(Intent::Confirm), now);
+fn answer_own(engine: &mut Engine, q: usize, text: &str, now: Instant) {
+    let custom = model(engine).questions()[q].custom_row();
+    move_to(engine, custom, now);
+    if model(engine).editor().is_none() {
+        send(engine, Msg::Intent(Intent::Confirm), now);
     }
-    session.dispatch(
+    send(
+        engine,
         Msg::Edit(crate::model::EditOp::ReplaceAll(text.to_owned())),
         now,
     );
-    session.dispatch(Msg::Intent(Intent::EditorSubmit), now);
+    send(engine, Msg::Intent(Intent::EditorSubmit), now);
 }
 
 /// Writes a note through the note editor: on option `option` (0-based) or on the question.
-fn write_note(session: &mut Session, option: Option<usize>, text: &str, now: Instant) {
+fn write_note(engine: &mut Engine, option: Option<usize>, text: &str, now: Instant) {
     match option {
         Some(i) => {
-            move_to(session, i, now);
-            session.dispatch(Msg::Intent(Intent::OptionNote), now);
+            move_to(engine, i, now);
+            send(engine, Msg::Intent(Intent::OptionNote), now);
         }
-        None => session.dispatch(Msg::Intent(Intent::QuestionNote), now),
+        None => send(engine, Msg::Intent(Intent::QuestionNote), now),
     }
-    session.dispatch(
+    send(
+        engine,
         Msg::Edit(crate::model::EditOp::ReplaceAll(text.to_owned())),
         now,
     );
-    session.dispatch(Msg::Intent(Intent::EditorSubmit), now);
+    send(engine, Msg::Intent(Intent::EditorSubmit), now);
 }
 
 /// Goes to the review tab.
-fn go_to_review(session: &mut Session, now: Instant) {
-    for _ in 0..model(session).tab_count() {
-        if model(session).tab() == Tab::Review {
+fn go_to_review(engine: &mut Engine, now: Instant) {
+    for _ in 0..model(engine).tab_count() {
+        if model(engine).tab() == Tab::Review {
             return;
         }
-        session.dispatch(Msg::Intent(Intent::NextTab), now);
+        send(engine, Msg::Intent(Intent::NextTab), now);
     }
 }
 
@@ -236,70 +247,70 @@ fn place(model: &Model) -> Place {
 
 impl Driver<'_> {
     /// One typed line.
-    fn line(&mut self, session: &mut Session, line: &str, now: Instant) -> io::Result<()> {
+    fn line(&mut self, engine: &mut Engine, line: &str, now: Instant) -> io::Result<()> {
         if let Some(note) = &mut self.note {
             if line.trim() != "." {
                 note.lines.push(line.to_owned());
                 return Ok(());
             }
             let note = self.note.take().expect("a note is being typed");
-            if let Tab::Question(_) = model(session).tab() {
-                write_note(session, note.option, &note.lines.join("\n"), now);
+            if let Tab::Question(_) = model(engine).tab() {
+                write_note(engine, note.option, &note.lines.join("\n"), now);
                 self.say(["Note saved.".to_owned()])?;
             }
-            return self.say([say::prompt_line_at(model(session))]);
+            return self.say([say::prompt_line_at(model(engine))]);
         }
-        let command = match command::parse(line, place(model(session))) {
+        let command = match command::parse(line, place(model(engine))) {
             Ok(command) => command,
             Err(problem) => {
-                return self.say([problem.to_string(), say::prompt_line_at(model(session))]);
+                return self.say([problem.to_string(), say::prompt_line_at(model(engine))]);
             }
         };
-        let tab_before = model(session).tab();
+        let tab_before = model(engine).tab();
         match command {
             Command::Choose(numbers) => {
                 let Tab::Question(q) = tab_before else {
                     return Ok(());
                 };
-                let question = model(session).questions()[q].clone();
+                let question = model(engine).questions()[q].clone();
                 if question.presented_type == QuestionType::Multi {
                     for i in 0..question.options.len() {
                         let want = numbers.contains(&(i + 1));
-                        if model(session).answer(q).is_selected(i) != want {
-                            move_to(session, i, now);
-                            session.dispatch(Msg::Intent(Intent::Toggle), now);
+                        if model(engine).answer(q).is_selected(i) != want {
+                            move_to(engine, i, now);
+                            send(engine, Msg::Intent(Intent::Toggle), now);
                         }
                     }
-                    session.dispatch(Msg::Intent(Intent::NextTab), now);
+                    send(engine, Msg::Intent(Intent::NextTab), now);
                 } else {
-                    move_to(session, numbers[0] - 1, now);
-                    session.dispatch(Msg::Intent(Intent::Confirm), now);
+                    move_to(engine, numbers[0] - 1, now);
+                    send(engine, Msg::Intent(Intent::Confirm), now);
                 }
-                self.said(session, q)?;
+                self.said(engine, q)?;
             }
             Command::Own(text) => {
                 let Tab::Question(q) = tab_before else {
                     return Ok(());
                 };
-                answer_own(session, q, &text, now);
-                if model(session).tab() == tab_before && !model(session).is_finished() {
-                    session.dispatch(Msg::Intent(Intent::NextTab), now);
+                answer_own(engine, q, &text, now);
+                if model(engine).tab() == tab_before && !model(engine).is_finished() {
+                    send(engine, Msg::Intent(Intent::NextTab), now);
                 }
-                self.said(session, q)?;
+                self.said(engine, q)?;
             }
             Command::OptionNote(n, Some(text)) => {
                 if let Tab::Question(_) = tab_before {
-                    write_note(session, Some(n - 1), &text, now);
+                    write_note(engine, Some(n - 1), &text, now);
                     self.say([format!("Note on option {n} saved.")])?;
                 }
-                self.say([say::prompt_line_at(model(session))])?;
+                self.say([say::prompt_line_at(model(engine))])?;
             }
             Command::QuestionNote(Some(text)) => {
                 if let Tab::Question(_) = tab_before {
-                    write_note(session, None, &text, now);
+                    write_note(engine, None, &text, now);
                     self.say(["Note on the question saved.".to_owned()])?;
                 }
-                self.say([say::prompt_line_at(model(session))])?;
+                self.say([say::prompt_line_at(model(engine))])?;
             }
             Command::OptionNote(n, None) => {
                 self.note = Some(NoteDraft {
@@ -319,44 +330,44 @@ impl Driver<'_> {
             }
             Command::Preview(n) => {
                 if let Tab::Question(q) = tab_before {
-                    let lines = say::preview(&model(session).questions()[q], n);
+                    let lines = say::preview(&model(engine).questions()[q], n);
                     self.say(lines)?;
                 }
-                self.say([say::prompt_line_at(model(session))])?;
+                self.say([say::prompt_line_at(model(engine))])?;
             }
             Command::ChangeType => {
-                session.dispatch(Msg::Intent(Intent::ChangeQuestionType), now);
+                send(engine, Msg::Intent(Intent::ChangeQuestionType), now);
                 // What changed (or the confirmation asked for) first, then the question.
-                self.say_notice(model(session))?;
-                if model(session).pending_type_change().is_none() {
-                    self.say(say::current(model(session)))?;
+                self.say_notice(model(engine))?;
+                if model(engine).pending_type_change().is_none() {
+                    self.say(say::current(model(engine)))?;
                 }
             }
             Command::Back => {
-                session.dispatch(Msg::Intent(Intent::PreviousTab), now);
-                self.say(say::current(model(session)))?;
+                send(engine, Msg::Intent(Intent::PreviousTab), now);
+                self.say(say::current(model(engine)))?;
             }
             Command::Forward => {
-                session.dispatch(Msg::Intent(Intent::NextTab), now);
-                self.say(say::current(model(session)))?;
+                send(engine, Msg::Intent(Intent::NextTab), now);
+                self.say(say::current(model(engine)))?;
             }
             Command::Review => {
-                go_to_review(session, now);
-                self.say(say::current(model(session)))?;
+                go_to_review(engine, now);
+                self.say(say::current(model(engine)))?;
             }
             Command::Help => self.say(say::help())?,
-            Command::Repeat => self.say(say::current(model(session)))?,
+            Command::Repeat => self.say(say::current(model(engine)))?,
             Command::Submit | Command::Elaborate | Command::Cancel if tab_before == Tab::Review => {
                 let n = match command {
                     Command::Submit => 1,
                     Command::Elaborate => 2,
                     _ => 3,
                 };
-                session.dispatch(Msg::Intent(Intent::Number(n)), now);
+                send(engine, Msg::Intent(Intent::Number(n)), now);
                 // The double-press setting arms the action first: said with this mode's letter.
-                if let Some(action) = model(session)
+                if let Some(action) = model(engine)
                     .pending_review_shortcut()
-                    .filter(|_| !model(session).is_finished())
+                    .filter(|_| !model(engine).is_finished())
                 {
                     let (letter, verb) = match action {
                         crate::model::ReviewAction::Submit => ("s", "submit"),
@@ -366,15 +377,15 @@ impl Driver<'_> {
                     self.say([format!("Type {letter} again to {verb}.")])?;
                 }
             }
-            Command::Cancel => session.dispatch(Msg::Intent(Intent::Cancel), now),
+            Command::Cancel => send(engine, Msg::Intent(Intent::Cancel), now),
             Command::Submit | Command::Elaborate => {}
         }
-        self.say_notice(model(session))
+        self.say_notice(model(engine))
     }
 
     /// After an answer to question `q`: what it is now, then wherever the person is.
-    fn said(&mut self, session: &Session, q: usize) -> io::Result<()> {
-        let model = model(session);
+    fn said(&mut self, engine: &Engine, q: usize) -> io::Result<()> {
+        let model = model(engine);
         if model.is_finished() {
             return Ok(());
         }
@@ -400,7 +411,7 @@ pub struct LineOptions {
 /// thread, so outside messages are looked at while nobody types), writes to `out`, until the
 /// form ends, a signal arrives or the input ends.
 pub fn run(
-    session: &mut Session,
+    engine: &mut Engine,
     lines: &Receiver<String>,
     out: &mut dyn Write,
     options: &LineOptions,
@@ -415,17 +426,17 @@ pub fn run(
     if let Some(intro_line) = intro_line {
         driver.say([intro_line.to_owned()])?;
     }
-    if let Some(title) = model(session).title() {
+    if let Some(title) = model(engine).title() {
         driver.say([format!("{}.", crate::printable::printable(title))])?;
     }
-    driver.say(say::current(model(session)))?;
+    driver.say(say::current(model(engine)))?;
     // Opening writes what waited for the form to show (the default config, whose failure is a
     // notice): the notice is said after it.
-    session.opened(Instant::now());
-    driver.say_notice(model(session))?;
+    engine.session_mut().opened(Instant::now());
+    driver.say_notice(model(engine))?;
     loop {
-        if session.is_done() {
-            let said = match session.result() {
+        if engine.session().is_done() {
+            let said = match engine.session().result() {
                 Some(r) if r.details.cancelled => "The form was cancelled.",
                 Some(r) if r.details.mode == crate::result::Mode::Elaborate => {
                     "Sent: the agent will elaborate on the options."
@@ -439,7 +450,8 @@ pub fn run(
             return Ok(Ending::Interrupted(Interruption::from_last_signal()));
         }
         let now = Instant::now();
-        let timeout = session
+        let timeout = engine
+            .session()
             .next_deadline()
             .map_or(POLL, |d| d.saturating_duration_since(now).min(POLL));
         match lines.recv_timeout(timeout) {
@@ -447,17 +459,17 @@ pub fn run(
                 if options.echo {
                     driver.say([format!("> {line}")])?;
                 }
-                driver.line(session, &line, Instant::now())?
+                driver.line(engine, &line, Instant::now())?
             }
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => {
                 return Ok(Ending::Interrupted(Interruption::TerminalClosed));
             }
         }
-        let revision = model(session).revision();
-        if session.tick(Instant::now()) && model(session).revision() != revision {
+        let revision = model(engine).revision();
+        if engine.tick(Instant::now()) && model(engine).revision() != revision {
             // Something from outside changed the form (a remote answer, a withdrawal).
-            driver.say_notice(model(session))?;
+            driver.say_notice(model(engine))?;
         }
     }
 }
