@@ -18,7 +18,8 @@ fn check() -> Result<(), Box<dyn std::error::Error>> {
     assert!(form.screen_text().contains("❯ 1. Postgres"));
     form.press("down").press("enter"); // key ids, as in keymaps
     form.type_text("free text"); // typed characters
-    form.send_bytes(b"\x1b[B"); // raw terminal bytes (legacy or Kitty)
+    form.send_bytes(b"\x1b[B"); // raw terminal bytes (legacy or Kitty), one read
+    form.press_together(&["down", "up"]); // keys arriving in one read act as one at a time
     form.paste("pasted text"); // bracketed paste
     form.advance(2500); // let timers fire
     let cell = form.cell(5, 10); // styled cells: cell.fg, cell.bg, cell.modifier
