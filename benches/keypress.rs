@@ -43,17 +43,21 @@ fn keypress(c: &mut Criterion) {
     });
 }
 
+/// One frame at the area the engine's viewport gives.
+fn frame(engine: &mut Engine, buf: &mut Buffer) {
+    let area = engine.frame_area().expect("a viewport with frames");
+    buf.resize(area);
+    buf.reset();
+    engine.render(area, buf);
+}
+
 /// `iters` steps of `keys` Down presses each through the engine (the batch applied, then one frame
-/// drawn), as every driver now runs a key; back to the top untimed.
-fn time_engine_steps(iters: u64, keys: usize, area: Rect) -> Duration {
+/// drawn at the area the viewport gives), as every driver now runs a key; back to the top untimed.
+fn time_engine_steps(iters: u64, keys: usize, viewport: Viewport) -> Duration {
     let session = Session::new(Screen::Flow(Box::new(app())), None, Box::new(|_, _| {}));
-    let viewport = Viewport::Fixed {
-        width: area.width,
-        height: area.height,
-    };
     let mut engine = Engine::new(session, viewport);
-    let mut buf = Buffer::empty(area);
-    engine.render(area, &mut buf);
+    let mut buf = Buffer::empty(Rect::default());
+    frame(&mut engine, &mut buf);
     let press = |named| Input::Terminal(TerminalInput::Key(support::key(RawKey::Named(named))));
     let now = Instant::now();
     let mut total = Duration::ZERO;
@@ -64,8 +68,7 @@ fn time_engine_steps(iters: u64, keys: usize, area: Rect) -> Duration {
         }
         let start = Instant::now();
         std::hint::black_box(engine.step((0..keys).map(|_| press(Named::Down)), now));
-        buf.reset();
-        engine.render(area, &mut buf);
+        frame(&mut engine, &mut buf);
         total += start.elapsed();
     }
     std::hint::black_box(&buf);
@@ -73,14 +76,21 @@ fn time_engine_steps(iters: u64, keys: usize, area: Rect) -> Duration {
 }
 
 /// Keys through the engine: one key a step (measured by the frame before it, so no extra
-/// drawing), and two keys in one step (the second measured first, in a scratch frame).
+/// drawing), in a fixed and an inline viewport (sized to the form, as the terminal's inline area
+/// and an embedding host are), and two keys in one step (the second measured first, in a scratch
+/// frame).
 fn engine_steps(c: &mut Criterion) {
-    let area = Rect::new(0, 0, 200, 60);
+    let (width, height) = (200, 60);
+    let fixed = Viewport::Fixed { width, height };
+    let inline = Viewport::Inline { width, height };
     c.bench_function("down_key_300_options_engine_step_200x60", |b| {
-        b.iter_custom(|iters| time_engine_steps(iters, 1, area))
+        b.iter_custom(|iters| time_engine_steps(iters, 1, fixed))
+    });
+    c.bench_function("down_key_300_options_engine_step_inline_200x60", |b| {
+        b.iter_custom(|iters| time_engine_steps(iters, 1, inline))
     });
     c.bench_function("two_down_keys_300_options_one_engine_step_200x60", |b| {
-        b.iter_custom(|iters| time_engine_steps(iters, 2, area))
+        b.iter_custom(|iters| time_engine_steps(iters, 2, fixed))
     });
 }
 

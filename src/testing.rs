@@ -206,15 +206,15 @@ impl Harness {
     /// On a key id pi does not know (`banana`): a test names keys, and a typo there is the test's
     /// bug. Check untrusted ids with [`KeyId::parse`] first.
     pub fn press(&mut self, key_id: &str) -> &mut Self {
-        let key = KeyId::parse(key_id).unwrap_or_else(|e| panic!("bad key id {key_id:?}: {e}"));
-        match as_sent(&key) {
-            Some(key) => self.event(TerminalInput::Key(key)),
-            None => self,
-        }
+        self.press_together(&[key_id])
     }
 
     /// Presses several keys that arrive together, as a terminal delivers keys typed fast or
     /// repeated in one read: they act exactly as pressed one at a time.
+    ///
+    /// # Panics
+    ///
+    /// On a key id pi does not know, as [`Harness::press`].
     pub fn press_together(&mut self, key_ids: &[&str]) -> &mut Self {
         let keys = key_ids
             .iter()

@@ -12,12 +12,15 @@ use super::tty::{Placement, TerminalGuard, install_panic_hook};
 use crate::engine::{Engine, Input, Viewport};
 use crate::keys::TerminalInput;
 
-/// How long the loop waits for more input once some arrived, before drawing. Not zero: with
-/// crossterm's `use-dev-tty` source, a zero-timeout poll never returns the events it already
-/// read and parsed (several keys from one read of the terminal), so the batch would end after its
-/// first key and each key would get a frame of its own. The wait ends as soon as an event is there
-/// or the terminal has nothing, at most this long.
-const BATCH_POLL: Duration = Duration::from_micros(50);
+/// How long the loop looks for more input once some arrived, before drawing. Not zero: with
+/// crossterm's `use-dev-tty` source, a zero-timeout poll never returns the events it already read
+/// and parsed (several keys from one read of the terminal), so each key would get a frame of its
+/// own. Any longer is a busy wait: crossterm polls the terminal without blocking (its poll takes
+/// whole milliseconds) until the time is up, 144 `poll` calls after one key at 50 µs (strace).
+/// One microsecond takes what is parsed or readable now with one `poll`; were the wait over
+/// before crossterm looks, the batch only ends early (the engine makes that draw a frame more,
+/// never act otherwise).
+const BATCH_POLL: Duration = Duration::from_micros(1);
 /// The most events taken into one step (a huge paste still draws now and then).
 const MAX_BATCH: usize = 1024;
 
@@ -110,7 +113,7 @@ fn suspend(
     unsafe { libc::raise(libc::SIGSTOP) };
     // The terminal may have changed size while stopped.
     engine.set_viewport(viewport(fullscreen)?);
-    *terminal = guard.retake(placement(engine, fullscreen)?)?;
+    *terminal = guard.retake(placement(engine, fullscreen))?;
     draw(engine, terminal, guard)
 }
 
@@ -140,14 +143,14 @@ fn viewport(fullscreen: bool) -> io::Result<Viewport> {
 
 /// How the form takes the screen now: the alternate screen, or an inline area as tall as the form
 /// wants at the terminal's size.
-fn placement(engine: &mut Engine, fullscreen: bool) -> io::Result<Placement> {
+fn placement(engine: &mut Engine, fullscreen: bool) -> Placement {
     if fullscreen {
-        return Ok(Placement::Fullscreen);
+        return Placement::Fullscreen;
     }
     let area = engine.frame_area().unwrap_or_default();
-    Ok(Placement::Inline {
+    Placement::Inline {
         height: area.height.max(1),
-    })
+    }
 }
 
 /// Runs a session on the controlling terminal until it is done or a signal arrives.
@@ -157,7 +160,7 @@ pub fn run(engine: &mut Engine, fullscreen: bool) -> io::Result<Ending> {
     let signals = signal_flag()?;
     let stops = suspend_flag()?;
     engine.set_viewport(viewport(fullscreen)?);
-    let (terminal, mut guard) = TerminalGuard::enter(placement(engine, fullscreen)?)?;
+    let (terminal, mut guard) = TerminalGuard::enter(placement(engine, fullscreen))?;
     // ratatui's Terminal prints to stderr from its destructor when it cannot show the cursor
     // (a closed terminal); the guard restores the cursor itself, so the Terminal the loop ends
     // with is never dropped. (Those replaced on a resize or a resume are dropped while the
@@ -248,7 +251,11 @@ fn draw(
     guard: &mut TerminalGuard,
 ) -> io::Result<()> {
     use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
-    let (_, rows) = crossterm::terminal::size()?;
+    // The terminal's rows as the engine knows them (from the last resize), not asked again.
+    let rows = match engine.viewport() {
+        Viewport::Fixed { height, .. } | Viewport::Inline { height, .. } => height,
+        Viewport::Headless => 1,
+    };
     // Both go to /dev/tty through the terminal's own writer (a resize replaces the terminal, not
     // the device).
     // The begin marker is only queued: it goes out with the frame, in ratatui's one flush at the

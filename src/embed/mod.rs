@@ -19,7 +19,6 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
 use serde_json::Value;
 
 pub use ansi::visible_width;
@@ -195,6 +194,7 @@ enum Next {
 struct Host<'a> {
     out: &'a mut dyn Write,
     lines: Receiver<Line>,
+    /// The size the host opened the flow at (the engine keeps it, and resizes, from then on).
     width: u16,
     height: u16,
     marker: Option<String>,
@@ -310,13 +310,12 @@ impl Host<'_> {
 
     /// Draws the session's current state and sends it, unless it is the frame sent last.
     fn frame(&mut self, engine: &mut Engine) -> io::Result<()> {
-        let area = engine
-            .frame_area()
-            .unwrap_or_else(|| Rect::new(0, 0, self.width, 1));
+        // The engine's viewport is inline, so there is always a frame.
+        let area = engine.frame_area().unwrap_or_default();
         let mut buf = Buffer::empty(area);
         let cursor = engine.render(area, &mut buf);
         let lines = ansi::lines(&buf, cursor, self.marker.as_deref());
-        let frame = messages::frame(self.width, &lines, cursor.map(|p| (p.y, p.x)));
+        let frame = messages::frame(area.width, &lines, cursor.map(|p| (p.y, p.x)));
         if self.last_frame.as_ref() != Some(&frame) {
             self.send(&frame)?;
             self.last_frame = Some(frame);
@@ -378,11 +377,9 @@ impl Host<'_> {
                 engine.step(inputs, now).changed
             }
             HostMessage::Resize { width, height } => {
-                self.width = width.clamp(1, MAX_COLS);
-                self.height = height.clamp(1, MAX_ROWS);
                 let resize = Input::Resize {
-                    width: self.width,
-                    height: self.height,
+                    width: width.clamp(1, MAX_COLS),
+                    height: height.clamp(1, MAX_ROWS),
                 };
                 engine.step([resize], now).changed
             }

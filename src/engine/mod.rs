@@ -46,7 +46,7 @@ pub enum Viewport {
         /// The most rows a frame takes.
         height: u16,
     },
-    /// No frames are drawn (line mode, dialogs): the model keeps its default measurements.
+    /// No frames are drawn (line mode): the model keeps its default measurements.
     Headless,
 }
 
@@ -77,18 +77,6 @@ pub enum Input {
     Msg(Msg),
 }
 
-impl From<TerminalInput> for Input {
-    fn from(input: TerminalInput) -> Input {
-        Input::Terminal(input)
-    }
-}
-
-impl From<Msg> for Input {
-    fn from(msg: Msg) -> Input {
-        Input::Msg(msg)
-    }
-}
-
 /// What a step did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Step {
@@ -103,6 +91,10 @@ pub struct Step {
 pub struct Engine {
     session: Session,
     viewport: Viewport,
+    /// The viewport the last frame (shown or scratch) was drawn for: with the session's word that
+    /// nothing changed since, the model holds that frame's measurements, known without laying
+    /// the frame out again.
+    measured_for: Option<Viewport>,
     /// Where a frame is drawn to measure it before an input (never shown).
     scratch: Buffer,
     /// How long to wait after each input for the file worker's answers (the harness: so that a
@@ -117,6 +109,7 @@ impl Engine {
         Engine {
             session,
             viewport,
+            measured_for: None,
             scratch: Buffer::empty(Rect::default()),
             settle_files: None,
         }
@@ -223,18 +216,19 @@ impl Engine {
     }
 
     /// Makes the model hold the measurements of the frame its current state is drawn in, drawing
-    /// that frame into the scratch buffer unless a frame of that size was drawn since the last
-    /// change.
+    /// that frame into the scratch buffer unless one was drawn for this viewport since the last
+    /// change (a key right after a frame: nothing is laid out).
     fn measure(&mut self) {
+        if self.measured_for == Some(self.viewport) && self.session.is_measured() {
+            return;
+        }
         let Some(area) = self.frame_area() else {
             return;
         };
-        if !self.session.needs_measuring(area.width, area.height) {
-            return;
-        }
         self.scratch.resize(area);
         self.scratch.reset();
         self.session.render(area, &mut self.scratch);
+        self.measured_for = Some(self.viewport);
     }
 
     /// The area the next frame fills (none for a headless viewport): an inline viewport's frame is
@@ -255,12 +249,14 @@ impl Engine {
     /// Draws the frame into `buf` (cleared first) over `area` and returns where the hardware cursor
     /// goes. `area` is [`Engine::frame_area`] (placed wherever the driver shows it).
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) -> Option<Position> {
+        self.measured_for = Some(self.viewport);
         self.session.render(area, buf)
     }
 
     /// Draws the frame into a terminal frame (whose area the driver sized to
     /// [`Engine::frame_area`]) and places its cursor.
     pub fn draw(&mut self, frame: &mut Frame) {
+        self.measured_for = Some(self.viewport);
         self.session.draw(frame)
     }
 }
@@ -268,7 +264,7 @@ impl Engine {
 /// The height a screen wants inline at a terminal size: a form tight to its current tab's
 /// content, the settings screen at most 30 rows; never taller than the terminal, never below a
 /// row.
-pub fn preferred_height(session: &mut Session, cols: u16, rows: u16) -> u16 {
+fn preferred_height(session: &mut Session, cols: u16, rows: u16) -> u16 {
     let rows = rows.max(1);
     match &mut session.screen {
         Screen::Flow(app) => app.natural_height(cols).clamp(1, rows),

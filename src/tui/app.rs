@@ -41,11 +41,11 @@ pub struct App {
     /// The frame [`App::natural_height`] laid out, for the draw that follows it; anything that
     /// changes what is drawn drops it.
     laid_out: Option<FrameLayout>,
-    /// The frame size (columns, rows) whose measurements (page rows, preview scroll range) the
-    /// model holds for its current state: set by the session once a frame at that size was drawn
-    /// and measured, dropped by every change. The engine measures again before an input only when
-    /// this is not the size the next frame has.
-    measured_at: Option<(u16, u16)>,
+    /// Whether a frame of the current state was drawn and what it measured (page rows, preview
+    /// scroll range) reported to the model: set by the session's draw, dropped by every change.
+    /// The engine, which knows what size that frame was, measures again before an input only when
+    /// this is false or the size changed.
+    measured: bool,
 }
 
 impl App {
@@ -94,7 +94,7 @@ impl App {
             dismiss_puts_back: false,
             put_back: false,
             laid_out: None,
-            measured_at: None,
+            measured: false,
         };
         if let Some(notice) = config_notice {
             app.update(Msg::Report(Report::ConfigNotice(notice)));
@@ -106,18 +106,17 @@ impl App {
     /// for the old state no longer hold.
     fn changed(&mut self) {
         self.laid_out = None;
-        self.measured_at = None;
+        self.measured = false;
     }
 
-    /// Whether the model holds the measurements of a `width` x `height` frame of its current
-    /// state (a frame of that size was drawn since the last change).
-    pub(crate) fn is_measured_at(&self, width: u16, height: u16) -> bool {
-        self.measured_at == Some((width, height))
+    /// Whether a frame was drawn since the last change (its measurements are the model's).
+    pub(crate) fn is_measured(&self) -> bool {
+        self.measured
     }
 
-    /// A frame of this size was drawn and what it measured reported to the model.
-    pub(crate) fn set_measured_at(&mut self, width: u16, height: u16) {
-        self.measured_at = Some((width, height));
+    /// A frame was drawn and what it measured reported to the model.
+    pub(crate) fn set_measured(&mut self) {
+        self.measured = true;
     }
 
     /// Draws with this theme from now on.

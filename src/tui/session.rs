@@ -474,16 +474,19 @@ impl Session {
             drawn = app.draw(area, buf);
         }
         if let Screen::Flow(app) = &mut self.screen {
-            app.set_measured_at(area.width, area.height);
+            app.set_measured();
         }
         drawn.cursor
     }
 
-    /// Whether the model lacks the measurements of a frame of this size for its current state
-    /// (see [`crate::engine::Engine`], which draws one before the next input when so). The
-    /// settings screen measures nothing.
-    pub(crate) fn needs_measuring(&self, width: u16, height: u16) -> bool {
-        matches!(&self.screen, Screen::Flow(app) if !app.is_measured_at(width, height))
+    /// Whether a frame of the current state was drawn since the last change, so the model holds
+    /// what it measured (see [`crate::engine::Engine`], which draws one before the next input
+    /// when not). The settings screen measures nothing.
+    pub(crate) fn is_measured(&self) -> bool {
+        match &self.screen {
+            Screen::Flow(app) => app.is_measured(),
+            Screen::Settings(_) => true,
+        }
     }
 }
 
