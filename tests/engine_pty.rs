@@ -5,52 +5,16 @@
 
 mod common;
 
+use common::batches::{KEYS, key, payload, race_free};
 use common::pty::{COLS, ROWS, Session};
 use pi_ask::testing::Harness;
 use proptest::prelude::*;
-use serde_json::{Value, json};
-
-/// A preview question (a one-line and a 200-line preview), a 40-option list, a multi question.
-fn payload() -> Value {
-    let tall: String = (1..=200).map(|n| format!("line {n}\n")).collect();
-    let regions: Vec<Value> = (0..40)
-        .map(|n| json!({"value": format!("r{n}"), "label": format!("Region {n:02}")}))
-        .collect();
-    json!({"title": "Batches", "questions": [
-        {"id": "layout", "type": "preview", "prompt": "Which layout?", "options": [
-            {"value": "short", "label": "Short", "preview": "one line"},
-            {"value": "tall", "label": "Tall", "preview": tall}]},
-        {"id": "region", "prompt": "Which region?", "options": regions},
-        {"id": "checks", "type": "multi", "prompt": "Which checks?", "options": [
-            {"value": "lint", "label": "Lint"}, {"value": "test", "label": "Tests"}]}]})
-}
-
-/// Keys (as the harness names them) and the bytes a legacy terminal sends. No Tab: in an editor
-/// it lists the working folder on the file worker's own time, which differs between the two
-/// processes (Right is its twin outside an editor).
-const KEYS: &[(&str, &str)] = &[
-    ("down", "\x1b[B"),
-    ("up", "\x1b[A"),
-    ("pageDown", "\x1b[6~"),
-    ("pageUp", "\x1b[5~"),
-    ("end", "\x1b[F"),
-    ("shift+end", "\x1b[1;2F"),
-    ("shift+home", "\x1b[1;2H"),
-    ("shift+down", "\x1b[1;2B"),
-    ("shift+pageDown", "\x1b[6;2~"),
-    ("right", "\x1b[C"),
-    ("left", "\x1b[D"),
-    ("space", " "),
-    ("n", "n"),
-    ("x", "x"),
-    ("/", "/"),
-    ("r", "r"),
-    ("backspace", "\x7f"),
-    ("enter", "\r"),
-];
+use serde_json::Value;
 
 /// Feeds `batches` (indexes into [`KEYS`], each batch one write) to the binary and to the harness
-/// one key at a time; returns the result the binary printed and the harness's.
+/// one key at a time; returns the result the binary printed and the harness's. Tab goes as Right
+/// ([`race_free`]): in an editor it lists the working folder, which differs between the two
+/// processes, on the file worker's own time.
 fn run_both(batches: &[Vec<usize>]) -> (Value, Value) {
     let payload = payload();
     let mut harness = Harness::new(&payload.to_string(), COLS, ROWS).unwrap();
@@ -61,10 +25,10 @@ fn run_both(batches: &[Vec<usize>]) -> (Value, Value) {
     for batch in batches {
         // One key at a time, each drawn: the reference a batch must equal.
         for &k in batch {
-            harness.press(KEYS[k].0);
+            harness.press(race_free(k).0);
             harness.screen();
         }
-        let bytes: String = batch.iter().map(|&k| KEYS[k].1).collect();
+        let bytes: String = batch.iter().map(|&k| race_free(k).1).collect();
         pty.write_raw(bytes.as_bytes());
         if harness.is_done() {
             break;
@@ -91,7 +55,6 @@ fn run_both(batches: &[Vec<usize>]) -> (Value, Value) {
 /// tab change followed by pages, each pair in one read.
 #[test]
 fn keys_in_one_read_of_the_terminal_act_as_keys_one_at_a_time() {
-    let key = |id: &str| KEYS.iter().position(|(k, _)| *k == id).unwrap();
     let (printed, expected) = run_both(&[
         vec![key("down"), key("shift+end")],
         vec![key("right"), key("pageDown"), key("pageDown")],

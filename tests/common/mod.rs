@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: build flows from JSON and drive them with messages.
 #![allow(dead_code)]
 
+pub mod batches;
+pub mod embed_host;
 pub mod mcp;
 pub mod pty;
 
