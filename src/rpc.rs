@@ -2,7 +2,8 @@
 //!
 //! Each question becomes one `select` request (its real options, flattened, then
 //! `Type something…`), answered by one `extension_ui_response` line; `Type something…` asks one
-//! `input`. Answers go through the same [`AnswerState`] and result builder as the terminal UI.
+//! `input`. Each reply is what the person meant on the form's own model, stepped through the
+//! engine (see [`run`]).
 
 // Markdown is flattened to its text: a dialog shows no styles (plain text comes back as it is).
 use pi_ask_components::markdown::to_plain;
@@ -15,10 +16,14 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::engine::{Engine, Input, Viewport};
 use crate::form::{Form, Question, QuestionType};
+use crate::keymap::BindingTable;
 use crate::lines::{Line, MAX_LINE};
-use crate::model::AnswerState;
-use crate::result::{AskResult, Outcome, build_from_state};
+use crate::model::{Direct, Intent, Msg, ReviewAction};
+use crate::result::AskResult;
+use crate::settings::Settings;
+use crate::tui::{App, Screen, Session};
 
 /// The last entry of every select card.
 pub const TYPE_SOMETHING: &str = "Type something…";
@@ -314,16 +319,26 @@ fn json_kind(value: &Value) -> &'static str {
 
 /// Runs the whole form as sequential dialogs. Returns the result (submit, or cancelled on abort,
 /// end of input, or a select reply that names no offered option).
+///
+/// The dialogs are a driver of the one model: each reply becomes what the person meant
+/// ([`Direct`]), stepped through the [`Engine`] as every driver's input is, and the result is the
+/// model's own.
 pub fn run(form: &Form, channel: &mut dyn Dialogs) -> std::io::Result<AskResult> {
+    let mut flow = DialogFlow::new(form);
     let total = form.questions.len();
-    let mut states = vec![AnswerState::default(); total];
     for (i, question) in form.questions.iter().enumerate() {
+        if flow.engine.is_done() {
+            break;
+        }
         let title = select_title(form.title.as_deref(), question, i, total);
         let options = option_strings(question);
         let reply = channel.ask("select", json!({ "title": title, "options": options }))?;
         let chosen = match reply {
-            DialogReply::Abort => return Ok(finish(form, &states, Outcome::Cancelled)),
-            DialogReply::Dismissed => continue,
+            DialogReply::Abort => return Ok(flow.end(ReviewAction::Cancel)),
+            DialogReply::Dismissed => {
+                flow.send(Msg::Intent(Intent::NextTab));
+                continue;
+            }
             DialogReply::Value(v) => v,
         };
         match options.iter().position(|o| *o == chosen) {
@@ -333,9 +348,11 @@ pub fn run(form: &Form, channel: &mut dyn Dialogs) -> std::io::Result<AskResult>
                     crate::printable::printable(&chosen),
                     i + 1
                 ));
-                return Ok(finish(form, &states, Outcome::Cancelled));
+                return Ok(flow.end(ReviewAction::Cancel));
             }
-            Some(index) if index < question.options.len() => states[i].selected = vec![index],
+            Some(index) if index < question.options.len() => {
+                flow.send(Msg::Direct(Direct::Choose(vec![index])))
+            }
             Some(_) => {
                 let placeholder = if question.presented_type == QuestionType::Multi {
                     "Enter one or more answers"
@@ -347,21 +364,53 @@ pub fn run(form: &Form, channel: &mut dyn Dialogs) -> std::io::Result<AskResult>
                     "input",
                     json!({ "title": input_title, "placeholder": placeholder }),
                 )? {
-                    DialogReply::Abort => return Ok(finish(form, &states, Outcome::Cancelled)),
-                    DialogReply::Dismissed => {}
-                    DialogReply::Value(text) => {
-                        states[i].set_custom_text(text.trim());
-                        states[i].custom_selected = states[i].custom_text.is_some();
-                    }
+                    DialogReply::Abort => return Ok(flow.end(ReviewAction::Cancel)),
+                    DialogReply::Dismissed => flow.send(Msg::Intent(Intent::NextTab)),
+                    DialogReply::Value(text) => flow.send(Msg::Direct(Direct::Own(text))),
                 }
             }
         }
     }
-    Ok(finish(form, &states, Outcome::Submit))
+    Ok(flow.end(ReviewAction::Submit))
 }
 
-fn finish(form: &Form, states: &[AnswerState], outcome: Outcome) -> AskResult {
-    build_from_state(form.title.as_deref(), &form.questions, states, outcome)
+/// The form behind the dialogs: a flow with default settings, no terminal (a headless engine),
+/// no config, history or notifications (the host has its own).
+struct DialogFlow {
+    engine: Engine,
+}
+
+impl DialogFlow {
+    fn new(form: &Form) -> DialogFlow {
+        let app = App::new(
+            form.clone(),
+            Settings::defaults(),
+            BindingTable::default(),
+            String::new(),
+            None,
+        );
+        let session = Session::new(Screen::Flow(Box::new(app)), None, Box::new(|_, _| {}));
+        DialogFlow {
+            engine: Engine::new(session, Viewport::Headless),
+        }
+    }
+
+    fn send(&mut self, msg: Msg) {
+        self.engine.step([Input::Msg(msg)], Instant::now());
+    }
+
+    /// The result: the flow's own when it already finished (everything answered reaches a review
+    /// that submits), else what `action` on the review gives.
+    fn end(mut self, action: ReviewAction) -> AskResult {
+        if !self.engine.is_done() {
+            self.send(Msg::Intent(Intent::Review(action)));
+        }
+        self.engine
+            .session()
+            .result()
+            .cloned()
+            .expect("a review action finishes the flow")
+    }
 }
 
 /// The final line: `{"type":"ask_result","result":{...}}`.

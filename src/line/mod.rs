@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use crate::drivers::runtime::{Ending, Interruption};
 use crate::engine::{Engine, Input};
 use crate::form::QuestionType;
-use crate::model::{Intent, Model, Msg, Tab};
+use crate::model::{Direct, Intent, Model, Msg, Tab};
 use command::{Command, Place};
 
 /// The lines typed on the terminal, read by one thread for the whole process: forms asked one
@@ -167,66 +167,6 @@ fn model(engine: &Engine) -> &Model {
         .model()
 }
 
-/// Moves the current question's cursor to `row` (0-based; the `Type your own` row included), a
-/// row at a time from where it is, as the arrow keys do (so choosing several options in order
-/// costs one pass over the list, not one from the top for each).
-fn move_to(engine: &mut Engine, row: usize, now: Instant) {
-    let Tab::Question(q) = model(engine).tab() else {
-        return;
-    };
-    let from = model(engine).cursor(q);
-    let step = if row > from {
-        Msg::Intent(Intent::NextOption)
-    } else {
-        Msg::Intent(Intent::PreviousOption)
-    };
-    for _ in 0..row.abs_diff(from) {
-        send(engine, step.clone(), now);
-    }
-}
-
-/// Opens the `Type your own` editor of question `q`, puts `text` in and submits it.
-fn answer_own(engine: &mut Engine, q: usize, text: &str, now: Instant) {
-    let custom = model(engine).questions()[q].custom_row();
-    move_to(engine, custom, now);
-    if model(engine).editor().is_none() {
-        send(engine, Msg::Intent(Intent::Confirm), now);
-    }
-    send(
-        engine,
-        Msg::Edit(crate::model::EditOp::ReplaceAll(text.to_owned())),
-        now,
-    );
-    send(engine, Msg::Intent(Intent::EditorSubmit), now);
-}
-
-/// Writes a note through the note editor: on option `option` (0-based) or on the question.
-fn write_note(engine: &mut Engine, option: Option<usize>, text: &str, now: Instant) {
-    match option {
-        Some(i) => {
-            move_to(engine, i, now);
-            send(engine, Msg::Intent(Intent::OptionNote), now);
-        }
-        None => send(engine, Msg::Intent(Intent::QuestionNote), now),
-    }
-    send(
-        engine,
-        Msg::Edit(crate::model::EditOp::ReplaceAll(text.to_owned())),
-        now,
-    );
-    send(engine, Msg::Intent(Intent::EditorSubmit), now);
-}
-
-/// Goes to the review tab.
-fn go_to_review(engine: &mut Engine, now: Instant) {
-    for _ in 0..model(engine).tab_count() {
-        if model(engine).tab() == Tab::Review {
-            return;
-        }
-        send(engine, Msg::Intent(Intent::NextTab), now);
-    }
-}
-
 fn place(model: &Model) -> Place {
     match model.tab() {
         Tab::Question(q) => {
@@ -255,7 +195,15 @@ impl Driver<'_> {
             }
             let note = self.note.take().expect("a note is being typed");
             if let Tab::Question(_) = model(engine).tab() {
-                write_note(engine, note.option, &note.lines.join("\n"), now);
+                let text = note.lines.join("\n");
+                send(
+                    engine,
+                    Msg::Direct(Direct::Note {
+                        option: note.option,
+                        text,
+                    }),
+                    now,
+                );
                 self.say(["Note saved.".to_owned()])?;
             }
             return self.say([say::prompt_line_at(model(engine))]);
@@ -272,42 +220,29 @@ impl Driver<'_> {
                 let Tab::Question(q) = tab_before else {
                     return Ok(());
                 };
-                let question = model(engine).questions()[q].clone();
-                if question.presented_type == QuestionType::Multi {
-                    for i in 0..question.options.len() {
-                        let want = numbers.contains(&(i + 1));
-                        if model(engine).answer(q).is_selected(i) != want {
-                            move_to(engine, i, now);
-                            send(engine, Msg::Intent(Intent::Toggle), now);
-                        }
-                    }
-                    send(engine, Msg::Intent(Intent::NextTab), now);
-                } else {
-                    move_to(engine, numbers[0] - 1, now);
-                    send(engine, Msg::Intent(Intent::Confirm), now);
-                }
+                let options = numbers.iter().map(|n| n - 1).collect();
+                send(engine, Msg::Direct(Direct::Choose(options)), now);
                 self.said(engine, q)?;
             }
             Command::Own(text) => {
                 let Tab::Question(q) = tab_before else {
                     return Ok(());
                 };
-                answer_own(engine, q, &text, now);
-                if model(engine).tab() == tab_before && !model(engine).is_finished() {
-                    send(engine, Msg::Intent(Intent::NextTab), now);
-                }
+                send(engine, Msg::Direct(Direct::Own(text)), now);
                 self.said(engine, q)?;
             }
             Command::OptionNote(n, Some(text)) => {
                 if let Tab::Question(_) = tab_before {
-                    write_note(engine, Some(n - 1), &text, now);
+                    let option = Some(n - 1);
+                    send(engine, Msg::Direct(Direct::Note { option, text }), now);
                     self.say([format!("Note on option {n} saved.")])?;
                 }
                 self.say([say::prompt_line_at(model(engine))])?;
             }
             Command::QuestionNote(Some(text)) => {
                 if let Tab::Question(_) = tab_before {
-                    write_note(engine, None, &text, now);
+                    let option = None;
+                    send(engine, Msg::Direct(Direct::Note { option, text }), now);
                     self.say(["Note on the question saved.".to_owned()])?;
                 }
                 self.say([say::prompt_line_at(model(engine))])?;
@@ -352,7 +287,7 @@ impl Driver<'_> {
                 self.say(say::current(model(engine)))?;
             }
             Command::Review => {
-                go_to_review(engine, now);
+                send(engine, Msg::Direct(Direct::Review), now);
                 self.say(say::current(model(engine)))?;
             }
             Command::Help => self.say(say::help())?,

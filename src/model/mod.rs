@@ -14,8 +14,8 @@ pub use crate::answer::AnswerState;
 pub use draft::{Draft, DraftAnswer, DraftEditor, MAX_DRAFT_EDITOR_BYTES};
 pub use filter::{Filter, Haystacks, rank_texts};
 pub use msg::{
-    Cmd, External, FilterAction, InboxAction, Intent, Msg, Notification, PopupAction, Report,
-    ReviewAction, SettingsIntent,
+    Cmd, Direct, External, FilterAction, InboxAction, Intent, Msg, Notification, PopupAction,
+    Report, ReviewAction, SettingsIntent,
 };
 /// The editing operations `Msg::Edit` carries (from the components crate, here so a model-only
 /// test needs only `pi_ask`).

@@ -113,10 +113,35 @@ pub enum Msg {
     Settings(SettingsIntent),
     /// A key in the inbox's list (the inbox's own model takes it; a form ignores it).
     Inbox(InboxAction),
+    /// What a driver that presses no keys (line mode, pi's dialogs) says the person meant on the
+    /// question at hand: one message, never a replay of the keys that would do it.
+    Direct(Direct),
     /// What the runtime reports: the form shown, what a frame measured, answers to effects.
     Report(Report),
     /// The flow ended from outside the person: a remote answer or cancel, an interruption.
     External(External),
+}
+
+/// What the person meant, said whole by a driver that presses no keys (line mode's commands, pi's
+/// dialog replies). Each acts on the question tab at hand (nothing on the review, but
+/// [`Direct::Review`]) and does what the keys that would do it do, in one step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Direct {
+    /// Exactly these options (0-based), then on to the next tab: the first alone on a
+    /// single-choice question (chosen as Enter chooses it), the whole set on a multi.
+    Choose(Vec<usize>),
+    /// A `Type your own` answer (trimmed; blank leaves the question as it was), then on.
+    Own(String),
+    /// A note on an option (0-based) or, with `None`, on the question.
+    Note {
+        /// The option it is on.
+        option: Option<usize>,
+        /// The note (blank removes it).
+        text: String,
+    },
+    /// Straight to the review tab (which submits at once when everything is answered and the
+    /// setting says so).
+    Review,
 }
 
 /// What a person means in a form: the flow's own intents, whatever key or host sends them.

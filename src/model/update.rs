@@ -7,6 +7,8 @@ use super::{
 use crate::form::QuestionType;
 use crate::result::{self, Outcome};
 
+mod direct;
+
 /// Applies one message to the flow and returns the effects to carry out. Never does I/O.
 pub fn update(model: &mut Model, msg: Msg) -> Vec<Cmd> {
     if changes_entries(&msg) {
@@ -157,6 +159,10 @@ fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
                 clear_pending_type_change(model);
             }
             intent_update(model, intent)
+        }
+        Msg::Direct(direct) => {
+            clear_pending_type_change(model);
+            direct::update(model, direct)
         }
         Msg::Edit(op) => edit(model, op),
         Msg::Popup(action) if model.editor.is_some() => popup::action(model, action),

@@ -1,0 +1,89 @@
+//! [`Direct`] messages: what a driver that presses no keys says the person meant, done with the
+//! same steps the keys take (so a line-mode command or a dialog reply and the keys that would
+//! do it leave the same model), in one message.
+
+use super::{
+    Cmd, EditOp, Model, Tab, close_editor, confirm, edit, move_option, move_tab, open_option_note,
+    open_question_note, toggle,
+};
+use crate::model::Direct;
+
+pub(super) fn update(model: &mut Model, direct: Direct) -> Vec<Cmd> {
+    if let Direct::Review = direct {
+        let to_review = model.questions.len() as isize - model.tab as isize;
+        return match to_review {
+            0 => Vec::new(),
+            delta => move_tab(model, delta),
+        };
+    }
+    let Tab::Question(q) = model.tab() else {
+        return Vec::new();
+    };
+    match direct {
+        Direct::Choose(options) => choose(model, q, &options),
+        Direct::Own(text) => own(model, q, &text),
+        Direct::Note { option, text } => note(model, q, option, &text),
+        Direct::Review => Vec::new(),
+    }
+}
+
+/// Puts question `q`'s cursor on `row` as the arrow keys would move it there (an open editor is
+/// saved first, the `Type your own` row opens its editor when empty).
+fn cursor_to(model: &mut Model, q: usize, row: usize) {
+    let delta = row as isize - model.cursors[q] as isize;
+    if delta != 0 {
+        move_option(model, delta);
+    }
+}
+
+fn choose(model: &mut Model, q: usize, options: &[usize]) -> Vec<Cmd> {
+    let question = &model.questions[q];
+    let count = question.options.len();
+    if options.iter().any(|&o| o >= count) {
+        return Vec::new();
+    }
+    if !question.presented_type.is_multi() {
+        let Some(&option) = options.first() else {
+            return Vec::new();
+        };
+        cursor_to(model, q, option);
+        return confirm(model);
+    }
+    for option in 0..count {
+        if model.answers[q].is_selected(option) != options.contains(&option) {
+            cursor_to(model, q, option);
+            toggle(model);
+        }
+    }
+    move_tab(model, 1)
+}
+
+fn own(model: &mut Model, q: usize, text: &str) -> Vec<Cmd> {
+    cursor_to(model, q, model.questions[q].custom_row());
+    let mut cmds = Vec::new();
+    if model.editor.is_none() {
+        cmds.extend(confirm(model));
+    }
+    cmds.extend(edit(model, EditOp::ReplaceAll(text.to_owned())));
+    cmds.extend(close_editor(model, true));
+    // A multi question, or a blank answer, stays where it was: the answer is given, so on.
+    if model.tab() == Tab::Question(q) && !model.finished {
+        cmds.extend(move_tab(model, 1));
+    }
+    cmds
+}
+
+fn note(model: &mut Model, q: usize, option: Option<usize>, text: &str) -> Vec<Cmd> {
+    let mut cmds = Vec::new();
+    match option {
+        Some(option) if option < model.questions[q].options.len() => {
+            cursor_to(model, q, option);
+            cmds.extend(open_option_note(model));
+        }
+        Some(_) => return cmds,
+        None => cmds.extend(open_question_note(model)),
+    }
+    cmds.extend(edit(model, EditOp::ReplaceAll(text.to_owned())));
+    cmds.extend(close_editor(model, true));
+    cmds
+}
