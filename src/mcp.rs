@@ -17,7 +17,8 @@ use serde_json::Value;
 use crate::form::Form;
 use crate::history::ProcessId;
 use crate::input;
-use crate::queue::{Queue, QueuedAsk};
+use crate::queue::waiter::Watcher;
+use crate::queue::{Queue, QueuedAsk, Waited};
 use crate::result::{self, AskResult};
 
 mod elicit;
@@ -29,8 +30,6 @@ pub use elicit::{ElicitReply, Elicitation, elicitation};
 
 pub use line_guard::{IdScanner, LineGuard, Piece};
 
-/// How often a waiting call looks for its answer.
-const POLL: Duration = Duration::from_millis(20);
 /// How often a waiting call reports progress, when the client asked for it.
 pub const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 
@@ -133,94 +132,6 @@ impl AskServer {
     }
 }
 
-/// Looks for the answers of all waiting calls with one folder listing per tick (instead of a
-/// poll per call: a thousand waiting calls used to cost 17% of a core while idle), and hands each
-/// to its call. Sleeps while no call waits.
-#[derive(Debug, Default)]
-pub struct Watcher {
-    waiting:
-        std::sync::Mutex<std::collections::HashMap<String, tokio::sync::oneshot::Sender<Value>>>,
-    wake: tokio::sync::Notify,
-    started: std::sync::atomic::AtomicBool,
-}
-
-impl Watcher {
-    fn lock(
-        &self,
-    ) -> std::sync::MutexGuard<
-        '_,
-        std::collections::HashMap<String, tokio::sync::oneshot::Sender<Value>>,
-    > {
-        self.waiting.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// How many calls wait.
-    pub fn count(&self) -> usize {
-        self.lock().len()
-    }
-
-    /// Registers a call; its answer arrives on the receiver. Starts the watcher at the first.
-    fn register(
-        self: &Arc<Self>,
-        queue: &Queue,
-        id: &str,
-    ) -> tokio::sync::oneshot::Receiver<Value> {
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        self.lock().insert(id.to_owned(), tx);
-        if !self
-            .started
-            .swap(true, std::sync::atomic::Ordering::Relaxed)
-        {
-            let watcher = Arc::clone(self);
-            let queue = queue.clone();
-            tokio::spawn(async move { watcher.run(queue).await });
-        }
-        self.wake.notify_one();
-        rx
-    }
-
-    /// The call stops waiting (deadline, cancellation): the watcher no longer hands it anything.
-    fn unregister(&self, id: &str) {
-        self.lock().remove(id);
-    }
-
-    async fn run(&self, queue: Queue) {
-        loop {
-            if self.lock().is_empty() {
-                self.wake.notified().await;
-                continue;
-            }
-            tokio::time::sleep(POLL).await;
-            let answered: Vec<String> = std::fs::read_dir(queue.dir())
-                .map(|entries| {
-                    entries
-                        .flatten()
-                        .filter_map(|e| {
-                            e.file_name()
-                                .to_str()
-                                .and_then(|n| n.strip_suffix(".result.json"))
-                                .map(str::to_owned)
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            for id in answered {
-                // Taken only under the lock, for a call still registered: a call that stops
-                // waiting unregisters first, so an answer is never taken for nobody.
-                let mut waiting = self.lock();
-                if !waiting.contains_key(&id) {
-                    continue;
-                }
-                if let Some(result) = queue.take_result(&id)
-                    && let Some(call) = waiting.remove(&id)
-                {
-                    let _ = call.send(result);
-                }
-            }
-        }
-    }
-}
-
 fn text_result(result: &AskResult, is_error: bool) -> CallToolResult {
     let mut call = if is_error {
         CallToolResult::error(vec![ContentBlock::text(result.text())])
@@ -243,13 +154,6 @@ pub fn timed_out_result(form: &Form, timeout: Duration) -> AskResult {
         first.text = text;
     }
     result
-}
-
-/// What a waiting call ended with.
-enum Outcome {
-    Answered(Value),
-    TimedOut,
-    Cancelled,
 }
 
 impl AskServer {
@@ -365,72 +269,17 @@ impl AskServer {
         })
     }
 
-    /// Withdraws the ask, or takes the answer that was settled first (waiting a moment for its
-    /// file, without blocking the server's other calls).
-    async fn withdraw_or_take(&self, id: &str) -> Option<Value> {
-        match self.queue.withdraw(id) {
-            Ok(crate::queue::Withdrawal::AlreadyAnswered) => {}
-            _ => return None,
-        }
-        let start = Instant::now();
-        while start.elapsed() < crate::queue::SETTLED_ANSWER_GRACE {
-            if let Some(result) = self.queue.take_result(id) {
-                return Some(result);
-            }
-            tokio::time::sleep(POLL).await;
-        }
-        None
-    }
-
-    /// Stops waiting for `id`: the answer the watcher already handed over, or the withdrawal (or
-    /// the answer that won the race against it).
-    async fn stop_waiting(
-        &self,
-        id: &str,
-        answer: &mut tokio::sync::oneshot::Receiver<Value>,
-    ) -> Option<Value> {
-        self.watcher.unregister(id);
-        if let Ok(result) = answer.try_recv() {
-            return Some(result);
-        }
-        self.withdraw_or_take(id).await
-    }
-
-    async fn wait(&self, id: &str, context: &RequestContext<RoleServer>) -> Outcome {
+    /// Waits for the answer to ask `id` (the one [`crate::queue::waiter`]), reporting progress
+    /// while it waits when the client asked for it; the call's cancellation withdraws the ask.
+    async fn wait(&self, id: &str, context: &RequestContext<RoleServer>) -> Waited {
         let start = Instant::now();
         let progress = context.meta.get_progress_token();
         let mut next_progress = start + self.progress_every;
-        let deadline = self.timeout.map(|t| start + t);
-        let mut answer = self.watcher.register(&self.queue, id);
+        let mut waiting = self.watcher.wait_for(&self.queue, id, self.timeout);
         loop {
-            // Wakes for the answer, a cancellation, the deadline or the next progress report:
-            // never on a timer of its own otherwise.
-            let wake = match (deadline, progress.is_some()) {
-                (Some(d), true) => d.min(next_progress),
-                (Some(d), false) => d,
-                (None, true) => next_progress,
-                (None, false) => start + Duration::from_secs(3600),
-            };
-            tokio::select! {
-                result = &mut answer => {
-                    if let Ok(result) = result {
-                        return Outcome::Answered(result);
-                    }
-                }
-                _ = context.ct.cancelled() => {
-                    return match self.stop_waiting(id, &mut answer).await {
-                        Some(result) => Outcome::Answered(result),
-                        None => Outcome::Cancelled,
-                    };
-                }
-                _ = tokio::time::sleep_until(wake.into()) => {}
-            }
-            // The deadline and an answer may cross: exactly one wins, and both sides agree.
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                return match self.stop_waiting(id, &mut answer).await {
-                    Some(result) => Outcome::Answered(result),
-                    None => Outcome::TimedOut,
-                };
+            let until = progress.is_some().then_some(next_progress);
+            if let Some(waited) = waiting.until(until, context.ct.cancelled()).await {
+                return waited;
             }
             if let Some(token) = &progress
                 && Instant::now() >= next_progress
@@ -528,14 +377,14 @@ impl ServerHandler for AskServer {
                     // Answered in the host's form, through the queue like an inbox's answer.
                     self.watcher.unregister(&ask.id);
                     let _ = self.queue.take_result(&ask.id);
-                    Outcome::Answered(value)
+                    Waited::Answered(value)
                 }
             }
         } else {
             self.wait(&ask.id, &context).await
         };
         let call = match outcome {
-            Outcome::Answered(value) => match serde_json::from_value::<AskResult>(value) {
+            Waited::Answered(value) => match serde_json::from_value::<AskResult>(value) {
                 Ok(result) => text_result(&result, result.details.error.is_some()),
                 Err(e) => {
                     return Err(McpError::internal_error(
@@ -544,11 +393,11 @@ impl ServerHandler for AskServer {
                     ));
                 }
             },
-            Outcome::TimedOut => text_result(
+            Waited::TimedOut => text_result(
                 &timed_out_result(&form, self.timeout.unwrap_or_default()),
                 false,
             ),
-            Outcome::Cancelled => {
+            Waited::Withdrawn => {
                 crate::report::report(&format!("ask {} withdrawn: the call was cancelled", ask.id));
                 text_result(&result::needs_input_result(&form), false)
             }

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use pi_ask::history::ProcessId;
+use pi_ask::queue::waiter::wait_blocking;
 use pi_ask::queue::{Queue, QueuedAsk, Waited};
 use serde_json::json;
 
@@ -41,14 +42,7 @@ fn an_ask_is_claimed_once_answered_and_taken_by_its_asker() {
     assert!(q.claim("a").unwrap().is_none(), "a second claim fails");
     assert_eq!(q.pending().len(), 1, "a claimed ask is not pending");
     q.answer(claim, &json!({"ok": 1})).unwrap();
-    let waited = q
-        .wait(
-            "a",
-            Some(Duration::from_secs(1)),
-            Duration::from_millis(5),
-            &mut || false,
-        )
-        .unwrap();
+    let waited = wait_blocking(&q, "a", Some(Duration::from_secs(1)), None).unwrap();
     assert_eq!(waited, Waited::Answered(json!({"ok": 1})));
     assert!(q.take_result("a").is_none(), "taken once");
 }
@@ -78,26 +72,14 @@ fn a_released_or_stale_claim_returns_to_the_queue() {
 fn a_withdrawn_ask_disappears_and_its_asker_stops_waiting() {
     let (_d, q) = queue();
     q.submit(&ask("a", 1)).unwrap();
-    let mut calls = 0;
-    let waited = q
-        .wait("a", None, Duration::from_millis(1), &mut || {
-            calls += 1;
-            calls > 3
-        })
-        .unwrap();
+    let give_up = Some(Duration::from_millis(5));
+    let waited = wait_blocking(&q, "a", None, give_up).unwrap();
     assert_eq!(waited, Waited::Withdrawn);
     assert!(q.pending().is_empty());
     assert!(q.is_withdrawn("a"));
     assert!(q.claim("a").unwrap().is_none());
     q.submit(&ask("b", 2)).unwrap();
-    let waited = q
-        .wait(
-            "b",
-            Some(Duration::from_millis(30)),
-            Duration::from_millis(5),
-            &mut || false,
-        )
-        .unwrap();
+    let waited = wait_blocking(&q, "b", Some(Duration::from_millis(30)), None).unwrap();
     assert_eq!(waited, Waited::TimedOut);
     assert!(q.pending().is_empty(), "a timed-out ask is withdrawn");
 }
@@ -234,14 +216,7 @@ fn an_answer_at_the_deadline_is_either_delivered_or_too_late_never_both() {
                 q.answer(claim, &json!({"answer": round})).unwrap()
             })
         };
-        let waited = q
-            .wait(
-                &id,
-                Some(Duration::from_millis(20)),
-                Duration::from_millis(1),
-                &mut || false,
-            )
-            .unwrap();
+        let waited = wait_blocking(&q, &id, Some(Duration::from_millis(20)), None).unwrap();
         let delivery = inbox.join().unwrap();
         match (&waited, delivery) {
             (Waited::Answered(v), Delivery::Delivered) => assert_eq!(v["answer"], round),

@@ -12,9 +12,11 @@
 //! Renames are atomic, so two inboxes never claim the same ask; a claim whose process is gone is
 //! stale and goes back to the queue, so an inbox killed mid-form loses nothing.
 
+pub mod waiter;
+
 use std::io;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -515,23 +517,10 @@ impl Queue {
         Ok(Withdrawal::Withdrawn)
     }
 
-    /// Withdraws, or when an answer won the race, waits (up to [`SETTLED_ANSWER_GRACE`]) for it.
-    pub fn withdraw_or_take(&self, id: &str, poll: Duration) -> io::Result<Option<Value>> {
-        if self.withdraw(id)? == Withdrawal::Withdrawn {
-            return Ok(None);
-        }
-        let start = Instant::now();
-        loop {
-            if let Some(result) = self.take_result(id) {
-                return Ok(Some(result));
-            }
-            if start.elapsed() >= SETTLED_ANSWER_GRACE {
-                // The inbox that settled it died before writing: nobody will answer.
-                let _ = std::fs::remove_file(self.path(id, ".ask.json"));
-                return Ok(None);
-            }
-            std::thread::sleep(poll);
-        }
+    /// Removes ask `id` whose answer was settled but never written (the inbox that settled it
+    /// died first): nobody will answer it.
+    pub(crate) fn forget_unanswered(&self, id: &str) {
+        let _ = std::fs::remove_file(self.path(id, ".ask.json"));
     }
 
     /// Whether the asker took ask `id` back.
@@ -550,37 +539,6 @@ impl Queue {
         let _ = std::fs::remove_file(&path);
         let _ = std::fs::remove_file(self.path(id, ".settled"));
         Some(value)
-    }
-
-    /// Waits for the answer, polling every `poll`; gives up (withdrawing) when `give_up` says so or
-    /// `timeout` passes.
-    pub fn wait(
-        &self,
-        id: &str,
-        timeout: Option<Duration>,
-        poll: Duration,
-        give_up: &mut dyn FnMut() -> bool,
-    ) -> io::Result<Waited> {
-        let start = Instant::now();
-        loop {
-            if let Some(result) = self.take_result(id) {
-                return Ok(Waited::Answered(result));
-            }
-            // Giving up and an answer may cross: exactly one of them wins (see `settle`).
-            if give_up() {
-                return Ok(match self.withdraw_or_take(id, poll)? {
-                    Some(result) => Waited::Answered(result),
-                    None => Waited::Withdrawn,
-                });
-            }
-            if timeout.is_some_and(|t| start.elapsed() >= t) {
-                return Ok(match self.withdraw_or_take(id, poll)? {
-                    Some(result) => Waited::Answered(result),
-                    None => Waited::TimedOut,
-                });
-            }
-            std::thread::sleep(poll);
-        }
     }
 
     /// Removes withdrawal marks, settled marks, set-aside entries and untaken answers (their

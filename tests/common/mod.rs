@@ -198,15 +198,8 @@ pub fn queued_ask(id: &str, prompt: &str, at: u64) -> QueuedAsk {
 
 /// The answer to ask `id` in `queue`, waited for up to 10 s (a panic otherwise).
 pub fn wait_answer(queue: &Queue, id: &str) -> Value {
-    match queue
-        .wait(
-            id,
-            Some(Duration::from_secs(10)),
-            Duration::from_millis(10),
-            &mut || false,
-        )
-        .unwrap()
-    {
+    let ten_seconds = Some(Duration::from_secs(10));
+    match pi_ask::queue::waiter::wait_blocking(queue, id, ten_seconds, None).unwrap() {
         Waited::Answered(result) => result,
         other => panic!("{id}: {other:?}"),
     }
