@@ -36,7 +36,6 @@ pub mod form;
 pub mod fuzzing;
 #[cfg(feature = "cli")]
 pub mod history;
-#[cfg(feature = "cli")]
 pub(crate) mod inbox;
 pub mod input;
 pub mod keymap;

@@ -8,14 +8,14 @@ use serde_json::Value;
 
 use super::{CommandError, Ended, HistoryChoice, Opening, recorded};
 use crate::history::{Origin, Source, process_is_alive};
-use crate::inbox::terminal::ListEnding;
-use crate::inbox::{InboxCmd, InboxList, WaitingAsk};
+use crate::inbox::{InboxCmd, InboxList, ListEnding, WaitingAsk};
 use crate::input;
 use crate::model::{External, Msg};
 use crate::queue::{Claim, Queue};
 use crate::report::{CommandOutcome, report};
 use crate::result;
 use crate::run::RunOptions;
+use crate::tui::InboxScreen;
 
 /// How often the queue is looked at while waiting (an ask shows within this time).
 const POLL: Duration = Duration::from_millis(40);
@@ -211,9 +211,7 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
         list.highlight_fresh();
         let ending = match line_mode {
             Some(_) => line_list(&mut list, queues, &stop),
-            None => {
-                crate::inbox::terminal::run(&mut list, || entries(queues), &table, &theme, &stop)
-            }
+            None => terminal_list(&mut list, queues, &table, &theme),
         };
         let chosen = match ending {
             Ok(ListEnding::Chose(InboxCmd::Quit)) | Ok(ListEnding::Interrupted) => {
@@ -258,7 +256,60 @@ fn line_list(
     let lines = crate::line::tty_lines()?;
     let lines = lines.lock().unwrap_or_else(|e| e.into_inner());
     crate::line::discard_typed_ahead(&lines);
-    crate::line::inbox::run(list, || entries(queues), &lines, &mut out, stop)
+    let watched = queues.to_vec();
+    crate::line::inbox::run(list, move || entries(&watched), &lines, &mut out, stop)
+}
+
+/// The list on the terminal: a screen of the one engine, drawn inline (as tall as the list) by the
+/// terminal runtime's loop as a form is. The list comes back with what was left for later.
+fn terminal_list(
+    list: &mut InboxList,
+    queues: &[Queue],
+    table: &crate::keymap::BindingTable,
+    theme: &pi_ask_components::Theme,
+) -> std::io::Result<ListEnding> {
+    let watched = queues.to_vec();
+    let screen = InboxScreen::new(
+        std::mem::take(list),
+        Box::new(move || entries(&watched)),
+        table.clone(),
+        *theme,
+    );
+    let session = crate::tui::Session::new(
+        crate::tui::Screen::Inbox(Box::new(screen)),
+        None,
+        Box::new(|_, _| {}),
+    );
+    let mut engine = crate::engine::Engine::new(session, crate::engine::Viewport::Headless);
+    let ran = crate::drivers::runtime::run(&mut engine, false);
+    let screen = engine.session().inbox().expect("the inbox's screen");
+    *list = screen.list().clone();
+    Ok(match ran? {
+        crate::drivers::runtime::Ending::Done => {
+            screen.ending().cloned().unwrap_or(ListEnding::Interrupted)
+        }
+        crate::drivers::runtime::Ending::Interrupted(_) => ListEnding::Interrupted,
+    })
+}
+
+/// An ask as the list shows it, in watched queue `queue`.
+fn waiting_ask(ask: &crate::queue::QueuedAsk, asker_alive: bool, queue: usize) -> WaitingAsk {
+    let prompt = ask
+        .payload
+        .get("questions")
+        .and_then(|q| q.get(0))
+        .and_then(|q| q.get("prompt"))
+        .and_then(Value::as_str)
+        .unwrap_or("(no prompt)");
+    WaitingAsk {
+        id: ask.id.clone(),
+        client: ask.client.clone(),
+        cwd: ask.cwd.clone(),
+        created_at: ask.created_at,
+        first_prompt: prompt.split_whitespace().collect::<Vec<_>>().join(" "),
+        asker_alive,
+        queue,
+    }
 }
 
 /// The list's entries: every waiting ask of every queue.
@@ -269,7 +320,7 @@ fn entries(queues: &[Queue]) -> Vec<WaitingAsk> {
         .flat_map(|(i, queue)| {
             queue.waiting().into_iter().map(move |ask| {
                 let alive = process_is_alive(&ask.asker);
-                WaitingAsk::of(&ask, alive, i)
+                waiting_ask(&ask, alive, i)
             })
         })
         .collect()

@@ -269,6 +269,7 @@ fn preferred_height(session: &mut Session, cols: u16, rows: u16) -> u16 {
     match &mut session.screen {
         Screen::Flow(app) => app.natural_height(cols).clamp(1, rows),
         Screen::Settings(_) => rows.min(30),
+        Screen::Inbox(inbox) => inbox.natural_height().clamp(1, rows),
     }
 }
 

@@ -2,13 +2,11 @@
 //! highlighted one, the asks left for later, and `update`, which turns an [`InboxAction`] into
 //! what the inbox must do. Pure: no I/O, no clock (the view is given the time).
 
-pub mod terminal;
 pub mod view;
 
 use pi_ask_components::TextEdit;
 
 use crate::model::{FilterAction, Haystacks, InboxAction, Intent, Msg, rank_texts};
-use crate::queue::QueuedAsk;
 
 /// One waiting ask as the list shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,29 +25,6 @@ pub struct WaitingAsk {
     pub asker_alive: bool,
     /// Which of the watched queues it is in (their index).
     pub queue: usize,
-}
-
-impl WaitingAsk {
-    /// The entry of a queued ask in watched queue `queue` (`asker_alive` is for the caller to
-    /// tell: it is I/O).
-    pub fn of(ask: &QueuedAsk, asker_alive: bool, queue: usize) -> WaitingAsk {
-        let prompt = ask
-            .payload
-            .get("questions")
-            .and_then(|q| q.get(0))
-            .and_then(|q| q.get("prompt"))
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or("(no prompt)");
-        WaitingAsk {
-            id: ask.id.clone(),
-            client: ask.client.clone(),
-            cwd: ask.cwd.clone(),
-            created_at: ask.created_at,
-            first_prompt: prompt.split_whitespace().collect::<Vec<_>>().join(" "),
-            asker_alive,
-            queue,
-        }
-    }
 }
 
 /// What the inbox does after a key.
@@ -272,6 +247,10 @@ impl InboxList {
             }
             InboxAction::Previous => {
                 self.cursor = self.cursor.saturating_sub(1);
+                None
+            }
+            InboxAction::Highlight(row) => {
+                self.highlight(row);
                 None
             }
             InboxAction::Open => highlighted.map(InboxCmd::Open),

@@ -4,14 +4,17 @@
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
+use pi_ask_components::Theme;
+
+use crate::engine::{Engine, Input, Viewport};
 use crate::inbox::{InboxList, ListEnding, WaitingAsk, view};
-use crate::model::InboxAction;
+use crate::keymap::BindingTable;
+use crate::model::{InboxAction, Msg};
 use crate::printable::printable;
-
-/// How often the queues are looked at while the list waits for a line.
-const REFRESH: Duration = Duration::from_millis(250);
+use crate::tui::inbox_screen::REFRESH;
+use crate::tui::{InboxScreen, Screen, Session};
 
 const COMMANDS: &str = "Type a number to open that ask, l and a number to leave it for later, d and a number to decline it, q to quit, or an empty line to hear the list again.";
 
@@ -83,10 +86,35 @@ fn parse(line: &str, rows: usize) -> Result<Option<(InboxAction, usize)>, Refusa
     }
 }
 
-/// Says the list and reads lines until the person opens, declines or quits.
+/// Says the list and reads lines until the person opens, declines or quits. The list is a screen
+/// of the one engine (headless): a typed line becomes its messages, and the engine's ticks look at
+/// the queues, as on the terminal; what changed is said in lines.
 pub fn run(
     list: &mut InboxList,
-    mut waiting: impl FnMut() -> Vec<WaitingAsk>,
+    waiting: impl FnMut() -> Vec<WaitingAsk> + 'static,
+    lines: &Receiver<String>,
+    out: &mut dyn Write,
+    signals: &AtomicBool,
+) -> io::Result<ListEnding> {
+    let screen = InboxScreen::new(
+        std::mem::take(list),
+        Box::new(waiting),
+        BindingTable::default(),
+        Theme::default(),
+    );
+    let session = Session::new(Screen::Inbox(Box::new(screen)), None, Box::new(|_, _| {}));
+    let mut engine = Engine::new(session, Viewport::Headless);
+    let ended = said_list(&mut engine, lines, out, signals);
+    *list = shown(&engine).clone();
+    ended
+}
+
+fn shown(engine: &Engine) -> &InboxList {
+    engine.session().inbox().expect("the inbox's screen").list()
+}
+
+fn said_list(
+    engine: &mut Engine,
     lines: &Receiver<String>,
     out: &mut dyn Write,
     signals: &AtomicBool,
@@ -98,58 +126,68 @@ pub fn run(
         }
         out.flush()
     };
-    say(out, list_lines(list, now_ms()))?;
-    let mut last_refresh = Instant::now();
+    say(out, list_lines(shown(engine), now_ms()))?;
     loop {
         if signals.load(Ordering::Relaxed) {
             return Ok(ListEnding::Interrupted);
         }
-        match lines.recv_timeout(REFRESH) {
-            Ok(line) => match parse(&line, list.entries().len()) {
-                Ok(None) => say(out, list_lines(list, now_ms()))?,
+        let wait = engine
+            .session()
+            .next_deadline()
+            .map_or(REFRESH, |d| d.saturating_duration_since(Instant::now()));
+        match lines.recv_timeout(wait.min(REFRESH)) {
+            Ok(line) => match parse(&line, shown(engine).entries().len()) {
+                Ok(None) => say(out, list_lines(shown(engine), now_ms()))?,
                 Ok(Some((action, row))) => {
-                    list.highlight(row);
-                    if let Some(cmd) = list.update(action) {
-                        return Ok(ListEnding::Chose(cmd));
+                    let inputs =
+                        [InboxAction::Highlight(row), action].map(|a| Input::Msg(Msg::Inbox(a)));
+                    engine.step(inputs, Instant::now());
+                    if let Some(ending) = ending(engine) {
+                        return Ok(ending);
                     }
-                    say(out, list_lines(list, now_ms()))?;
+                    say(out, list_lines(shown(engine), now_ms()))?;
                 }
                 Err(problem) => say(out, vec![problem.to_string()])?,
             },
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => return Ok(ListEnding::Interrupted),
         }
-        if last_refresh.elapsed() >= REFRESH {
-            last_refresh = Instant::now();
-            let entries = waiting();
-            let before: Vec<String> = list.entries().iter().map(|e| e.id.clone()).collect();
-            if !list.refresh(entries) {
-                continue;
-            }
-            if list.entries().is_empty() {
-                return Ok(ListEnding::Empty);
-            }
-            if before
-                .iter()
-                .any(|id| list.entries().iter().all(|e| &e.id != id))
-            {
-                // An ask went away (answered elsewhere, withdrawn): the numbers moved, so the
-                // whole list is said again before a number can name the wrong ask.
-                let mut lines = vec!["The list changed.".to_owned()];
-                lines.extend(list_lines(list, now_ms()));
-                say(out, lines)?;
-                continue;
-            }
-            let new: Vec<String> = list
-                .entries()
-                .iter()
-                .enumerate()
-                .filter(|(_, e)| !before.contains(&e.id))
-                .map(|(i, e)| format!("New ask: {}", entry_line(i + 1, e, false, now_ms())))
-                .collect();
-            say(out, new)?;
+        let before: Vec<String> = shown(engine)
+            .entries()
+            .iter()
+            .map(|e| e.id.clone())
+            .collect();
+        engine.tick(Instant::now());
+        if let Some(ending) = ending(engine) {
+            return Ok(ending);
         }
+        let list = shown(engine);
+        let ids: Vec<&str> = list.entries().iter().map(|e| e.id.as_str()).collect();
+        if ids == before {
+            continue;
+        }
+        if before.iter().any(|id| !ids.contains(&id.as_str())) {
+            // An ask went away (answered elsewhere, withdrawn): the numbers moved, so the
+            // whole list is said again before a number can name the wrong ask.
+            let mut lines = vec!["The list changed.".to_owned()];
+            lines.extend(list_lines(list, now_ms()));
+            say(out, lines)?;
+            continue;
+        }
+        let new: Vec<String> = list
+            .entries()
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| !before.contains(&e.id))
+            .map(|(i, e)| format!("New ask: {}", entry_line(i + 1, e, false, now_ms())))
+            .collect();
+        say(out, new)?;
     }
+}
+
+/// How the list ended, once it did.
+fn ending(engine: &Engine) -> Option<ListEnding> {
+    engine.session().inbox()?.ending().cloned()
 }
 
 #[cfg(test)]

@@ -91,6 +91,9 @@ pub enum InboxAction {
     Decline,
     /// Quit the inbox; every ask stays queued.
     Quit,
+    /// Highlight this row (0-based; kept within the list): a line driver's number, before
+    /// the action it names.
+    Highlight(usize),
 }
 
 /// Everything a flow is told, in tiers: what a person means ([`Intent`], from keys through the

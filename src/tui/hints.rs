@@ -241,7 +241,6 @@ pub fn settings_footer(table: &BindingTable) -> String {
 
 /// The inbox list's footer: moving (both directions in one hint, as the form's `↑↓ select`),
 /// then open, later, decline and quit, each with its live keys.
-#[cfg(feature = "cli")]
 pub fn inbox_footer(table: &BindingTable) -> String {
     let moves = [Action::InboxPrevious, Action::InboxNext]
         .into_iter()
@@ -266,7 +265,6 @@ pub fn inbox_footer(table: &BindingTable) -> String {
 }
 
 /// The inbox's footer while its filter line is open.
-#[cfg(feature = "cli")]
 pub fn inbox_filter_footer(table: &BindingTable) -> String {
     [
         pair_hint(

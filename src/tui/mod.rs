@@ -5,6 +5,7 @@ mod app;
 pub mod appearance;
 pub mod bytes;
 mod hints;
+pub(crate) mod inbox_screen;
 #[cfg(feature = "cli")]
 pub mod notify;
 mod session;
@@ -15,8 +16,7 @@ pub use crate::model::{Popup, PopupKind};
 pub use app::App;
 pub use appearance::{Appearance, ChosenTheme, ColorMode, Look, ThemeSource};
 pub use hints::{flow_hints, settings_footer};
-#[cfg(feature = "cli")]
-pub use hints::{inbox_filter_footer, inbox_footer};
+pub use inbox_screen::InboxScreen;
 pub use session::{FlowJournal, Notifier, Outside, Screen, Session};
 pub use settings_app::SettingsApp;
 

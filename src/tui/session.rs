@@ -11,6 +11,7 @@ use ratatui::layout::{Position, Rect};
 
 use super::app::App;
 use super::appearance::Appearance;
+use super::inbox_screen::InboxScreen;
 use super::settings_app::SettingsApp;
 use super::view;
 use crate::config::{Channel, Config, ConfigStore, ThemeConfig};
@@ -27,6 +28,8 @@ pub enum Screen {
     Flow(Box<App>),
     /// The settings modal alone (`pi-ask settings`).
     Settings(Box<SettingsApp>),
+    /// The inbox's list of waiting asks (`pi-ask inbox`).
+    Inbox(Box<InboxScreen>),
 }
 
 /// Receives the flow's notification and the channels to send it through.
@@ -117,6 +120,8 @@ impl Session {
         match &mut self.screen {
             Screen::Flow(app) => app.set_theme(&chosen),
             Screen::Settings(s) => s.set_theme(&chosen),
+            // Its theme was chosen from the config it was made with (the session has no store).
+            Screen::Inbox(_) => {}
         }
     }
 
@@ -135,14 +140,23 @@ impl Session {
         match &self.screen {
             Screen::Flow(_) => self.result.is_some(),
             Screen::Settings(s) => s.is_closed(),
+            Screen::Inbox(inbox) => inbox.ending().is_some(),
         }
     }
 
-    /// The form's app, unless this is the settings alone.
+    /// The form's app, when a form is on screen.
     pub fn app(&self) -> Option<&App> {
         match &self.screen {
             Screen::Flow(app) => Some(app),
-            Screen::Settings(_) => None,
+            Screen::Settings(_) | Screen::Inbox(_) => None,
+        }
+    }
+
+    /// The inbox's list, when it is on screen.
+    pub fn inbox(&self) -> Option<&InboxScreen> {
+        match &self.screen {
+            Screen::Inbox(inbox) => Some(inbox),
+            _ => None,
         }
     }
 
@@ -208,6 +222,9 @@ impl Session {
     /// What a terminal sent. Returns whether it may have changed what is drawn (a key bound to
     /// nothing does not; neither does a paste with no editor open).
     pub fn handle_input(&mut self, input: &TerminalInput, now: Instant) -> bool {
+        if let Screen::Inbox(inbox) = &mut self.screen {
+            return inbox.handle_input(input);
+        }
         let relevant = match (&self.screen, input) {
             (Screen::Flow(app), TerminalInput::Key(key)) => app.reacts_to(key),
             (Screen::Flow(app), TerminalInput::Paste(_)) => app.model().editor().is_some(),
@@ -239,15 +256,20 @@ impl Session {
         match &mut self.screen {
             Screen::Flow(app) => app.update(msg),
             Screen::Settings(s) => s.update(msg),
+            Screen::Inbox(inbox) => {
+                inbox.update(msg);
+                Vec::new()
+            }
         }
     }
 
     /// When the next timer fires, if any.
     pub fn next_deadline(&self) -> Option<Instant> {
-        match (self.reset_deadline, self.draft_due) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let inbox = self.inbox().and_then(InboxScreen::next_deadline);
+        [self.reset_deadline, self.draft_due, inbox]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Fires timers that are due. Returns whether anything visible may have changed.
@@ -259,6 +281,9 @@ impl Session {
             .unwrap_or_default();
         let mut changed = !replies.is_empty();
         self.deliver(replies, now);
+        if let Screen::Inbox(inbox) = &mut self.screen {
+            changed |= inbox.tick(now);
+        }
         let outside: Vec<Msg> = match &self.screen {
             Screen::Flow(app) => {
                 let questions = app.model().questions();
@@ -267,7 +292,7 @@ impl Session {
                     .flat_map(|o| o.poll(questions))
                     .collect()
             }
-            Screen::Settings(_) => Vec::new(),
+            Screen::Settings(_) | Screen::Inbox(_) => Vec::new(),
         };
         for msg in outside {
             self.dispatch(msg, now);
@@ -338,7 +363,7 @@ impl Session {
         self.files.get_or_insert_with(|| {
             let source = match screen {
                 Screen::Flow(app) => app.files.take(),
-                Screen::Settings(_) => None,
+                Screen::Settings(_) | Screen::Inbox(_) => None,
             };
             // Without a source, Tab still completes path words from the working directory.
             FileWorker::spawn(source.unwrap_or_else(default_file_source))
@@ -415,6 +440,7 @@ impl Session {
         match &mut self.screen {
             Screen::Flow(app) => app.set_table(table),
             Screen::Settings(s) => s.table = table,
+            Screen::Inbox(_) => {}
         }
         vec![Msg::Report(Report::SettingsChanged(settings))]
     }
@@ -432,10 +458,19 @@ impl Session {
     /// harness and the embed protocol.
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) -> Option<Position> {
         let Screen::Flow(app) = &mut self.screen else {
-            if let Screen::Settings(s) = &self.screen {
-                let v =
-                    view::settings_view(&s.modal, &s.settings, &s.config_path, &s.table, &s.look);
-                view::draw_modal(v, area, buf);
+            match &self.screen {
+                Screen::Settings(s) => {
+                    let v = view::settings_view(
+                        &s.modal,
+                        &s.settings,
+                        &s.config_path,
+                        &s.table,
+                        &s.look,
+                    );
+                    view::draw_modal(v, area, buf);
+                }
+                Screen::Inbox(inbox) => inbox.render(area, buf),
+                Screen::Flow(_) => {}
             }
             return None;
         };
@@ -485,7 +520,7 @@ impl Session {
     pub(crate) fn is_measured(&self) -> bool {
         match &self.screen {
             Screen::Flow(app) => app.is_measured(),
-            Screen::Settings(_) => true,
+            Screen::Settings(_) | Screen::Inbox(_) => true,
         }
     }
 }
