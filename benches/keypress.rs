@@ -94,6 +94,64 @@ fn engine_steps(c: &mut Criterion) {
     });
 }
 
+/// A preview question whose three options each carry a long Markdown preview (headings, lists,
+/// code) and a Markdown description.
+fn preview_app() -> App {
+    let section = |n: usize| {
+        format!(
+            "## Part {n}\n\nSome *prose* with `code` and a [link](https://example.com/{n}).\n\n- one\n- two\n  - nested\n\n```rust\nfn part_{n}() -> u32 {{ {n} }}\n```\n\n"
+        )
+    };
+    let preview: String = (0..150).map(section).collect();
+    let options: Vec<serde_json::Value> = ["a", "b", "c"]
+        .iter()
+        .map(|v| {
+            serde_json::json!({"value": v, "label": format!("Layout {v}"),
+                "description": format!("The **{v}** layout, with `code`."),
+                "preview": format!("# Layout {v}\n\n{preview}")})
+        })
+        .collect();
+    let payload = serde_json::json!({"questions": [{"id": "layout", "type": "preview",
+        "prompt": "Which layout?", "options": options}]});
+    support::app(&payload.to_string())
+}
+
+/// `iters` keys moving between the preview question's options (Down, Down, Up, Up, …) through
+/// the engine, each followed by its frame: every frame lays out the highlighted option's pane.
+fn time_preview_steps(iters: u64, viewport: Viewport) -> Duration {
+    let session = Session::new(
+        Screen::Flow(Box::new(preview_app())),
+        None,
+        Box::new(|_, _| {}),
+    );
+    let mut engine = Engine::new(session, viewport);
+    let mut buf = Buffer::empty(Rect::default());
+    frame(&mut engine, &mut buf);
+    let press = |named| Input::Terminal(TerminalInput::Key(support::key(RawKey::Named(named))));
+    let now = Instant::now();
+    let mut total = Duration::ZERO;
+    for i in 0..iters {
+        let key = if i % 4 < 2 { Named::Down } else { Named::Up };
+        let start = Instant::now();
+        std::hint::black_box(engine.step([press(key)], now));
+        frame(&mut engine, &mut buf);
+        total += start.elapsed();
+    }
+    std::hint::black_box(&buf);
+    total
+}
+
+fn preview_steps(c: &mut Criterion) {
+    let fixed = Viewport::Fixed {
+        width: 200,
+        height: 60,
+    };
+    c.bench_function(
+        "option_key_long_markdown_previews_engine_step_200x60",
+        |b| b.iter_custom(|iters| time_preview_steps(iters, fixed)),
+    );
+}
+
 /// The parts of that press, measured apart: the key through the table and `update` alone, and the
 /// floor every frame pays (resetting a 200x60 buffer, as ratatui does between frames).
 fn keypress_parts(c: &mut Criterion) {
@@ -110,5 +168,11 @@ fn keypress_parts(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, keypress, engine_steps, keypress_parts);
+criterion_group!(
+    benches,
+    keypress,
+    engine_steps,
+    preview_steps,
+    keypress_parts
+);
 criterion_main!(benches);

@@ -1,6 +1,8 @@
 //! PreviewPane: a bordered box showing the highlighted option's label, description and preview
 //! text, scrollable when the preview is taller than the box.
 
+use std::sync::Arc;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -21,44 +23,145 @@ pub use crate::strings::PREVIEW_CUT_TEXT;
 /// so nobody reads this far; past it the rest of a preview of any size costs nothing per frame.
 pub const MAX_PREVIEW_LINES: usize = 5_000;
 
-/// A preview's rendered Markdown, kept for the next frame: the pane is built anew for every frame
-/// and asks for its lines twice (to measure, then to draw), while the text, width and theme only
-/// change on a key that changes them. One entry; the text is compared whole (a person approving a
-/// preview must never see another one's rendering).
-fn rendered_preview(preview: &str, inner: usize, theme: &Theme) -> Vec<Line<'static>> {
-    struct Rendered {
-        preview: String,
-        inner: usize,
-        theme: Theme,
-        lines: Vec<Line<'static>>,
-    }
-    thread_local! {
-        static LAST: std::cell::RefCell<Option<Rendered>> = const { std::cell::RefCell::new(None) };
-    }
-    LAST.with(|last| {
-        let mut last = last.borrow_mut();
-        if let Some(r) = last.as_ref()
-            && r.inner == inner
-            && r.theme == *theme
-            && r.preview == preview
-        {
-            return r.lines.clone();
-        }
-        let lines = crate::markdown::render_preformatted(
-            preview,
+/// Which of the pane's texts a rendering is of (they render differently).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// The option's description: prose, wrapped.
+    Description,
+    /// The preview: preformatted, its spacing kept.
+    Preview,
+    /// The preview as written (raw, or with no Markdown in it): wrapped, its spacing kept.
+    PreviewAsWritten,
+}
+
+/// The most renderings kept for the frames that follow: the pane is built anew for every frame,
+/// while its texts, width and theme only change on a key that changes them, and moving between a
+/// few options comes back to the same ones.
+const RENDERINGS_KEPT: usize = 8;
+
+/// Texts shorter than this are rendered afresh: that costs less than finding them.
+const KEPT_FROM_BYTES: usize = 1024;
+
+/// A description's or preview's lines at an inner width, and whether the text went on past
+/// [`MAX_PREVIEW_LINES`].
+fn render_part(part: Part, text: &str, inner: usize, theme: &Theme) -> (Vec<Line<'static>>, bool) {
+    let markdown = |lines: Vec<Line<'static>>| {
+        let cut = lines.len() >= MAX_PREVIEW_LINES;
+        (lines, cut)
+    };
+    match part {
+        Part::Description => markdown(crate::markdown::render(
+            text,
+            inner,
+            MAX_PREVIEW_LINES,
+            theme.muted(),
+            theme,
+        )),
+        Part::Preview => markdown(crate::markdown::render_preformatted(
+            text,
             inner,
             MAX_PREVIEW_LINES,
             theme.text(),
             theme,
-        );
-        *last = Some(Rendered {
-            preview: preview.to_owned(),
-            inner,
-            theme: *theme,
-            lines: lines.clone(),
+        )),
+        Part::PreviewAsWritten => {
+            let (wrapped, cut) = wrap_preformatted_at_most(text, inner, MAX_PREVIEW_LINES);
+            let style = theme.text();
+            let lines = wrapped
+                .into_iter()
+                .map(|l| Line::from(Span::styled(l, style)))
+                .collect();
+            (lines, cut)
+        }
+    }
+}
+
+/// A description's or preview's rendered Markdown, kept for the next frames (the last
+/// [`RENDERINGS_KEPT`], the most recent first). The text is compared whole: a person approving a
+/// preview must never see another one's rendering. With the lines, whether the text went on past
+/// [`MAX_PREVIEW_LINES`].
+fn rendered(
+    part: Part,
+    text: &str,
+    inner: usize,
+    theme: &Theme,
+) -> (Arc<Vec<Line<'static>>>, bool) {
+    struct Rendered {
+        part: Part,
+        text: String,
+        inner: usize,
+        theme: Theme,
+        lines: Arc<Vec<Line<'static>>>,
+        cut: bool,
+    }
+    thread_local! {
+        static KEPT: std::cell::RefCell<Vec<Rendered>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    if text.len() < KEPT_FROM_BYTES {
+        let (lines, cut) = render_part(part, text, inner, theme);
+        return (Arc::new(lines), cut);
+    }
+    KEPT.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        let hit = kept.iter().position(|r| {
+            r.part == part && r.inner == inner && r.theme == *theme && r.text == text
         });
-        lines
+        if let Some(at) = hit {
+            let r = kept.remove(at);
+            let found = (Arc::clone(&r.lines), r.cut);
+            kept.insert(0, r);
+            return found;
+        }
+        let (lines, cut) = render_part(part, text, inner, theme);
+        let lines = Arc::new(lines);
+        kept.insert(
+            0,
+            Rendered {
+                part,
+                text: text.to_owned(),
+                inner,
+                theme: *theme,
+                lines: Arc::clone(&lines),
+                cut,
+            },
+        );
+        kept.truncate(RENDERINGS_KEPT);
+        (lines, cut)
     })
+}
+
+/// A pane's content lines: its head (label, description, a blank line), the preview's lines as
+/// kept (shared), and the line saying the preview goes on.
+#[derive(Debug, Clone, Default)]
+struct Laid {
+    head: Vec<Line<'static>>,
+    preview: Arc<Vec<Line<'static>>>,
+    tail: Option<Line<'static>>,
+}
+
+impl Laid {
+    fn len(&self) -> usize {
+        self.head.len() + self.preview.len() + usize::from(self.tail.is_some())
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Line<'static>> {
+        self.head
+            .iter()
+            .chain(self.preview.iter())
+            .chain(&self.tail)
+    }
+}
+
+/// What a pane's measured lines were laid out from (see `PreviewPane::laid_out`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct LaidOutFor {
+    inner: usize,
+    title: Option<(usize, usize)>,
+    description: Option<(usize, usize)>,
+    preview: Option<(usize, usize)>,
+    raw: bool,
+    goes_on: bool,
+    theme: Theme,
 }
 
 /// The preview box: the option's label in its top border, its description (only when the box
@@ -153,6 +256,11 @@ pub struct PreviewPane {
     pub theme: Theme,
     /// The tui-realm attributes it was given (focus, and any other for `query`).
     pub props: Props,
+    /// The content lines [`PreviewPane::content_height`] laid out, for the
+    /// [`render`](PreviewPane::render) that follows it in the same frame at the same width (a
+    /// frame measures the pane, then draws it: laid out once for both). Taken by that render, and
+    /// only for the content measured (the texts' addresses and lengths, the flags and theme).
+    laid_out: std::cell::RefCell<Option<(LaidOutFor, Laid)>>,
 }
 
 impl PreviewPane {
@@ -173,54 +281,85 @@ impl PreviewPane {
             page: 0,
             theme: Theme::default(),
             props: Props::default(),
+            laid_out: std::cell::RefCell::default(),
+        }
+    }
+
+    /// What the content lines at an inner width are laid out from.
+    fn laid_out_for(&self, inner: usize) -> LaidOutFor {
+        let text = |t: Option<&str>| t.map(|t| (t.as_ptr() as usize, t.len()));
+        LaidOutFor {
+            inner,
+            title: text(Some(&self.title)),
+            description: text(self.description.as_deref()),
+            preview: text(self.preview.as_deref()),
+            raw: self.raw,
+            goes_on: self.preview_goes_on,
+            theme: self.theme,
+        }
+    }
+
+    /// The content lines at an inner width: those measured for this frame, else laid out now.
+    fn take_lines(&self, inner: usize) -> Laid {
+        let now = self.laid_out_for(inner);
+        match self.laid_out.take() {
+            Some((measured, lines)) if measured == now => lines,
+            _ => self.lay_out(inner),
         }
     }
 
     /// The content lines at an inner width.
     pub fn lines(&self, inner: usize) -> Vec<Line<'static>> {
+        self.lay_out(inner).iter().cloned().collect()
+    }
+
+    /// The content at an inner width: the label and description, then the preview's lines as
+    /// kept (shared, not copied: a preview may have thousands).
+    fn lay_out(&self, inner: usize) -> Laid {
+        #[cfg(test)]
+        tests::LAID_OUT.with(|n| n.set(n.get() + 1));
         let t = &self.theme;
-        let mut lines: Vec<Line<'static>> = wrap(&self.title, inner)
+        let mut head: Vec<Line<'static>> = wrap(&self.title, inner)
             .into_iter()
             .map(|l| Line::from(Span::styled(l, t.accent())))
             .collect();
         if let Some(d) = &self.description {
-            lines.extend(crate::markdown::render(
-                d,
-                inner,
-                MAX_PREVIEW_LINES,
-                t.muted(),
-                t,
-            ));
+            head.extend(rendered(Part::Description, d, inner, t).0.iter().cloned());
         }
-        lines.push(Line::raw(""));
+        head.push(Line::raw(""));
         match &self.preview {
-            Some(p) => lines.extend(self.preview_lines(p, inner)),
-            None => lines.push(Line::from(Span::styled(NO_PREVIEW_TEXT, t.dim()))),
+            Some(p) => {
+                let mut laid = self.preview_lines(p, inner);
+                laid.head = head;
+                laid
+            }
+            None => {
+                head.push(Line::from(Span::styled(NO_PREVIEW_TEXT, t.dim())));
+                Laid {
+                    head,
+                    ..Laid::default()
+                }
+            }
         }
-        lines
     }
 
     /// The preview text's lines at an inner width: at most [`MAX_PREVIEW_LINES`], then a note
     /// that the rest is not shown.
-    fn preview_lines(&self, preview: &str, inner: usize) -> Vec<Line<'static>> {
+    fn preview_lines(&self, preview: &str, inner: usize) -> Laid {
         let markdown =
             !self.raw && crate::markdown::renders(preview, inner, MAX_PREVIEW_LINES, &self.theme);
-        if !markdown {
-            let (wrapped, cut) = wrap_preformatted_at_most(preview, inner, MAX_PREVIEW_LINES);
-            let mut lines: Vec<Line<'static>> = wrapped
-                .into_iter()
-                .map(|l| Line::from(Span::styled(l, self.theme.text())))
-                .collect();
-            if cut || self.preview_goes_on {
-                lines.push(Line::from(Span::styled(PREVIEW_CUT_TEXT, self.theme.dim())));
-            }
-            return lines;
+        let part = match markdown {
+            true => Part::Preview,
+            false => Part::PreviewAsWritten,
+        };
+        let (preview, cut) = rendered(part, preview, inner, &self.theme);
+        let tail = (cut || self.preview_goes_on)
+            .then(|| Line::from(Span::styled(PREVIEW_CUT_TEXT, self.theme.dim())));
+        Laid {
+            head: Vec::new(),
+            preview,
+            tail,
         }
-        let mut lines = rendered_preview(preview, inner, &self.theme);
-        if lines.len() >= MAX_PREVIEW_LINES || self.preview_goes_on {
-            lines.push(Line::from(Span::styled(PREVIEW_CUT_TEXT, self.theme.dim())));
-        }
-        lines
     }
 
     /// Whether the preview is drawn as rendered Markdown (not raw, rendering on, and it has some).
@@ -234,7 +373,11 @@ impl PreviewPane {
 
     /// Height the box needs to show everything at a width (border and padding included).
     pub fn content_height(&self, cols: u16) -> u16 {
-        (self.lines(cols.saturating_sub(4).max(4) as usize).len() + 2) as u16
+        let inner = cols.saturating_sub(4).max(4) as usize;
+        let lines = self.take_lines(inner);
+        let height = (lines.len() + 2) as u16;
+        *self.laid_out.borrow_mut() = Some((self.laid_out_for(inner), lines));
+        height
     }
 
     /// The inner text area of the box at `area` (inside the border, one column of padding).
@@ -263,17 +406,22 @@ impl PreviewPane {
             return;
         }
         let inner = Self::inner(area);
-        // Wrapped once per render: a preview may be a megabyte.
-        let mut lines = self.lines(inner.width.max(1) as usize);
+        // Wrapped once per frame (measured and drawn): a preview may be a megabyte.
+        let width = inner.width.max(1) as usize;
+        let full = self.take_lines(width);
         // Too short for everything: the label moves into the top border and the description is
         // dropped, so the preview text itself gets the room.
-        let compact = lines.len() > inner.height as usize && self.preview.is_some();
-        if compact {
-            lines = self.preview_lines(
-                self.preview.as_deref().unwrap_or_default(),
-                inner.width.max(1) as usize,
-            );
-        }
+        let compact = full.len() > inner.height as usize && self.preview.is_some();
+        let preview_only;
+        let lines = if compact {
+            preview_only = Laid {
+                head: Vec::new(),
+                ..full
+            };
+            &preview_only
+        } else {
+            &full
+        };
         // The border, drawn row by row (a `Block` looks every cell up again).
         let style = self.theme.accent();
         let (left, right, bottom) = (area.x, area.x + area.width - 1, area.y + area.height - 1);
@@ -405,3 +553,81 @@ pub use crate::realm::attr::DESCRIPTION;
 pub use crate::realm::attr::LABEL;
 
 realm_component!(PreviewPane);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    thread_local! {
+        /// How many times this thread's panes laid out their lines.
+        pub(super) static LAID_OUT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    fn pane(preview: &str) -> PreviewPane {
+        PreviewPane::new(
+            "Label",
+            Some("A *description*".into()),
+            Some(preview.into()),
+        )
+    }
+
+    fn drawn(pane: &mut PreviewPane, area: Rect) -> Vec<String> {
+        let mut buf = Buffer::empty(area);
+        pane.render(area, &mut buf);
+        (0..area.height)
+            .map(|y| (0..area.width).map(|x| buf[(x, y)].symbol()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_frame_measures_and_draws_the_pane_with_one_layout() {
+        let text: String = (0..300).map(|n| format!("line {n}\n")).collect();
+        let mut measured = pane(&text);
+        let before = LAID_OUT.with(|n| n.get());
+        let height = measured.content_height(40);
+        let area = Rect::new(0, 0, 40, height.min(30));
+        let lines = drawn(&mut measured, area);
+        assert_eq!(LAID_OUT.with(|n| n.get()) - before, 1, "laid out once");
+        // And it draws what a pane laid out afresh draws.
+        assert_eq!(lines, drawn(&mut pane(&text), area));
+    }
+
+    #[test]
+    fn lines_measured_for_other_content_are_never_drawn() {
+        let mut pane = pane("the first text");
+        pane.content_height(40);
+        pane.preview = Some("another text".into());
+        let area = Rect::new(0, 0, 40, 8);
+        let shown = drawn(&mut pane, area).join("\n");
+        assert!(shown.contains("another text"), "{shown}");
+        assert!(!shown.contains("the first text"), "{shown}");
+        // Measured at another width: laid out again for the width drawn.
+        pane.content_height(20);
+        let shown = drawn(&mut pane, area).join("\n");
+        assert!(shown.contains("another text"), "{shown}");
+    }
+
+    #[test]
+    fn kept_renderings_belong_to_their_own_text() {
+        let theme = Theme::default();
+        // Long enough to be kept; each differs from the others only at its very end.
+        let long = |name: &str| format!("{}\n# {name}", "word ".repeat(KEPT_FROM_BYTES));
+        let (a, _) = rendered(Part::Preview, &long("A"), 30, &theme);
+        for n in 0..RENDERINGS_KEPT * 2 {
+            rendered(Part::Preview, &long(&format!("other {n}")), 30, &theme);
+        }
+        let (b, _) = rendered(Part::Preview, &long("B"), 30, &theme);
+        assert_ne!(a, b);
+        let (again, _) = rendered(Part::Preview, &long("A"), 30, &theme);
+        assert_eq!(again, a);
+        let (kept, _) = rendered(Part::Preview, &long("A"), 30, &theme);
+        assert!(Arc::ptr_eq(&kept, &again), "found again, not rendered again");
+        let (described, _) = rendered(Part::Description, &long("A"), 30, &theme);
+        assert!(!Arc::ptr_eq(&described, &kept), "a description is kept apart");
+        let (long, cut) = rendered(Part::PreviewAsWritten, &"x\n".repeat(6000), 30, &theme);
+        assert!(
+            cut && long.len() == MAX_PREVIEW_LINES,
+            "a long text says it was cut"
+        );
+    }
+}
