@@ -21,6 +21,7 @@ pub use msg::{
 /// test needs only `pi_ask`).
 pub use pi_ask_components::EditOp;
 pub use popup::{Popup, PopupKind};
+pub(crate) use settings_modal::update_settings;
 pub use settings_modal::{ModalMessage, SettingsModalState, SettingsRow};
 pub use update::update;
 #[cfg(feature = "cli")]

@@ -2,7 +2,7 @@
 //!
 //! Used inside a flow (the `?` key) and alone (`pi-ask settings`).
 
-use super::msg::{Cmd, SettingsIntent};
+use super::msg::{Cmd, Msg, Report, SettingsIntent};
 use crate::settings::{Setting, Settings};
 
 /// A row of the settings modal.
@@ -135,5 +135,85 @@ impl SettingsModalState {
     /// owner's to revert).
     pub fn failed(&mut self, message: String) {
         self.message = Some(ModalMessage::Error(message));
+    }
+}
+
+/// The settings' own messages, one rule for the modal over a form and the modal alone
+/// (`pi-ask settings`): its keys, opening and closing it, and what the config store reports back
+/// (the settings as saved, a save or reset that failed, a notice, the reset window's end).
+/// `footer`: where a notice shows while no modal does (a form's footer; the modal alone has
+/// none, so its notices go to the modal). `Err` gives back a message that is not the settings'.
+pub(crate) fn update_settings(
+    modal: &mut Option<SettingsModalState>,
+    settings: &mut Settings,
+    mut footer: Option<&mut Option<String>>,
+    msg: Msg,
+) -> Result<Vec<Cmd>, Msg> {
+    let cmds = match msg {
+        Msg::Settings(SettingsIntent::Open) => {
+            if modal.is_none() {
+                let notice = footer.as_deref().cloned().flatten();
+                *modal = Some(SettingsModalState::with_notice(notice));
+            }
+            Vec::new()
+        }
+        Msg::Settings(SettingsIntent::Close) => {
+            *modal = None;
+            Vec::new()
+        }
+        Msg::Settings(intent) => match modal.as_mut() {
+            Some(modal) => modal.update(settings, intent),
+            None => Vec::new(),
+        },
+        Msg::Report(Report::SettingsChanged(saved)) => {
+            // presentSingleAsMulti only shapes new flows; an open flow's types stay as they are.
+            *settings = saved;
+            if let Some(footer) = footer {
+                *footer = None;
+            }
+            Vec::new()
+        }
+        Msg::Report(Report::ConfigNotice(notice)) => {
+            match (footer, modal.as_mut()) {
+                (Some(footer), _) => *footer = Some(notice),
+                (None, Some(modal)) => modal.noticed(notice),
+                (None, None) => {}
+            }
+            Vec::new()
+        }
+        Msg::Report(Report::ResetWindowExpired) => {
+            if let Some(modal) = modal.as_mut() {
+                modal.reset_window_expired();
+            }
+            Vec::new()
+        }
+        Msg::Report(Report::SettingSaveFailed {
+            setting,
+            value,
+            message,
+        }) => {
+            settings.set(setting, !value);
+            failed(modal, footer.take(), message);
+            Vec::new()
+        }
+        Msg::Report(Report::ResetFailed { message }) => {
+            failed(modal, footer.take(), message);
+            Vec::new()
+        }
+        other => return Err(other),
+    };
+    Ok(cmds)
+}
+
+/// A save or reset failed: the modal says why, or the footer does once the modal has closed.
+fn failed(
+    modal: &mut Option<SettingsModalState>,
+    footer: Option<&mut Option<String>>,
+    message: String,
+) {
+    match (modal.as_mut(), footer) {
+        (Some(modal), _) => modal.failed(message),
+        (None, Some(footer)) => *footer = Some(message),
+        (None, None) => {}
     }
 }

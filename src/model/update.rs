@@ -2,7 +2,7 @@
 
 use super::{
     Cmd, EditOp, EditorTarget, External, Intent, Model, Msg, Notification, OpenEditor, Report,
-    ReviewAction, SettingsIntent, SettingsModalState, Tab, popup,
+    ReviewAction, SettingsIntent, Tab, popup,
 };
 use crate::form::QuestionType;
 use crate::result::{self, Outcome};
@@ -151,7 +151,7 @@ fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
     match msg {
         Msg::External(external) => ending(model, external),
         Msg::Report(report) => take_report(model, report),
-        Msg::Settings(intent) => settings_intent(model, intent),
+        msg @ Msg::Settings(_) => settings(model, msg),
         // The modal is modal: the flow's own intents wait until it closes.
         _ if model.settings_modal.is_some() => Vec::new(),
         Msg::Intent(intent) => {
@@ -214,67 +214,37 @@ fn take_report(model: &mut Model, report: Report) -> Vec<Cmd> {
             matches,
             truncated,
         } => popup::suggestions(model, generation, matches, truncated),
-        Report::SettingsChanged(settings) => {
-            // presentSingleAsMulti only shapes new flows; the open flow's types stay as they are.
-            model.settings = settings;
-            model.config_notice = None;
-            maybe_auto_submit(model)
-        }
-        Report::ConfigNotice(text) => {
-            model.config_notice = Some(text);
-            Vec::new()
-        }
-        Report::ResetWindowExpired => {
-            if let Some(modal) = &mut model.settings_modal {
-                modal.reset_window_expired();
-            }
-            Vec::new()
-        }
-        Report::SettingSaveFailed {
-            setting,
-            value,
-            message,
-        } => {
-            model.settings.set(setting, !value);
-            settings_failed(model, message)
-        }
-        Report::ResetFailed { message } => settings_failed(model, message),
+        report @ (Report::SettingsChanged(_)
+        | Report::ConfigNotice(_)
+        | Report::ResetWindowExpired
+        | Report::SettingSaveFailed { .. }
+        | Report::ResetFailed { .. }) => settings(model, Msg::Report(report)),
     }
 }
 
-/// A save or reset failed: the modal says why, or the footer does once the modal has closed.
-fn settings_failed(model: &mut Model, message: String) -> Vec<Cmd> {
-    match &mut model.settings_modal {
-        Some(modal) => modal.failed(message),
-        None => model.config_notice = Some(message),
+/// The settings' own messages, by the rule the modal alone follows too
+/// ([`super::settings_modal::update_settings`]); then auto-submit, since a toggle, a saved or a
+/// reverted setting may be auto-submit's (opening, closing, a notice or the reset window's end
+/// change no setting).
+fn settings(model: &mut Model, msg: Msg) -> Vec<Cmd> {
+    let changes_settings = match &msg {
+        Msg::Settings(SettingsIntent::Open | SettingsIntent::Close) => false,
+        Msg::Settings(_) => model.settings_modal.is_some(),
+        Msg::Report(Report::ConfigNotice(_) | Report::ResetWindowExpired) => false,
+        _ => true,
+    };
+    let footer = Some(&mut model.config_notice);
+    let mut cmds = super::settings_modal::update_settings(
+        &mut model.settings_modal,
+        &mut model.settings,
+        footer,
+        msg,
+    )
+    .unwrap_or_default();
+    if changes_settings {
+        cmds.extend(maybe_auto_submit(model));
     }
-    // A reverted toggle may be auto-submit's.
-    maybe_auto_submit(model)
-}
-
-/// The settings modal's intents: opening and closing it, and its own keys while it is open.
-fn settings_intent(model: &mut Model, intent: SettingsIntent) -> Vec<Cmd> {
-    match intent {
-        SettingsIntent::Open => {
-            if model.settings_modal.is_none() {
-                model.settings_modal =
-                    Some(SettingsModalState::with_notice(model.config_notice.clone()));
-            }
-            Vec::new()
-        }
-        SettingsIntent::Close => {
-            model.settings_modal = None;
-            Vec::new()
-        }
-        other => {
-            let Some(modal) = model.settings_modal.as_mut() else {
-                return Vec::new();
-            };
-            let mut cmds = modal.update(&mut model.settings, other);
-            cmds.extend(maybe_auto_submit(model));
-            cmds
-        }
-    }
+    cmds
 }
 
 /// A person's intent in the form.

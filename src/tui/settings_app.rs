@@ -4,7 +4,7 @@ use super::appearance::{ChosenTheme, Look};
 
 use crate::keymap::{BindingTable, Focus, Resolution};
 use crate::keys::KeyId;
-use crate::model::{Cmd, Msg, Report, SettingsIntent, SettingsModalState};
+use crate::model::{Cmd, Msg, SettingsModalState, update_settings};
 use crate::settings::Settings;
 
 /// The settings modal without a flow behind it.
@@ -45,41 +45,16 @@ impl SettingsApp {
         self.closed
     }
 
-    /// Sends a message to the modal.
+    /// Sends a message to the modal: the same rule as the modal over a form
+    /// ([`update_settings`]), with no footer (its notices show in the modal).
     pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
-        match msg {
-            Msg::Settings(SettingsIntent::Close) => {
-                self.closed = true;
-                Vec::new()
-            }
-            Msg::Settings(intent) => self.modal.update(&mut self.settings, intent),
-            Msg::Report(Report::SettingsChanged(settings)) => {
-                self.settings = settings;
-                Vec::new()
-            }
-            Msg::Report(Report::ResetWindowExpired) => {
-                self.modal.reset_window_expired();
-                Vec::new()
-            }
-            Msg::Report(Report::SettingSaveFailed {
-                setting,
-                value,
-                message,
-            }) => {
-                self.settings.set(setting, !value);
-                self.modal.failed(message);
-                Vec::new()
-            }
-            Msg::Report(Report::ResetFailed { message }) => {
-                self.modal.failed(message);
-                Vec::new()
-            }
-            Msg::Report(Report::ConfigNotice(notice)) => {
-                self.modal.noticed(notice);
-                Vec::new()
-            }
-            _ => Vec::new(),
+        let mut modal = (!self.closed).then(|| self.modal.clone());
+        let cmds = update_settings(&mut modal, &mut self.settings, None, msg).unwrap_or_default();
+        match modal {
+            Some(modal) => self.modal = modal,
+            None => self.closed = true,
         }
+        cmds
     }
 
     /// A key press: the binding table's settings context decides what it means.
