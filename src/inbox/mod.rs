@@ -4,9 +4,7 @@
 
 pub mod view;
 
-use pi_ask_components::TextEdit;
-
-use crate::model::{FilterAction, Haystacks, InboxAction, Intent, Msg, rank_texts};
+use crate::model::{Filter, FilterAction, Haystacks, InboxAction, Intent, Msg};
 
 /// One waiting ask as the list shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,19 +55,7 @@ pub struct InboxList {
     /// The asks left for later, in the order they were left (the last one goes last).
     later: Vec<String>,
     /// The type-to-filter line (`inbox.filter`, `/`), while it is open.
-    filter: Option<InboxFilter>,
-}
-
-/// The inbox's filter: the query, and the entries it matches (fuzzy on the first prompt, who
-/// asked and from where), best first. The list's cursor follows the highlighted match.
-#[derive(Debug, Clone)]
-pub struct InboxFilter {
-    /// The query typed.
-    pub query: TextEdit,
-    /// Indices into the entries, best match first.
-    pub matches: Vec<usize>,
-    /// The highlighted match (an index into `matches`).
-    pub selected: usize,
+    filter: Option<Filter>,
 }
 
 impl InboxList {
@@ -84,43 +70,48 @@ impl InboxList {
     }
 
     /// The open filter, if any.
-    pub fn filter(&self) -> Option<&InboxFilter> {
+    pub fn filter(&self) -> Option<&Filter> {
         self.filter.as_ref()
     }
 
     /// The rows shown, in order: the filter's matches, or every entry.
     pub fn shown(&self) -> Vec<usize> {
         match &self.filter {
-            Some(f) => f.matches.clone(),
+            Some(f) => f.matches.rows().to_vec(),
             None => (0..self.entries.len()).collect(),
         }
     }
 
-    /// Matches the filter's query against the entries again. With `keep`, the highlight stays on
-    /// the same ask when it still matches (the entries changed); otherwise, and when it went, the
-    /// best match is highlighted (the query changed).
-    fn refilter(&mut self, keep: bool) {
-        let Some(filter) = self.filter.as_mut() else {
-            return;
-        };
+    /// The texts the filter matches: each entry's first prompt, and who asked from where.
+    fn haystacks(&self) -> Haystacks {
         let about: Vec<String> = self
             .entries
             .iter()
             .map(|e| format!("{} {}", e.client, e.cwd))
             .collect();
-        let haystacks = Haystacks::new(
+        Haystacks::new(
             self.entries
                 .iter()
                 .zip(&about)
                 .map(|(e, about)| (e.first_prompt.as_str(), Some(about.as_str()))),
-        );
-        filter.matches = rank_texts(filter.query.text(), &haystacks).rows().to_vec();
+        )
+    }
+
+    /// The entries changed: the filter matches them again, the highlight staying on the same
+    /// ask when it still matches (else the best match).
+    fn refilter(&mut self) {
+        let haystacks = self.haystacks();
         let cursor = self.cursor;
-        filter.selected = keep
-            .then(|| filter.matches.iter().position(|&i| i == cursor))
-            .flatten()
-            .unwrap_or(0);
-        if let Some(&row) = filter.matches.get(filter.selected) {
+        let Some(filter) = self.filter.as_mut() else {
+            return;
+        };
+        filter.set_haystacks(haystacks, Some(cursor));
+        self.follow_filter();
+    }
+
+    /// The highlight follows the filter's highlighted match.
+    fn follow_filter(&mut self) {
+        if let Some(row) = self.filter.as_ref().and_then(Filter::highlighted) {
             self.cursor = row;
         }
     }
@@ -131,19 +122,16 @@ impl InboxList {
         match (msg, self.filter.is_some()) {
             (Msg::Inbox(action), false) => self.update(action),
             (Msg::Intent(Intent::OpenFilter), false) => {
-                self.filter = Some(InboxFilter {
-                    query: TextEdit::new("").single_line(),
-                    matches: Vec::new(),
-                    selected: 0,
-                });
-                self.refilter(true);
+                self.filter = Some(Filter::over(0, self.haystacks(), self.cursor));
+                self.follow_filter();
                 None
             }
             (Msg::Intent(Intent::Dismiss), _) => Some(InboxCmd::Quit),
             (Msg::Edit(op), true) => {
                 let filter = self.filter.as_mut().expect("open");
                 if filter.query.apply(op) {
-                    self.refilter(false);
+                    filter.refresh();
+                    self.follow_filter();
                 }
                 None
             }
@@ -154,13 +142,9 @@ impl InboxList {
 
     fn filter_key(&mut self, action: FilterAction) -> Option<InboxCmd> {
         let filter = self.filter.as_mut()?;
-        let step = |filter: &mut InboxFilter, delta: isize| {
-            let last = filter.matches.len().saturating_sub(1);
-            filter.selected = filter.selected.saturating_add_signed(delta).min(last);
-        };
         match action {
-            FilterAction::Next => step(filter, 1),
-            FilterAction::Previous => step(filter, -1),
+            FilterAction::Next => filter.step(1),
+            FilterAction::Previous => filter.step(-1),
             FilterAction::Close => {
                 self.filter = None;
                 return None;
@@ -170,7 +154,7 @@ impl InboxList {
                 return self.update_msg(Msg::Edit(pi_ask_components::EditOp::Insert(" ".into())));
             }
             FilterAction::Accept => {
-                let row = *filter.matches.get(filter.selected)?;
+                let row = filter.highlighted()?;
                 self.filter = None;
                 self.cursor = row;
                 return self.update(InboxAction::Open);
@@ -184,9 +168,7 @@ impl InboxList {
                 return self.filter_key(FilterAction::Accept);
             }
         }
-        if let Some(&row) = filter.matches.get(filter.selected) {
-            self.cursor = row;
-        }
+        self.follow_filter();
         None
     }
 
@@ -210,7 +192,7 @@ impl InboxList {
             .unwrap_or(self.cursor)
             .min(self.entries.len().saturating_sub(1));
         if changed {
-            self.refilter(true);
+            self.refilter();
         }
         changed
     }
@@ -376,7 +358,7 @@ mod tests {
                         proptest::prop_assert!(shown.contains(&id));
                     }
                     if let Some(f) = list.filter()
-                        && let Some(&row) = f.matches.get(f.selected)
+                        && let Some(row) = f.highlighted()
                     {
                         proptest::prop_assert_eq!(row, list.cursor());
                     }

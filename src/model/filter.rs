@@ -9,10 +9,11 @@ use pi_ask_components::{Subset, TextEdit};
 
 use crate::form::Question;
 
-/// An open filter on one question.
+/// An open filter on one list: a question's options in a form, the waiting asks in the inbox.
+/// The one filter state machine both use.
 #[derive(Debug, Clone)]
 pub struct Filter {
-    /// The question whose options are filtered.
+    /// The question whose options are filtered (0 for the inbox's list).
     pub question: usize,
     /// The query typed.
     pub query: TextEdit,
@@ -67,7 +68,12 @@ impl Haystacks {
 impl Filter {
     /// A filter on `question` with an empty query, the highlight on the option the cursor is on.
     pub fn new(index: usize, question: &Question, cursor: usize) -> Filter {
-        let haystacks = Haystacks::of(question);
+        Filter::over(index, Haystacks::of(question), cursor)
+    }
+
+    /// A filter on list `index` of these texts, with an empty query, the highlight on the item
+    /// the cursor is on.
+    pub fn over(index: usize, haystacks: Haystacks, cursor: usize) -> Filter {
         let matches = rank_texts("", &haystacks);
         let selected = matches
             .rows()
@@ -93,6 +99,17 @@ impl Filter {
     pub fn refresh(&mut self) {
         self.matches = rank_texts(self.query.text(), &self.haystacks);
         self.selected = 0;
+        self.revision = self.revision.wrapping_add(1);
+    }
+
+    /// The list's texts changed (asks came or went): matches the query again, the highlight
+    /// staying on item `keep` when it still matches, else on the best match.
+    pub fn set_haystacks(&mut self, haystacks: Haystacks, keep: Option<usize>) {
+        self.haystacks = haystacks;
+        self.matches = rank_texts(self.query.text(), &self.haystacks);
+        self.selected = keep
+            .and_then(|item| self.matches.rows().iter().position(|&i| i == item))
+            .unwrap_or(0);
         self.revision = self.revision.wrapping_add(1);
     }
 
