@@ -621,9 +621,15 @@ mod tests {
         let (again, _) = rendered(Part::Preview, &long("A"), 30, &theme);
         assert_eq!(again, a);
         let (kept, _) = rendered(Part::Preview, &long("A"), 30, &theme);
-        assert!(Arc::ptr_eq(&kept, &again), "found again, not rendered again");
+        assert!(
+            Arc::ptr_eq(&kept, &again),
+            "found again, not rendered again"
+        );
         let (described, _) = rendered(Part::Description, &long("A"), 30, &theme);
-        assert!(!Arc::ptr_eq(&described, &kept), "a description is kept apart");
+        assert!(
+            !Arc::ptr_eq(&described, &kept),
+            "a description is kept apart"
+        );
         let (long, cut) = rendered(Part::PreviewAsWritten, &"x\n".repeat(6000), 30, &theme);
         assert!(
             cut && long.len() == MAX_PREVIEW_LINES,
