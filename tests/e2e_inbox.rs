@@ -135,6 +135,15 @@ fn an_ask_answered_by_another_inbox_is_answered_in_the_history_too() {
     let q = queue.dir().to_str().unwrap();
     let mut first = run(&["inbox", "--queue", q]);
     open_from_list(&mut first, "1 ask waiting");
+    // Killed once its form is on record (the record is written just after the first frame).
+    let start = std::time::Instant::now();
+    while !std::fs::read_to_string(&history).is_ok_and(|h| h.contains("\"event\":\"open\"")) {
+        assert!(
+            start.elapsed() < common::pty::WAIT,
+            "the form was never recorded"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
     unsafe { libc::kill(first.pid(), libc::SIGKILL) };
     first.wait_exit();
     let mut second = run(&["inbox", "--once", "--queue", q]);

@@ -12,6 +12,10 @@ use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
 pub const COLS: u16 = 100;
 pub const ROWS: u16 = 30;
 pub const WAIT: Duration = Duration::from_secs(10);
+/// The longest [`Session::send`] waits for the program to act on what was typed.
+const SETTLE: Duration = Duration::from_millis(60);
+/// Output that stopped this long is taken as drawn (line mode and other unframed output).
+const QUIET: Duration = Duration::from_millis(10);
 
 /// The binary running in a pty, with stdout redirected to a file (as a script would pipe it).
 pub struct Session {
@@ -122,7 +126,6 @@ impl Session {
                 if n == 0 {
                     break;
                 }
-                raw_sink.lock().unwrap().extend_from_slice(&buf[..n]);
                 let mut parser = sink.lock().unwrap();
                 // Answer cursor-position queries as a terminal does (vt100 only parses output).
                 let mut rest = &buf[..n];
@@ -135,6 +138,9 @@ impl Session {
                     rest = &rest[at + 4..];
                 }
                 parser.process(rest);
+                drop(parser);
+                // Recorded once the screen shows it: output seen here is on the screen too.
+                raw_sink.lock().unwrap().extend_from_slice(&buf[..n]);
             }
         });
         Session {
@@ -222,13 +228,56 @@ impl Session {
         );
     }
 
-    /// Types raw bytes, then gives the program a moment to draw.
+    /// Types raw bytes, then waits until the program has acted on them (see [`Session::settle`]).
     pub fn send(&mut self, bytes: &str) {
+        let before = self.raw.lock().unwrap().len();
         let mut writer = self.writer.lock().unwrap();
         writer.write_all(bytes.as_bytes()).unwrap();
         writer.flush().unwrap();
         drop(writer);
-        std::thread::sleep(Duration::from_millis(60));
+        self.settle(before);
+    }
+
+    /// Waits until the program has read what was typed (the terminal's input queue is empty)
+    /// and drawn what it does about it (output after `before` bytes that ends a synchronized
+    /// frame, or that stopped for a moment); at most [`SETTLE`] in all, since a key that means
+    /// nothing draws nothing, and a program that is not reading yet reads later.
+    fn settle(&self, before: usize) {
+        let start = Instant::now();
+        while self.pending_input().is_some_and(|n| n > 0) && start.elapsed() < SETTLE {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let (mut seen, mut changed) = (before, Instant::now());
+        while start.elapsed() < SETTLE {
+            let raw = self.raw.lock().unwrap();
+            if raw.len() != seen {
+                (seen, changed) = (raw.len(), Instant::now());
+            }
+            let drew = raw.len() > before;
+            let frame_ended = raw.ends_with(b"\x1b[?2026l");
+            drop(raw);
+            if drew && (frame_ended || changed.elapsed() >= QUIET) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// How many typed bytes the program has not read yet (`FIONREAD` on the terminal's own
+    /// side, opened for the moment); `None` when it cannot be asked.
+    fn pending_input(&self) -> Option<usize> {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::fs::OpenOptionsExt;
+        let name = self.master.tty_name()?;
+        let tty = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOCTTY | libc::O_NONBLOCK)
+            .open(name)
+            .ok()?;
+        let mut waiting: libc::c_int = 0;
+        // SAFETY: FIONREAD writes one int through a valid pointer, on a descriptor this owns.
+        let asked = unsafe { libc::ioctl(tty.as_raw_fd(), libc::FIONREAD, &mut waiting) };
+        (asked == 0).then_some(waiting.max(0) as usize)
     }
 
     /// Waits for the process to end; returns its exit code.
