@@ -195,12 +195,10 @@ impl Editor {
         self.theme = theme;
     }
 
-    /// Shows `edit` (text, caret, one line or many) from now on. Only what differs from what the
-    /// editor holds is copied ([`TextEdit::sync_from`]), so a host whose model owns the text
-    /// hands it over every frame for the price of a comparison and the typed tail, and the model
-    /// stays the text's one owner.
+    /// Shows `edit` (text, caret, one line or many) from now on: a copy. A host whose own model
+    /// owns the text can instead draw it with [`draw`] each frame, as pi-ask's form does.
     pub fn show(&mut self, edit: &TextEdit) {
-        self.edit.sync_from(edit);
+        self.edit.clone_from(edit);
     }
 
     /// Shows `placeholder` while the text is empty (kept, not copied again, when unchanged).

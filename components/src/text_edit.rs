@@ -76,87 +76,13 @@ impl EditOp {
 }
 
 /// An editor's text and caret.
-#[derive(Debug)]
+#[derive(Debug, Clone, Default)]
 pub struct TextEdit {
     text: String,
     /// Byte offset of the caret, always on a char boundary.
     cursor: usize,
     single_line: bool,
     rows: RefCell<RowCache>,
-    changes: Changes,
-}
-
-/// The last changes made to a text, so a copy catches up by copying what they touched instead
-/// of comparing the whole text ([`TextEdit::sync_from`]).
-#[derive(Debug, Clone)]
-struct Changes {
-    /// Which text this is: unique to each text made or cloned.
-    origin: u64,
-    /// How many changes it has had.
-    count: u64,
-    /// The lowest byte each of the last [`RECENT_CHANGES`] changes touched (change `n` at
-    /// `n % RECENT_CHANGES`); the bytes before it were left as they were.
-    touched: [usize; RECENT_CHANGES],
-    /// The text (origin, count) this one was a copy of, when nothing changed it since.
-    mirrors: Option<(u64, u64)>,
-}
-
-/// How many changes a copy can catch up on without comparing: the keys of a frame or two.
-const RECENT_CHANGES: usize = 16;
-
-impl Changes {
-    fn new(mirrors: Option<(u64, u64)>) -> Changes {
-        static ORIGINS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        Changes {
-            origin: ORIGINS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            count: 0,
-            touched: [0; RECENT_CHANGES],
-            mirrors,
-        }
-    }
-
-    fn record(&mut self, at: usize) {
-        self.count += 1;
-        self.touched[(self.count % RECENT_CHANGES as u64) as usize] = at;
-    }
-
-    /// The lowest byte the changes after `since` touched, when they are all still recorded.
-    fn touched_since(&self, since: u64) -> Option<usize> {
-        let missed = self.count.checked_sub(since)?;
-        if missed > RECENT_CHANGES as u64 {
-            return None;
-        }
-        (since + 1..=self.count)
-            .map(|n| self.touched[(n % RECENT_CHANGES as u64) as usize])
-            .min()
-            .or(Some(usize::MAX))
-    }
-}
-
-impl Default for TextEdit {
-    fn default() -> TextEdit {
-        TextEdit {
-            text: String::new(),
-            cursor: 0,
-            single_line: false,
-            rows: RefCell::default(),
-            changes: Changes::new(None),
-        }
-    }
-}
-
-impl Clone for TextEdit {
-    /// A copy is a text of its own that knows it equals this one as it is now, so it can catch up
-    /// on this one's later changes ([`TextEdit::sync_from`]).
-    fn clone(&self) -> TextEdit {
-        TextEdit {
-            text: self.text.clone(),
-            cursor: self.cursor,
-            single_line: self.single_line,
-            rows: self.rows.clone(),
-            changes: Changes::new(Some((self.changes.origin, self.changes.count))),
-        }
-    }
 }
 
 impl PartialEq for TextEdit {
@@ -185,7 +111,6 @@ impl TextEdit {
         if self.text.contains('\n') {
             self.text = self.text.replace('\n', " ");
             self.rows.get_mut().invalidate(&self.text, 0);
-            self.changed(0);
         }
         self
     }
@@ -213,43 +138,6 @@ impl TextEdit {
     /// The caret's byte offset.
     pub fn cursor(&self) -> usize {
         self.cursor
-    }
-
-    /// Makes this text and caret `other`'s, keeping the rows already laid out before the first
-    /// byte that differs, so a host that hands its text to a component each frame does not pay
-    /// for a copy of the whole text and a new layout. When this is a copy of `other` (a clone,
-    /// or synced from it before) and nothing else changed it, `other`'s last changes say where
-    /// the texts part and only the rest is copied; otherwise the texts are compared.
-    pub fn sync_from(&mut self, other: &TextEdit) {
-        let caught_up = match self.changes.mirrors {
-            Some((origin, count)) if origin == other.changes.origin => {
-                other.changes.touched_since(count)
-            }
-            _ => None,
-        };
-        let parting =
-            caught_up.unwrap_or_else(|| common_prefix(self.text.as_bytes(), other.text.as_bytes()));
-        if parting < self.text.len().max(other.text.len()) {
-            // The bytes before `parting` are the same in both: back to a character's start.
-            let mut parting = parting.min(self.text.len()).min(other.text.len());
-            while !(self.text.is_char_boundary(parting) && other.text.is_char_boundary(parting)) {
-                parting -= 1;
-            }
-            self.text.truncate(parting);
-            self.text.push_str(&other.text[parting..]);
-            self.rows.get_mut().invalidate(&self.text, parting);
-            self.changes.record(parting);
-        }
-        self.cursor = other.cursor;
-        self.single_line = other.single_line;
-        self.changes.mirrors = Some((other.changes.origin, other.changes.count));
-    }
-
-    /// Records a change at byte `at` (the bytes before it are as they were): a copy no longer
-    /// mirrors anything.
-    fn changed(&mut self, at: usize) {
-        self.changes.record(at);
-        self.changes.mirrors = None;
     }
 
     /// Puts the caret at byte `at`: clamped to the text, and back to the start of the character
@@ -396,7 +284,6 @@ impl TextEdit {
         }
         self.text.insert_str(self.cursor, text);
         self.rows.get_mut().invalidate(&self.text, self.cursor);
-        self.changed(self.cursor);
         self.cursor += text.len();
         true
     }
@@ -408,7 +295,6 @@ impl TextEdit {
         self.text.replace_range(from..to, "");
         self.cursor = from;
         self.rows.get_mut().invalidate(&self.text, from);
-        self.changed(from);
         true
     }
 
@@ -536,22 +422,6 @@ pub struct VisibleRows {
     pub caret: (usize, usize),
 }
 
-/// How many leading bytes `a` and `b` share, compared a block at a time (a block is one
-/// `memcmp`), then byte by byte inside the first block that differs.
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    const BLOCK: usize = 512;
-    let n = a.len().min(b.len());
-    let mut at = 0;
-    while at + BLOCK <= n && a[at..at + BLOCK] == b[at..at + BLOCK] {
-        at += BLOCK;
-    }
-    at + a[at..n]
-        .iter()
-        .zip(&b[at..n])
-        .take_while(|(x, y)| x == y)
-        .count()
-}
-
 fn line_start_at(text: &str, at: usize) -> usize {
     text[..at].rfind('\n').map_or(0, |i| i + 1)
 }
@@ -663,93 +533,6 @@ fn next_row_start(text: &str, start: usize, width: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    proptest::proptest! {
-        /// A text synced from another is that text, caret and all, and lays out exactly as a
-        /// fresh copy of it would, whatever it had laid out before (the rows it keeps are right).
-        #[test]
-        fn a_synced_text_is_the_other_and_lays_out_as_it(
-            before in "[a-c é\n\t]{0,300}",
-            after in "[a-c é\n\t]{0,300}",
-            caret in 0usize..400,
-            width in 1u16..30,
-            height in 1usize..12,
-        ) {
-            let mut shown = TextEdit::new(&before);
-            shown.visible_rows(width, height);
-            shown.row_count(width, 6);
-            let mut source = TextEdit::new(&after);
-            source.set_cursor(caret);
-            shown.sync_from(&source);
-            proptest::prop_assert_eq!(&shown, &source);
-            let fresh = source.clone();
-            proptest::prop_assert_eq!(
-                shown.visible_rows(width, height),
-                fresh.visible_rows(width, height)
-            );
-            proptest::prop_assert_eq!(shown.row_count(width, 1000), fresh.row_count(width, 1000));
-        }
-    }
-
-    fn any_op() -> impl proptest::strategy::Strategy<Value = EditOp> {
-        use proptest::prelude::*;
-        prop_oneof![
-            "[a-c é\n]{1,4}".prop_map(EditOp::Insert),
-            "[a-c é\n]{0,40}".prop_map(EditOp::ReplaceAll),
-            Just(EditOp::DeleteCharBackward),
-            Just(EditOp::DeleteWordBackward),
-            Just(EditOp::DeleteToLineEnd),
-            Just(EditOp::CursorLeft),
-            Just(EditOp::CursorUp),
-            Just(EditOp::CursorLineStart),
-            Just(EditOp::NewLine),
-        ]
-    }
-
-    proptest::proptest! {
-        /// A copy kept in step with its source by its recent changes (no comparison) is the
-        /// source and lays out as it, whether few or many changes came between, and after the
-        /// copy itself was changed.
-        #[test]
-        fn a_copy_catches_up_on_its_sources_changes(
-            start in "[a-c é\n]{0,120}",
-            rounds in proptest::collection::vec(
-                (proptest::collection::vec(any_op(), 0..24), proptest::option::of(any_op())),
-                1..6,
-            ),
-            width in 1u16..20,
-        ) {
-            let mut source = TextEdit::new(&start);
-            let mut copy = source.clone();
-            for (ops, own) in rounds {
-                copy.visible_rows(width, 4);
-                for op in ops {
-                    source.apply(op);
-                }
-                if let Some(op) = own {
-                    copy.apply(op);
-                }
-                copy.sync_from(&source);
-                proptest::prop_assert_eq!(&copy, &source);
-                proptest::prop_assert_eq!(
-                    copy.visible_rows(width, 5),
-                    source.clone().visible_rows(width, 5)
-                );
-                proptest::prop_assert_eq!(copy.row_count(width, 500), source.row_count(width, 500));
-            }
-        }
-    }
-
-    #[test]
-    fn the_common_prefix_is_found_across_blocks() {
-        let a = "x".repeat(2000);
-        let mut b = a.clone();
-        b.replace_range(1500..1501, "y");
-        assert_eq!(common_prefix(a.as_bytes(), b.as_bytes()), 1500);
-        assert_eq!(common_prefix(a.as_bytes(), a.as_bytes()), 2000);
-        assert_eq!(common_prefix(a.as_bytes(), &a.as_bytes()[..700]), 700);
-        assert_eq!(common_prefix(b"", a.as_bytes()), 0);
-    }
 
     fn edit(text: &str, cursor: usize) -> TextEdit {
         let mut e = TextEdit::new(text);

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use pi_ask_components::realm::view_in;
 use pi_ask_components::text::{fill, put};
 use pi_ask_components::{
-    Editor, Footer, OptionList, OptionRow, ReviewTab, SettingsModal, TabBar, TabItem, Theme,
+    Footer, OptionList, OptionRow, ReviewTab, SettingsModal, TabBar, TabItem, Theme,
 };
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
@@ -42,15 +42,10 @@ pub struct Chrome<'a> {
 
 /// What the view keeps from frame to frame, and nothing else: each question's option list (its
 /// scroll offset and wrapped rows, cached per width), the list of the open filter, each prompt as
-/// last laid out, and the two editor components (the answer or note editor, the filter's query)
-/// with what they last showed. The model stays the only owner of cursors and text: the editors
-/// are handed its text each frame and copy it only when it changed.
+/// last laid out. The model is the only owner of cursors and text: an open editor and the
+/// filter's query are drawn straight from the model's `TextEdit`.
 pub struct ViewState {
     pub(crate) lists: Vec<OptionList>,
-    /// The open answer or note editor, drawn through its component.
-    pub(crate) editor: Editor,
-    /// The filter line's query field.
-    pub(crate) filter_editor: Editor,
     /// The option list of the open filter, built from its matches (see [`FilteredList`]).
     pub(crate) filtered: Option<FilteredList>,
     /// Each question's prompt as last laid out: the width, the theme, the lines.
@@ -64,8 +59,6 @@ impl ViewState {
             prompts: vec![None; lists.len()],
             lists,
             filtered: None,
-            editor: Editor::new("", ""),
-            filter_editor: Editor::new("", ""),
         }
     }
 }

@@ -8,7 +8,7 @@ use pi_ask_components::preview_pane::MAX_PREVIEW_LINES;
 use pi_ask_components::realm::view_in;
 use pi_ask_components::strings::NOTE_LABEL;
 use pi_ask_components::text::{Labelled, put, start_within, width, wrap_labelled};
-use pi_ask_components::{Editor, PreviewPane, TextEdit, Theme};
+use pi_ask_components::{PreviewPane, TextEdit, Theme};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 
@@ -409,7 +409,6 @@ pub(super) fn draw_question(
         let field = FilterField {
             line,
             query: &filter.query,
-            editor: &mut state.filter_editor,
         };
         filter_caret = draw_filter_line(field, &theme, body.x, y, body.width, buf);
         y += 1;
@@ -519,7 +518,6 @@ pub(super) fn draw_question(
     };
     let editor_area = Rect::new(slot.x, slot.y, editor_draw_width(slot.width), slot.height);
     let cursor = show_editor(
-        &mut state.editor,
         &open.edit,
         open.target.placeholder(),
         theme,
@@ -532,28 +530,22 @@ pub(super) fn draw_question(
     (cursor, measured)
 }
 
-/// Draws the model's `edit` through the editor component (handed over, copied only when it
-/// changed) and returns its caret.
+/// Draws the model's `edit`, the text's one owner, with the editor component's own drawing (the
+/// `Editor` tui-realm component draws its text with it too), and returns its caret.
 fn show_editor(
-    editor: &mut Editor,
     edit: &TextEdit,
     placeholder: &str,
     theme: Theme,
     area: Rect,
     buf: &mut Buffer,
 ) -> Option<Position> {
-    editor.show(edit);
-    editor.set_placeholder(placeholder);
-    editor.set_theme(theme);
-    view_in(editor, area, buf);
-    editor.cursor_position()
+    editor::draw(edit, placeholder, &theme, area, buf)
 }
 
-/// The filter line's parts: its layout, the model's query and the component that draws it.
+/// The filter line's parts: its layout and the model's query.
 struct FilterField<'a> {
     line: &'a FilterLine,
     query: &'a TextEdit,
-    editor: &'a mut Editor,
 }
 
 /// The filter line: ` / ` and the query in an editor field, then the count (`12 of 200`) when
@@ -566,11 +558,7 @@ fn draw_filter_line(
     cols: u16,
     buf: &mut Buffer,
 ) -> Option<Position> {
-    let FilterField {
-        line,
-        query,
-        editor,
-    } = field;
+    let FilterField { line, query } = field;
     const PREFIX: &str = " / ";
     let prefix = width(PREFIX) as u16;
     let (x, _) = put(buf, x, y, PREFIX, cols as usize, theme.accent());
@@ -583,7 +571,6 @@ fn draw_filter_line(
     };
     let field = field.min(32.max(room / 2));
     let caret = show_editor(
-        editor,
         query,
         strings::FILTER_PLACEHOLDER,
         *theme,
