@@ -12,7 +12,7 @@
 
 #![warn(missing_docs)]
 
-pub(crate) mod answer;
+pub(crate) mod answer_state;
 pub mod atomic;
 #[cfg(feature = "cli")]
 pub mod cli;

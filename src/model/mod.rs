@@ -10,7 +10,7 @@ mod popup;
 mod settings_modal;
 mod update;
 
-pub use crate::answer::AnswerState;
+pub use crate::answer_state::AnswerState;
 pub use draft::{Draft, DraftAnswer, DraftEditor, MAX_DRAFT_EDITOR_BYTES};
 pub use filter::{Filter, Haystacks, rank_texts};
 pub use msg::{

@@ -8,7 +8,7 @@ pub use types::*;
 
 use indexmap::IndexMap;
 
-use crate::answer::AnswerState;
+use crate::answer_state::AnswerState;
 use crate::form::{Form, Question};
 use crate::input::InvalidInput;
 
