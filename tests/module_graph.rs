@@ -127,6 +127,87 @@ fn the_top_level_modules_import_each_other_one_way_only() {
     }
 }
 
+/// The files a file's code names among its siblings: `super::<name>` (also inside
+/// `super::{…}`) and `crate::<folder>::<name>`.
+fn named_siblings(code: &str, folder: &str) -> BTreeSet<String> {
+    let code = code.split("#[cfg(test)]\nmod tests").next().unwrap_or(code);
+    let own = format!("crate::{}::", folder.replace('/', "::"));
+    let word = |text: &str| -> String {
+        text.chars()
+            .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+            .collect()
+    };
+    let mut named = BTreeSet::new();
+    for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+        for prefix in ["super::", own.as_str()] {
+            let mut rest = line;
+            while let Some(at) = rest.find(prefix) {
+                let after = &rest[at + prefix.len()..];
+                let standalone = rest[..at]
+                    .chars()
+                    .last()
+                    .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == ':'));
+                if standalone {
+                    match after.strip_prefix('{') {
+                        Some(group) => named.extend(
+                            group
+                                .split('}')
+                                .next()
+                                .unwrap_or_default()
+                                .split(',')
+                                .map(|item| word(item.trim())),
+                        ),
+                        None => {
+                            named.insert(word(after));
+                        }
+                    }
+                }
+                rest = after;
+            }
+        }
+    }
+    named.retain(|n| !n.is_empty());
+    named
+}
+
+/// Inside each folder of `src/`, its files (not counting the folder's own `mod.rs`, their
+/// parent) import each other one way only.
+#[test]
+fn the_files_of_each_folder_import_each_other_one_way_only() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut folders: BTreeMap<String, Graph> = BTreeMap::new();
+    for file in &files {
+        let relative = file.strip_prefix(&src).expect("under src");
+        let (Some(folder), Some(stem)) = (relative.parent(), relative.file_stem()) else {
+            continue;
+        };
+        let (folder, stem) = (folder.to_string_lossy(), stem.to_string_lossy());
+        if folder.is_empty() || stem == "mod" {
+            continue;
+        }
+        let code = std::fs::read_to_string(file).expect("a readable source file");
+        folders
+            .entry(folder.to_string())
+            .or_default()
+            .insert(stem.to_string(), named_siblings(&code, &folder));
+    }
+    assert!(
+        folders["config"]["store"].contains("toml_file"),
+        "the scan sees sibling imports"
+    );
+    for (folder, mut graph) in folders {
+        let siblings: BTreeSet<String> = graph.keys().cloned().collect();
+        for deps in graph.values_mut() {
+            deps.retain(|d| siblings.contains(d));
+        }
+        if let Some(circle) = find_circle(&graph) {
+            panic!("an import circle in src/{folder}: {}", circle.join(" -> "));
+        }
+    }
+}
+
 #[test]
 fn the_circle_finder_finds_a_circle() {
     let mut graph = Graph::new();

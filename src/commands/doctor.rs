@@ -33,7 +33,7 @@ fn shown(path: &Path) -> String {
 
 /// The config in use.
 pub fn config(explicit: Option<&Path>) -> Finding {
-    let loaded = crate::config::peek_loaded(&ConfigPaths::from_env(explicit));
+    let loaded = crate::config::load(&ConfigPaths::from_env(explicit));
     let notices = loaded.notices.join(" ");
     match &loaded.source {
         ConfigSource::Toml(path) if notices.is_empty() => {

@@ -37,7 +37,7 @@ pub struct McpArgs {
 pub fn run(args: McpArgs) -> Ended {
     // The server has no form to show a config notice in: it goes to standard error (the host's
     // MCP log), so a config that did not apply is never silent.
-    let loaded = crate::config::peek_loaded(&crate::config::ConfigPaths::from_env(
+    let loaded = crate::config::load(&crate::config::ConfigPaths::from_env(
         args.config.as_deref(),
     ));
     for notice in &loaded.notices {

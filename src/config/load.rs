@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{Config, config_from_tree, toml_file};
+use super::{Config, config_from_tree};
 use crate::keymap::KeymapSource;
 
 /// Where configuration may come from, in order of precedence.
@@ -196,23 +196,11 @@ fn invalid_notice(path: &Path, detail: &str) -> String {
     )
 }
 
-/// Loads the configuration. See [`ConfigPaths::resolve`] for precedence.
+/// Loads the configuration, with where it came from and its notices. See
+/// [`ConfigPaths::resolve`] for precedence. Loading writes nothing: the commented default file
+/// where there is none is the config store's to write, once a form shows
+/// ([`super::ConfigStore::create_default`]).
 pub fn load(paths: &ConfigPaths) -> Loaded {
-    load_with(paths, true)
-}
-
-/// The configuration as [`load`] finds it, but never creating the default file (for commands
-/// that only read one setting and open no form).
-pub fn peek(paths: &ConfigPaths) -> Config {
-    load_with(paths, false).config
-}
-
-/// [`peek`] with where the config came from and its notices (`pi-ask doctor`).
-pub fn peek_loaded(paths: &ConfigPaths) -> Loaded {
-    load_with(paths, false)
-}
-
-fn load_with(paths: &ConfigPaths, create_default: bool) -> Loaded {
     if let Some(json) = &paths.explicit_json {
         return load_json(json);
     }
@@ -246,30 +234,16 @@ fn load_with(paths: &ConfigPaths, create_default: bool) -> Loaded {
     if let Some(json) = paths.legacy_json.iter().find(|p| p.is_file()) {
         return load_json(json);
     }
-    let mut notices = Vec::new();
-    if !create_default {
-        return Loaded {
-            config: Config::default(),
-            source: ConfigSource::Defaults(paths.toml.clone()),
-            notices,
-        };
-    }
-    if let Err(err) = toml_file::write_snapshot(&paths.toml, &Config::default()) {
-        notices.push(not_created_notice(&paths.toml, &err));
-    }
     Loaded {
         config: Config::default(),
         source: ConfigSource::Defaults(paths.toml.clone()),
-        notices,
+        notices: Vec::new(),
     }
 }
 
-/// Why the default config file could not be created at `path`.
-pub(crate) fn not_created_notice(path: &Path, err: &std::io::Error) -> String {
-    format!(
-        "Could not create the default config at {}: {err}",
-        path.display()
-    )
+/// The configuration [`load`] finds (for commands that only read a setting or two).
+pub fn peek(paths: &ConfigPaths) -> Config {
+    load(paths).config
 }
 
 /// Reads TOML text from `path` (never writes).

@@ -8,9 +8,7 @@ mod theme;
 mod toml_file;
 mod unknown;
 
-pub use load::{
-    ConfigPaths, ConfigSource, Loaded, agent_dir, load, passwd_home, peek, peek_loaded,
-};
+pub use load::{ConfigPaths, ConfigSource, Loaded, agent_dir, load, passwd_home, peek};
 pub use migrate::{CURRENT_SCHEMA_VERSION, MigrationError, migrate};
 pub use store::ConfigStore;
 pub use theme::{ThemeConfig, ThemeSetting, read_theme};

@@ -39,7 +39,7 @@ impl ConfigStore {
     /// defaults apply and [`ConfigStore::create_default`] writes the commented file later, off
     /// the path to the first frame.
     pub fn open(paths: ConfigPaths) -> ConfigStore {
-        let loaded = super::peek_loaded(&paths);
+        let loaded = super::load(&paths);
         let default_pending = matches!(loaded.source, ConfigSource::Defaults(_));
         // Temp files of a save killed midway (one small folder listing).
         if let Some(dir) = loaded.source.path().parent() {
@@ -70,7 +70,7 @@ impl ConfigStore {
                 None
             }
             Err(err) => {
-                let notice = super::load::not_created_notice(&self.paths.toml, &err);
+                let notice = not_created_notice(&self.paths.toml, &err);
                 self.loaded.notices.push(notice.clone());
                 Some(notice)
             }
@@ -156,4 +156,12 @@ impl ConfigStore {
         self.reload();
         true
     }
+}
+
+/// Why the default config file could not be created at `path`.
+fn not_created_notice(path: &std::path::Path, err: &std::io::Error) -> String {
+    format!(
+        "Could not create the default config at {}: {err}",
+        path.display()
+    )
 }
