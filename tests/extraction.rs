@@ -235,6 +235,32 @@ fn turn() -> AssistantTurn {
     }
 }
 
+/// A script written a moment ago can be "busy" (ETXTBSY) while a process being started elsewhere
+/// still holds it open for writing; starting it is tried again for a moment, not refused (the
+/// test suite's own threads made this happen now and then).
+#[test]
+fn an_extractor_busy_for_a_moment_is_started_once_it_is_free() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = q(json!([{"value": "a", "label": "A"}, {"value": "b", "label": "B"}]));
+    let call = json!({"name": "ask_user", "arguments": args}).to_string();
+    let extractor = fake_extractor(dir.path(), &[&call], 5000, 1);
+    let writer = std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.path().join("model.sh"))
+        .unwrap();
+    let freed = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        drop(writer);
+    });
+    let found = extractor.extract(&turn(), &mut Silent);
+    freed.join().unwrap();
+    assert!(
+        matches!(found, Ok(Extracted::Form { .. })),
+        "{:?}",
+        found.err()
+    );
+}
+
 #[test]
 fn a_model_command_gets_the_request_on_stdin_and_its_tool_call_becomes_the_form() {
     let dir = tempfile::tempdir().unwrap();

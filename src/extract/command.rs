@@ -111,6 +111,10 @@ fn stop(child: &mut Child) {
     let _ = child.wait();
 }
 
+/// How often, and how long apart, starting a busy extractor is tried again.
+const SPAWN_BUSY_RETRIES: usize = 50;
+const SPAWN_BUSY_WAIT: std::time::Duration = std::time::Duration::from_millis(10);
+
 impl CommandExtractor {
     fn run_once(&self, input: String, progress: &mut dyn Progress) -> Result<Run, ExtractError> {
         let (program, args) = self
@@ -118,13 +122,28 @@ impl CommandExtractor {
             .split_first()
             .ok_or_else(|| ExtractError::Spawn("answer.extractor is empty".into()))?;
         use std::os::unix::process::CommandExt;
-        let mut child = Command::new(program)
-            .args(args)
-            .process_group(0)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
+        let spawn = || {
+            Command::new(program)
+                .args(args)
+                .process_group(0)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+        };
+        let mut spawned = spawn();
+        // A script written a moment ago is "busy" (ETXTBSY) while any process being started
+        // elsewhere still holds it open for writing, between its fork and its exec: a moment.
+        for _ in 0..SPAWN_BUSY_RETRIES {
+            match &spawned {
+                Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) => {
+                    std::thread::sleep(SPAWN_BUSY_WAIT);
+                    spawned = spawn();
+                }
+                _ => break,
+            }
+        }
+        let mut child = spawned
             .map_err(|e| ExtractError::Spawn(format!("cannot run the extractor {program}: {e}")))?;
         let mut stdin = child.stdin.take().expect("piped");
         // A command that never reads its input must not block us: write from a thread.
