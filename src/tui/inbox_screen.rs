@@ -37,7 +37,7 @@ pub struct InboxScreen {
 }
 
 impl InboxScreen {
-    /// The list as it is (just read from the queues: the next look is [`REFRESH`] away),
+    /// The list as it is (just read from the queues: the next look is a `REFRESH` away),
     /// refreshed from `waiting`; `theme` was chosen from the config by the caller (the session
     /// has no config store for it).
     pub fn new(
@@ -133,7 +133,7 @@ impl InboxScreen {
         }
     }
 
-    /// Looks at the queues when due (an empty list ends as [`ListEnding::Empty`]) and says when
+    /// Looks at the queues when due (an empty list ends as `ListEnding::Empty`) and says when
     /// the ages are due a redraw. Returns whether what is drawn may have changed.
     pub fn tick(&mut self, now: Instant) -> bool {
         if self.ending.is_some() {

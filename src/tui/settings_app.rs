@@ -46,7 +46,7 @@ impl SettingsApp {
     }
 
     /// Sends a message to the modal: the same rule as the modal over a form
-    /// ([`update_settings`]), with no footer (its notices show in the modal).
+    /// (`model::settings_modal::update_settings`), with no footer (its notices show in the modal).
     pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
         let mut modal = (!self.closed).then(|| self.modal.clone());
         let cmds = update_settings(&mut modal, &mut self.settings, None, msg).unwrap_or_default();
