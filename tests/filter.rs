@@ -284,10 +284,60 @@ fn the_filter_line_shows_the_query_the_count_and_only_the_matches() {
     assert!(text.contains("❯ 1. Site centre 4"), "{text}");
     assert!(text.contains("  2. Site centre 9"), "{text}");
     assert!(!text.contains("Site north"), "{text}");
-    // A digit picks from the filtered list: the second match is option 9.
-    h.press("2");
+    // Alt and a digit pick from the filtered list: the second match is option 9.
+    h.press("alt+2");
     let result = serde_json::to_value(h.press("enter").result().expect("submitted")).unwrap();
     assert_eq!(result["details"]["answers"]["site"]["indices"], json!([9]));
+}
+
+/// Labels hold numbers (versions, ports, years, regions): everything printable typed while the
+/// filter is open goes into the query, digits included, as in fzf; nothing is picked or answered
+/// until Enter (or Alt and a digit).
+#[test]
+fn digits_typed_in_the_filter_go_into_the_query() {
+    let options: Vec<Value> = (0..200)
+        .map(|i| json!({"value": format!("r{i:03}"), "label": format!("Region {i:03}")}))
+        .collect();
+    let payload = json!({"questions": [
+        {"id": "region", "prompt": "Which region?", "options": options},
+        {"id": "other", "prompt": "And?", "options": [{"value": "a", "label": "A"}, {"value": "b", "label": "B"}]}
+    ]})
+    .to_string();
+    let mut h = Harness::new(&payload, 80, 24).unwrap();
+    h.press("/").type_text("region 13");
+    let screen = h.screen_text();
+    let line = screen
+        .lines()
+        .find(|l| l.starts_with(" / "))
+        .unwrap_or_default();
+    assert!(line.contains("region 13"), "{screen}");
+    assert!(
+        screen.contains("Which region?"),
+        "still on the question: {screen}"
+    );
+    assert!(screen.contains("Region 130"), "{screen}");
+    assert!(!screen.contains("Region 200"), "{screen}");
+    h.press("enter");
+    let screen = h.screen_text();
+    assert!(
+        screen.contains("And?"),
+        "Enter picked the highlighted match: {screen}"
+    );
+    h.press("shift+tab")
+        .press("/")
+        .type_text("19")
+        .press("alt+1");
+    assert!(
+        h.screen_text().contains("And?"),
+        "Alt+1 picked the first match"
+    );
+    h.press("shift+tab");
+    let answers = h.model().expect("a form").answer(0).selected.clone();
+    assert_eq!(answers.len(), 1, "one choice");
+    assert!(
+        format!("{:03}", answers[0]).contains("19"),
+        "a match of 19: {answers:?}"
+    );
 }
 
 #[test]

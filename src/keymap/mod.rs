@@ -148,13 +148,6 @@ impl BindingTable {
                 }
                 None => Resolution::Ignored,
             },
-            Fallback::DigitOrType => match (key.digit(), key.typed_char()) {
-                (Some(d), _) => Resolution::Msg(Msg::Filter(crate::model::FilterAction::Pick(d))),
-                (None, Some(c)) => {
-                    Resolution::Msg(Msg::Edit(pi_ask_components::EditOp::Insert(c.to_string())))
-                }
-                (None, None) => Resolution::Ignored,
-            },
             Fallback::Nothing => Resolution::Ignored,
         }
     }

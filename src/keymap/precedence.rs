@@ -106,10 +106,9 @@ pub enum Fallback {
     Nothing,
     /// `1`-`9` select or toggle that row (or run a review action).
     Digit,
-    /// A printable character without Ctrl or Alt is typed.
+    /// A printable character without Ctrl or Alt is typed (the filter line too: digits are part
+    /// of a query, and `filter.pick1`…`pick9`, Alt+1…9, pick a match).
     Type,
-    /// `1`-`9` pick that match; any other printable character is typed (the filter line).
-    DigitOrType,
 }
 
 const fn layer(context: Context, take: Take, gate: Gate) -> Layer {
@@ -183,7 +182,7 @@ pub fn layers(focus: Focus) -> (&'static [Layer], Fallback) {
         Focus::Main => (MAIN, Fallback::Digit),
         Focus::SettingsModal => (SETTINGS_MODAL, Fallback::Nothing),
         Focus::Inbox => (INBOX, Fallback::Nothing),
-        Focus::Filter { .. } => (FILTER, Fallback::DigitOrType),
+        Focus::Filter { .. } => (FILTER, Fallback::Type),
         Focus::Editor {
             kind: EditorKind::Answer | EditorKind::LandedAnswer,
             ..

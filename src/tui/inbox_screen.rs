@@ -295,6 +295,19 @@ mod tests {
     }
 
     #[test]
+    fn digits_typed_in_the_filter_are_part_of_the_query() {
+        let asks = vec![entry("a", "deploy 2026", 1), entry("b", "deploy 2027", 2)];
+        let mut engine = inbox(asks.clone(), Arc::new(Mutex::new(asks)));
+        engine.step(keys(&["/", "2", "0", "2", "7"]), Instant::now());
+        assert_eq!(ending(&engine), None, "nothing was picked");
+        engine.step(keys(&["alt+1"]), Instant::now());
+        assert_eq!(
+            ending(&engine),
+            Some(ListEnding::Chose(InboxCmd::Open("b".into())))
+        );
+    }
+
+    #[test]
     fn the_list_draws_at_any_size() {
         let asks = vec![entry("a", "first \u{1b}[31m", 1)];
         let mut engine = inbox(asks.clone(), Arc::new(Mutex::new(asks)));
