@@ -9,7 +9,7 @@ use pi_ask_components::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use crate::inbox::{InboxCmd, InboxList, ListEnding, WaitingAsk, view};
+use crate::inbox::{InboxList, ListEnding, WaitingAsk, view};
 use crate::keymap::{BindingTable, Focus, Resolution};
 use crate::keys::TerminalInput;
 use crate::model::{EditOp, Msg};
@@ -71,11 +71,6 @@ impl InboxScreen {
     /// The list.
     pub fn list(&self) -> &InboxList {
         &self.list
-    }
-
-    /// The list, taken back (for the next time it shows, with what was left for later).
-    pub fn into_list(self) -> InboxList {
-        self.list
     }
 
     /// How the list ended, once it did.
@@ -169,14 +164,6 @@ impl InboxScreen {
         };
         view::draw(&self.list, (self.clock)(), footer, &self.theme, area, buf);
     }
-
-    /// Whether the person chose to quit (or open, or decline): the list is over.
-    pub fn chose(&self) -> Option<&InboxCmd> {
-        match &self.ending {
-            Some(ListEnding::Chose(cmd)) => Some(cmd),
-            _ => None,
-        }
-    }
 }
 
 /// Now, in Unix milliseconds.
@@ -192,6 +179,7 @@ mod tests {
 
     use super::*;
     use crate::engine::{Engine, Input, Viewport};
+    use crate::inbox::InboxCmd;
     use crate::keys::KeyId;
     use crate::tui::{Screen, Session};
 
