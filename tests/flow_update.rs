@@ -319,6 +319,7 @@ fn blank_free_form_text_clears_the_answer_but_keeps_notes() {
         ],
     );
     assert_eq!(m.answer(0).custom_answer(), Some("x"));
+    // Enter on blank text submits nothing: the editor stays open (as in the original) …
     send(
         &mut m,
         [
@@ -327,9 +328,44 @@ fn blank_free_form_text_clears_the_answer_but_keeps_notes() {
             Msg::Intent(Intent::EditorSubmit),
         ],
     );
+    assert!(
+        m.editor().is_some(),
+        "Enter on blank text keeps the editor open"
+    );
+    assert_eq!(m.answer(0).custom_answer(), Some("x"));
+    // … and saving it blank (Esc, the original's save) clears the answer.
+    send(&mut m, [Msg::Intent(Intent::EditorClose)]);
     assert_eq!(m.answer(0).custom_text, None);
     assert_eq!(m.answer(0).note.as_deref(), Some("context"));
     assert_eq!(m.tab(), Tab::Question(0));
+}
+
+/// `Down Down Enter` on the empty `Type your own` row, then Enter at once, then typing: the words
+/// are the answer, none of their letters a command (issue 39: `the new one` recorded `new one`,
+/// its `t` having switched the question to multi-select).
+#[test]
+fn enter_on_an_empty_type_your_own_editor_keeps_it_open_for_what_is_typed_next() {
+    let mut m = flow(payload(vec![single("one"), single("two")]));
+    send(
+        &mut m,
+        [
+            Msg::Intent(Intent::NextOption),
+            Msg::Intent(Intent::NextOption),
+            Msg::Intent(Intent::NextOption),
+            Msg::Intent(Intent::Confirm),
+            Msg::Intent(Intent::EditorSubmit),
+        ],
+    );
+    assert!(m.editor().is_some(), "still typing");
+    send(
+        &mut m,
+        [
+            Msg::Edit(pi_ask::model::EditOp::Insert("the new one".into())),
+            Msg::Intent(Intent::EditorSubmit),
+        ],
+    );
+    assert_eq!(m.answer(0).custom_answer(), Some("the new one"));
+    assert_eq!(m.tab(), Tab::Question(1), "a single question goes on");
 }
 
 #[test]
@@ -348,7 +384,8 @@ fn multi_free_form_stays_on_tab_marks_custom_selected_and_keeps_options() {
     assert_eq!(m.tab(), Tab::Question(1));
     assert_eq!(m.answer(1).selected, vec![0]);
     assert_eq!(m.answer(1).custom_answer(), Some("SolidStart"));
-    // Saving blank text keeps the other options.
+    // Saving blank text (Esc, the original's save; Enter on it submits nothing) keeps the other
+    // options.
     send(
         &mut m,
         [
@@ -357,6 +394,11 @@ fn multi_free_form_stays_on_tab_marks_custom_selected_and_keeps_options() {
             Msg::Intent(Intent::EditorSubmit),
         ],
     );
+    assert!(
+        m.editor().is_some(),
+        "Enter on blank text keeps the editor open"
+    );
+    send(&mut m, [Msg::Intent(Intent::EditorClose)]);
     assert_eq!(m.answer(1).selected, vec![0]);
     assert_eq!(m.answer(1).custom_text, None);
 }

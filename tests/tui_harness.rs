@@ -935,3 +935,28 @@ fn shift_end_and_shift_home_jump_to_the_ends_of_a_long_preview() {
     h.press("/").press("shift+end");
     assert_eq!(h.model().unwrap().preview_scroll(), bottom);
 }
+
+/// Issue 39: `Down Down Enter` on a two-option question lands on `Type your own` (its editor opens
+/// empty), Enter on the empty editor submits nothing, and what is typed next is the answer, the
+/// `t` of `the` not a question-type switch.
+#[test]
+fn typing_after_enter_on_the_empty_type_your_own_editor_is_the_answer() {
+    let payload = r#"{"questions":[{"id":"pick","prompt":"Which one?","options":[
+        {"value":"a","label":"Alpha"},{"value":"b","label":"Beta"}]}]}"#;
+    let mut h = pi_ask::testing::Harness::new(payload, 80, 24).unwrap();
+    h.keys(&["down", "down", "enter"]);
+    h.type_text("the new one");
+    h.press("enter");
+    let shown = h.screen_text();
+    assert!(
+        !shown.contains("☑"),
+        "the question stayed single-select: {shown}"
+    );
+    assert!(shown.contains("Submit"), "on to the review: {shown}");
+    h.keys(&["1", "1"]);
+    let result = serde_json::to_value(h.result().expect("submitted")).unwrap();
+    assert_eq!(
+        result["details"]["answers"]["pick"]["customText"],
+        "the new one"
+    );
+}

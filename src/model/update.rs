@@ -601,6 +601,15 @@ fn commit_open_editor(model: &mut Model) {
 /// Saves the editor's text to its target and closes it. `submit` is Enter: a non-blank
 /// free-form answer on a single/preview question then advances to the next tab.
 fn close_editor(model: &mut Model, submit: bool) -> Vec<Cmd> {
+    // Enter on a blank `Type your own` answer submits nothing: the editor stays open, so what is
+    // typed next is the answer, not commands (the original keeps it open too; Esc closes it).
+    if submit
+        && let Some(open) = &model.editor
+        && matches!(open.target, EditorTarget::Answer { .. })
+        && open.edit.text().trim().is_empty()
+    {
+        return Vec::new();
+    }
     let Some(OpenEditor { target, edit, .. }) = model.editor.take() else {
         return Vec::new();
     };
