@@ -308,6 +308,35 @@ fn a_scripted_ask_is_answered_inside_pi_with_the_same_details_as_pi_ask_ask() {
     assert_eq!(stored[0]["data"]["sourceEntryId"], "call_1");
 }
 
+/// Issue 39: inside pi, `Down Down Enter` lands on `Type your own` and presses Enter on its empty
+/// editor; what is typed next, key by key, is the answer (it recorded `new one`, the `t` having
+/// switched the question to multi-select).
+fn typing_after_enter_on_the_empty_type_your_own_editor_is_the_answer_inside_pi() {
+    let (pi, _turn) = Pi::installed();
+    let home = Home::new();
+    home.script(deploy_then("Noted."));
+    let mut session = tui(&pi, &home, engine(), &[], &[]);
+    wait_for(&session, "faux ready");
+    submit(&mut session, "please deploy");
+    wait_for(&session, "Where to?");
+    session.send("\x1b[B");
+    session.send("\x1b[B");
+    session.send("\r");
+    for key in "the new one".chars() {
+        session.send(&key.to_string());
+    }
+    wait_for(&session, "the new one");
+    session.send("\r");
+    wait_for(&session, "Review answers");
+    session.send("\r");
+    wait_for(&session, "Noted.");
+    let result = home.tool_result();
+    assert_eq!(
+        result["details"]["answers"]["env"]["customText"], "the new one",
+        "{result}"
+    );
+}
+
 fn the_form_wears_pis_theme_and_follows_a_resize() {
     let (pi, _turn) = Pi::installed();
     let home = Home::new();
@@ -825,6 +854,10 @@ fn main() -> std::process::ExitCode {
         (
             "a_remote_submit_on_pi_events_answers_the_form",
             a_remote_submit_on_pi_events_answers_the_form,
+        ),
+        (
+            "typing_after_enter_on_the_empty_type_your_own_editor_is_the_answer_inside_pi",
+            typing_after_enter_on_the_empty_type_your_own_editor_is_the_answer_inside_pi,
         ),
         (
             "answer_extracts_with_the_faux_model_from_a_tool_call_and_from_fenced_json",
