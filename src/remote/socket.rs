@@ -283,6 +283,9 @@ fn accept_loop(listener: UnixListener, to_form: SyncSender<Incoming>, shared: Ar
                 };
                 let (lines, backlog) = sync_channel(MAX_CLIENT_BACKLOG);
                 let writer = std::thread::spawn(move || write_client(writer, backlog));
+                // Registered and sent `started` under the lock `announce` holds: a client that
+                // connects as the form opens gets `started` once, from here or from the broadcast.
+                let started = shared.started.lock().unwrap_or_else(|e| e.into_inner());
                 {
                     let mut clients = shared.clients.lock().unwrap_or_else(|e| e.into_inner());
                     clients.insert(
@@ -294,14 +297,10 @@ fn accept_loop(listener: UnixListener, to_form: SyncSender<Incoming>, shared: Ar
                         },
                     );
                 }
-                let started = shared
-                    .started
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .clone();
-                if let Some(line) = started {
-                    shared.send(id, &line);
+                if let Some(line) = started.as_deref() {
+                    shared.send(id, line);
                 }
+                drop(started);
                 let (tx, sh) = (to_form.clone(), Arc::clone(&shared));
                 std::thread::spawn(move || read_client(id, stream, tx, sh));
             }
@@ -342,11 +341,13 @@ impl RemoteServer {
     /// The form opened: `started` to every client now and to each one that connects later.
     pub fn announce(&self, questions: &[Question]) {
         let line = protocol::started(&self.flow, questions, protocol::unix_ms()).to_string();
-        *self
+        // Held while broadcasting: a client being accepted meanwhile waits, then finds it set.
+        let mut started = self
             .shared
             .started
             .lock()
-            .unwrap_or_else(|e| e.into_inner()) = Some(line.clone());
+            .unwrap_or_else(|e| e.into_inner());
+        *started = Some(line.clone());
         self.shared.broadcast(&line);
     }
 
