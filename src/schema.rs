@@ -3,7 +3,10 @@
 use serde_json::{Value, json};
 
 /// The JSON Schema (draft 2020-12) of an `ask_user` payload. Structural rules only;
-/// trimmed text, uniqueness and preview text are checked by [`crate::input::validate_payload`].
+/// trimmed text, uniqueness, preview text and emptiness (at least one question, one option) are
+/// checked by [`crate::input::validate_payload`], so a host that enforces the schema still lets an
+/// empty list through to the contract's `invalid_input` result, with its issue and message, as
+/// the original's schema does (no `minItems`).
 pub fn input_schema() -> Value {
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -15,7 +18,6 @@ pub fn input_schema() -> Value {
             "title": { "type": "string", "description": "Optional form title." },
             "questions": {
                 "type": "array",
-                "minItems": 1,
                 "items": {
                     "type": "object",
                     "required": ["id", "prompt", "options"],
@@ -27,7 +29,6 @@ pub fn input_schema() -> Value {
                         "required": { "type": "boolean", "default": false, "description": "Advisory only; never blocks submission." },
                         "options": {
                             "type": "array",
-                            "minItems": 1,
                             "items": {
                                 "type": "object",
                                 "required": ["value", "label"],

@@ -440,6 +440,36 @@ fn an_invalid_payload_is_refused_with_the_invalid_input_result() {
     assert_eq!(result["details"]["error"]["kind"], "invalid_input");
 }
 
+/// Issue 39: empty `questions` or `options` reach the engine and get the contract's
+/// `invalid_input` result with its issues, as in the original, not pi's raw schema error (the
+/// tool's schema said `minItems: 1`, so pi refused the call before the tool ran).
+fn empty_questions_or_options_get_the_invalid_input_result_inside_pi() {
+    let (pi, _turn) = Pi::installed();
+    for (invalid, issue) in [
+        (json!({"questions": []}), "questions"),
+        (
+            json!({"questions": [{"id": "a", "prompt": "Pick", "options": []}]}),
+            "questions[0].options",
+        ),
+    ] {
+        let home = Home::new();
+        home.script(json!([ask(invalid, "call_1"), say("I will fix the form.")]));
+        let mut session = tui(&pi, &home, engine(), &[], &[]);
+        wait_for(&session, "faux ready");
+        submit(&mut session, "ask me");
+        wait_for(&session, "I will fix the form.");
+        let result = home.tool_result();
+        let error = &result["details"]["error"];
+        assert_eq!(error["kind"], "invalid_input", "{result}");
+        assert!(
+            error["issues"]
+                .as_array()
+                .is_some_and(|issues| issues.iter().any(|i| i["path"] == issue)),
+            "{result}"
+        );
+    }
+}
+
 fn the_settings_open_over_pi_and_close() {
     let (pi, _turn) = Pi::installed();
     let home = Home::new();
@@ -854,6 +884,10 @@ fn main() -> std::process::ExitCode {
         (
             "a_remote_submit_on_pi_events_answers_the_form",
             a_remote_submit_on_pi_events_answers_the_form,
+        ),
+        (
+            "empty_questions_or_options_get_the_invalid_input_result_inside_pi",
+            empty_questions_or_options_get_the_invalid_input_result_inside_pi,
         ),
         (
             "typing_after_enter_on_the_empty_type_your_own_editor_is_the_answer_inside_pi",
