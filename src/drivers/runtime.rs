@@ -159,6 +159,9 @@ pub fn run(engine: &mut Engine, fullscreen: bool) -> io::Result<Ending> {
     install_panic_hook();
     let signals = signal_flag()?;
     let stops = suspend_flag()?;
+    // crossterm starts watching for resizes (SIGWINCH) at its first poll, which the loop makes
+    // only after the first frame: started now, a resize just after the form shows is never lost.
+    event::poll(Duration::ZERO)?;
     engine.set_viewport(viewport(fullscreen)?);
     let (terminal, mut guard) = TerminalGuard::enter(placement(engine, fullscreen))?;
     // ratatui's Terminal prints to stderr from its destructor when it cannot show the cursor
