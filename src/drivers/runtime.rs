@@ -77,7 +77,14 @@ fn last_signal() -> &'static Arc<AtomicUsize> {
 }
 
 /// Termination signals, recorded by flag so the loop can restore the terminal and end cleanly.
+/// Registered once per process and shared: every form and inbox list ran through the loop takes
+/// the same flag, instead of adding handlers at each (an inbox shows its list after every ask). A
+/// signal ends the process's asking, so the flag never needs clearing.
 pub fn signal_flag() -> io::Result<Arc<AtomicBool>> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    if let Some(flag) = FLAG.get() {
+        return Ok(Arc::clone(flag));
+    }
     let flag = Arc::new(AtomicBool::new(false));
     for signal in [
         signal_hook::consts::SIGINT,
@@ -88,15 +95,20 @@ pub fn signal_flag() -> io::Result<Arc<AtomicBool>> {
         signal_hook::flag::register(signal, flag.clone())?;
         signal_hook::flag::register_usize(signal, Arc::clone(last_signal()), signal as usize)?;
     }
-    Ok(flag)
+    Ok(Arc::clone(FLAG.get_or_init(|| flag)))
 }
 
 /// SIGTSTP (a job-control stop), recorded by flag: the loop gives the terminal back, stops, and
-/// takes it again when continued, like any full-screen program.
+/// takes it again when continued, like any full-screen program. Registered once per process, as
+/// [`signal_flag`]; each stop is taken (and the flag cleared) by the loop that suspends.
 fn suspend_flag() -> io::Result<Arc<AtomicBool>> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    if let Some(flag) = FLAG.get() {
+        return Ok(Arc::clone(flag));
+    }
     let flag = Arc::new(AtomicBool::new(false));
     signal_hook::flag::register(signal_hook::consts::SIGTSTP, flag.clone())?;
-    Ok(flag)
+    Ok(Arc::clone(FLAG.get_or_init(|| flag)))
 }
 
 /// Suspends: the terminal restored, the process stopped (SIGSTOP, since SIGTSTP's own stop is
@@ -300,4 +312,17 @@ pub fn print_keys() -> io::Result<()> {
     })();
     crossterm::terminal::disable_raw_mode()?;
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_signal_flags_are_registered_once_and_shared() {
+        let (first, second) = (signal_flag().unwrap(), signal_flag().unwrap());
+        assert!(Arc::ptr_eq(&first, &second));
+        let (first, second) = (suspend_flag().unwrap(), suspend_flag().unwrap());
+        assert!(Arc::ptr_eq(&first, &second));
+    }
 }
