@@ -51,14 +51,24 @@ fn frame(engine: &mut Engine, buf: &mut Buffer) {
     engine.render(area, buf);
 }
 
-/// `iters` steps of `keys` Down presses each through the engine (the batch applied, then one frame
-/// drawn at the area the viewport gives), as every driver now runs a key; back to the top untimed.
-fn time_engine_steps(iters: u64, keys: usize, viewport: Viewport) -> Duration {
-    let session = Session::new(Screen::Flow(Box::new(app())), None, Box::new(|_, _| {}));
+/// An engine over `app` at `viewport`, its first frame drawn into the buffer returned with it.
+fn drawn_engine(app: App, viewport: Viewport) -> (Engine, Buffer) {
+    let session = Session::new(Screen::Flow(Box::new(app)), None, Box::new(|_, _| {}));
     let mut engine = Engine::new(session, viewport);
     let mut buf = Buffer::empty(Rect::default());
     frame(&mut engine, &mut buf);
-    let press = |named| Input::Terminal(TerminalInput::Key(support::key(RawKey::Named(named))));
+    (engine, buf)
+}
+
+/// A named key, as the engine takes it from a terminal.
+fn press(named: Named) -> Input {
+    Input::Terminal(TerminalInput::Key(support::key(RawKey::Named(named))))
+}
+
+/// `iters` steps of `keys` Down presses each through the engine (the batch applied, then one frame
+/// drawn at the area the viewport gives), as every driver now runs a key; back to the top untimed.
+fn time_engine_steps(iters: u64, keys: usize, viewport: Viewport) -> Duration {
+    let (mut engine, mut buf) = drawn_engine(app(), viewport);
     let now = Instant::now();
     let mut total = Duration::ZERO;
     for _ in 0..iters {
@@ -119,15 +129,7 @@ fn preview_app() -> App {
 /// `iters` keys moving between the preview question's options (Down, Down, Up, Up, …) through
 /// the engine, each followed by its frame: every frame lays out the highlighted option's pane.
 fn time_preview_steps(iters: u64, viewport: Viewport) -> Duration {
-    let session = Session::new(
-        Screen::Flow(Box::new(preview_app())),
-        None,
-        Box::new(|_, _| {}),
-    );
-    let mut engine = Engine::new(session, viewport);
-    let mut buf = Buffer::empty(Rect::default());
-    frame(&mut engine, &mut buf);
-    let press = |named| Input::Terminal(TerminalInput::Key(support::key(RawKey::Named(named))));
+    let (mut engine, mut buf) = drawn_engine(preview_app(), viewport);
     let now = Instant::now();
     let mut total = Duration::ZERO;
     for i in 0..iters {
