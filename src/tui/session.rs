@@ -459,15 +459,18 @@ impl Session {
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) -> Option<Position> {
         let Screen::Flow(app) = &mut self.screen else {
             match &self.screen {
+                // Closed, it draws nothing: the session is over.
                 Screen::Settings(s) => {
-                    let v = view::settings_view(
-                        &s.modal,
-                        &s.settings,
-                        &s.config_path,
-                        &s.table,
-                        &s.look,
-                    );
-                    view::draw_modal(v, area, buf);
+                    if let Some(modal) = &s.modal {
+                        let v = view::settings_view(
+                            modal,
+                            &s.settings,
+                            &s.config_path,
+                            &s.table,
+                            &s.look,
+                        );
+                        view::draw_modal(v, area, buf);
+                    }
                 }
                 Screen::Inbox(inbox) => inbox.render(area, buf),
                 Screen::Flow(_) => {}

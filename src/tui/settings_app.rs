@@ -9,11 +9,11 @@ use crate::settings::Settings;
 
 /// The settings modal without a flow behind it.
 pub struct SettingsApp {
-    pub(crate) modal: SettingsModalState,
+    /// The modal; `None` once the person closed it.
+    pub(crate) modal: Option<SettingsModalState>,
     pub(crate) settings: Settings,
     pub(crate) table: BindingTable,
     pub(crate) config_path: String,
-    pub(crate) closed: bool,
     pub(crate) look: Look,
 }
 
@@ -26,11 +26,10 @@ impl SettingsApp {
         notice: Option<String>,
     ) -> SettingsApp {
         SettingsApp {
-            modal: SettingsModalState::with_notice(notice),
+            modal: Some(SettingsModalState::with_notice(notice)),
             settings,
             table,
             config_path,
-            closed: false,
             look: Look::default(),
         }
     }
@@ -42,19 +41,16 @@ impl SettingsApp {
 
     /// The person closed it.
     pub fn is_closed(&self) -> bool {
-        self.closed
+        self.modal.is_none()
     }
 
     /// Sends a message to the modal: the same rule as the modal over a form
     /// (`model::settings_modal::update_settings`), with no footer (its notices show in the modal).
     pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
-        let mut modal = (!self.closed).then(|| self.modal.clone());
-        let cmds = update_settings(&mut modal, &mut self.settings, None, msg).unwrap_or_default();
-        match modal {
-            Some(modal) => self.modal = modal,
-            None => self.closed = true,
+        if self.modal.is_none() {
+            return Vec::new();
         }
-        cmds
+        update_settings(&mut self.modal, &mut self.settings, None, msg).unwrap_or_default()
     }
 
     /// A key press: the binding table's settings context decides what it means.
