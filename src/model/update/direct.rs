@@ -9,21 +9,14 @@ use super::{
 use crate::model::Direct;
 
 pub(super) fn update(model: &mut Model, direct: Direct) -> Vec<Cmd> {
-    if let Direct::Review = direct {
-        let to_review = model.questions.len() as isize - model.tab as isize;
-        return match to_review {
-            0 => Vec::new(),
-            delta => move_tab(model, delta),
-        };
-    }
-    let Tab::Question(q) = model.tab() else {
-        return Vec::new();
-    };
-    match direct {
-        Direct::Choose(options) => choose(model, q, &options),
-        Direct::Own(text) => own(model, q, &text),
-        Direct::Note { option, text } => note(model, q, option, &text),
-        Direct::Review => Vec::new(),
+    match (direct, model.tab()) {
+        (Direct::Review, Tab::Review) => Vec::new(),
+        (Direct::Review, Tab::Question(q)) => move_tab(model, (model.questions.len() - q) as isize),
+        // The other meanings are a question's: on the review they mean nothing.
+        (_, Tab::Review) => Vec::new(),
+        (Direct::Choose(options), Tab::Question(q)) => choose(model, q, &options),
+        (Direct::Own(text), Tab::Question(q)) => own(model, q, &text),
+        (Direct::Note { option, text }, Tab::Question(q)) => note(model, q, option, &text),
     }
 }
 
