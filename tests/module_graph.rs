@@ -19,31 +19,73 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// The modules a file's code names as `crate::<module>`.
-fn named_modules(code: &str) -> BTreeSet<String> {
-    // Unit tests may reach anywhere; they are not part of the graph.
-    let code = code.split("#[cfg(test)]\nmod tests").next().unwrap_or(code);
+/// A file's code as the graphs read it: unit tests (which may reach anywhere) and comment lines
+/// left out.
+fn code_of(text: &str) -> String {
+    let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or(text);
+    code.lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The first segment of each path `code` reaches through `prefix` (`crate::`, `super::`, …):
+/// `prefix name…`, and each item of a group, `prefix{a, b::{c, d}, e}` (over several lines, as
+/// rustfmt writes long ones) at its top level.
+fn names_after(code: &str, prefix: &str) -> BTreeSet<String> {
+    let word = |text: &str| -> String {
+        text.trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+            .collect()
+    };
     let mut named = BTreeSet::new();
-    for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
-        let mut rest = line;
-        while let Some(at) = rest.find("crate::") {
-            let after = &rest[at + "crate::".len()..];
-            let name: String = after
-                .chars()
-                .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
-                .collect();
-            // `pi_ask_components::…` and other crates end in `crate::` too only as `_crate::`.
-            let own = rest[..at]
-                .chars()
-                .last()
-                .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
-            if own && !name.is_empty() {
-                named.insert(name);
+    let mut rest = code;
+    while let Some(at) = rest.find(prefix) {
+        let after = &rest[at + prefix.len()..];
+        // Not the tail of a longer path or name (`pi_ask_crate::`, `super::super::`).
+        let standalone = rest[..at]
+            .chars()
+            .last()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == ':'));
+        if standalone {
+            match after.strip_prefix('{') {
+                Some(group) => named.extend(group_items(group).into_iter().map(word)),
+                None => {
+                    named.insert(word(after));
+                }
             }
-            rest = after;
+        }
+        rest = after;
+    }
+    named.retain(|n| !n.is_empty());
+    named
+}
+
+/// The top-level items of a `{…}` group, given the text after its `{`.
+fn group_items(group: &str) -> Vec<&str> {
+    let (mut items, mut depth, mut start) = (Vec::new(), 0usize, 0);
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                items.push(&group[start..i]);
+                break;
+            }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&group[start..i]);
+                start = i + 1;
+            }
+            _ => {}
         }
     }
-    named
+    items
+}
+
+/// The modules a file's code names as `crate::<module>`.
+fn named_modules(code: &str) -> BTreeSet<String> {
+    names_after(&code_of(code), "crate::")
 }
 
 fn module_graph() -> Graph {
@@ -127,46 +169,13 @@ fn the_top_level_modules_import_each_other_one_way_only() {
     }
 }
 
-/// The files a file's code names among its siblings: `super::<name>` (also inside
-/// `super::{…}`) and `crate::<folder>::<name>`.
+/// The files a file's code names among its siblings: `super::<name>` and
+/// `crate::<folder>::<name>`.
 fn named_siblings(code: &str, folder: &str) -> BTreeSet<String> {
-    let code = code.split("#[cfg(test)]\nmod tests").next().unwrap_or(code);
+    let code = code_of(code);
     let own = format!("crate::{}::", folder.replace('/', "::"));
-    let word = |text: &str| -> String {
-        text.chars()
-            .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
-            .collect()
-    };
-    let mut named = BTreeSet::new();
-    for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
-        for prefix in ["super::", own.as_str()] {
-            let mut rest = line;
-            while let Some(at) = rest.find(prefix) {
-                let after = &rest[at + prefix.len()..];
-                let standalone = rest[..at]
-                    .chars()
-                    .last()
-                    .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == ':'));
-                if standalone {
-                    match after.strip_prefix('{') {
-                        Some(group) => named.extend(
-                            group
-                                .split('}')
-                                .next()
-                                .unwrap_or_default()
-                                .split(',')
-                                .map(|item| word(item.trim())),
-                        ),
-                        None => {
-                            named.insert(word(after));
-                        }
-                    }
-                }
-                rest = after;
-            }
-        }
-    }
-    named.retain(|n| !n.is_empty());
+    let mut named = names_after(&code, "super::");
+    named.extend(names_after(&code, &own));
     named
 }
 
@@ -228,6 +237,11 @@ fn the_circle_finder_finds_a_circle() {
             "use crate::model::Msg;\n// crate::cli in a comment\nlet x = pi_ask_crate::run;\n"
         ),
         BTreeSet::from(["model".to_owned()])
+    );
+    // Groups over several lines, nested ones read at their top level only.
+    assert_eq!(
+        named_modules("use crate::{\n    form::{Form, Question},\n    result,\n};\n"),
+        BTreeSet::from(["form".to_owned(), "result".to_owned()])
     );
 }
 
