@@ -233,6 +233,16 @@ fn tui(pi: &Pi, home: &Home, bin: &str, extra: &[&Path], args: &[&str]) -> Sessi
 
 /// Types `text` into pi's editor and submits it (a pause first, so pi's `/` autocomplete has
 /// settled before Enter arrives).
+/// pi started with the engine in a terminal, `prompt` sent once it is ready, and `shows` on
+/// screen (the form, or what the model said).
+fn asked(pi: &Pi, home: &Home, prompt: &str, shows: &str) -> Session {
+    let mut session = tui(pi, home, engine(), &[], &[]);
+    wait_for(&session, "faux ready");
+    submit(&mut session, prompt);
+    wait_for(&session, shows);
+    session
+}
+
 fn submit(session: &mut Session, text: &str) {
     session.send(text);
     std::thread::sleep(Duration::from_millis(400));
@@ -277,10 +287,7 @@ fn a_scripted_ask_is_answered_inside_pi_with_the_same_details_as_pi_ask_ask() {
     let (pi, _turn) = Pi::installed();
     let home = Home::new();
     home.script(deploy_then("Thanks, deploying."));
-    let mut session = tui(&pi, &home, engine(), &[], &[]);
-    wait_for(&session, "faux ready");
-    submit(&mut session, "please deploy");
-    wait_for(&session, "Where to?");
+    let mut session = asked(&pi, &home, "please deploy", "Where to?");
     assert!(
         session.contents().contains("❯ 1. Staging"),
         "{}",
@@ -315,10 +322,7 @@ fn typing_after_enter_on_the_empty_type_your_own_editor_is_the_answer_inside_pi(
     let (pi, _turn) = Pi::installed();
     let home = Home::new();
     home.script(deploy_then("Noted."));
-    let mut session = tui(&pi, &home, engine(), &[], &[]);
-    wait_for(&session, "faux ready");
-    submit(&mut session, "please deploy");
-    wait_for(&session, "Where to?");
+    let mut session = asked(&pi, &home, "please deploy", "Where to?");
     session.send("\x1b[B");
     session.send("\x1b[B");
     session.send("\r");
@@ -358,10 +362,7 @@ fn the_form_wears_pis_theme_and_follows_a_resize() {
     )
     .unwrap();
     home.script(deploy_then("Thanks."));
-    let mut session = tui(&pi, &home, engine(), &[], &[]);
-    wait_for(&session, "faux ready");
-    submit(&mut session, "please deploy");
-    wait_for(&session, "Where to?");
+    let mut session = asked(&pi, &home, "please deploy", "Where to?");
     let rule_colour = {
         let parser = session.screen.lock().unwrap();
         let screen = parser.screen();
@@ -407,10 +408,7 @@ fn a_cancelled_ask_is_replayed_with_ask_replay_and_its_answer_sent_on() {
         say("Understood, not deploying."),
         say("Got your answer.")
     ]));
-    let mut session = tui(&pi, &home, engine(), &[], &[]);
-    wait_for(&session, "faux ready");
-    submit(&mut session, "please deploy");
-    wait_for(&session, "Where to?");
+    let mut session = asked(&pi, &home, "please deploy", "Where to?");
     session.send("\x1b");
     wait_for(&session, "Understood, not deploying.");
     assert_eq!(home.tool_result()["details"]["cancelled"], true);
@@ -431,10 +429,7 @@ fn an_invalid_payload_is_refused_with_the_invalid_input_result() {
     let invalid = json!({"questions": [{"id": "a", "prompt": "Pick", "options": [
         {"value": "x", "label": "X"}, {"value": "x", "label": "Y"}]}]});
     home.script(json!([ask(invalid, "call_1"), say("I will fix the form.")]));
-    let mut session = tui(&pi, &home, engine(), &[], &[]);
-    wait_for(&session, "faux ready");
-    submit(&mut session, "ask me");
-    wait_for(&session, "I will fix the form.");
+    let session = asked(&pi, &home, "ask me", "I will fix the form.");
     wait_for(&session, "Invalid tool payload");
     let result = home.tool_result();
     assert_eq!(result["details"]["error"]["kind"], "invalid_input");
@@ -454,10 +449,8 @@ fn empty_questions_or_options_get_the_invalid_input_result_inside_pi() {
     ] {
         let home = Home::new();
         home.script(json!([ask(invalid, "call_1"), say("I will fix the form.")]));
-        let mut session = tui(&pi, &home, engine(), &[], &[]);
-        wait_for(&session, "faux ready");
-        submit(&mut session, "ask me");
-        wait_for(&session, "I will fix the form.");
+        // Kept until the result is read: dropping the session stops pi.
+        let _session = asked(&pi, &home, "ask me", "I will fix the form.");
         let result = home.tool_result();
         let error = &result["details"]["error"];
         assert_eq!(error["kind"], "invalid_input", "{result}");
@@ -474,10 +467,7 @@ fn the_settings_open_over_pi_and_close() {
     let (pi, _turn) = Pi::installed();
     let home = Home::new();
     home.script(json!([]));
-    let mut session = tui(&pi, &home, engine(), &[], &[]);
-    wait_for(&session, "faux ready");
-    submit(&mut session, "/ask-settings");
-    wait_for(&session, "Live settings");
+    let mut session = asked(&pi, &home, "/ask-settings", "Live settings");
     session.send("\x1b");
     let start = Instant::now();
     while session.contents().contains("Live settings") && start.elapsed() < PATIENCE {
@@ -771,10 +761,7 @@ fn answer_extracts_with_the_faux_model_from_a_tool_call_and_from_fenced_json() {
             reply,
             say("Postgres it is.")
         ]));
-        let mut session = tui(&pi, &home, engine(), &[], &[]);
-        wait_for(&session, "faux ready");
-        submit(&mut session, "set up a database");
-        wait_for(&session, "Postgres or SQLite?");
+        let mut session = asked(&pi, &home, "set up a database", "Postgres or SQLite?");
         submit(&mut session, "/answer");
         wait_for(&session, "Which database?");
         session.send("\r");
