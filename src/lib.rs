@@ -16,6 +16,7 @@ pub(crate) mod answer_state;
 pub mod atomic;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub(crate) mod clock;
 #[cfg(feature = "cli")]
 pub(crate) mod commands;
 pub mod config;

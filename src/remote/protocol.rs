@@ -26,12 +26,7 @@ pub struct FlowInfo {
     pub title: Option<String>,
 }
 
-/// Unix milliseconds now.
-pub fn unix_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
+pub use crate::clock::unix_ms;
 
 /// A new flow id: `flow:<ms>:<random>`, or `tool:<id>` for a tool call.
 pub fn flow_id(tool_call_id: Option<&str>) -> String {

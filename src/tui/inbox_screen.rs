@@ -29,8 +29,6 @@ pub struct InboxScreen {
     theme: Theme,
     footers: (String, String),
     waiting: WaitingSource,
-    /// The wall clock the ages are counted on (Unix milliseconds; a test's own).
-    clock: fn() -> u64,
     next_refresh: Option<Instant>,
     next_ages: Option<Instant>,
     ending: Option<ListEnding>,
@@ -55,17 +53,10 @@ impl InboxScreen {
             table,
             theme,
             waiting,
-            clock: unix_ms,
             next_refresh: Some(Instant::now() + REFRESH),
             next_ages: None,
             ending: None,
         }
-    }
-
-    /// The same screen counting ages on `clock` (for tests).
-    pub fn with_clock(mut self, clock: fn() -> u64) -> InboxScreen {
-        self.clock = clock;
-        self
     }
 
     /// The list.
@@ -162,15 +153,15 @@ impl InboxScreen {
             Some(_) => &self.footers.1,
             None => &self.footers.0,
         };
-        view::draw(&self.list, (self.clock)(), footer, &self.theme, area, buf);
+        view::draw(
+            &self.list,
+            crate::clock::unix_ms(),
+            footer,
+            &self.theme,
+            area,
+            buf,
+        );
     }
-}
-
-/// Now, in Unix milliseconds.
-fn unix_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 #[cfg(test)]
@@ -200,8 +191,7 @@ mod tests {
         let mut list = InboxList::default();
         list.refresh(entries);
         let source = Box::new(move || queued.lock().unwrap().clone());
-        let screen = InboxScreen::new(list, source, BindingTable::default(), Theme::default())
-            .with_clock(|| 0);
+        let screen = InboxScreen::new(list, source, BindingTable::default(), Theme::default());
         let session = Session::new(Screen::Inbox(Box::new(screen)), None, Box::new(|_, _| {}));
         Engine::new(
             session,
