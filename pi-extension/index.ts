@@ -123,6 +123,8 @@ export default function piAsk(pi: ExtensionAPI) {
   const flows = new Map<string, Engine>();
   /** Transcript renderings by result, filled when a form ends (and on demand after a reload). */
   const transcripts = new Map<string, string>();
+  /** Tool calls whose `execute` runs in this process: never taken for interrupted ones. */
+  const running = new Set<string>();
 
   /** Starts an engine for one flow; once it ends (however it ends) no remote submit is routed to it. */
   function start(open: object, on: (message: EngineMessage) => void): Engine {
@@ -274,12 +276,18 @@ export default function piAsk(pi: ExtensionAPI) {
     },
     async execute(toolCallId: string, params: unknown, signal: AbortSignal | undefined, _onUpdate: unknown, ctx: ExtensionContext) {
       const open = { payload: params, source: "tool", toolCallId, cwd: ctx.cwd };
-      const final =
-        ctx.mode === "tui"
-          ? await inTui(ctx, { ...open, flow: "ask" }, signal)
-          : ctx.mode === "rpc" && ctx.hasUI
-            ? await inDialogs(ctx, open, signal)
-            : await headless(ctx, open);
+      running.add(toolCallId);
+      let final: Final;
+      try {
+        final =
+          ctx.mode === "tui"
+            ? await inTui(ctx, { ...open, flow: "ask" }, signal)
+            : ctx.mode === "rpc" && ctx.hasUI
+              ? await inDialogs(ctx, open, signal)
+              : await headless(ctx, open);
+      } finally {
+        running.delete(toolCallId);
+      }
       if ("error" in final) throw new Error(final.error);
       if (!("result" in final)) throw new Error("pi-ask ended without a result");
       transcripts.set(JSON.stringify(final.result.details), final.transcript);
@@ -333,10 +341,14 @@ export default function piAsk(pi: ExtensionAPI) {
   });
 
   // An ask interrupted by a crash or a kill is reopened when its session starts again (detached,
-  // so other start handlers are not held up); the engine finds it and marks it dismissed.
+  // so other start handlers are not held up); the engine finds it and marks it dismissed. Only a
+  // call unresolved when the session started counts: the branch is read here, before a prompt
+  // given on pi's command line can make a new call, and a call running in this process is never
+  // taken for an interrupted one.
   pi.on("session_start", (event, ctx) => {
     if (ctx.mode !== "tui" || !["startup", "resume", "fork"].includes(event.reason)) return;
-    setTimeout(() => void commandFlow(ctx, { find: "resume", branch: branch(ctx) }, "recovery"), 0);
+    const atStart = branch(ctx);
+    setTimeout(() => void commandFlow(ctx, { find: "resume", branch: atStart, running: [...running] }, "recovery"), 0);
   });
 
   // Remote submits from trusted in-process extensions; the engine validates them.

@@ -445,6 +445,20 @@ fn replay_with_nothing_on_the_branch_says_so() {
 }
 
 #[test]
+fn recovery_never_reopens_a_call_the_host_is_running() {
+    let dir = config_dir();
+    let mut open = find("resume", branch(false), &dir);
+    open["running"] = json!(["call_9"]);
+    let out = exchange(&[open]);
+    assert_eq!(
+        out.iter()
+            .map(|v| v["type"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["hello", "closed"]
+    );
+}
+
+#[test]
 fn recovery_reopens_an_unanswered_call_once_and_marks_it_dismissed() {
     let dir = config_dir();
     // Answered calls are not recovered.

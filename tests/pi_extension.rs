@@ -516,6 +516,30 @@ fn an_ask_interrupted_by_a_kill_is_reopened_once_on_continue() {
     );
 }
 
+/// Issue 39: with the prompt on pi's command line and a model that asks at once, the start-up
+/// recovery scan ran while the call was live, opened a second copy of the form and took the keys;
+/// the call never got a result. Recovery looks only at calls unresolved when the session started.
+fn a_prompt_on_the_command_line_is_answered_by_the_live_call_not_a_recovery() {
+    let (pi, _turn) = Pi::installed();
+    let home = Home::new();
+    home.script(deploy_then("Deploying now."));
+    let mut session = tui(&pi, &home, engine(), &[], &["please deploy"]);
+    wait_for(&session, "Where to?");
+    session.send("\x1b[B");
+    session.send("\r");
+    wait_for(&session, "Review answers");
+    session.send("\r");
+    wait_for(&session, "Deploying now.");
+    let result = home.tool_result();
+    assert_eq!(
+        result["details"]["answers"]["env"]["values"],
+        json!(["prod"]),
+        "{result}"
+    );
+    assert!(home.custom("ask:pending-dismissed").is_empty());
+    assert_eq!(home.user_texts(), vec!["please deploy".to_owned()]);
+}
+
 /// pi in a mode without a terminal; returns its stdout lines as JSON (those that parse).
 fn piped(pi: &Pi, home: &Home, bin: &str, args: &[&str], extra: &[&Path]) -> std::process::Child {
     let argv = pi.argv(extra, args);
@@ -847,6 +871,10 @@ fn main() -> std::process::ExitCode {
         (
             "an_ask_interrupted_by_a_kill_is_reopened_once_on_continue",
             an_ask_interrupted_by_a_kill_is_reopened_once_on_continue,
+        ),
+        (
+            "a_prompt_on_the_command_line_is_answered_by_the_live_call_not_a_recovery",
+            a_prompt_on_the_command_line_is_answered_by_the_live_call_not_a_recovery,
         ),
         (
             "rpc_mode_asks_through_pis_dialogs",

@@ -104,7 +104,9 @@ pub fn resolve(open: &Open) -> OpenOutcome {
         },
         // Extraction talks to the host: resolved by `answer::resolve` before this is reached.
         Find::Answer => OpenOutcome::Nothing(Vec::new()),
-        Find::Resume => match pi_session::pending_call(&branch, &|_| false) {
+        Find::Resume => match pi_session::pending_call(&branch, &|call| {
+            open.running.iter().any(|live| live == call)
+        }) {
             Some(pending) => opened(
                 pending.form.form,
                 Source::Resume,

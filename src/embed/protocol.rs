@@ -79,6 +79,10 @@ pub struct Open {
     /// The session's current branch, root first, as pi's `getBranch()` gives its entries.
     #[serde(default)]
     pub branch: Option<Vec<Value>>,
+    /// Tool calls whose `execute` runs in the host right now: `find: "resume"` never reopens
+    /// one (a live call gets its result from its own form, not from a recovered copy).
+    #[serde(default)]
+    pub running: Vec<String>,
     /// Who extracts questions for `find: "answer"`.
     #[serde(default)]
     pub extractor: Extractor,
