@@ -111,6 +111,27 @@ export function frameLines(lines: string[], width: number, focused: boolean): st
   return lines.map((line) => truncateToWidth(focused ? line : line.split(CURSOR_MARKER).join(""), width, ""));
 }
 
+/**
+ * Joins what pi hands the component into whole characters. pi's input layer can split a character
+ * outside the Basic Multilingual Plane (most emoji) into its two UTF-16 halves, one call each; a
+ * half alone is not valid text (JSON.stringify writes it as a lone `\ud83d` escape the engine
+ * rightly refuses). A trailing high half waits for the next input; a low half with no high half
+ * before it is dropped.
+ */
+export function wholeCharacters(): (data: string) => string {
+  let held = "";
+  return (data: string) => {
+    let text = held + data;
+    held = "";
+    const last = text.charCodeAt(text.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) {
+      held = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    return text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "");
+  };
+}
+
 /** Text from a payload or a model made safe to print (control characters shown as `?`). */
 function printable(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "?");
@@ -184,6 +205,7 @@ export default function piAsk(pi: ExtensionAPI) {
       let rerender: (() => void) | undefined;
       let close: ((final: Final) => void) | undefined;
       let finished: Final | undefined;
+      const whole = wholeCharacters();
       const engine: Engine = start(
         { ...open, ...size, theme: themeOf(ctx.ui.theme), cursorMarker: CURSOR_MARKER },
         (message) => {
@@ -206,7 +228,8 @@ export default function piAsk(pi: ExtensionAPI) {
                 return frameLines(lines, width, this.focused);
               },
               handleInput(data: string) {
-                engine.send({ type: "input", data });
+                const text = whole(data);
+                if (text) engine.send({ type: "input", data: text });
               },
               invalidate() {},
               dispose() {

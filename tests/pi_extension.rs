@@ -341,6 +341,33 @@ fn typing_after_enter_on_the_empty_type_your_own_editor_is_the_answer_inside_pi(
     );
 }
 
+/// Issue 39: pi hands the component a typed emoji as its two UTF-16 halves, one call each; the
+/// adapter sent each half on its own and the engine refused both (`ok 🚀 go` became `ok  go`).
+/// Emoji, CJK and combining marks typed one character at a time arrive whole.
+fn emoji_cjk_and_combining_marks_typed_key_by_key_arrive_whole_inside_pi() {
+    let (pi, _turn) = Pi::installed();
+    let home = Home::new();
+    home.script(deploy_then("Noted."));
+    let mut session = asked(&pi, &home, "please deploy", "Where to?");
+    session.send("\x1b[B");
+    session.send("\x1b[B");
+    session.send("\r");
+    let typed = "ok 🚀 go 漢字 e\u{301} 👩\u{200d}👧";
+    for key in typed.chars() {
+        session.send(&key.to_string());
+    }
+    wait_for(&session, "漢字");
+    session.send("\r");
+    wait_for(&session, "Review answers");
+    session.send("\r");
+    wait_for(&session, "Noted.");
+    let result = home.tool_result();
+    assert_eq!(
+        result["details"]["answers"]["env"]["customText"], typed,
+        "{result}"
+    );
+}
+
 fn the_form_wears_pis_theme_and_follows_a_resize() {
     let (pi, _turn) = Pi::installed();
     let home = Home::new();
@@ -804,7 +831,7 @@ fn answer_extracts_with_the_faux_model_from_a_tool_call_and_from_fenced_json() {
 fn the_adapters_own_tests_pass_against_this_engine() {
     let (pi, _turn) = Pi::installed();
     let output = Command::new(&pi.node)
-        .args(["--test", "test/width.test.ts"])
+        .args(["--test", "test/width.test.ts", "test/input.test.ts"])
         .current_dir(&pi.extension)
         .env("PI_ASK_BIN", engine())
         .output()
@@ -815,7 +842,8 @@ fn the_adapters_own_tests_pass_against_this_engine() {
         "{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(stdout.contains("# pass 2"), "{stdout}");
+    assert!(stdout.contains("# pass 5"), "{stdout}");
+    assert!(stdout.contains("# fail 0"), "{stdout}");
 }
 
 /// Runs without pi: the extension ships what the engine says the tool is.
@@ -875,6 +903,10 @@ fn main() -> std::process::ExitCode {
         (
             "a_prompt_on_the_command_line_is_answered_by_the_live_call_not_a_recovery",
             a_prompt_on_the_command_line_is_answered_by_the_live_call_not_a_recovery,
+        ),
+        (
+            "emoji_cjk_and_combining_marks_typed_key_by_key_arrive_whole_inside_pi",
+            emoji_cjk_and_combining_marks_typed_key_by_key_arrive_whole_inside_pi,
         ),
         (
             "rpc_mode_asks_through_pis_dialogs",
