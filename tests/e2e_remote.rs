@@ -143,7 +143,7 @@ fn events_follow_the_form_and_sigterm_removes_the_socket() {
     assert_eq!(lines[0]["type"], "started");
     assert_eq!(lines[0]["title"], "Deploy");
     assert_eq!(lines[1]["type"], "completed");
-    assert_eq!(lines[1]["result"]["details"]["cancelled"], true);
+    assert_eq!(lines[1]["result"]["cancelled"], true);
     assert!(out.status.success());
     assert!(!socket.exists());
 }

@@ -87,7 +87,7 @@ fn the_same_keys_give_the_same_result_and_screen_as_the_harness() {
     assert_eq!(out[2]["type"], "started");
     assert_eq!(out[2]["flowId"], "tool:call_7");
     let completed = &of_type(&out, "completed")[0];
-    assert_eq!(&completed["result"], result);
+    assert_eq!(&completed["result"], &result["details"]);
     assert_eq!(out.last().unwrap()["type"], "result");
     assert_eq!(
         out.last().unwrap()["transcript"],

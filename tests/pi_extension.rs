@@ -786,6 +786,11 @@ fn a_remote_submit_on_pi_events_answers_the_form() {
         log.contains("\"requestId\":\"r2\",\"flowId\":\"tool:call_1\",\"ok\":true"),
         "{log}"
     );
+    // The completed event's result is the bare result object, as the original's (issue 39).
+    assert!(
+        log.contains(r#"completed {"flowId":"tool:call_1","answers":{"env":{"values":["prod"]"#),
+        "{log}"
+    );
 }
 
 fn answer_extracts_with_the_faux_model_from_a_tool_call_and_from_fenced_json() {

@@ -98,7 +98,9 @@ pub fn started(flow: &FlowInfo, questions: &[Question], created_at: u64) -> Valu
     event
 }
 
-/// The `completed` event.
+/// The `completed` event. Its `result` is the bare result object (the tool result's `details`:
+/// `title`, `cancelled`, `mode`, `questions`, `answers`, ...), as the original's `AskResult`, so a
+/// bridge written for the original reads `result.answers`.
 pub fn completed(flow: &FlowInfo, result: &AskResult, completed_at: u64) -> Value {
     let event = json!({
         "type": "completed",
@@ -107,7 +109,7 @@ pub fn completed(flow: &FlowInfo, result: &AskResult, completed_at: u64) -> Valu
         "source": flow.source,
     });
     let mut event = with_flow(event, flow);
-    event["result"] = serde_json::to_value(result).unwrap_or(Value::Null);
+    event["result"] = serde_json::to_value(&result.details).unwrap_or(Value::Null);
     event["completedAt"] = completed_at.into();
     event
 }
