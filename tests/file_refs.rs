@@ -260,6 +260,36 @@ fn note_editors_offer_suggestions_too_and_paths_with_spaces_are_quoted() {
     );
 }
 
+/// Issue 39: the `@` popup of a note editor drew over the option rows after it; its rows are
+/// its own, and every option stays on screen under it (an option note's popup in the list, a
+/// question note's above the list).
+#[test]
+fn the_popup_of_a_note_editor_moves_the_options_down_instead_of_covering_them() {
+    const THREE: &str = r#"{"questions":[{"id":"q","prompt":"Which file?","options":[
+        {"value":"a","label":"Alpha"},{"value":"b","label":"Bravo"},{"value":"c","label":"Charlie"}]}]}"#;
+    for note in ["n", "shift+n"] {
+        let mut h = Harness::with_files(THREE, &tree(), 100, 40).unwrap();
+        h.press(note).type_text("@");
+        let popup = h.popup().expect("popup open").items.len();
+        assert!(popup > 2, "{note}: a popup of several rows");
+        let screen = h.screen();
+        let row = |text: &str| {
+            screen
+                .iter()
+                .position(|l| l.contains(text))
+                .unwrap_or_else(|| panic!("{note}: {text} on screen:\n{}", screen.join("\n")))
+        };
+        let count = row(" of ");
+        for option in ["2. Bravo", "3. Charlie", "4. Type your own"] {
+            assert!(
+                row(option) > count,
+                "{note}: {option} under the popup:\n{}",
+                screen.join("\n")
+            );
+        }
+    }
+}
+
 #[test]
 fn tab_completes_a_path_word_without_at() {
     let mut h = Harness::with_files(ONE, &tree(), 100, 30).unwrap();

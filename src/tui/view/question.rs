@@ -154,6 +154,10 @@ impl QuestionLayout {
         if answer.custom_answer().is_some() {
             selected.push(custom_row);
         }
+        let popup = model.popup().map_or(0, popup_height);
+        // The slot under the row holds the editor and its `@` suggestions: the rows after it move
+        // down, as in the original (pi's editor draws its suggestions as lines of its own), and
+        // no option is hidden under the popup.
         let editor_lines = slot_row.and_then(|row| {
             let e = open_editor?;
             Some((
@@ -161,7 +165,8 @@ impl QuestionLayout {
                 editor::height(
                     &e.edit,
                     editor_draw_width(list_slot_width(list_width, row, question.freeform)),
-                ),
+                )
+                .saturating_add(popup),
             ))
         });
         let list_state = pi_ask_components::OptionListState {
@@ -182,7 +187,6 @@ impl QuestionLayout {
             custom_row: Some(custom_row),
             freeform: question.freeform,
         };
-        let popup = model.popup().map_or(0, popup_height);
         let filter_line = filter.map(|f| FilterLine {
             count: strings::filter_count(f.matches.len(), question.options.len()),
             matches: f.matches.len(),
@@ -379,6 +383,10 @@ pub(super) fn draw_question(
         let h = h.min(bottom.saturating_sub(y + 1)).max(1).min(bottom - y);
         note_slot = Some(Rect::new(body.x + 1, y, note_editor_width(body.width), h));
         y += h;
+        // Its `@` suggestions take rows of their own above the list, never the list's rows.
+        y += layout
+            .popup
+            .min(bottom.saturating_sub(y).saturating_sub(list_min));
     } else {
         let room = bottom.saturating_sub(y).saturating_sub(list_min) as usize;
         for line in layout.note_lines.iter().take(room) {
@@ -424,15 +432,7 @@ pub(super) fn draw_question(
         }
     }
 
-    // Room for the popup under an editor in the list: the list is drawn above it.
-    let rows_bottom = if layout.slot_in_list && layout.popup > 0 {
-        bottom
-            .saturating_sub(layout.popup)
-            .max((y + list_min).min(bottom))
-    } else {
-        bottom
-    };
-    let rows_area = Rect::new(body.x, y, body.width, rows_bottom.saturating_sub(y));
+    let rows_area = Rect::new(body.x, y, body.width, bottom.saturating_sub(y));
     let list = match state.filtered.as_mut() {
         Some(filtered) if layout.filter.is_some() => &mut filtered.list,
         _ => &mut state.lists[q],
@@ -516,7 +516,14 @@ pub(super) fn draw_question(
     let (Some(slot), Some(open)) = (note_slot.or(slot), model.editor()) else {
         return (None, measured);
     };
-    let editor_area = Rect::new(slot.x, slot.y, editor_draw_width(slot.width), slot.height);
+    // A slot in the list also holds the popup's rows, under the editor's own.
+    let popup_rows = if note_slot.is_none() { layout.popup } else { 0 };
+    let editor_height = slot
+        .height
+        .saturating_sub(popup_rows)
+        .max(1)
+        .min(slot.height);
+    let editor_area = Rect::new(slot.x, slot.y, editor_draw_width(slot.width), editor_height);
     let cursor = show_editor(
         &open.edit,
         open.target.placeholder(),
