@@ -427,7 +427,13 @@ fn replay_reopens_the_newest_form_on_the_branch_and_sends_the_answer_on() {
         "Replaying previous ask_user form on this branch: 2 question(s)."
     );
     assert!(of_type(&out, "store").is_empty(), "a replay stores nothing");
-    assert_eq!(of_type(&out, "started")[0]["source"], "ask:replay");
+    let started = &of_type(&out, "started")[0];
+    assert_eq!(started["source"], "ask:replay");
+    assert!(
+        started["flowId"].as_str().unwrap().starts_with("flow:"),
+        "a replay is a flow of its own, not tool:call_9: {started}"
+    );
+    assert!(started.get("toolCallId").is_none(), "{started}");
     let delivered = &of_type(&out, "deliver")[0]["text"];
     let result = &of_type(&out, "result")[0]["result"];
     assert_eq!(delivered, &result["content"][0]["text"]);
@@ -592,6 +598,52 @@ fn answer_with_the_engines_extractor_and_with_nothing_to_extract() {
         of_type(&empty, "notice")[0]["message"],
         "No questions found in the latest assistant message."
     );
+}
+
+/// Issue 39: with the config's extractor command (not the host's model), a retry was silent
+/// inside pi; the original names it.
+#[test]
+fn the_configured_extractors_retry_is_named_in_a_notice() {
+    let dir = config_dir();
+    let script = dir.path().join("extract.sh");
+    let count = dir.path().join("count");
+    let good = json!({"questions": [{"id": "db", "prompt": "Which database?", "options": [
+        {"value": "pg", "label": "Postgres"}, {"value": "sqlite", "label": "SQLite"}]}]});
+    std::fs::write(
+        &script,
+        format!(
+            "cat >/dev/null\nif [ -e '{count}' ]; then printf '%s' '{good}'; else : > '{count}'; echo 'not sure'; fi\n",
+            count = count.display()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("pi-ask.toml"),
+        format!(
+            "schemaVersion = 5\n[answer]\nextractor = [\"sh\", {:?}]\nextractionRetries = 1\n",
+            script.display().to_string()
+        ),
+    )
+    .unwrap();
+    let out = exchange(&[
+        answer_open("engine", asked("Which database: Postgres or SQLite?"), &dir),
+        input("\r"),
+        input("\r"),
+    ]);
+    let notices: Vec<&Value> = of_type(&out, "notice")
+        .into_iter()
+        .map(|n| &n["message"])
+        .collect();
+    assert_eq!(
+        notices,
+        [&json!("Retrying question extraction (1/1)...")],
+        "{out:#?}"
+    );
+    let types: Vec<&str> = out.iter().map(|v| v["type"].as_str().unwrap()).collect();
+    let result = &of_type(&out, "result")
+        .first()
+        .expect(&format!("{types:?}"))["result"];
+    assert_eq!(result["details"]["answers"]["db"]["values"], json!(["pg"]));
 }
 
 #[test]

@@ -61,12 +61,12 @@ pub fn resolve(host: &mut Host, open: &Open) -> io::Result<OpenOutcome> {
             )
             .map_err(ExtractionFailed::Host)
         }
-        // The engine's own extractor, quietly: the host draws the screen.
+        // The engine's own extractor: the host draws the screen, the retries are named in notices.
         Extractor::Engine => crate::extract::extract_configured(
             &turn,
             &config,
             crate::extract::ExtractorChoice::Configured,
-            |_| Quiet,
+            |_| RetryNotices(host),
         ),
     };
     Ok(opening(extracted, &turn))
@@ -99,6 +99,21 @@ struct Quiet;
 
 impl Progress for Quiet {
     fn attempt(&mut self, _attempt: u32, _of: u32) {}
+
+    fn tick(&mut self, _elapsed: Duration) -> bool {
+        false
+    }
+}
+
+/// The configured extractor's progress for a host: each retry named in the original's notice.
+struct RetryNotices<'a, 'h>(&'a mut Host<'h>);
+
+impl Progress for RetryNotices<'_, '_> {
+    fn attempt(&mut self, attempt: u32, of: u32) {
+        if let Some(notice) = retry_notice(attempt, of) {
+            let _ = self.0.send(&messages::notice("info", &notice));
+        }
+    }
 
     fn tick(&mut self, _elapsed: Duration) -> bool {
         false

@@ -85,12 +85,9 @@ pub fn resolve(open: &Open) -> OpenOutcome {
     };
     match find {
         Find::Replay => match pi_session::latest_tool_form(&branch) {
-            Ok(found) => opened(
-                found.form,
-                Source::Replay,
-                found.tool_call_id,
-                reopening::replaying,
-            ),
+            // A replay is a new flow, not the call it came from: its events get their own
+            // `flow:` id, so a bridge never takes it for that call (as the original).
+            Ok(found) => opened(found.form, Source::Replay, None, reopening::replaying),
             Err(m) => missing(m, reopening::NO_ASK_FORM),
         },
         Find::AnswerAgain => match pi_session::latest_extracted_form(&branch) {
