@@ -21,6 +21,9 @@ const INSTALL =
   "install it with `cargo install --locked --path <your pi-ask checkout>`, or point PI_ASK_BIN (or --pi-ask-bin) at it";
 const CHANNEL = "@geoqiao/pi-ask";
 const FORWARDED_EVENTS = new Set(["started", "completed", "submit-result"]);
+/** The settings float over pi as the original's do: centred, 72 columns, at most 90% tall. */
+const SETTINGS_WIDTH = 72;
+const SETTINGS_OVERLAY = { anchor: "center", margin: 1, maxHeight: "90%", minWidth: 26, width: SETTINGS_WIDTH } as const;
 /** The theme tokens the engine's form is drawn with. */
 const FG_TOKENS = ["accent", "border", "borderAccent", "borderMuted", "success", "error", "warning", "muted", "dim", "text"] as const;
 
@@ -132,6 +135,29 @@ export function wholeCharacters(): (data: string) => string {
   };
 }
 
+/**
+ * The transcript's call line, as the original's: `ask_user 2 question(s) (Goal, Tone)`, each
+ * question's label or `Q<n>`, the labels cut to 50 columns.
+ */
+export function callLine(args: any, paint: (token: string, text: string) => string): string {
+  const questions: any[] = Array.isArray(args?.questions) ? args.questions : [];
+  const labels = questions
+    .map((q, i) => (typeof q?.label === "string" && q.label.trim() ? printable(q.label.trim()) : `Q${i + 1}`))
+    .join(", ");
+  const line = paint("toolTitle", "ask_user ") + paint("muted", `${questions.length} question(s)`);
+  return labels ? line + paint("dim", ` (${truncateToWidth(labels, 50)})`) : line;
+}
+
+/**
+ * While a form waits for the person: pi's status line says so (RPC hosts get it too) and pi's
+ * "Working..." row, which would keep redrawing under the form, is hidden; both come back after.
+ */
+function waiting(ctx: ExtensionContext, on: boolean) {
+  if (!ctx.hasUI) return;
+  ctx.ui.setStatus("pi-ask", on ? "? waiting for your answer" : undefined);
+  if (ctx.mode === "tui") ctx.ui.setWorkingVisible(!on);
+}
+
 /** Text from a payload or a model made safe to print (control characters shown as `?`). */
 function printable(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "?");
@@ -147,10 +173,15 @@ export default function piAsk(pi: ExtensionAPI) {
   /** Tool calls whose `execute` runs in this process: never taken for interrupted ones. */
   const running = new Set<string>();
 
+  /** Every engine still running, ended when the session shuts down. */
+  const engines = new Set<Engine>();
+
   /** Starts an engine for one flow; once it ends (however it ends) no remote submit is routed to it. */
   function start(open: object, on: (message: EngineMessage) => void): Engine {
     const engine = startEngine(bin(), open, on);
+    engines.add(engine);
     void engine.done.then(() => {
+      engines.delete(engine);
       for (const [flowId, known] of flows) if (known === engine) flows.delete(flowId);
     });
     return engine;
@@ -197,10 +228,13 @@ export default function piAsk(pi: ExtensionAPI) {
    * the first frame arrives, so a lookup that finds nothing (or an extraction still running) never
    * takes the keyboard from pi's editor.
    */
-  function inTui(ctx: ExtensionContext, open: object, signal?: AbortSignal): Promise<Final> {
+  function inTui(ctx: ExtensionContext, open: object, signal?: AbortSignal, overlay = false): Promise<Final> {
+    const asks = (open as { flow?: string }).flow !== "settings";
     return new Promise((resolve) => {
       let lines: string[] = [];
-      let size = { width: process.stdout.columns || 80, height: process.stdout.rows || 24 };
+      // An overlay is at most 90% of the terminal's rows (its `maxHeight`), a form all of them.
+      const rows = (total: number) => (overlay ? Math.max(1, Math.floor(total * 0.9)) : total);
+      let size = { width: overlay ? SETTINGS_WIDTH : process.stdout.columns || 80, height: rows(process.stdout.rows || 24) };
       let mounted = false;
       let rerender: (() => void) | undefined;
       let close: ((final: Final) => void) | undefined;
@@ -213,6 +247,7 @@ export default function piAsk(pi: ExtensionAPI) {
           lines = message.lines;
           if (mounted) return rerender?.();
           mounted = true;
+          if (asks) waiting(ctx, true);
           void ctx.ui.custom<Final>((tui, _theme, _keybindings, done) => {
             rerender = () => tui.requestRender();
             close = done;
@@ -220,7 +255,7 @@ export default function piAsk(pi: ExtensionAPI) {
             return {
               focused: false,
               render(width: number) {
-                const height = tui.terminal.rows;
+                const height = rows(tui.terminal.rows);
                 if (width !== size.width || height !== size.height) {
                   size = { width, height };
                   engine.send({ type: "resize", width, height });
@@ -236,7 +271,10 @@ export default function piAsk(pi: ExtensionAPI) {
                 engine.kill();
               },
             };
-          }).then(resolve);
+          }, overlay ? { overlay: true, overlayOptions: SETTINGS_OVERLAY } : undefined).then((final) => {
+            if (asks) waiting(ctx, false);
+            resolve(final);
+          });
         },
       );
       signal?.addEventListener("abort", () => engine.send({ type: "abort" }), { once: true });
@@ -250,6 +288,7 @@ export default function piAsk(pi: ExtensionAPI) {
 
   /** pi's portable dialogs (RPC mode), one step at a time. */
   function inDialogs(ctx: ExtensionContext, open: object, signal?: AbortSignal): Promise<Final> {
+    waiting(ctx, true);
     const engine: Engine = start({ ...open, flow: "dialogs" }, async (message) => {
       if (message.type !== "step") return effect(ctx, engine, message);
       const value =
@@ -261,7 +300,7 @@ export default function piAsk(pi: ExtensionAPI) {
       else engine.send({ type: "reply", id: message.id, value });
     });
     signal?.addEventListener("abort", () => engine.send({ type: "abort" }), { once: true });
-    return engine.done;
+    return engine.done.finally(() => waiting(ctx, false));
   }
 
   /** A flow without UI (print and JSON modes): the engine answers at once. */
@@ -277,10 +316,10 @@ export default function piAsk(pi: ExtensionAPI) {
       .filter((e: any) => e.type === "message" || (e.type === "custom" && String(e.customType).startsWith("ask:")));
   }
 
-  /** A form a command or a recovery opens (TUI only, as in the original). */
+  /** A form a command or a recovery opens (TUI only, as in the original, with its notice). */
   async function commandFlow(ctx: ExtensionContext, open: object, name: string) {
     if (ctx.mode !== "tui") {
-      if (ctx.hasUI) ctx.ui.notify(`${name} needs pi's interactive terminal UI.`, "warning");
+      if (ctx.hasUI) ctx.ui.notify(`${name} requires interactive TUI mode.`, "error");
       return;
     }
     const final = await inTui(ctx, { flow: "ask", cwd: ctx.cwd, ...open });
@@ -317,9 +356,7 @@ export default function piAsk(pi: ExtensionAPI) {
       return { content: final.result.content, details: final.result.details };
     },
     renderCall(args: any, theme: Theme) {
-      const count = Array.isArray(args?.questions) ? args.questions.length : 0;
-      const title = typeof args?.title === "string" && args.title.trim() ? `${printable(args.title.trim())} · ` : "";
-      return new Text(theme.fg("toolTitle", theme.bold("ask_user ")) + theme.fg("muted", `${title}${count} question(s)`), 0, 0);
+      return new Text(callLine(args, (token, text) => theme.fg(token as any, token === "toolTitle" ? theme.bold(text) : text)), 0, 0);
     },
     renderResult(result: any, options: { isPartial?: boolean }, theme: Theme) {
       if (options?.isPartial) return new Text(theme.fg("muted", "Waiting for answers…"), 0, 0);
@@ -343,11 +380,11 @@ export default function piAsk(pi: ExtensionAPI) {
 
   pi.registerCommand("ask:replay", {
     description: "Reopen the newest ask_user form on this branch",
-    handler: async (_args, ctx) => commandFlow(ctx, { find: "replay", branch: branch(ctx) }, "/ask:replay"),
+    handler: async (_args, ctx) => commandFlow(ctx, { find: "replay", branch: branch(ctx) }, "Ask replay"),
   });
   pi.registerCommand("answer:again", {
     description: "Reopen the newest /answer form on this branch",
-    handler: async (_args, ctx) => commandFlow(ctx, { find: "answerAgain", branch: branch(ctx), source: "answer:again" }, "/answer:again"),
+    handler: async (_args, ctx) => commandFlow(ctx, { find: "answerAgain", branch: branch(ctx), source: "answer:again" }, "Ask replay"),
   });
   pi.registerCommand("answer", {
     description: "Turn the latest assistant message's questions into a form",
@@ -357,8 +394,8 @@ export default function piAsk(pi: ExtensionAPI) {
   pi.registerCommand("ask-settings", {
     description: "pi-ask settings",
     handler: async (_args, ctx) => {
-      if (ctx.mode !== "tui") return ctx.hasUI ? ctx.ui.notify("/ask-settings needs pi's interactive terminal UI.", "warning") : undefined;
-      const final = await inTui(ctx, { flow: "settings" });
+      if (ctx.mode !== "tui") return ctx.hasUI ? ctx.ui.notify("/ask-settings requires interactive TUI mode.", "error") : undefined;
+      const final = await inTui(ctx, { flow: "settings" }, undefined, true);
       if ("error" in final) ctx.ui.notify(final.error, "error");
     },
   });
@@ -372,6 +409,12 @@ export default function piAsk(pi: ExtensionAPI) {
     if (ctx.mode !== "tui" || !["startup", "resume", "fork"].includes(event.reason)) return;
     const atStart = branch(ctx);
     setTimeout(() => void commandFlow(ctx, { find: "resume", branch: atStart, running: [...running] }, "recovery"), 0);
+  });
+
+  // `/new`, `/resume`, `/fork`, a reload or quitting: no engine outlives its session.
+  pi.on("session_shutdown", () => {
+    for (const engine of engines) engine.kill();
+    engines.clear();
   });
 
   // Remote submits from trusted in-process extensions; the engine validates them.

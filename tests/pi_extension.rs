@@ -288,17 +288,24 @@ fn a_scripted_ask_is_answered_inside_pi_with_the_same_details_as_pi_ask_ask() {
     let home = Home::new();
     home.script(deploy_then("Thanks, deploying."));
     let mut session = asked(&pi, &home, "please deploy", "Where to?");
-    assert!(
-        session.contents().contains("❯ 1. Staging"),
-        "{}",
-        session.contents()
-    );
+    // While the form waits: pi's status line says so, pi's "Working..." row is hidden (it kept
+    // redrawing under the form), and the call line names the questions as the original's does.
+    wait_for(&session, "waiting for your answer");
+    let waiting = session.contents();
+    assert!(waiting.contains("❯ 1. Staging"), "{waiting}");
+    assert!(!waiting.contains("Working..."), "{waiting}");
+    assert!(waiting.contains("ask_user 1 question(s) (Q1)"), "{waiting}");
     session.send("\x1b[B");
     session.send("\r");
     wait_for(&session, "Review answers");
     session.send("\r");
     wait_for(&session, "Thanks, deploying.");
     wait_for(&session, "✓ Q1: Production");
+    assert!(
+        !session.contents().contains("waiting for your answer"),
+        "{}",
+        session.contents()
+    );
 
     let mut harness = Harness::new(&deploy().to_string(), 100, 30).unwrap();
     harness
@@ -836,7 +843,12 @@ fn answer_extracts_with_the_faux_model_from_a_tool_call_and_from_fenced_json() {
 fn the_adapters_own_tests_pass_against_this_engine() {
     let (pi, _turn) = Pi::installed();
     let output = Command::new(&pi.node)
-        .args(["--test", "test/width.test.ts", "test/input.test.ts"])
+        .args([
+            "--test",
+            "test/width.test.ts",
+            "test/input.test.ts",
+            "test/call.test.ts",
+        ])
         .current_dir(&pi.extension)
         .env("PI_ASK_BIN", engine())
         .output()
@@ -847,7 +859,7 @@ fn the_adapters_own_tests_pass_against_this_engine() {
         "{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(stdout.contains("# pass 5"), "{stdout}");
+    assert!(stdout.contains("# pass 8"), "{stdout}");
     assert!(stdout.contains("# fail 0"), "{stdout}");
 }
 
