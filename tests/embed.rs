@@ -639,10 +639,7 @@ fn the_configured_extractors_retry_is_named_in_a_notice() {
         [&json!("Retrying question extraction (1/1)...")],
         "{out:#?}"
     );
-    let types: Vec<&str> = out.iter().map(|v| v["type"].as_str().unwrap()).collect();
-    let result = &of_type(&out, "result")
-        .first()
-        .expect(&format!("{types:?}"))["result"];
+    let result = &of_type(&out, "result")[0]["result"];
     assert_eq!(result["details"]["answers"]["db"]["values"], json!(["pg"]));
 }
 
