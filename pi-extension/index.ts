@@ -12,13 +12,16 @@ import { fileURLToPath } from "node:url";
 import type { ExtensionAPI, ExtensionContext, Theme } from "@earendil-works/pi-coding-agent";
 import { CURSOR_MARKER, Text, truncateToWidth } from "@earendil-works/pi-tui";
 
+import { type Located, locateEngine } from "./engine.ts";
+
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** The tool as `pi-ask schema --pi` describes it (kept equal by the engine's tests). */
 const TOOL = JSON.parse(readFileSync(join(HERE, "tool.json"), "utf8"));
 /** The embed protocol version this adapter speaks. */
 const PROTOCOL = 1;
-const INSTALL =
-  "install it with `cargo install --locked --path <your pi-ask checkout>`, or point PI_ASK_BIN (or --pi-ask-bin) at it";
+/** The fix for an engine too old for this adapter. */
+const UPGRADE =
+  "upgrade with `pi update npm:pi-ask` (or `cargo install pi-ask` for an engine on PATH), or point PI_ASK_BIN (or --pi-ask-bin) at a newer one";
 const CHANNEL = "@geoqiao/pi-ask";
 const FORWARDED_EVENTS = new Set(["started", "completed", "submit-result"]);
 /** The settings float over pi as the original's do: centred, 72 columns, at most 90% tall. */
@@ -39,7 +42,8 @@ interface Engine {
 }
 
 /** Starts `pi-ask embed`, checks its hello, sends `open`, and hands every later line to `on`. */
-function startEngine(bin: string, open: object, on: (message: EngineMessage) => void): Engine {
+function startEngine(engine: Located, open: object, on: (message: EngineMessage) => void): Engine {
+  const bin = engine.bin;
   let child: ChildProcess;
   try {
     child = spawn(bin, ["embed"], { stdio: ["pipe", "pipe", "pipe"] });
@@ -59,7 +63,7 @@ function startEngine(bin: string, open: object, on: (message: EngineMessage) => 
     child.stdin?.on("error", () => {});
     child.on("error", (e: NodeJS.ErrnoException) => {
       resolve({
-        error: e.code === "ENOENT" ? `pi-ask was not found (${bin}): ${INSTALL}.` : `pi-ask could not start (${bin}): ${e.message}`,
+        error: e.code === "ENOENT" ? `pi-ask's engine was not found (${bin}): ${engine.missing}.` : `pi-ask could not start (${bin}): ${e.message}`,
       });
     });
     createInterface({ input: child.stdout! }).on("line", (line) => {
@@ -72,7 +76,7 @@ function startEngine(bin: string, open: object, on: (message: EngineMessage) => 
       if (!greeted) {
         greeted = true;
         if (message.type !== "hello" || !(Number(message.protocol) >= PROTOCOL)) {
-          final = { error: `pi-ask at ${bin} does not speak the embed protocol ${PROTOCOL}: ${INSTALL}.` };
+          final = { error: `pi-ask at ${bin} does not speak the embed protocol ${PROTOCOL}: ${UPGRADE}.` };
           child.kill();
           return;
         }
@@ -85,7 +89,7 @@ function startEngine(bin: string, open: object, on: (message: EngineMessage) => 
     });
     child.on("close", () => {
       const why = stderr.trim() ? `: ${stderr.trim()}` : "";
-      resolve(final ?? { error: greeted ? `pi-ask ended without a result${why}` : `pi-ask at ${bin} is too old or is not pi-ask${why}; ${INSTALL}.` });
+      resolve(final ?? { error: greeted ? `pi-ask ended without a result${why}` : `pi-ask at ${bin} is too old or is not pi-ask${why}; ${UPGRADE}.` });
     });
   });
   return { send, done, kill: () => child.kill() };
@@ -164,8 +168,12 @@ function printable(text: string): string {
 }
 
 export default function piAsk(pi: ExtensionAPI) {
-  pi.registerFlag("pi-ask-bin", { description: "The pi-ask binary (default: $PI_ASK_BIN, else pi-ask on PATH)", type: "string" });
-  const bin = () => String(pi.getFlag("pi-ask-bin") || process.env.PI_ASK_BIN || "pi-ask");
+  pi.registerFlag("pi-ask-bin", {
+    description: "The pi-ask binary (default: $PI_ASK_BIN, else the engine installed with this package, else pi-ask on PATH)",
+    type: "string",
+  });
+  const located = () => locateEngine(String(pi.getFlag("pi-ask-bin") || "") || undefined);
+  const bin = () => located().bin;
   /** Open flows by flow id, for remote submits. */
   const flows = new Map<string, Engine>();
   /** Transcript renderings by result, filled when a form ends (and on demand after a reload). */
@@ -178,7 +186,7 @@ export default function piAsk(pi: ExtensionAPI) {
 
   /** Starts an engine for one flow; once it ends (however it ends) no remote submit is routed to it. */
   function start(open: object, on: (message: EngineMessage) => void): Engine {
-    const engine = startEngine(bin(), open, on);
+    const engine = startEngine(located(), open, on);
     engines.add(engine);
     void engine.done.then(() => {
       engines.delete(engine);

@@ -208,9 +208,14 @@ fn quote(s: &str) -> String {
 
 /// pi's interactive TUI in a pseudo-terminal.
 fn tui(pi: &Pi, home: &Home, bin: &str, extra: &[&Path], args: &[&str]) -> Session {
-    let argv: Vec<String> = pi.argv(extra, args).iter().map(|a| quote(a)).collect();
-    let env: Vec<String> = home
-        .env(bin)
+    tui_with(home, &pi.argv(extra, args), &home.env(bin))
+}
+
+/// pi's interactive TUI in a pseudo-terminal: `argv` run in `home`'s work folder with `env`
+/// added to the test's environment (and `PI_ASK_BIN` only when `env` sets it).
+fn tui_with(home: &Home, argv: &[String], env: &[(String, String)]) -> Session {
+    let argv: Vec<String> = argv.iter().map(|a| quote(a)).collect();
+    let env: Vec<String> = env
         .iter()
         .map(|(k, v)| format!("{k}={}", quote(v)))
         .collect();
@@ -219,7 +224,7 @@ fn tui(pi: &Pi, home: &Home, bin: &str, extra: &[&Path], args: &[&str]) -> Sessi
     Session::start_script(
         |_| {
             format!(
-                "cd {} && exec env {} {} 2>{}",
+                "cd {} && exec env -u PI_ASK_BIN {} {} 2>{}",
                 quote(&work.display().to_string()),
                 env.join(" "),
                 argv.join(" "),
@@ -574,6 +579,179 @@ fn a_prompt_on_the_command_line_is_answered_by_the_live_call_not_a_recovery() {
     assert_eq!(home.user_texts(), vec!["please deploy".to_owned()]);
 }
 
+/// Issue 39: `pi install npm:pi-ask` as a user runs it, against a loopback registry serving what
+/// `scripts/npm-packages.sh` packed: the pi package and this platform's engine package. pi then
+/// answers an `ask_user` with the engine from the package (no `pi-ask` on PATH, no `PI_ASK_BIN`).
+/// With the engine package missing from the registry, the install still succeeds (it is an
+/// optional dependency) and the tool's error names the fix, and pi keeps working.
+fn pi_install_from_a_registry_brings_the_engine_and_a_missing_one_is_named() {
+    let (pi, _turn) = Pi::installed();
+    let packed = tempfile::tempdir().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/npm-packages.sh");
+    let output = Command::new("bash")
+        .arg(&script)
+        .arg(packed.path())
+        .env("PI_ASK_ENGINE", engine())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
+    let home = Home::new();
+    let registry = common::registry::Registry::serve(packed.path(), |_| true);
+    let env = installed_env(&pi, &home, &registry);
+    pi_install(&pi, &home, &env);
+    let installed = home
+        .dir
+        .path()
+        .join(".pi/agent/npm/node_modules")
+        .join(format!("@pi-ask/engine-{}/bin/pi-ask", engine_platform()));
+    assert!(installed.exists(), "the engine package was installed");
+    home.script(deploy_then("Installed and answered."));
+    let mut session = tui_with(&home, &installed_argv(&pi, &[]), &env);
+    wait_for(&session, "faux ready");
+    submit(&mut session, "please deploy");
+    wait_for(&session, "Where to?");
+    session.send("\x1b[B");
+    session.send("\r");
+    wait_for(&session, "Review answers");
+    session.send("\r");
+    wait_for(&session, "Installed and answered.");
+    assert_eq!(
+        home.tool_result()["details"]["answers"]["env"]["values"],
+        json!(["prod"])
+    );
+    drop(session);
+
+    let home = Home::new();
+    let registry = common::registry::Registry::serve(packed.path(), |name| {
+        !name.starts_with("@pi-ask/engine-")
+    });
+    let env = installed_env(&pi, &home, &registry);
+    pi_install(&pi, &home, &env);
+    assert!(
+        home.dir
+            .path()
+            .join(".pi/agent/npm/node_modules/pi-ask")
+            .exists()
+            && !home
+                .dir
+                .path()
+                .join(".pi/agent/npm/node_modules/@pi-ask")
+                .exists()
+    );
+    home.script(deploy_then("I could not ask."));
+    let mut command = Command::new(&pi.node);
+    command
+        .args(&installed_argv(&pi, &["--mode", "json", "-p", "please deploy"])[1..])
+        .current_dir(home.work())
+        .env_remove("PI_ASK_BIN")
+        .envs(env)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut child = command.spawn().unwrap();
+    let mut lines = json_lines(&mut child);
+    let end = read_until(&mut lines, |l| {
+        l["type"] == "tool_execution_end" && l["toolName"] == "ask_user"
+    });
+    assert_eq!(end["isError"], true, "{end}");
+    let text = end["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains(&format!(
+            "(@pi-ask/engine-{}) is not installed",
+            engine_platform()
+        )),
+        "{text}"
+    );
+    assert!(text.contains("pi install npm:pi-ask"), "{text}");
+    read_until(&mut lines, |l| {
+        l["type"] == "message_end" && l["message"]["content"][0]["text"] == "I could not ask."
+    });
+    let _ = child.wait();
+}
+
+/// This machine's platform as the engine packages name it (npm/platforms.json).
+fn engine_platform() -> String {
+    let arch = if cfg!(target_arch = "aarch64") {
+        "arm64"
+    } else {
+        "x64"
+    };
+    let libc = if cfg!(target_env = "musl") {
+        "musl"
+    } else {
+        "gnu"
+    };
+    match std::env::consts::OS {
+        "macos" => format!("darwin-{arch}"),
+        os => format!("{os}-{arch}-{libc}"),
+    }
+}
+
+/// pi with the faux model and whatever is installed in its home (no `--no-extensions`).
+fn installed_argv(pi: &Pi, args: &[&str]) -> Vec<String> {
+    let mut argv = vec![
+        pi.node.display().to_string(),
+        pi.cli.display().to_string(),
+        "-e".into(),
+        pi.extension.join("test/faux.ts").display().to_string(),
+    ];
+    argv.extend(["--provider", "faux", "--model", "faux-1"].map(String::from));
+    argv.extend(args.iter().map(|a| a.to_string()));
+    argv
+}
+
+/// An environment for installing from `registry` and running what was installed: no `pi-ask`
+/// on PATH (only Node and the system's folders), no `PI_ASK_BIN`, npm's cache in the home.
+fn installed_env(
+    pi: &Pi,
+    home: &Home,
+    registry: &common::registry::Registry,
+) -> Vec<(String, String)> {
+    let node_bin = pi.node.parent().unwrap().display().to_string();
+    let mut env: Vec<(String, String)> = home
+        .env("")
+        .into_iter()
+        .filter(|(k, _)| k != "PI_ASK_BIN")
+        .collect();
+    let cache = home.dir.path().join(".npm-cache").display().to_string();
+    env.extend(
+        [
+            ("PATH", format!("{node_bin}:/usr/local/bin:/usr/bin:/bin")),
+            ("npm_config_registry", registry.url.clone()),
+            ("npm_config_cache", cache),
+            ("npm_config_audit", "false".into()),
+            ("npm_config_fund", "false".into()),
+            ("npm_config_update_notifier", "false".into()),
+        ]
+        .map(|(k, v)| (k.to_owned(), v)),
+    );
+    env
+}
+
+/// `pi install npm:pi-ask`, as a user types it.
+fn pi_install(pi: &Pi, home: &Home, env: &[(String, String)]) {
+    let output = Command::new(&pi.node)
+        .arg(&pi.cli)
+        .args(["install", "npm:pi-ask"])
+        .current_dir(home.work())
+        .env_remove("PI_ASK_BIN")
+        .envs(env.iter().filter(|(k, _)| k != "PI_OFFLINE").cloned())
+        .env_remove("PI_OFFLINE")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "pi install: {}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// pi in a mode without a terminal; returns its stdout lines as JSON (those that parse).
 fn piped(pi: &Pi, home: &Home, bin: &str, args: &[&str], extra: &[&Path]) -> std::process::Child {
     let argv = pi.argv(extra, args);
@@ -736,7 +914,8 @@ fn a_missing_engine_is_a_clear_tool_error_and_pi_keeps_working() {
     let end = run.ask_user_end();
     assert_eq!(end["isError"], true);
     let text = end["result"]["content"][0]["text"].as_str().unwrap();
-    assert!(text.contains("pi-ask was not found"), "{text}");
+    assert!(text.contains("pi-ask's engine was not found"), "{text}");
+    assert!(text.contains("PI_ASK_BIN names"), "{text}");
     assert!(text.contains("cargo install"), "{text}");
     read_until(&mut run.lines, |l| {
         l["type"] == "message_end" && l["message"]["content"][0]["text"] == "I could not ask."
@@ -859,8 +1038,35 @@ fn the_adapters_own_tests_pass_against_this_engine() {
         "{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(stdout.contains("# pass 8"), "{stdout}");
+    assert!(stdout.contains("# pass 12"), "{stdout}");
     assert!(stdout.contains("# fail 0"), "{stdout}");
+}
+
+/// Runs without pi: `cargo binstall pi-ask` is pointed at every engine package the npm packages
+/// are made for (npm/platforms.json), and at nothing else.
+fn binstall_takes_the_binary_from_each_npm_engine_package() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let platforms: serde_json::Map<String, Value> =
+        serde_json::from_str(&std::fs::read_to_string(root.join("npm/platforms.json")).unwrap())
+            .unwrap();
+    let manifest: toml::Table = std::fs::read_to_string(root.join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let overrides = manifest["package"]["metadata"]["binstall"]["overrides"]
+        .as_table()
+        .unwrap();
+    assert_eq!(overrides.len(), platforms.len());
+    for (key, platform) in &platforms {
+        let target = platform["rustTarget"].as_str().unwrap();
+        assert_eq!(
+            overrides[target]["pkg-url"].as_str().unwrap(),
+            format!(
+                "https://registry.npmjs.org/@pi-ask/engine-{key}/-/engine-{key}-{{ version }}.tgz"
+            ),
+            "{target}"
+        );
+    }
 }
 
 /// Runs without pi: the extension ships what the engine says the tool is.
@@ -926,6 +1132,10 @@ fn main() -> std::process::ExitCode {
             emoji_cjk_and_combining_marks_typed_key_by_key_arrive_whole_inside_pi,
         ),
         (
+            "pi_install_from_a_registry_brings_the_engine_and_a_missing_one_is_named",
+            pi_install_from_a_registry_brings_the_engine_and_a_missing_one_is_named,
+        ),
+        (
             "rpc_mode_asks_through_pis_dialogs",
             rpc_mode_asks_through_pis_dialogs,
         ),
@@ -966,10 +1176,16 @@ fn main() -> std::process::ExitCode {
             the_adapters_own_tests_pass_against_this_engine,
         ),
     ];
-    let standalone: &[(&str, fn())] = &[(
-        "the_shipped_tool_definition_is_the_engines",
-        the_shipped_tool_definition_is_the_engines,
-    )];
+    let standalone: &[(&str, fn())] = &[
+        (
+            "binstall_takes_the_binary_from_each_npm_engine_package",
+            binstall_takes_the_binary_from_each_npm_engine_package,
+        ),
+        (
+            "the_shipped_tool_definition_is_the_engines",
+            the_shipped_tool_definition_is_the_engines,
+        ),
+    ];
     let missing = if args.list { None } else { Pi::prepare() };
     let in_ci = std::env::var("CI").is_ok_and(|v| v == "true");
     let trial = |(name, test): &(&str, fn()), missing: Option<&String>| {

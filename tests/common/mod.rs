@@ -5,6 +5,7 @@ pub mod batches;
 pub mod embed_host;
 pub mod mcp;
 pub mod pty;
+pub mod registry;
 
 use std::time::Duration;
 
