@@ -1027,6 +1027,7 @@ fn the_adapters_own_tests_pass_against_this_engine() {
             "test/width.test.ts",
             "test/input.test.ts",
             "test/call.test.ts",
+            "test/engine.test.ts",
         ])
         .current_dir(&pi.extension)
         .env("PI_ASK_BIN", engine())
