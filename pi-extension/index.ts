@@ -262,6 +262,8 @@ export default function piAsk(pi: ExtensionAPI) {
           mounted = true;
           if (asks) waiting(ctx, true);
           void ctx.ui.custom<Final>((tui, _theme, _keybindings, done) => {
+            // The footer names Shift+Enter for a new line only where pi's terminal reports it.
+            engine.send({ type: "keyboard", shiftEnter: tui.terminal.kittyProtocolActive === true });
             rerender = () => {
               if (keysAwaitingFrame > 0) {
                 keysAwaitingFrame = 0;

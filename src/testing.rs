@@ -171,6 +171,13 @@ impl Harness {
         self
     }
 
+    /// Draws as for a terminal that reports Shift+Enter apart from Enter (or not).
+    pub fn shift_enter_reported(&mut self, reported: bool) -> &mut Self {
+        self.engine.session_mut().set_shift_enter_reported(reported);
+        self.draw();
+        self
+    }
+
     /// Draws a frame and keeps it whole. The frame itself is what is read, not the test backend's
     /// screen: the backend applies only the diff between frames and, unlike a terminal, does not
     /// clear the second half of a wide character when the diff skips it, so it can show cells

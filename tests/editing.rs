@@ -67,8 +67,17 @@ fn every_edit_is_a_message_on_the_models_own_text() {
             Msg::Edit(EditOp::Paste("there\r\nfriend".into())),
         ],
     );
-    assert_eq!(m.editor().unwrap().text(), "hello big there friend");
+    // A pasted line break is kept (the answer takes new lines), a CRLF as one.
+    assert_eq!(m.editor().unwrap().text(), "hello big there\nfriend");
     send(&mut m, [Msg::Edit(EditOp::DeleteToLineStart)]);
+    assert_eq!(m.editor().unwrap().text(), "hello big there\n");
+    send(
+        &mut m,
+        [
+            Msg::Edit(EditOp::DeleteCharBackward),
+            Msg::Edit(EditOp::DeleteToLineStart),
+        ],
+    );
     assert!(m.editor_is_empty(), "the model's text is the only text");
 }
 
@@ -123,13 +132,13 @@ fn a_whole_text_set_at_once_replaces_the_editor_and_asks_for_no_search() {
     assert_eq!(search(&cmds), None, "a line-by-line answer is not typing");
     assert_eq!(
         m.editor().unwrap().text(),
-        "new @src line",
-        "a one-line editor takes line breaks as spaces"
+        "new @src\nline",
+        "the answer editor keeps line breaks"
     );
     send(&mut m, [insert("!")]);
     assert_eq!(
         m.editor().unwrap().text(),
-        "new @src line!",
+        "new @src\nline!",
         "the caret is at the end"
     );
 }
@@ -344,4 +353,41 @@ fn the_keymap_docs_table_is_generated_from_the_action_table() {
             "{action} has a description"
         );
     }
+}
+
+/// Issue 39: the `Type your own` answer takes new lines as the note editors do (`ctrl+j` and
+/// `alt+enter` everywhere), and the answer keeps them.
+#[test]
+fn the_type_your_own_answer_takes_new_lines() {
+    let mut h = Harness::new(&payload(vec![single("q")]).to_string(), 80, 20).unwrap();
+    h.press("end").press("enter");
+    h.type_text("first").press("ctrl+j").type_text("second");
+    h.press("alt+enter").type_text("third");
+    assert_eq!(
+        h.model().unwrap().editor().unwrap().text(),
+        "first\nsecond\nthird"
+    );
+    h.press("enter").press("enter");
+    let answer = &h.result().expect("submitted").details.answers["q"];
+    assert_eq!(answer.custom_text.as_deref(), Some("first\nsecond\nthird"));
+}
+
+/// Issue 42: the footer named `Shift+Enter new line`, which saves on a terminal without the kitty
+/// keyboard protocol. It names the first key of `newLine` the terminal delivers: Shift+Enter only
+/// where the terminal reports it apart from Enter.
+#[test]
+fn the_new_line_hint_names_a_key_the_terminal_delivers() {
+    let mut h = Harness::new(&payload(vec![single("q")]).to_string(), 120, 20).unwrap();
+    h.press("shift+n").type_text("a note");
+    let screen = h.screen_text();
+    assert!(screen.contains("Alt+Enter new line"), "{screen}");
+    assert!(!screen.contains("Shift+Enter new line"), "{screen}");
+    h.shift_enter_reported(true);
+    let screen = h.screen_text();
+    assert!(screen.contains("Shift+Enter new line"), "{screen}");
+    // The answer editor names it too, now that it takes new lines.
+    let mut h = Harness::new(&payload(vec![single("q")]).to_string(), 120, 20).unwrap();
+    h.press("end").press("enter").type_text("text");
+    let screen = h.screen_text();
+    assert!(screen.contains("Alt+Enter new line"), "{screen}");
 }

@@ -272,6 +272,32 @@ fn the_cursor_marker_sits_in_the_open_editor() {
     assert_eq!(others, 1);
 }
 
+/// Issue 42: the footer names Shift+Enter for a new line only when the host says its terminal
+/// reports it (pi: the kitty keyboard protocol); otherwise a key every terminal delivers.
+#[test]
+fn the_new_line_hint_follows_what_the_hosts_terminal_reports() {
+    let dir = config_dir();
+    let hint = |keyboard: Option<bool>| {
+        let mut lines = vec![open(&deploy(), 100, 20, &dir)];
+        if let Some(shift_enter) = keyboard {
+            lines.push(json!({"type": "keyboard", "shiftEnter": shift_enter}));
+        }
+        lines.extend([input("\x1b[B\x1b[B"), input("two\nlines")]);
+        let out = exchange(&lines);
+        plain(last_frame(&out))
+            .into_iter()
+            .find(|l| l.contains("new line"))
+            .unwrap_or_default()
+    };
+    assert!(hint(None).contains("Alt+Enter new line"), "{}", hint(None));
+    assert!(hint(Some(false)).contains("Alt+Enter new line"));
+    assert!(
+        hint(Some(true)).contains("Shift+Enter new line"),
+        "{}",
+        hint(Some(true))
+    );
+}
+
 #[test]
 fn the_dialog_flow_is_served_as_steps() {
     let dir = config_dir();

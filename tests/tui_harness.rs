@@ -485,8 +485,8 @@ fn readline_keys_edit_the_line_as_readline_does() {
     assert_eq!(text(&["ctrl+a", "alt+f", "ctrl+k"]), "alpha");
     assert_eq!(text(&["ctrl+left", "ctrl+left", "ctrl+k"]), "alpha ");
     assert_eq!(text(&["ctrl+a", "ctrl+right", "ctrl+u"]), " beta gamma");
-    // Keys readline leaves alone change nothing here either.
-    assert_eq!(text(&["ctrl+j"]), "alpha beta gamma");
+    // Ctrl+J starts a new line (the answer takes new lines, as the note editors).
+    assert_eq!(text(&["ctrl+j"]), "alpha beta gamma\n");
     assert_eq!(text(&["ctrl+h"]), "alpha beta gamm");
 }
 

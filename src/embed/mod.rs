@@ -387,6 +387,10 @@ impl Host<'_> {
                 let abort = Input::Msg(Msg::External(External::Interrupted));
                 engine.step([abort], now).changed
             }
+            HostMessage::Keyboard { shift_enter } => {
+                engine.session_mut().set_shift_enter_reported(shift_enter);
+                true
+            }
             HostMessage::Submit(value) => {
                 let outcome = self.submit(engine, &value, flow_id);
                 let (request_id, sent_flow) = remote::ids_of(&value);

@@ -151,6 +151,12 @@ pub enum HostMessage {
     },
     /// The host gave up on the ask (pi's tool abort): it ends cancelled with what was entered.
     Abort,
+    /// What the host's terminal reports: `shiftEnter` when it tells Shift+Enter from Enter (the
+    /// kitty keyboard protocol); the footer then names Shift+Enter for a new line.
+    Keyboard {
+        /// Shift+Enter arrives as itself.
+        shift_enter: bool,
+    },
     /// A remote submit (the `@geoqiao/pi-ask:submit` event), validated by the engine.
     Submit(Value),
     /// The answer to a dialog step.
@@ -178,9 +184,18 @@ pub struct ExtractReply {
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "camelCase", deny_unknown_fields)]
 enum Plain {
-    Input { data: String },
-    Resize { width: u16, height: u16 },
+    Input {
+        data: String,
+    },
+    Resize {
+        width: u16,
+        height: u16,
+    },
     Abort {},
+    #[serde(rename_all = "camelCase")]
+    Keyboard {
+        shift_enter: bool,
+    },
     Reply(StepReply),
     Extracted(ExtractReply),
 }
@@ -191,10 +206,14 @@ pub enum ProtocolError {
     #[error("not a JSON object: {0}")]
     /// The line is not JSON, or not an object.
     NotJson(String),
-    #[error("a message needs a \"type\" (open, input, resize, abort, submit, reply or extracted)")]
+    #[error(
+        "a message needs a \"type\" (open, input, resize, abort, keyboard, submit, reply or extracted)"
+    )]
     /// The object has no `type`.
     NoType,
-    #[error("unknown message type {0:?} (open, input, resize, abort, submit, reply or extracted)")]
+    #[error(
+        "unknown message type {0:?} (open, input, resize, abort, keyboard, submit, reply or extracted)"
+    )]
     /// The `type` is none the engine knows.
     UnknownType(String),
     /// A message of a known type that does not read (a missing or unknown field, a bad value).
@@ -248,17 +267,16 @@ pub fn parse(line: &str) -> Result<HostMessage, ProtocolError> {
             Ok(HostMessage::Open(Box::new(open)))
         }
         "submit" => Ok(HostMessage::Submit(value)),
-        "input" | "resize" | "abort" | "reply" | "extracted" => {
-            Ok(
-                match serde_json::from_value::<Plain>(value).map_err(invalid)? {
-                    Plain::Input { data } => HostMessage::Input(data),
-                    Plain::Resize { width, height } => HostMessage::Resize { width, height },
-                    Plain::Abort {} => HostMessage::Abort,
-                    Plain::Reply(reply) => HostMessage::Reply(reply),
-                    Plain::Extracted(reply) => HostMessage::Extracted(reply),
-                },
-            )
-        }
+        "input" | "resize" | "abort" | "keyboard" | "reply" | "extracted" => Ok(
+            match serde_json::from_value::<Plain>(value).map_err(invalid)? {
+                Plain::Input { data } => HostMessage::Input(data),
+                Plain::Resize { width, height } => HostMessage::Resize { width, height },
+                Plain::Abort {} => HostMessage::Abort,
+                Plain::Keyboard { shift_enter } => HostMessage::Keyboard { shift_enter },
+                Plain::Reply(reply) => HostMessage::Reply(reply),
+                Plain::Extracted(reply) => HostMessage::Extracted(reply),
+            },
+        ),
         _ => Err(ProtocolError::UnknownType(kind)),
     }
 }
@@ -298,6 +316,10 @@ mod tests {
         assert!(matches!(
             parse(r#"{"type":"abort"}"#),
             Ok(HostMessage::Abort)
+        ));
+        assert!(matches!(
+            parse(r#"{"type":"keyboard","shiftEnter":true}"#),
+            Ok(HostMessage::Keyboard { shift_enter: true })
         ));
         assert!(matches!(
             parse(r#"{"type":"reply","id":"s1","cancelled":true}"#),

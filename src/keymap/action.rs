@@ -283,7 +283,7 @@ actions! {
     EditorDeleteToLineEnd => { Editor, "deleteToLineEnd", ["ctrl+k"], Msg::Edit(E::DeleteToLineEnd), EditorHasText, Editing, false,
         hint "", "Delete from the caret to the end of the line" },
     EditorNewLine => { Editor, "newLine", ["shift+enter", "alt+enter", "ctrl+j"], Msg::Edit(E::NewLine), Always, Editing, false,
-        hint "new line", "Start a new line (note editors; the free-form answer is one line)" },
+        hint "new line", "Start a new line (answers and notes)" },
     NoteEditorSave => { NoteEditor, "save", ["enter"], Msg::Intent(Intent::EditorSubmit), Always, Flow, true,
         hint "save", "Save the note" },
     NoteEditorClose => { NoteEditor, "close", ["esc"], Msg::Intent(Intent::EditorClose), Always, Flow, true,

@@ -105,16 +105,12 @@ pub struct OpenEditor {
 }
 
 impl OpenEditor {
-    /// An editor on `target` holding `text`, the caret at its end (free-form answers are one line).
+    /// An editor on `target` holding `text`, the caret at its end. Answers and notes alike take
+    /// new lines (as the original's, pi's editor).
     pub fn new(target: EditorTarget, text: &str) -> OpenEditor {
-        let edit = TextEdit::new(text);
-        let edit = match target {
-            EditorTarget::Answer { .. } => edit.single_line(),
-            _ => edit,
-        };
         OpenEditor {
             target,
-            edit,
+            edit: TextEdit::new(text),
             landed: false,
         }
     }

@@ -38,6 +38,8 @@ pub struct App {
     dismiss_puts_back: bool,
     /// The person asked to give the form back (see `dismiss_puts_back`).
     put_back: bool,
+    /// The terminal reports Shift+Enter apart from Enter (see [`App::set_shift_enter_reported`]).
+    shift_enter: bool,
     /// The frame [`App::natural_height`] laid out, for the draw that follows it; anything that
     /// changes what is drawn drops it.
     laid_out: Option<FrameLayout>,
@@ -93,6 +95,7 @@ impl App {
             look: Look::default(),
             dismiss_puts_back: false,
             put_back: false,
+            shift_enter: false,
             laid_out: None,
             measured: false,
         };
@@ -117,6 +120,16 @@ impl App {
     /// A frame was drawn and what it measured reported to the model.
     pub(crate) fn set_measured(&mut self) {
         self.measured = true;
+    }
+
+    /// Whether the terminal reports Shift+Enter apart from Enter (the kitty keyboard protocol):
+    /// only then do the hints name it for a new line. Unknown is no: Alt+Enter and Ctrl+J arrive
+    /// from every terminal.
+    pub fn set_shift_enter_reported(&mut self, reported: bool) {
+        if self.shift_enter != reported {
+            self.changed();
+            self.shift_enter = reported;
+        }
     }
 
     /// Draws with this theme from now on.
@@ -201,6 +214,7 @@ impl App {
             look: &self.look,
             table: &self.table,
             config_path: &self.config_path,
+            shift_enter: self.shift_enter,
         };
         let layout = match self.laid_out.take() {
             Some(layout) if layout.cols() == area.width.max(1) => layout,
@@ -216,6 +230,7 @@ impl App {
             look: &self.look,
             table: &self.table,
             config_path: &self.config_path,
+            shift_enter: self.shift_enter,
         };
         let layout = FrameLayout::new(&self.model, &chrome, &mut self.view, cols);
         let height = layout.natural_height(&self.model);

@@ -54,11 +54,14 @@ fn pair_hint(
 /// settings.
 /// `markdown` says whether Markdown is rendered (the config's `theme.markdown`): the raw toggle is
 /// named only for a preview that has some.
+/// `shift_enter` says whether the terminal reports Shift+Enter apart from Enter (the kitty
+/// keyboard protocol): without it, a hint never names `shift+enter`, which would save instead.
 pub fn flow_hints(
     table: &BindingTable,
     model: &Model,
     popup_open: bool,
     markdown: bool,
+    shift_enter: bool,
 ) -> Vec<Vec<String>> {
     use Action::*;
     if popup_open {
@@ -189,8 +192,8 @@ pub fn flow_hints(
     hints.push(settings);
     let mut groups = vec![hints.into_iter().flatten().collect::<Vec<String>>()];
     // Once an editor holds text, its editing keys get a line of their own.
-    if let Some(editor) = model.editor().filter(|e| !e.edit.is_empty()) {
-        let editing = editing_hints(table, editor.target.is_note());
+    if model.editor().is_some_and(|e| !e.edit.is_empty()) {
+        let editing = editing_hints(table, shift_enter);
         if !editing.is_empty() {
             groups.push(editing);
         }
@@ -199,8 +202,8 @@ pub fn flow_hints(
 }
 
 /// The editing actions with a hint verb, from the table: word motions as one pair, deleting a
-/// word, and (in notes) a new line.
-fn editing_hints(table: &BindingTable, note: bool) -> Vec<String> {
+/// word, and a new line by the first of its keys the terminal delivers.
+fn editing_hints(table: &BindingTable, shift_enter: bool) -> Vec<String> {
     use Action::*;
     let word = match (
         table.first_label(EditorCursorWordLeft),
@@ -217,14 +220,15 @@ fn editing_hints(table: &BindingTable, note: bool) -> Vec<String> {
             .first_label(action)
             .map(|k| format!("{k} {}", action.spec().hint))
     };
-    [
-        word,
-        first(EditorDeleteWordBackward),
-        note.then(|| first(EditorNewLine)).flatten(),
-    ]
-    .into_iter()
-    .flatten()
-    .collect()
+    let new_line = table
+        .keys(EditorNewLine)
+        .iter()
+        .find(|key| shift_enter || key.to_string() != "shift+enter")
+        .map(|key| format!("{} {}", key.label(), EditorNewLine.spec().hint));
+    [word, first(EditorDeleteWordBackward), new_line]
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 /// The settings modal's footer line.

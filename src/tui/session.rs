@@ -125,6 +125,13 @@ impl Session {
         }
     }
 
+    /// Whether the terminal reports Shift+Enter apart from Enter ([`App::set_shift_enter_reported`]).
+    pub fn set_shift_enter_reported(&mut self, reported: bool) {
+        if let Screen::Flow(app) = &mut self.screen {
+            app.set_shift_enter_reported(reported);
+        }
+    }
+
     /// The flow's result once it finished.
     pub fn result(&self) -> Option<&AskResult> {
         self.result.as_ref()

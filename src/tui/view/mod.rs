@@ -38,6 +38,8 @@ pub struct Chrome<'a> {
     pub table: &'a BindingTable,
     /// The config file's path, as the settings modal shows it.
     pub config_path: &'a str,
+    /// The terminal reports Shift+Enter apart from Enter (the hints may name it).
+    pub shift_enter: bool,
 }
 
 /// What the view keeps from frame to frame, and nothing else: each question's option list (its
@@ -188,6 +190,7 @@ fn flow_footer(model: &Model, chrome: &Chrome) -> Footer {
                 model,
                 model.popup().is_some_and(|p| !p.items.is_empty()),
                 chrome.look.theme.render_markdown,
+                chrome.shift_enter,
             )
         } else {
             Vec::new()
