@@ -17,7 +17,10 @@ use serde_json::Value;
 /// processes, on the file worker's own time.
 fn run_both(batches: &[Vec<usize>]) -> (Value, Value) {
     let payload = payload();
-    let mut harness = Harness::new(&payload.to_string(), COLS, ROWS).unwrap();
+    // File suggestions on, as in the binary (whether Tab completes or goes on, and the footer's
+    // word for it, depend on it); no key here opens a listing, so the index's files never show.
+    let index = pi_ask::files::FileIndex::from_entries(std::path::Path::new("."), Vec::new());
+    let mut harness = Harness::with_file_index(&payload.to_string(), index, COLS, ROWS).unwrap();
     let mut pty = Session::start(&["ask", "--fullscreen", "form.json"], |dir| {
         std::fs::write(dir.join("form.json"), payload.to_string()).unwrap();
     });

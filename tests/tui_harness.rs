@@ -960,3 +960,94 @@ fn typing_after_enter_on_the_empty_type_your_own_editor_is_the_answer() {
         "the new one"
     );
 }
+
+/// Two multi questions, for the rules of a saved `Type your own` answer.
+const MULTIS: &str = r#"{"questions":[
+  {"id":"one","label":"One","prompt":"First?","type":"multi","options":[{"value":"a","label":"Alpha"},{"value":"b","label":"Beta"}]},
+  {"id":"two","label":"Two","prompt":"Second?","type":"multi","options":[{"value":"x","label":"Ex"}]}
+]}"#;
+
+/// Issue 42: Enter on the saved `Type your own` row of a multi question reopened its editor, and
+/// Enter there saved and stayed, so Enter never went on. As in the original, Enter saves a new or
+/// changed answer and stays (other options can still be ticked), and Enter on the saved row opens
+/// it; Enter confirming it unchanged goes on. The footer names each.
+#[test]
+fn enter_goes_on_from_a_saved_type_your_own_answer_of_a_multi_question() {
+    let mut h = Harness::new(MULTIS, 100, 24).unwrap();
+    h.press("space").press("end").type_text("Gamma");
+    assert!(
+        h.screen_text().contains("Enter save"),
+        "{}",
+        h.screen_text()
+    );
+    h.press("enter");
+    assert_eq!(
+        h.model().unwrap().tab_index(),
+        0,
+        "a new answer is saved in place"
+    );
+    assert!(
+        h.screen_text().contains("Enter edit"),
+        "{}",
+        h.screen_text()
+    );
+    h.press("enter");
+    assert_eq!(h.model().unwrap().editor().unwrap().text(), "Gamma");
+    assert!(
+        h.screen_text().contains("Enter continue"),
+        "{}",
+        h.screen_text()
+    );
+    h.press("enter");
+    assert_eq!(h.model().unwrap().tab_index(), 1, "confirmed unchanged: on");
+    h.press("shift+tab")
+        .press("end")
+        .press("enter")
+        .type_text("!");
+    assert!(
+        h.screen_text().contains("Enter save"),
+        "{}",
+        h.screen_text()
+    );
+    h.press("enter");
+    assert_eq!(
+        h.model().unwrap().tab_index(),
+        0,
+        "a changed answer is saved in place"
+    );
+    h.press("tab").press("tab").press("enter");
+    let answer = &h.result().expect("submitted").details.answers["one"];
+    assert_eq!(answer.labels, ["Alpha", "Gamma!"]);
+}
+
+/// Issue 42: Tab in an editor holding text tried a path completion even after a space, where there
+/// is nothing to complete, and did nothing else. With no path word before the caret it goes to the
+/// next tab (saving the draft), as it does in an empty editor; the footer says which.
+#[test]
+fn tab_in_an_editor_completes_a_path_word_or_goes_to_the_next_tab() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    let mut h = Harness::with_files(TWO, dir.path(), 100, 24).unwrap();
+    h.press("end").press("enter").type_text("see sr");
+    assert!(
+        h.screen_text().contains("Tab complete"),
+        "{}",
+        h.screen_text()
+    );
+    h.press("tab");
+    assert_eq!(h.model().unwrap().editor().unwrap().text(), "see src/");
+    h.type_text(" then ");
+    assert!(
+        h.screen_text().contains("Tab next tab"),
+        "{}",
+        h.screen_text()
+    );
+    h.press("tab");
+    assert_eq!(h.model().unwrap().tab_index(), 1, "on the next question");
+    h.press("shift+tab");
+    assert_eq!(
+        h.model().unwrap().answer(0).custom_text.as_deref(),
+        Some("see src/ then "),
+        "the draft was saved"
+    );
+}

@@ -89,6 +89,22 @@ impl Completion {
     }
 }
 
+impl Model {
+    /// Whether Tab in the open editor completes something: a popup is open, or file suggestions
+    /// are on and a path word (or an `@`, or an open quote) is before the caret. Otherwise Tab goes
+    /// to the next tab, as in an empty editor.
+    pub fn tab_completes(&self) -> bool {
+        if self.completion.popup.is_some() {
+            return true;
+        }
+        let Some(before) = before_caret(self).filter(|_| self.completion.enabled) else {
+            return false;
+        };
+        let word = files::path_word(&before);
+        !word.word.is_empty() || word.had_at || word.quoted
+    }
+}
+
 /// The text before the caret that completion looks at.
 fn before_caret(model: &Model) -> Option<String> {
     let editor = model.editor.as_ref()?;

@@ -1,8 +1,8 @@
 //! `update`: the one place the flow's state changes.
 
 use super::{
-    Cmd, EditOp, EditorTarget, External, Intent, Model, Msg, Notification, OpenEditor, Report,
-    ReviewAction, SettingsIntent, Tab, popup,
+    Cmd, EditOp, EditorTarget, External, Intent, Model, Msg, Notification, OpenEditor, PopupAction,
+    Report, ReviewAction, SettingsIntent, Tab, popup,
 };
 use crate::form::QuestionType;
 use crate::result::{self, Outcome};
@@ -165,6 +165,10 @@ fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
             direct::update(model, direct)
         }
         Msg::Edit(op) => edit(model, op),
+        // Tab with no path word to complete goes on, as in an empty editor.
+        Msg::Popup(PopupAction::Complete) if model.editor.is_some() && !model.tab_completes() => {
+            intent_update(model, Intent::NextTab)
+        }
         Msg::Popup(action) if model.editor.is_some() => popup::action(model, action),
         Msg::Popup(_) => Vec::new(),
         // A filter key with no filter open, an inbox key in a form: a person's action that
@@ -623,6 +627,7 @@ fn close_editor(model: &mut Model, submit: bool) -> Vec<Cmd> {
         EditorTarget::Answer { question } => {
             let multi = model.questions[question].presented_type.is_multi();
             let answer = &mut model.answers[question];
+            let unchanged = answer.custom_text.as_deref() == Some(text.trim());
             // Enter submits the answer trimmed; Esc keeps the draft verbatim (the original 1.3.0
             // keeps `"  spaced  "` as it was typed).
             answer.set_custom_text(if submit { text.trim() } else { &text });
@@ -634,7 +639,11 @@ fn close_editor(model: &mut Model, submit: bool) -> Vec<Cmd> {
                 }
             }
             model.suppress_auto_open = true;
-            if submit && saved && !multi {
+            // Enter goes on with a single question's answer. A multi question stays, so other
+            // options can be ticked (both as the original), except when Enter confirms the saved
+            // answer unchanged: that goes on (in the original Enter on the saved row only ever
+            // reopened the editor, and Enter there saved and stayed, with no way on by Enter).
+            if submit && saved && (!multi || unchanged) {
                 return advance(model);
             }
         }

@@ -119,7 +119,19 @@ pub fn flow_hints(
         (Some(editor), _) if editor.target.is_note() => {
             vec![hint(table, NoteEditorSave), hint(table, NoteEditorClose)]
         }
-        (Some(_), _) => vec![hint(table, EditorSubmit), hint(table, EditorClose)],
+        (Some(editor), _) => {
+            let q = editor.target.question();
+            // In a multi question Enter saves and stays, or goes on when it confirms the saved
+            // answer unchanged (`update`'s rule).
+            let verb = if !model.questions()[q].presented_type.is_multi() {
+                EditorSubmit.spec().hint
+            } else if model.answer(q).custom_text.as_deref() == Some(editor.text().trim()) {
+                "continue"
+            } else {
+                "save"
+            };
+            vec![hint_as(table, EditorSubmit, verb), hint(table, EditorClose)]
+        }
         (None, Tab::Review) => vec![
             tabs,
             select,
@@ -179,10 +191,17 @@ pub fn flow_hints(
                 hints.push(hint(table, MainFilter));
             }
             hints.push(question_type_hint(table));
+            // On a saved `Type your own` answer, Enter opens it for editing.
+            let on_saved_answer = model.cursor(q) == model.questions()[q].custom_row()
+                && model.answer(q).custom_text.is_some();
             hints.push(hint_as(
                 table,
                 MainConfirm,
-                if multi { "continue" } else { "confirm" },
+                match (on_saved_answer, multi) {
+                    (true, _) => "edit",
+                    (false, true) => "continue",
+                    (false, false) => "confirm",
+                },
             ));
             hints.push(notes);
             hints.push(hint(table, MainCancel));
@@ -193,7 +212,13 @@ pub fn flow_hints(
     let mut groups = vec![hints.into_iter().flatten().collect::<Vec<String>>()];
     // Once an editor holds text, its editing keys get a line of their own.
     if model.editor().is_some_and(|e| !e.edit.is_empty()) {
-        let editing = editing_hints(table, shift_enter);
+        let mut editing = editing_hints(table, shift_enter);
+        let tab = if model.tab_completes() {
+            AutocompleteComplete.spec().hint
+        } else {
+            "next tab"
+        };
+        editing.extend(hint_as(table, AutocompleteComplete, tab));
         if !editing.is_empty() {
             groups.push(editing);
         }
