@@ -321,7 +321,9 @@ export default function piAsk(pi: ExtensionAPI) {
       const value =
         message.dialog === "select"
           ? await ctx.ui.select(message.title, message.options, { signal })
-          : await ctx.ui.input(message.title, message.placeholder, { signal });
+          : message.dialog === "editor"
+            ? await ctx.ui.editor(message.title, message.prefill)
+            : await ctx.ui.input(message.title, message.placeholder, { signal });
       if (signal?.aborted) engine.send({ type: "abort" });
       else if (value === undefined) engine.send({ type: "reply", id: message.id, cancelled: true });
       else engine.send({ type: "reply", id: message.id, value });

@@ -327,51 +327,108 @@ pub fn run(form: &Form, channel: &mut dyn Dialogs) -> std::io::Result<AskResult>
     let mut flow = DialogFlow::new(form);
     let total = form.questions.len();
     for (i, question) in form.questions.iter().enumerate() {
-        if flow.engine.is_done() {
-            break;
-        }
-        let title = select_title(form.title.as_deref(), question, i, total);
-        let options = option_strings(question);
-        let reply = channel.ask("select", json!({ "title": title, "options": options }))?;
-        let chosen = match reply {
-            DialogReply::Abort => return Ok(flow.end(ReviewAction::Cancel)),
-            DialogReply::Dismissed => {
-                flow.send(Msg::Intent(Intent::NextTab));
-                continue;
+        // A note is written in its own dialog, then the question's card comes back.
+        loop {
+            if flow.engine.is_done() {
+                break;
             }
-            DialogReply::Value(v) => v,
-        };
-        match options.iter().position(|o| *o == chosen) {
-            None => {
-                channel.report(&format!(
-                    "the host's reply \"{}\" to question {} names none of its options: the ask ends cancelled",
-                    crate::printable::printable(&chosen),
-                    i + 1
-                ));
-                return Ok(flow.end(ReviewAction::Cancel));
-            }
-            Some(index) if index < question.options.len() => {
-                flow.send(Msg::Direct(Direct::Choose(vec![index])))
-            }
-            Some(_) => {
-                let placeholder = if question.presented_type == QuestionType::Multi {
-                    "Enter one or more answers"
-                } else {
-                    "Enter your answer"
-                };
-                let input_title = format!("{title} — {TYPE_SOMETHING}");
-                match channel.ask(
-                    "input",
-                    json!({ "title": input_title, "placeholder": placeholder }),
-                )? {
-                    DialogReply::Abort => return Ok(flow.end(ReviewAction::Cancel)),
-                    DialogReply::Dismissed => flow.send(Msg::Intent(Intent::NextTab)),
-                    DialogReply::Value(text) => flow.send(Msg::Direct(Direct::Own(text))),
+            let title = select_title(form.title.as_deref(), question, i, total);
+            let mut options = option_strings(question);
+            options.push(ADD_NOTE.to_owned());
+            let reply = channel.ask("select", json!({ "title": title, "options": options }))?;
+            let chosen = match reply {
+                DialogReply::Abort => return Ok(flow.end(ReviewAction::Cancel)),
+                DialogReply::Dismissed => {
+                    flow.send(Msg::Intent(Intent::NextTab));
+                    break;
+                }
+                DialogReply::Value(v) => v,
+            };
+            match options.iter().position(|o| *o == chosen) {
+                None => {
+                    channel.report(&format!(
+                        "the host's reply \"{}\" to question {} names none of its options: the ask ends cancelled",
+                        crate::printable::printable(&chosen),
+                        i + 1
+                    ));
+                    return Ok(flow.end(ReviewAction::Cancel));
+                }
+                Some(index) if index < question.options.len() => {
+                    flow.send(Msg::Direct(Direct::Choose(vec![index])));
+                    break;
+                }
+                Some(index) if index == options.len() - 1 => {
+                    let note = flow.note(i);
+                    let fields =
+                        json!({ "title": format!("{title} — {NOTE_TITLE}"), "prefill": note });
+                    match channel.ask("editor", fields)? {
+                        DialogReply::Abort => return Ok(flow.end(ReviewAction::Cancel)),
+                        DialogReply::Dismissed => {}
+                        DialogReply::Value(text) => {
+                            flow.send(Msg::Direct(Direct::Note { option: None, text }))
+                        }
+                    }
+                }
+                Some(_) => {
+                    let multi = question.presented_type == QuestionType::Multi;
+                    let placeholder = if multi {
+                        MULTI_PLACEHOLDER
+                    } else {
+                        "Enter your answer"
+                    };
+                    let input_title = format!("{title} — {TYPE_SOMETHING}");
+                    match channel.ask(
+                        "input",
+                        json!({ "title": input_title, "placeholder": placeholder }),
+                    )? {
+                        DialogReply::Abort => return Ok(flow.end(ReviewAction::Cancel)),
+                        DialogReply::Dismissed => flow.send(Msg::Intent(Intent::NextTab)),
+                        DialogReply::Value(text) => {
+                            match multi
+                                .then(|| numbered(&text, question.options.len()))
+                                .flatten()
+                            {
+                                Some((options, own)) => flow.choose_with_own(options, own),
+                                None => flow.send(Msg::Direct(Direct::Own(text))),
+                            }
+                        }
+                    }
+                    break;
                 }
             }
         }
     }
     Ok(flow.end(ReviewAction::Submit))
+}
+
+/// The last option of every card: a note on the question, written in an `editor` dialog.
+pub const ADD_NOTE: &str = "Add a note…";
+/// The `editor` dialog's title after the question's.
+const NOTE_TITLE: &str = "Note";
+/// The placeholder of a multi question's own answer, the original's words: what it takes (option
+/// numbers, own text, or both: [`numbered`]) is in docs/rpc.md.
+pub const MULTI_PLACEHOLDER: &str = "Enter one or more answers";
+
+/// A multi question's typed answer read as option numbers (1-based, separated by commas or
+/// spaces), then optionally `;` and text of the person's own: `1,3; something else`. `None` when
+/// the part before any `;` is not all numbers of offered options: then the whole text is the
+/// person's own answer, as in the original.
+pub fn numbered(text: &str, options: usize) -> Option<(Vec<usize>, Option<String>)> {
+    let (head, own) = match text.split_once(';') {
+        Some((head, own)) => (head, Some(own.trim()).filter(|o| !o.is_empty())),
+        None => (text, None),
+    };
+    let mut chosen = Vec::new();
+    for part in head.split([',', ' ']).filter(|p| !p.is_empty()) {
+        let n: usize = part.parse().ok()?;
+        if n == 0 || n > options {
+            return None;
+        }
+        if !chosen.contains(&(n - 1)) {
+            chosen.push(n - 1);
+        }
+    }
+    (!chosen.is_empty()).then_some((chosen, own.map(str::to_owned)))
 }
 
 /// The form behind the dialogs: a flow with default settings, no terminal (a headless engine),
@@ -397,6 +454,26 @@ impl DialogFlow {
 
     fn send(&mut self, msg: Msg) {
         self.engine.step([Input::Msg(msg)], Instant::now());
+    }
+
+    /// Question `q`'s note so far.
+    fn note(&self, q: usize) -> String {
+        self.engine
+            .session()
+            .app()
+            .and_then(|app| app.model().answer(q).note.clone())
+            .unwrap_or_default()
+    }
+
+    /// These options of the current multi question and, first, a `Type your own` answer: the
+    /// answer is given (which goes on), back to the question, then the options (which go on), as
+    /// the keys would do it.
+    fn choose_with_own(&mut self, options: Vec<usize>, own: Option<String>) {
+        if let Some(own) = own {
+            self.send(Msg::Direct(Direct::Own(own)));
+            self.send(Msg::Intent(Intent::PreviousTab));
+        }
+        self.send(Msg::Direct(Direct::Choose(options)));
     }
 
     /// The result: the flow's own when it already finished (everything answered reaches a review

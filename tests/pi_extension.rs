@@ -806,6 +806,26 @@ fn rpc_mode_asks_through_pis_dialogs() {
     });
     assert_eq!(select["title"], "[1/1] Deploy — Q1: Where to?");
     assert_eq!(select["options"][2], "Type something…");
+    // A note through pi's own editor dialog, then the same card again.
+    writeln!(
+        stdin,
+        "{}",
+        json!({"type": "extension_ui_response", "id": select["id"], "value": "Add a note…"})
+    )
+    .unwrap();
+    let editor = read_until(&mut lines, |l| {
+        l["type"] == "extension_ui_request" && l["method"] == "editor"
+    });
+    assert_eq!(editor["title"], "[1/1] Deploy — Q1: Where to? — Note");
+    writeln!(
+        stdin,
+        "{}",
+        json!({"type": "extension_ui_response", "id": editor["id"], "value": "after lunch"})
+    )
+    .unwrap();
+    let select = read_until(&mut lines, |l| {
+        l["type"] == "extension_ui_request" && l["method"] == "select"
+    });
     let choice = select["options"][1].as_str().unwrap().to_owned();
     assert!(
         choice.starts_with("2. Production (recommended)"),
@@ -823,6 +843,10 @@ fn rpc_mode_asks_through_pis_dialogs() {
     assert_eq!(
         end["result"]["details"]["answers"]["env"]["values"],
         json!(["prod"])
+    );
+    assert_eq!(
+        end["result"]["details"]["answers"]["env"]["note"],
+        "after lunch"
     );
     assert_eq!(end["result"]["details"]["mode"], "submit");
     let _ = child.kill();

@@ -112,7 +112,8 @@ fn a_three_question_flow_has_progress_titles_and_the_originals_flattened_strings
             "1. Speed — Ship the smallest working slice this week.",
             "2. Quality (recommended) — Take the time to harden edge cases and tests.",
             "3. Learning — Prototype to learn what users need.",
-            "Type something…"
+            "Type something…",
+            "Add a note…"
         ])
     );
     host.choose(
@@ -159,6 +160,58 @@ fn a_three_question_flow_has_progress_titles_and_the_originals_flattened_strings
         result["details"]["answers"]["direction"]["values"],
         json!(["plugin"])
     );
+}
+
+/// Issue 39: a multi question answered over RPC by option numbers, with text of the person's own
+/// after a `;` (`1,3; something else`); text that is not all option numbers stays the person's own
+/// answer, as in the original. A note is written in pi's `editor` dialog, and the card comes back.
+#[test]
+fn a_multi_question_takes_option_numbers_and_own_text_and_notes_come_through_the_editor() {
+    let mut host = Host::start(&fixture("planning.json"), &[]);
+    let first = host.next();
+    host.choose(&first, "Add a note…");
+    let editor = host.next();
+    assert_eq!(editor["method"], "editor", "{editor}");
+    assert_eq!(
+        editor["title"],
+        format!("{} — Note", first["title"].as_str().unwrap())
+    );
+    assert_eq!(editor["prefill"], "");
+    host.reply(&editor, json!({ "value": "ship by Friday" }));
+    let again = host.next();
+    assert_eq!(again["title"], first["title"], "the same question again");
+    host.choose(&again, again["options"][0].as_str().unwrap());
+    let second = host.next();
+    host.choose(&second, "Type something…");
+    let input = host.next();
+    host.reply(&input, json!({ "value": "1, 3; and a changelog" }));
+    let third = host.next();
+    assert!(third["title"].as_str().unwrap().starts_with("[3/3] "));
+    host.choose(&third, third["options"][0].as_str().unwrap());
+    let (result, code, _) = host.result();
+    assert_eq!(code, 0);
+    let answers = &result["details"]["answers"];
+    assert_eq!(answers["goal"]["note"], "ship by Friday");
+    assert_eq!(
+        answers["constraints"]["indices"],
+        json!([1, 3]),
+        "{answers}"
+    );
+    assert_eq!(answers["constraints"]["customText"], "and a changelog");
+}
+
+#[test]
+fn option_numbers_are_read_only_when_every_one_names_an_option() {
+    use pi_ask::rpc::numbered;
+    assert_eq!(numbered("1,3", 4), Some((vec![0, 2], None)));
+    assert_eq!(
+        numbered(" 2 4 ; mine ", 4),
+        Some((vec![1, 3], Some("mine".into())))
+    );
+    assert_eq!(numbered("2,2;", 4), Some((vec![1], None)));
+    for own in ["5", "0", "1, two", "Redis 7", "", "; only text"] {
+        assert_eq!(numbered(own, 4), None, "{own:?} is the person's own answer");
+    }
 }
 
 #[test]
