@@ -5,7 +5,7 @@
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
@@ -159,7 +159,12 @@ export function callLine(args: any, paint: (token: string, text: string) => stri
 function waiting(ctx: ExtensionContext, on: boolean) {
   if (!ctx.hasUI) return;
   ctx.ui.setStatus("pi-ask", on ? "? waiting for your answer" : undefined);
-  if (ctx.mode === "tui") ctx.ui.setWorkingVisible(!on);
+  if (ctx.mode !== "tui") return;
+  ctx.ui.setWorkingVisible(!on);
+  // The terminal's title (a tab in the background shows it) as pi writes it, with the wait in it.
+  const name = ctx.sessionManager.getSessionName();
+  const parts = ["π", ...(on ? ["? question waiting"] : []), ...(name ? [name] : []), basename(ctx.cwd)];
+  ctx.ui.setTitle(printable(parts.join(" - ")));
 }
 
 /** Text from a payload or a model made safe to print (control characters shown as `?`). */

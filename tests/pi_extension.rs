@@ -300,6 +300,20 @@ fn a_scripted_ask_is_answered_inside_pi_with_the_same_details_as_pi_ask_ask() {
     assert!(waiting.contains("❯ 1. Staging"), "{waiting}");
     assert!(!waiting.contains("Working..."), "{waiting}");
     assert!(waiting.contains("ask_user 1 question(s) (Q1)"), "{waiting}");
+    // And the terminal's title, for a tab in the background.
+    let raw = std::sync::Arc::clone(&session.raw);
+    let titles = || {
+        let raw = raw.lock().unwrap();
+        String::from_utf8_lossy(&raw)
+            .split("\x1b]0;")
+            .skip(1)
+            .filter_map(|t| t.split('\x07').next().map(str::to_owned))
+            .collect::<Vec<String>>()
+    };
+    assert_eq!(
+        titles().last().map(String::as_str),
+        Some("π - ? question waiting - work")
+    );
     session.send("\x1b[B");
     session.send("\r");
     wait_for(&session, "Review answers");
@@ -311,6 +325,7 @@ fn a_scripted_ask_is_answered_inside_pi_with_the_same_details_as_pi_ask_ask() {
         "{}",
         session.contents()
     );
+    assert_eq!(titles().last().map(String::as_str), Some("π - work"));
 
     let mut harness = Harness::new(&deploy().to_string(), 100, 30).unwrap();
     harness
