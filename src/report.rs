@@ -60,6 +60,13 @@ pub fn report(message: &str) {
     }
 }
 
+/// Writes `line` and a line break on standard output. A closed pipe (`pi-ask doctor | head -1`)
+/// ends nothing and panics nothing: what the reader did not want is not written. `line` is the
+/// caller's to make printable.
+pub fn print_line(line: &str) {
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
+}
+
 /// Writes `value` as pretty JSON on standard output (a closed pipe is not an error).
 pub fn print_json<T: serde::Serialize>(value: &T) {
     let text = serde_json::to_string_pretty(value).expect("serializable");

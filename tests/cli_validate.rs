@@ -171,3 +171,41 @@ fn answer_print_shows_the_extracted_payload_without_a_form() {
     assert_eq!(out.trim(), r#"{"questions":[]}"#);
     assert!(err.contains("No questions found"), "{err}");
 }
+
+/// Issue 42: `pi-ask doctor | true` and `inbox --status | head -1` panicked on the closed pipe
+/// (`failed printing to stdout`). Every command whose output a reader may stop reading ends
+/// quietly instead: no panic, its own exit status.
+#[test]
+fn a_closed_standard_output_ends_every_command_quietly() {
+    let home = tempfile::tempdir().unwrap();
+    let payload = fixture("planning.json");
+    let commands: &[&[&str]] = &[
+        &["doctor"],
+        &["inbox", "--status"],
+        &["schema"],
+        &["schema", "--pi"],
+        &["validate", &payload],
+        &["history"],
+        &["--help"],
+        &["ask", "--mode", "print", &payload],
+    ];
+    for args in commands {
+        // A pipe whose reading end is closed before the command starts: every write fails.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+            .args(*args)
+            .env("HOME", home.path())
+            .env_remove("PI_ASK_CONFIG")
+            .env_remove("PI_ASK_QUEUE")
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {stderr}");
+        assert!(out.status.code().is_some(), "{args:?} ended by a signal");
+    }
+}

@@ -77,7 +77,7 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
     let (payload, form) = match extracted {
         Extracted::NoQuestions => {
             if args.print {
-                println!("{}", serde_json::json!({ "questions": [] }));
+                crate::report::print_line(&serde_json::json!({ "questions": [] }).to_string());
             }
             return nothing(reopening::NO_QUESTIONS);
         }

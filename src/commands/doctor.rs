@@ -176,11 +176,11 @@ pub fn doctor(
     for f in &findings {
         let mark = if f.problem { "!!" } else { "ok" };
         problems += usize::from(f.problem);
-        println!(
+        crate::report::print_line(&format!(
             "{mark} {:<9} {}",
             format!("{}:", f.topic),
             crate::printable::printable(&f.text)
-        );
+        ));
     }
     CommandOutcome::done_if(problems == 0, CommandOutcome::NotReady)
 }

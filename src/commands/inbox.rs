@@ -404,7 +404,7 @@ pub fn status(queues: &[Queue]) -> CommandOutcome {
     let watched = !inboxes.is_empty();
     out.push_str(&format!("inbox: {}\n", watching(&inboxes)));
     for line in out.lines() {
-        println!("{}", crate::printable::printable(line));
+        crate::report::print_line(&crate::printable::printable(line));
     }
     CommandOutcome::done_if(watched, CommandOutcome::NotReady)
 }
