@@ -302,6 +302,13 @@ impl KeyId {
                 mods.shift |= c.is_ascii_uppercase();
                 Base::Char(c.to_ascii_lowercase())
             }
+            // Ctrl with 4 to 7 is the byte a legacy terminal sends for Ctrl with `\ ] ^ _`
+            // (crossterm reads 0x1c..0x1f as Ctrl+4..7): read as the latter, which are the keys
+            // people press and bind (`global.hide` is Ctrl+]).
+            RawKey::Char(c @ '4'..='7') if mods.ctrl && !mods.alt => {
+                mods.shift = false;
+                Base::Char(['\\', ']', '^', '_'][(c as u8 - b'4') as usize])
+            }
             RawKey::Char(c) => {
                 mods.shift = false;
                 Base::Char(c)

@@ -11,6 +11,8 @@ pub const DISMISS_NOTICE: &str =
 
 /// Placeholders of an empty editor.
 pub const NOTE_PLACEHOLDER: &str = "Add a note...";
+/// The hidden form's one line when the form has no title (`ask_user form (hidden) · Ctrl+] show`).
+pub const HIDDEN_FORM: &str = "ask_user form";
 /// The answer editor's placeholder.
 pub const ANSWER_PLACEHOLDER: &str = "Type answer...";
 

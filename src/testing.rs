@@ -171,6 +171,14 @@ impl Harness {
         self
     }
 
+    /// Draws as inside a host, where hiding the form shows the host's conversation (the footer
+    /// names the hide key), as `pi-ask embed` does.
+    pub fn inside_a_host(&mut self) -> &mut Self {
+        self.engine.session_mut().set_hides(true);
+        self.draw();
+        self
+    }
+
     /// Draws as for a terminal that reports Shift+Enter apart from Enter (or not).
     pub fn shift_enter_reported(&mut self, reported: bool) -> &mut Self {
         self.engine.session_mut().set_shift_enter_reported(reported);

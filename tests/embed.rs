@@ -56,6 +56,7 @@ fn the_same_keys_give_the_same_result_and_screen_as_the_harness() {
     let frame = last_frame(&before_submit);
     let shown = plain(frame);
     let mut harness = Harness::new(&deploy().to_string(), 72, shown.len() as u16).unwrap();
+    harness.inside_a_host();
     for key in keys {
         harness.send_bytes(key.as_bytes());
     }
@@ -295,6 +296,39 @@ fn the_new_line_hint_follows_what_the_hosts_terminal_reports() {
         hint(Some(true)).contains("Shift+Enter new line"),
         "{}",
         hint(Some(true))
+    );
+}
+
+/// Issue 39: inside a host the form hides to one line (the host's conversation above it can be
+/// read) with the key the footer names, and comes back as it was.
+#[test]
+fn the_form_hides_to_one_line_inside_a_host_and_comes_back() {
+    let dir = config_dir();
+    let out = exchange(&[open(&deploy(), 100, 20, &dir)]);
+    let footer = plain(last_frame(&out)).join("\n");
+    assert!(footer.contains("Ctrl+] hide"), "{footer}");
+    let out = exchange(&[
+        open(&deploy(), 100, 20, &dir),
+        input("\x1b[B"),
+        input("\x1d"),
+    ]);
+    let hidden = plain(last_frame(&out));
+    assert_eq!(hidden.len(), 1, "{hidden:?}");
+    assert_eq!(hidden[0].trim(), "Deploy (hidden) · Ctrl+] show");
+    let out = exchange(&[
+        open(&deploy(), 100, 20, &dir),
+        input("\x1b[B"),
+        input("\x1d"),
+        input("\r"),
+        input("\x1d"),
+        input("\r"),
+        input("\r"),
+    ]);
+    let result = &of_type(&out, "result")[0]["result"];
+    assert_eq!(
+        result["details"]["answers"]["env"]["values"],
+        json!(["prod"]),
+        "the Enter pressed while hidden did nothing; the cursor stayed on Production"
     );
 }
 

@@ -397,6 +397,34 @@ fn emoji_cjk_and_combining_marks_typed_key_by_key_arrive_whole_inside_pi() {
     );
 }
 
+/// Issue 39: the form hides to one line to read the conversation above it, and comes back.
+fn the_form_hides_to_read_the_conversation_and_comes_back_inside_pi() {
+    let (pi, _turn) = Pi::installed();
+    let home = Home::new();
+    home.script(deploy_then("Going to production."));
+    let mut session = asked(&pi, &home, "please deploy", "Where to?");
+    wait_for(&session, "Ctrl+] hide");
+    session.send("\x1d");
+    wait_for(&session, "Deploy (hidden) · Ctrl+] show");
+    assert!(
+        !session.contents().contains("Where to?"),
+        "{}",
+        session.contents()
+    );
+    assert!(session.contents().contains("please deploy"));
+    session.send("\x1d");
+    wait_for(&session, "Where to?");
+    session.send("\x1b[B");
+    session.send("\r");
+    wait_for(&session, "Review answers");
+    session.send("\r");
+    wait_for(&session, "Going to production.");
+    assert_eq!(
+        home.tool_result()["details"]["answers"]["env"]["values"],
+        json!(["prod"])
+    );
+}
+
 fn the_form_wears_pis_theme_and_follows_a_resize() {
     let (pi, _turn) = Pi::installed();
     let home = Home::new();
@@ -1176,6 +1204,10 @@ fn main() -> std::process::ExitCode {
         (
             "pi_install_from_a_registry_brings_the_engine_and_a_missing_one_is_named",
             pi_install_from_a_registry_brings_the_engine_and_a_missing_one_is_named,
+        ),
+        (
+            "the_form_hides_to_read_the_conversation_and_comes_back_inside_pi",
+            the_form_hides_to_read_the_conversation_and_comes_back_inside_pi,
         ),
         (
             "rpc_mode_asks_through_pis_dialogs",

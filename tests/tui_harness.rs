@@ -1051,3 +1051,41 @@ fn tab_in_an_editor_completes_a_path_word_or_goes_to_the_next_tab() {
         "the draft was saved"
     );
 }
+
+/// Issue 39: the form hides to show what is above it (the conversation, in pi), and comes back
+/// with everything as it was. While hidden, keys other than the hide key and dismiss do nothing,
+/// so nothing is answered unseen.
+#[test]
+fn the_form_hides_to_one_line_and_comes_back_as_it_was() {
+    let mut h = Harness::new(TWO, 100, 24).unwrap();
+    h.press("down");
+    // On its own terminal nothing of another program is above the form: the key works, the
+    // footer names it only inside a host (tests/embed.rs).
+    assert!(
+        !h.screen_text().contains("Ctrl+] hide"),
+        "{}",
+        h.screen_text()
+    );
+    h.press("ctrl+]");
+    let screen = h.screen();
+    let shown: Vec<&String> = screen.iter().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(shown.len(), 1, "{screen:#?}");
+    assert_eq!(shown[0].trim(), "Demo (hidden) · Ctrl+] show");
+    h.press("enter").press("1").press("tab");
+    assert_eq!(
+        h.model().unwrap().tab_index(),
+        0,
+        "nothing answered while hidden"
+    );
+    assert!(h.model().unwrap().answer(0).selected.is_empty());
+    h.press("ctrl+]");
+    assert!(
+        h.screen_text().contains("First question?"),
+        "{}",
+        h.screen_text()
+    );
+    assert_eq!(h.model().unwrap().cursor(0), 1, "the cursor where it was");
+    // The byte a legacy terminal sends for Ctrl+] (0x1d) is the same key.
+    h.send_bytes(b"\x1d");
+    assert!(!h.screen_text().contains("First question?"));
+}

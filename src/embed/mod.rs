@@ -113,6 +113,9 @@ fn ask(host: &mut Host, open: &Open, appearance: Appearance) -> io::Result<()> {
         })
     })
     .map_err(io::Error::other)?;
+    // Hidden, the form leaves the host's conversation to read.
+    let mut session = session;
+    session.set_hides(true);
     if let Some(app) = session.app() {
         let started = remote::started(&flow, app.model().questions(), remote::unix_ms());
         host.send(&started)?;

@@ -198,6 +198,8 @@ actions! {
         hint "", "Dismiss the form (a second press confirms when answers would be lost)" },
     GlobalSettings => { Global, "settings", ["?"], Msg::Settings(SettingsIntent::Open), EditorEmpty, Flow, true,
         hint "settings", "Open the settings modal (typed as text in an editor that holds text)" },
+    GlobalHide => { Global, "hide", ["ctrl+]"], Msg::Intent(Intent::ToggleHidden), Always, Flow, false,
+        hint "hide", "Hide the form to one line to read what is above it (pi's conversation); again to show it" },
     MainConfirm => { Main, "confirm", ["enter"], Msg::Intent(Intent::Confirm), Always, Flow, true,
         hint "confirm", "Choose the highlighted option and go on, or run the highlighted review action" },
     MainCancel => { Main, "cancel", ["esc"], Msg::Intent(Intent::Cancel), Always, Flow, true,

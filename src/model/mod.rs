@@ -150,6 +150,9 @@ pub struct Model {
     filter: Option<Filter>,
     notified: bool,
     finished: bool,
+    /// Drawn as one line, the rest of the screen left to what is above it; only the hide key and
+    /// dismiss act meanwhile.
+    hidden: bool,
     /// Option rows the view showed last (the size of a page for PageDown/PageUp).
     page_rows: usize,
     /// First preview line shown, per (question, option) that was scrolled: moving to another
@@ -195,6 +198,7 @@ impl Model {
             filter: None,
             notified: false,
             finished: false,
+            hidden: false,
             page_rows: DEFAULT_PAGE_ROWS,
             preview_scrolls: std::collections::HashMap::new(),
             preview_raw: false,
@@ -389,6 +393,11 @@ impl Model {
         self.type_notice
             .as_deref()
             .or(self.config_notice.as_deref())
+    }
+
+    /// The form is hidden to one line (`global.hide`).
+    pub fn is_hidden(&self) -> bool {
+        self.hidden
     }
 
     /// The flow is over (its result went out as [`Cmd::Finish`]); every later message is ignored.

@@ -190,6 +190,8 @@ pub enum Intent {
     Number(u8),
     /// `/`: open the type-to-filter line over the current question's options.
     OpenFilter,
+    /// Hide the form to one line (to read what is above it), or show it again.
+    ToggleHidden,
     /// Open the note editor of the highlighted option.
     OptionNote,
     /// Open the note editor of the current question.

@@ -151,6 +151,14 @@ fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
     match msg {
         Msg::External(external) => ending(model, external),
         Msg::Report(report) => take_report(model, report),
+        Msg::Intent(Intent::ToggleHidden) => {
+            model.hidden = !model.hidden;
+            Vec::new()
+        }
+        // Hidden, the form takes nothing but its hide key and dismiss: nothing is answered
+        // unseen.
+        Msg::Intent(Intent::Dismiss) if model.hidden => intent_update(model, Intent::Dismiss),
+        _ if model.hidden => Vec::new(),
         msg @ Msg::Settings(_) => settings(model, msg),
         // The modal is modal: the flow's own intents wait until it closes.
         _ if model.settings_modal.is_some() => Vec::new(),
@@ -276,6 +284,8 @@ fn intent_update(model: &mut Model, intent: Intent) -> Vec<Cmd> {
         Intent::Toggle => toggle(model),
         Intent::Number(n) => number(model, n),
         Intent::OpenFilter => open_filter(model),
+        // Taken before the modal and the hidden form's gate (`update_flow`).
+        Intent::ToggleHidden => Vec::new(),
         Intent::OptionNote => open_option_note(model),
         Intent::QuestionNote => open_question_note(model),
         Intent::ChangeQuestionType => change_question_type(model),

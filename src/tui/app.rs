@@ -40,6 +40,8 @@ pub struct App {
     put_back: bool,
     /// The terminal reports Shift+Enter apart from Enter (see [`App::set_shift_enter_reported`]).
     shift_enter: bool,
+    /// Hiding the form shows a host's conversation (see [`App::set_hides`]).
+    hides: bool,
     /// The frame [`App::natural_height`] laid out, for the draw that follows it; anything that
     /// changes what is drawn drops it.
     laid_out: Option<FrameLayout>,
@@ -96,6 +98,7 @@ impl App {
             dismiss_puts_back: false,
             put_back: false,
             shift_enter: false,
+            hides: false,
             laid_out: None,
             measured: false,
         };
@@ -129,6 +132,15 @@ impl App {
         if self.shift_enter != reported {
             self.changed();
             self.shift_enter = reported;
+        }
+    }
+
+    /// Whether hiding the form shows something worth reading (a host's conversation above it, as
+    /// inside pi): only then does the footer name `global.hide` (the key works either way).
+    pub fn set_hides(&mut self, hides: bool) {
+        if self.hides != hides {
+            self.changed();
+            self.hides = hides;
         }
     }
 
@@ -210,11 +222,16 @@ impl App {
     /// to report to the model. A frame [`App::natural_height`] just laid out at this width is
     /// drawn as it was laid out.
     pub fn draw(&mut self, area: Rect, buf: &mut Buffer) -> Drawn {
+        if self.model.is_hidden() {
+            super::view::draw_hidden(&self.model, &self.table, &self.look, area, buf);
+            return Drawn::default();
+        }
         let chrome = Chrome {
             look: &self.look,
             table: &self.table,
             config_path: &self.config_path,
             shift_enter: self.shift_enter,
+            hides: self.hides,
         };
         let layout = match self.laid_out.take() {
             Some(layout) if layout.cols() == area.width.max(1) => layout,
@@ -226,11 +243,15 @@ impl App {
     /// The height the flow wants at a width, tight to its content (the inline area's size). The
     /// frame laid out for it is kept for the draw that follows, so a frame is laid out once.
     pub fn natural_height(&mut self, cols: u16) -> u16 {
+        if self.model.is_hidden() {
+            return 1;
+        }
         let chrome = Chrome {
             look: &self.look,
             table: &self.table,
             config_path: &self.config_path,
             shift_enter: self.shift_enter,
+            hides: self.hides,
         };
         let layout = FrameLayout::new(&self.model, &chrome, &mut self.view, cols);
         let height = layout.natural_height(&self.model);

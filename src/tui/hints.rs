@@ -48,22 +48,34 @@ fn pair_hint(
     Some(format!("{label} {verb}"))
 }
 
+/// What the hints depend on besides the bindings and the model.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Around {
+    /// The `@` popup is open with suggestions.
+    pub popup_open: bool,
+    /// Markdown is rendered (the config's `theme.markdown`): the raw toggle is named only for a
+    /// preview that has some.
+    pub markdown: bool,
+    /// The terminal reports Shift+Enter apart from Enter (the kitty keyboard protocol): without
+    /// it, a hint never names `shift+enter`, which would save instead.
+    pub shift_enter: bool,
+    /// Hiding the form shows something worth reading (a host's conversation above the form):
+    /// only then is `global.hide` named.
+    pub hides: bool,
+}
+
 /// The hints for the current state of a flow, in display order and in groups (each group starts
 /// on a line of its own: an editor's editing keys go under its other keys). Every key is written
 /// the same way (its label, from the live table); `? settings` shows only where `?` opens the
 /// settings.
-/// `markdown` says whether Markdown is rendered (the config's `theme.markdown`): the raw toggle is
-/// named only for a preview that has some.
-/// `shift_enter` says whether the terminal reports Shift+Enter apart from Enter (the kitty
-/// keyboard protocol): without it, a hint never names `shift+enter`, which would save instead.
-pub fn flow_hints(
-    table: &BindingTable,
-    model: &Model,
-    popup_open: bool,
-    markdown: bool,
-    shift_enter: bool,
-) -> Vec<Vec<String>> {
+pub fn flow_hints(table: &BindingTable, model: &Model, around: &Around) -> Vec<Vec<String>> {
     use Action::*;
+    let Around {
+        popup_open,
+        markdown,
+        shift_enter,
+        hides,
+    } = *around;
     if popup_open {
         return vec![
             [
@@ -209,6 +221,9 @@ pub fn flow_hints(
         }
     };
     hints.push(settings);
+    if hides {
+        hints.push(hint(table, GlobalHide));
+    }
     let mut groups = vec![hints.into_iter().flatten().collect::<Vec<String>>()];
     // Once an editor holds text, its editing keys get a line of their own.
     if model.editor().is_some_and(|e| !e.edit.is_empty()) {

@@ -132,6 +132,13 @@ impl Session {
         }
     }
 
+    /// Whether hiding the form shows a host's conversation ([`App::set_hides`]).
+    pub fn set_hides(&mut self, hides: bool) {
+        if let Screen::Flow(app) = &mut self.screen {
+            app.set_hides(hides);
+        }
+    }
+
     /// The flow's result once it finished.
     pub fn result(&self) -> Option<&AskResult> {
         self.result.as_ref()

@@ -40,6 +40,8 @@ pub struct Chrome<'a> {
     pub config_path: &'a str,
     /// The terminal reports Shift+Enter apart from Enter (the hints may name it).
     pub shift_enter: bool,
+    /// Hiding the form shows a host's conversation (the hints name the hide key).
+    pub hides: bool,
 }
 
 /// What the view keeps from frame to frame, and nothing else: each question's option list (its
@@ -188,9 +190,12 @@ fn flow_footer(model: &Model, chrome: &Chrome) -> Footer {
             flow_hints(
                 chrome.table,
                 model,
-                model.popup().is_some_and(|p| !p.items.is_empty()),
-                chrome.look.theme.render_markdown,
-                chrome.shift_enter,
+                &super::hints::Around {
+                    popup_open: model.popup().is_some_and(|p| !p.items.is_empty()),
+                    markdown: chrome.look.theme.render_markdown,
+                    shift_enter: chrome.shift_enter,
+                    hides: chrome.hides,
+                },
             )
         } else {
             Vec::new()
@@ -243,6 +248,34 @@ pub fn draw(
 ) -> Drawn {
     let layout = FrameLayout::new(model, chrome, state, area.width);
     draw_laid_out(layout, model, chrome, state, area, buf)
+}
+
+/// The hidden form: one line naming it and the key that shows it again, the rest left to what
+/// is above it.
+pub fn draw_hidden(
+    model: &Model,
+    table: &crate::keymap::BindingTable,
+    look: &crate::tui::appearance::Look,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    if area.height == 0 || area.width == 0 {
+        return;
+    }
+    let what = model.title().unwrap_or(crate::strings::HIDDEN_FORM);
+    let show = table
+        .first_label(crate::keymap::Action::GlobalHide)
+        .map(|key| format!(" · {key} show"))
+        .unwrap_or_default();
+    let line = format!(" {what} (hidden){show}");
+    put(
+        buf,
+        area.x,
+        area.y,
+        crate::printable::printable(&line),
+        area.width as usize,
+        look.theme.muted(),
+    );
 }
 
 /// [`draw`] with the frame already laid out at `area`'s width (by [`FrameLayout::new`] on the
