@@ -4,13 +4,14 @@
 // messages between pi and the engine.
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 import type { ExtensionAPI, ExtensionContext, Theme } from "@earendil-works/pi-coding-agent";
-import { CURSOR_MARKER, Text, truncateToWidth } from "@earendil-works/pi-tui";
+import { CURSOR_MARKER, Text, type TUI, truncateToWidth } from "@earendil-works/pi-tui";
 
 import { type Located, locateEngine } from "./engine.ts";
 
@@ -167,6 +168,34 @@ function waiting(ctx: ExtensionContext, on: boolean) {
   ctx.ui.setTitle(printable(parts.join(" - ")));
 }
 
+/**
+ * The form editor's text in the person's own editor (`$VISUAL`, `$EDITOR`, else `vi`), pi's
+ * terminal lent to it as pi lends it for its own Ctrl+G: the text through a file in a fresh
+ * private folder (0700, the file 0600), removed after. Resolves to the saved text, or undefined
+ * when the editor failed or was quit without saving.
+ */
+async function editExternally(tui: TUI, text: string): Promise<string | undefined> {
+  const [program, ...args] = (process.env.VISUAL || process.env.EDITOR || "vi").split(/\s+/).filter(Boolean);
+  const folder = mkdtempSync(join(tmpdir(), "pi-ask-edit-"));
+  const file = join(folder, "answer.md");
+  tui.stop();
+  try {
+    writeFileSync(file, text, { mode: 0o600, flag: "wx" });
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(program, [...args, file], { stdio: "inherit" });
+      child.on("error", () => resolve(null));
+      child.on("close", resolve);
+    });
+    return code === 0 ? readFileSync(file, "utf8").replace(/\n$/, "") : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+    tui.start();
+    tui.requestRender(true);
+  }
+}
+
 /** Text from a payload or a model made safe to print (control characters shown as `?`). */
 function printable(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "?");
@@ -254,6 +283,7 @@ export default function piAsk(pi: ExtensionAPI) {
       // engine has not answered yet), so a frame answering a key, requested the usual way, would
       // wait out pi's 16 ms throttle; it is drawn at once instead (benches/pi_keys.py).
       let keysAwaitingFrame = 0;
+      let terminal: TUI | undefined;
       let fitted: { lines: string[]; width: number; focused: boolean; out: string[] } | undefined;
       let close: ((final: Final) => void) | undefined;
       let finished: Final | undefined;
@@ -261,6 +291,12 @@ export default function piAsk(pi: ExtensionAPI) {
       const engine: Engine = start(
         { ...open, ...size, theme: themeOf(ctx.ui.theme), cursorMarker: CURSOR_MARKER },
         (message) => {
+          if (message.type === "edit") {
+            // Only a mounted form asks (Ctrl+G in its editor); without pi's terminal, no change.
+            if (!terminal) return engine.send({ type: "edited", id: message.id });
+            void editExternally(terminal, message.text).then((text) => engine.send({ type: "edited", id: message.id, text }));
+            return;
+          }
           if (message.type !== "frame") return effect(ctx, engine, message);
           lines = message.lines;
           if (mounted) return rerender?.();
@@ -269,6 +305,7 @@ export default function piAsk(pi: ExtensionAPI) {
           void ctx.ui.custom<Final>((tui, _theme, _keybindings, done) => {
             // The footer names Shift+Enter for a new line only where pi's terminal reports it.
             engine.send({ type: "keyboard", shiftEnter: tui.terminal.kittyProtocolActive === true });
+            terminal = tui;
             rerender = () => {
               if (keysAwaitingFrame > 0) {
                 keysAwaitingFrame = 0;

@@ -814,3 +814,36 @@ fn filtering_a_thousand_options_picks_the_match_by_its_original_position() {
         serde_json::json!(["o737"])
     );
 }
+
+/// Issue 39: Ctrl+G in an editor gives the terminal to the person's editor (`$VISUAL`) on the
+/// editor's text, takes it back when it ends, and the saved text is the answer.
+#[test]
+fn ctrl_g_edits_the_answer_in_the_persons_editor_and_the_form_comes_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let editor = dir.path().join("editor.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\nprintf '%s' \"$(cat \"$1\") and more from the editor\" > \"$1\"\n",
+    )
+    .unwrap();
+    let mut permissions = std::fs::metadata(&editor).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&editor, permissions).unwrap();
+    let editor = editor.display().to_string();
+    let mut s = Session::start_with_env(&["demo"], &[("VISUAL", editor.as_str())], |_| {});
+    s.wait_for("❯ 1. Move fast");
+    s.send("4");
+    s.send("typed");
+    s.wait_for("typed");
+    s.send("\x07");
+    s.wait_for("typed and more from the editor");
+    s.send("\r");
+    s.wait_for("Multi-select demo");
+    s.send("\x03");
+    s.send("\x03");
+    let (_, json) = s.finish();
+    assert_eq!(
+        json["details"]["answers"]["goal"]["customText"], "typed and more from the editor",
+        "{json}"
+    );
+}

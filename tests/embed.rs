@@ -332,6 +332,39 @@ fn the_form_hides_to_one_line_inside_a_host_and_comes_back() {
     );
 }
 
+/// Issue 39: Ctrl+G in an editor asks the host to open the person's own editor on its text (pi
+/// lends its terminal); the text saved there replaces the form editor's. An edit quit without
+/// saving leaves the text as it was.
+#[test]
+fn ctrl_g_edits_the_text_in_the_persons_editor_through_the_host() {
+    let dir = config_dir();
+    let out = exchange(&[
+        open(&deploy(), 100, 20, &dir),
+        input("\x1b[B\x1b[B"),
+        input("draft"),
+        input("\x07"),
+        json!({"type": "edited", "id": "edit-1", "text": "draft\nfrom my editor"}),
+        input("\x07"),
+        json!({"type": "edited", "id": "edit-2"}),
+        input("\r"),
+    ]);
+    let edits = of_type(&out, "edit");
+    assert_eq!(edits.len(), 2, "{out:#?}");
+    assert_eq!(edits[0]["text"], "draft");
+    assert_eq!(edits[1]["text"], "draft\nfrom my editor");
+    assert!(of_type(&out, "error").is_empty(), "{out:#?}");
+    let out2 = exchange(&[
+        open(&deploy(), 100, 20, &dir),
+        input("\x1b[B\x1b[B"),
+        input("draft"),
+        input("\x07"),
+        json!({"type": "edited", "id": "edit-1", "text": "mine"}),
+        input("\r\r\r"),
+    ]);
+    let result = &of_type(&out2, "result")[0]["result"];
+    assert_eq!(result["details"]["answers"]["env"]["customText"], "mine");
+}
+
 #[test]
 fn the_dialog_flow_is_served_as_steps() {
     let dir = config_dir();

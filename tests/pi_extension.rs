@@ -425,6 +425,45 @@ fn the_form_hides_to_read_the_conversation_and_comes_back_inside_pi() {
     );
 }
 
+/// Issue 39: Ctrl+G in the form's editor inside pi opens the person's editor on its text, pi's
+/// terminal lent to it, and the saved text comes back into the form.
+fn ctrl_g_edits_the_answer_in_the_persons_editor_inside_pi() {
+    let (pi, _turn) = Pi::installed();
+    let home = Home::new();
+    home.script(deploy_then("Edited answer taken."));
+    let editor = home.dir.path().join("editor.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\nprintf '%s' \"$(cat \"$1\") and more from the editor\" > \"$1\"\n",
+    )
+    .unwrap();
+    let mut permissions = std::fs::metadata(&editor).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&editor, permissions).unwrap();
+    let mut env = home.env(engine());
+    env.push(("VISUAL".into(), editor.display().to_string()));
+    let mut session = tui_with(&home, &pi.argv(&[], &[]), &env);
+    wait_for(&session, "faux ready");
+    submit(&mut session, "please deploy");
+    wait_for(&session, "Where to?");
+    session.send("\x1b[B");
+    session.send("\x1b[B");
+    for key in "typed".chars() {
+        session.send(&key.to_string());
+    }
+    wait_for(&session, "typed");
+    session.send("\x07");
+    wait_for(&session, "typed and more from the editor");
+    session.send("\r");
+    wait_for(&session, "Review answers");
+    session.send("\r");
+    wait_for(&session, "Edited answer taken.");
+    assert_eq!(
+        home.tool_result()["details"]["answers"]["env"]["customText"],
+        "typed and more from the editor"
+    );
+}
+
 fn the_form_wears_pis_theme_and_follows_a_resize() {
     let (pi, _turn) = Pi::installed();
     let home = Home::new();
@@ -1208,6 +1247,10 @@ fn main() -> std::process::ExitCode {
         (
             "the_form_hides_to_read_the_conversation_and_comes_back_inside_pi",
             the_form_hides_to_read_the_conversation_and_comes_back_inside_pi,
+        ),
+        (
+            "ctrl_g_edits_the_answer_in_the_persons_editor_inside_pi",
+            ctrl_g_edits_the_answer_in_the_persons_editor_inside_pi,
         ),
         (
             "rpc_mode_asks_through_pis_dialogs",

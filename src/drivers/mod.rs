@@ -3,5 +3,6 @@
 //! the engine's inputs and draws the engine's frames ([`crate::engine`]); none decides anything
 //! about a form.
 
+pub mod external_editor;
 pub mod runtime;
 pub mod tty;

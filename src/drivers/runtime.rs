@@ -129,6 +129,29 @@ fn suspend(
     draw(engine, terminal, guard)
 }
 
+/// The open editor's text in the person's own editor: the terminal given back to it as for a
+/// suspend, taken again when it ends, and the saved text put in the form's editor.
+fn edit_externally(
+    engine: &mut Engine,
+    terminal: &mut super::tty::Tty,
+    guard: &mut TerminalGuard,
+    tty: &std::fs::File,
+    text: &str,
+) -> io::Result<()> {
+    let fullscreen = guard.is_fullscreen();
+    guard.release();
+    let edited = super::external_editor::edit(text, tty);
+    engine.set_viewport(viewport(fullscreen)?);
+    *terminal = guard.retake(placement(engine, fullscreen))?;
+    if let Ok(Some(edited)) = edited {
+        let replace = Input::Msg(crate::model::Msg::Edit(crate::model::EditOp::ReplaceAll(
+            edited,
+        )));
+        engine.step([replace], Instant::now());
+    }
+    draw(engine, terminal, guard)
+}
+
 /// Whether the terminal hung up (its window or pty closed).
 fn hung_up(tty: &std::fs::File) -> bool {
     use std::os::fd::AsRawFd;
@@ -233,6 +256,10 @@ fn event_loop(
             guard.resize(terminal, height)?;
         }
         changed |= engine.tick(Instant::now());
+        if let Some(text) = engine.session_mut().take_external_edit() {
+            edit_externally(engine, terminal, guard, tty, &text)?;
+            continue;
+        }
         if changed && !engine.session().is_done() {
             draw(engine, terminal, guard)?;
         }

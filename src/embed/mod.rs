@@ -46,6 +46,7 @@ pub fn run(lines: Receiver<Line>, out: &mut dyn Write) -> io::Result<()> {
         height: 24,
         marker: None,
         last_frame: None,
+        edits: 0,
     };
     host.send(&messages::hello())?;
     let open = loop {
@@ -203,6 +204,8 @@ struct Host<'a> {
     marker: Option<String>,
     /// The last frame sent: an identical one is not sent again.
     last_frame: Option<Value>,
+    /// External edits asked for so far (their ids).
+    edits: u64,
 }
 
 impl Host<'_> {
@@ -357,8 +360,43 @@ impl Host<'_> {
                 }
             };
             changed |= engine.tick(Instant::now());
+            if let Some(text) = engine.session_mut().take_external_edit() {
+                changed |= self.edit_externally(engine, &text)?;
+            }
             if changed && !engine.session().is_done() {
                 self.frame(engine)?;
+            }
+        }
+    }
+
+    /// `editor.externalEditor`: the host runs the person's editor on `text` (pi lends its
+    /// terminal) and answers `edited`; the saved text replaces the form editor's. Meanwhile only
+    /// `edited`, `resize` and `abort` apply. Returns whether the form changed.
+    fn edit_externally(&mut self, engine: &mut Engine, text: &str) -> io::Result<bool> {
+        self.edits += 1;
+        let id = format!("edit-{}", self.edits);
+        self.send(&serde_json::json!({"type": "edit", "id": id, "text": text}))?;
+        loop {
+            match self.next(None)? {
+                Next::Message(HostMessage::Edited { id: answered, text }) if answered == id => {
+                    let Some(text) = text else {
+                        return Ok(false);
+                    };
+                    let replace = Input::Msg(Msg::Edit(crate::model::EditOp::ReplaceAll(text)));
+                    return Ok(engine.step([replace], Instant::now()).changed);
+                }
+                Next::Message(message @ (HostMessage::Resize { .. } | HostMessage::Abort)) => {
+                    let changed = self.handle(engine, message, None)?;
+                    if engine.session().is_done() {
+                        return Ok(changed);
+                    }
+                }
+                Next::Message(_) => {
+                    self.error("an external edit is waiting: only edited, resize and abort apply")?
+                }
+                Next::Quiet => {}
+                // The host is gone: the loop sees it at its next read and ends the form.
+                Next::Closed => return Ok(false),
             }
         }
     }
@@ -412,6 +450,10 @@ impl Host<'_> {
             }
             HostMessage::Extracted(_) => {
                 self.error("no extraction is waiting for the model's answer")?;
+                false
+            }
+            HostMessage::Edited { .. } => {
+                self.error("no external edit is waiting")?;
                 false
             }
         })

@@ -163,6 +163,14 @@ pub enum HostMessage {
     Reply(StepReply),
     /// What the host's model said to an `extract` request.
     Extracted(ExtractReply),
+    /// The text the person saved in their own editor for an `edit` request (none: the editor
+    /// failed or was quit without saving; the form's text stays).
+    Edited {
+        /// The `edit` request's id.
+        id: String,
+        /// The saved text.
+        text: Option<String>,
+    },
 }
 
 /// The host's answer to an `extract` request: the model's output (a tool call's arguments as
@@ -198,6 +206,11 @@ enum Plain {
     },
     Reply(StepReply),
     Extracted(ExtractReply),
+    Edited {
+        id: String,
+        #[serde(default)]
+        text: Option<String>,
+    },
 }
 
 /// Why a host line was refused (the engine says so in an `error` line and goes on).
@@ -207,12 +220,12 @@ pub enum ProtocolError {
     /// The line is not JSON, or not an object.
     NotJson(String),
     #[error(
-        "a message needs a \"type\" (open, input, resize, abort, keyboard, submit, reply or extracted)"
+        "a message needs a \"type\" (open, input, resize, abort, keyboard, submit, reply, extracted or edited)"
     )]
     /// The object has no `type`.
     NoType,
     #[error(
-        "unknown message type {0:?} (open, input, resize, abort, keyboard, submit, reply or extracted)"
+        "unknown message type {0:?} (open, input, resize, abort, keyboard, submit, reply, extracted or edited)"
     )]
     /// The `type` is none the engine knows.
     UnknownType(String),
@@ -267,7 +280,7 @@ pub fn parse(line: &str) -> Result<HostMessage, ProtocolError> {
             Ok(HostMessage::Open(Box::new(open)))
         }
         "submit" => Ok(HostMessage::Submit(value)),
-        "input" | "resize" | "abort" | "keyboard" | "reply" | "extracted" => Ok(
+        "input" | "resize" | "abort" | "keyboard" | "reply" | "extracted" | "edited" => Ok(
             match serde_json::from_value::<Plain>(value).map_err(invalid)? {
                 Plain::Input { data } => HostMessage::Input(data),
                 Plain::Resize { width, height } => HostMessage::Resize { width, height },
@@ -275,6 +288,7 @@ pub fn parse(line: &str) -> Result<HostMessage, ProtocolError> {
                 Plain::Keyboard { shift_enter } => HostMessage::Keyboard { shift_enter },
                 Plain::Reply(reply) => HostMessage::Reply(reply),
                 Plain::Extracted(reply) => HostMessage::Extracted(reply),
+                Plain::Edited { id, text } => HostMessage::Edited { id, text },
             },
         ),
         _ => Err(ProtocolError::UnknownType(kind)),

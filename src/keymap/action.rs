@@ -284,6 +284,8 @@ actions! {
         hint "", "Delete from the start of the line to the caret" },
     EditorDeleteToLineEnd => { Editor, "deleteToLineEnd", ["ctrl+k"], Msg::Edit(E::DeleteToLineEnd), EditorHasText, Editing, false,
         hint "", "Delete from the caret to the end of the line" },
+    EditorExternalEditor => { Editor, "externalEditor", ["ctrl+g"], Msg::Intent(Intent::ExternalEditor), Always, Editing, false,
+        hint "external editor", "Edit the text in $VISUAL or $EDITOR (the form waits, then takes the saved text)" },
     EditorNewLine => { Editor, "newLine", ["shift+enter", "alt+enter", "ctrl+j"], Msg::Edit(E::NewLine), Always, Editing, false,
         hint "new line", "Start a new line (answers and notes)" },
     NoteEditorSave => { NoteEditor, "save", ["enter"], Msg::Intent(Intent::EditorSubmit), Always, Flow, true,

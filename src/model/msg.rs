@@ -192,6 +192,8 @@ pub enum Intent {
     OpenFilter,
     /// Hide the form to one line (to read what is above it), or show it again.
     ToggleHidden,
+    /// Edit the open editor's text in the person's own editor (`$VISUAL`, `$EDITOR`).
+    ExternalEditor,
     /// Open the note editor of the highlighted option.
     OptionNote,
     /// Open the note editor of the current question.
@@ -348,6 +350,13 @@ pub enum Cmd {
     /// Find files for the open editor off the UI thread (an `@` query, or the folder of a path
     /// word for Tab completion); answer with [`Report::Suggestions`].
     Files(crate::files::Request),
+    /// Open `text` (the open editor's) in the person's own editor; the driver that can (it owns a
+    /// terminal, or its host does) answers with the edited text as [`EditOp::ReplaceAll`], or
+    /// with nothing when the editor failed or was quit without saving.
+    EditExternally {
+        /// The text to start from.
+        text: String,
+    },
 }
 
 #[cfg(test)]

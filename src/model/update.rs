@@ -286,6 +286,12 @@ fn intent_update(model: &mut Model, intent: Intent) -> Vec<Cmd> {
         Intent::OpenFilter => open_filter(model),
         // Taken before the modal and the hidden form's gate (`update_flow`).
         Intent::ToggleHidden => Vec::new(),
+        Intent::ExternalEditor => match &model.editor {
+            Some(open) => vec![Cmd::EditExternally {
+                text: open.edit.text().to_owned(),
+            }],
+            None => Vec::new(),
+        },
         Intent::OptionNote => open_option_note(model),
         Intent::QuestionNote => open_question_note(model),
         Intent::ChangeQuestionType => change_question_type(model),

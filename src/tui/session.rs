@@ -58,6 +58,9 @@ pub struct Session {
     /// The one owner of the configuration (none: toggles stay in memory).
     store: Option<ConfigStore>,
     reset_deadline: Option<Instant>,
+    /// Text waiting to be edited in the person's own editor, for the driver that can run one
+    /// ([`Session::take_external_edit`]).
+    external_edit: Option<String>,
     notifier: Notifier,
     result: Option<AskResult>,
     appearance: Appearance,
@@ -84,6 +87,7 @@ impl Session {
             outside: Vec::new(),
             store,
             reset_deadline: None,
+            external_edit: None,
             notifier,
             result: None,
             appearance: Appearance::default(),
@@ -137,6 +141,14 @@ impl Session {
         if let Screen::Flow(app) = &mut self.screen {
             app.set_hides(hides);
         }
+    }
+
+    /// Text the person asked to edit in their own editor (`editor.externalEditor`), once: the
+    /// driver runs the editor and sends the saved text back as
+    /// [`crate::model::EditOp::ReplaceAll`]. A driver
+    /// with no terminal to lend leaves it (the key then does nothing).
+    pub fn take_external_edit(&mut self) -> Option<String> {
+        self.external_edit.take()
     }
 
     /// The flow's result once it finished.
@@ -420,6 +432,10 @@ impl Session {
                 }
                 Cmd::Files(request) => {
                     self.file_worker().request(request);
+                    Vec::new()
+                }
+                Cmd::EditExternally { text } => {
+                    self.external_edit = Some(text);
                     Vec::new()
                 }
                 Cmd::ResetConfig => {
