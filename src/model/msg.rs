@@ -351,8 +351,9 @@ pub enum Cmd {
     /// word for Tab completion); answer with [`Report::Suggestions`].
     Files(crate::files::Request),
     /// Open `text` (the open editor's) in the person's own editor; the driver that can (it owns a
-    /// terminal, or its host does) answers with the edited text as [`EditOp::ReplaceAll`], or
-    /// with nothing when the editor failed or was quit without saving.
+    /// terminal, or its host does) answers with the edited text as
+    /// [`pi_ask_components::EditOp::ReplaceAll`], or with nothing when the editor failed or was
+    /// quit without saving.
     EditExternally {
         /// The text to start from.
         text: String,
