@@ -820,16 +820,7 @@ fn filtering_a_thousand_options_picks_the_match_by_its_original_position() {
 #[test]
 fn ctrl_g_edits_the_answer_in_the_persons_editor_and_the_form_comes_back() {
     let dir = tempfile::tempdir().unwrap();
-    let editor = dir.path().join("editor.sh");
-    std::fs::write(
-        &editor,
-        "#!/bin/sh\nprintf '%s' \"$(cat \"$1\") and more from the editor\" > \"$1\"\n",
-    )
-    .unwrap();
-    let mut permissions = std::fs::metadata(&editor).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
-    std::fs::set_permissions(&editor, permissions).unwrap();
-    let editor = editor.display().to_string();
+    let editor = common::appending_editor(dir.path()).display().to_string();
     let mut s = Session::start_with_env(&["demo"], &[("VISUAL", editor.as_str())], |_| {});
     s.wait_for("❯ 1. Move fast");
     s.send("4");

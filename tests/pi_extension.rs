@@ -254,6 +254,15 @@ fn submit(session: &mut Session, text: &str) {
     session.send("\r");
 }
 
+/// Down to Production, Enter, Enter on the review; then the model's `reply` on screen.
+fn choose_production_and_submit(session: &mut Session, reply: &str) {
+    session.send("\x1b[B");
+    session.send("\r");
+    wait_for(session, "Review answers");
+    session.send("\r");
+    wait_for(session, reply);
+}
+
 fn engine() -> &'static str {
     env!("CARGO_BIN_EXE_pi-ask")
 }
@@ -314,11 +323,7 @@ fn a_scripted_ask_is_answered_inside_pi_with_the_same_details_as_pi_ask_ask() {
         titles().last().map(String::as_str),
         Some("π - ? question waiting - work")
     );
-    session.send("\x1b[B");
-    session.send("\r");
-    wait_for(&session, "Review answers");
-    session.send("\r");
-    wait_for(&session, "Thanks, deploying.");
+    choose_production_and_submit(&mut session, "Thanks, deploying.");
     wait_for(&session, "✓ Q1: Production");
     assert!(
         !session.contents().contains("waiting for your answer"),
@@ -414,11 +419,7 @@ fn the_form_hides_to_read_the_conversation_and_comes_back_inside_pi() {
     assert!(session.contents().contains("please deploy"));
     session.send("\x1d");
     wait_for(&session, "Where to?");
-    session.send("\x1b[B");
-    session.send("\r");
-    wait_for(&session, "Review answers");
-    session.send("\r");
-    wait_for(&session, "Going to production.");
+    choose_production_and_submit(&mut session, "Going to production.");
     assert_eq!(
         home.tool_result()["details"]["answers"]["env"]["values"],
         json!(["prod"])
@@ -431,15 +432,7 @@ fn ctrl_g_edits_the_answer_in_the_persons_editor_inside_pi() {
     let (pi, _turn) = Pi::installed();
     let home = Home::new();
     home.script(deploy_then("Edited answer taken."));
-    let editor = home.dir.path().join("editor.sh");
-    std::fs::write(
-        &editor,
-        "#!/bin/sh\nprintf '%s' \"$(cat \"$1\") and more from the editor\" > \"$1\"\n",
-    )
-    .unwrap();
-    let mut permissions = std::fs::metadata(&editor).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
-    std::fs::set_permissions(&editor, permissions).unwrap();
+    let editor = common::appending_editor(home.dir.path());
     let mut env = home.env(engine());
     env.push(("VISUAL".into(), editor.display().to_string()));
     let mut session = tui_with(&home, &pi.argv(&[], &[]), &env);
@@ -648,11 +641,7 @@ fn a_prompt_on_the_command_line_is_answered_by_the_live_call_not_a_recovery() {
     home.script(deploy_then("Deploying now."));
     let mut session = tui(&pi, &home, engine(), &[], &["please deploy"]);
     wait_for(&session, "Where to?");
-    session.send("\x1b[B");
-    session.send("\r");
-    wait_for(&session, "Review answers");
-    session.send("\r");
-    wait_for(&session, "Deploying now.");
+    choose_production_and_submit(&mut session, "Deploying now.");
     let result = home.tool_result();
     assert_eq!(
         result["details"]["answers"]["env"]["values"],
@@ -699,11 +688,7 @@ fn pi_install_from_a_registry_brings_the_engine_and_a_missing_one_is_named() {
     wait_for(&session, "faux ready");
     submit(&mut session, "please deploy");
     wait_for(&session, "Where to?");
-    session.send("\x1b[B");
-    session.send("\r");
-    wait_for(&session, "Review answers");
-    session.send("\r");
-    wait_for(&session, "Installed and answered.");
+    choose_production_and_submit(&mut session, "Installed and answered.");
     assert_eq!(
         home.tool_result()["details"]["answers"]["env"]["values"],
         json!(["prod"])
@@ -1037,14 +1022,10 @@ fn an_engine_too_old_for_the_protocol_is_named_with_the_install_command() {
     home.script(deploy_then("Noted."));
     // What a pi-ask from before `embed` does when asked for it.
     let old = home.dir.path().join("old-pi-ask");
-    std::fs::write(
+    common::write_executable(
         &old,
         "#!/bin/sh\necho \"error: unrecognized subcommand 'embed'\" >&2\nexit 2\n",
-    )
-    .unwrap();
-    let mut permissions = std::fs::metadata(&old).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
-    std::fs::set_permissions(&old, permissions).unwrap();
+    );
     let mut run = JsonRun::start(&pi, &home, &old.display().to_string());
     let end = run.ask_user_end();
     assert_eq!(end["isError"], true);

@@ -18,6 +18,25 @@ use pi_ask::result::AskResult;
 use pi_ask::settings::Settings;
 use serde_json::{Value, json};
 
+/// Writes an executable shell script at `path` (a stand-in editor, an old engine).
+pub fn write_executable(path: &std::path::Path, script: &str) {
+    std::fs::write(path, script).unwrap();
+    let mut permissions = std::fs::metadata(path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(path, permissions).unwrap();
+}
+
+/// A stand-in for the person's editor (`$VISUAL`) in `dir`: it appends ` and more from the
+/// editor` to the file it is given, and saves.
+pub fn appending_editor(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("editor.sh");
+    write_executable(
+        &path,
+        "#!/bin/sh\nprintf '%s' \"$(cat \"$1\") and more from the editor\" > \"$1\"\n",
+    );
+    path
+}
+
 /// A test's prerequisite (root, strace, a tmpfs) is missing here: under `CI=true`, where `.ci/run`
 /// provides every one, that fails the test; elsewhere the test says NOT RUN and returns (the
 /// built-in harness has no way to report a test as ignored once it started).
