@@ -31,6 +31,10 @@ fn reach(s: &mut Session, state: &str) {
             s.send("?");
             s.wait_for("Auto-submit");
         }
+        "hidden" => {
+            s.send("\x1d"); // Ctrl+]: the form hidden to one line
+            s.wait_for("(hidden)");
+        }
         "review" => {
             s.send("\t");
             s.send("\t");
@@ -108,6 +112,7 @@ fn every_termination_signal_in_every_state_restores_the_terminal_and_keeps_the_a
         "editor",
         "popup",
         "settings",
+        "hidden",
         "review",
         "double-press",
     ] {
@@ -138,7 +143,7 @@ fn wait_until(what: &str, mut ok: impl FnMut() -> bool) {
 
 #[test]
 fn sigtstp_gives_the_terminal_back_and_sigcont_redraws_the_form_with_its_answers() {
-    for state in ["question", "editor", "settings"] {
+    for state in ["question", "editor", "settings", "hidden"] {
         let mut s = Session::start(&["demo"], |_| {});
         reach(&mut s, state);
         let pid = s.pid();
@@ -150,14 +155,18 @@ fn sigtstp_gives_the_terminal_back_and_sigcont_redraws_the_form_with_its_answers
         );
         s.screen.lock().unwrap().process(b"\x1b[2J\x1b[H$ "); // the shell draws its prompt
         unsafe { libc::kill(pid, libc::SIGCONT) };
-        s.wait_for(if state == "settings" {
-            "Auto-submit"
-        } else {
-            "Multi-select demo"
+        s.wait_for(match state {
+            "settings" => "Auto-submit",
+            "hidden" => "(hidden)",
+            _ => "Multi-select demo",
         });
         assert!(!s.cooked(), "{state}: raw again");
         if state == "settings" {
             s.send("\x1b"); // close the settings
+        }
+        if state == "hidden" {
+            s.send("\x1d"); // show the form again
+            s.wait_for("Multi-select demo");
         }
         if state == "editor" {
             s.wait_for("half-typed");

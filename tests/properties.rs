@@ -39,6 +39,8 @@ fn any_msg() -> impl Strategy<Value = Msg> {
         Just(Msg::Intent(Intent::Toggle)),
         (0u8..=10).prop_map(|n| Msg::Intent(Intent::Number(n))),
         Just(Msg::Intent(Intent::OpenFilter)),
+        Just(Msg::Intent(Intent::ToggleHidden)),
+        Just(Msg::Intent(Intent::ExternalEditor)),
         prop_oneof![
             Just(FilterAction::Next),
             Just(FilterAction::Previous),
@@ -227,6 +229,10 @@ proptest! {
             update(&mut m, msg);
         }
         if !m.is_finished() {
+            // A hidden form takes no action but showing it (and dismiss).
+            if m.is_hidden() {
+                update(&mut m, Msg::Intent(Intent::ToggleHidden));
+            }
             let action = if elaborate_it { pi_ask::model::ReviewAction::Elaborate } else { pi_ask::model::ReviewAction::Submit };
             let cmds = update(&mut m, Msg::Settings(SettingsIntent::Close)).into_iter().chain(update(&mut m, Msg::Intent(Intent::Review(action)))).collect::<Vec<_>>();
             let result = finished(&cmds).expect("a review action always finishes");
