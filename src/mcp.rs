@@ -112,6 +112,9 @@ pub struct AskServer {
     pub elicit_after: Duration,
     /// When the person was last told so (asks queued close together are told once).
     last_unwatched_notice: Arc<std::sync::Mutex<Option<Instant>>>,
+    /// Set when the client is gone (its input ended, or a termination signal): every waiting
+    /// call gives up and takes its ask back, as a cancelled call does.
+    gone: Arc<tokio::sync::watch::Sender<bool>>,
 }
 
 impl AskServer {
@@ -128,7 +131,20 @@ impl AskServer {
             elicit: ElicitMode::default(),
             elicit_after: DEFAULT_ELICIT_AFTER,
             last_unwatched_notice: Arc::default(),
+            gone: Arc::new(tokio::sync::watch::Sender::new(false)),
         }
+    }
+
+    /// The client is gone: every waiting call takes its ask back at once, so no inbox keeps
+    /// showing an ask nobody waits for.
+    pub fn client_gone(&self) {
+        self.gone.send_replace(true);
+    }
+
+    /// Resolves once the client is gone ([`AskServer::client_gone`]).
+    async fn until_gone(&self) {
+        let mut gone = self.gone.subscribe();
+        let _ = gone.wait_for(|gone| *gone).await;
     }
 }
 
@@ -278,7 +294,13 @@ impl AskServer {
         let mut waiting = self.watcher.wait_for(&self.queue, id, self.timeout);
         loop {
             let until = progress.is_some().then_some(next_progress);
-            if let Some(waited) = waiting.until(until, context.ct.cancelled()).await {
+            let give_up = async {
+                tokio::select! {
+                    _ = context.ct.cancelled() => {}
+                    _ = self.until_gone() => {}
+                }
+            };
+            if let Some(waited) = waiting.until(until, give_up).await {
                 return waited;
             }
             if let Some(token) = &progress
@@ -398,11 +420,53 @@ impl ServerHandler for AskServer {
                 false,
             ),
             Waited::Withdrawn => {
-                crate::report::report(&format!("ask {} withdrawn: the call was cancelled", ask.id));
+                let why = if *self.gone.borrow() {
+                    "the client is gone"
+                } else {
+                    "the call was cancelled"
+                };
+                crate::report::report(&format!("ask {} withdrawn: {why}", ask.id));
                 text_result(&result::needs_input_result(&form), false)
             }
         };
         Ok(call.into())
+    }
+}
+
+/// On SIGTERM, SIGINT or SIGHUP: every waiting call takes its ask back (given a moment to do so),
+/// then the process ends as the signal would have ended it.
+async fn end_on_signal(server: AskServer) {
+    use tokio::signal::unix::{SignalKind, signal};
+    let kinds = [
+        SignalKind::terminate(),
+        SignalKind::interrupt(),
+        SignalKind::hangup(),
+    ];
+    let Ok(mut streams) = kinds
+        .iter()
+        .map(|kind| signal(*kind))
+        .collect::<Result<Vec<_>, _>>()
+    else {
+        return;
+    };
+    let [term, int, hup] = &mut streams[..] else {
+        return;
+    };
+    let signo = tokio::select! {
+        _ = term.recv() => libc::SIGTERM,
+        _ = int.recv() => libc::SIGINT,
+        _ = hup.recv() => libc::SIGHUP,
+    };
+    server.client_gone();
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while server.watcher.count() > 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // SAFETY: the default action restored, then the same signal raised at this process: it ends
+    // as it would have without a handler (the exit status a shell reads says which signal).
+    unsafe {
+        libc::signal(signo, libc::SIG_DFL);
+        libc::raise(signo);
     }
 }
 
@@ -440,13 +504,21 @@ pub fn serve(server: AskServer) -> Result<(), ServeError> {
         let (replies, pending) = stdio::reply_channel();
         let writer = tokio::spawn(stdio::write_replies(tokio::io::stdout(), pending));
         tokio::spawn(stdio::pump_output(from_server, replies.clone()));
-        tokio::spawn(stdio::pump_input(
+        let input = tokio::spawn(stdio::pump_input(
             tokio::io::stdin(),
             to_server,
             limit,
             max_ask_bytes,
             replies,
         ));
+        // The official SDKs end a server by closing its input, then SIGTERM: either way the
+        // client is gone and its asks are taken back at once.
+        let on_input_end = server.clone();
+        tokio::spawn(async move {
+            let _ = input.await;
+            on_input_end.client_gone();
+        });
+        tokio::spawn(end_on_signal(server.clone()));
         let running = server
             .serve(transport)
             .await

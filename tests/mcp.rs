@@ -102,6 +102,40 @@ fn a_cancelled_call_withdraws_its_ask() {
     assert!(mcp.queue.pending().is_empty());
 }
 
+/// Issue 42: the official SDKs end a server by closing its standard input, then SIGTERM two
+/// seconds later. The ask stayed queued (and an inbox kept showing it) after its asker was gone.
+/// Closed input and SIGTERM, SIGINT or SIGHUP withdraw the server's asks at once.
+#[test]
+fn a_host_that_quits_takes_its_waiting_asks_back_at_once() {
+    let withdrawn_soon = |mcp: &Mcp, id: &str, how: &str| {
+        let deadline = Instant::now() + Duration::from_secs(1);
+        while !mcp.queue.is_withdrawn(id) {
+            assert!(Instant::now() < deadline, "{how}: still queued after 1 s");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(mcp.queue.pending().is_empty(), "{how}");
+    };
+    let mut mcp = Mcp::start(&[]);
+    mcp.call(7, payload("Where to?"));
+    let id = mcp.queued(1)[0].id.clone();
+    mcp.stdin = None;
+    withdrawn_soon(&mcp, &id, "standard input closed");
+    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        let mut mcp = Mcp::start(&[]);
+        mcp.call(7, payload("Where to?"));
+        let id = mcp.queued(1)[0].id.clone();
+        unsafe { libc::kill(mcp.child.id() as i32, signal) };
+        withdrawn_soon(&mcp, &id, &format!("signal {signal}"));
+        let status = mcp.child.wait().unwrap();
+        assert_eq!(
+            std::os::unix::process::ExitStatusExt::signal(&status)
+                .or(status.code().map(|c| c - 128)),
+            Some(signal),
+            "ends as the signal said"
+        );
+    }
+}
+
 #[test]
 fn an_unanswered_call_times_out_as_cancelled_with_a_clear_text() {
     let mut mcp = Mcp::start(&["--timeout", "1"]);
@@ -177,12 +211,14 @@ fn a_hostile_client_with_huge_and_broken_lines_does_not_stop_the_server() {
     let mut mcp = Mcp::start(&[]);
     let chunk = vec![b'x'; 1 << 20];
     for _ in 0..10 {
-        mcp.stdin.write_all(&chunk).unwrap();
+        mcp.stdin.as_mut().unwrap().write_all(&chunk).unwrap();
     }
     mcp.stdin
+        .as_mut()
+        .unwrap()
         .write_all(b"\n\xff\xfe not json\n{\"jsonrpc\":\"2.0\",\"id\":5}\n")
         .unwrap();
-    mcp.stdin.flush().unwrap();
+    mcp.stdin.as_mut().unwrap().flush().unwrap();
     mcp.send(json!({"jsonrpc":"2.0","id":9,"method":"tools/list"}));
     let list = mcp.response(9);
     assert_eq!(

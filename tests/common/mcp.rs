@@ -11,7 +11,8 @@ use serde_json::{Value, json};
 /// A running `pi-ask mcp` and the client side of its pipes.
 pub struct Mcp {
     pub child: Child,
-    pub stdin: ChildStdin,
+    /// The client's end of the server's standard input (`None` once closed).
+    pub stdin: Option<ChildStdin>,
     pub lines: Receiver<Value>,
     /// Responses read while waiting for another id.
     early: Vec<Value>,
@@ -81,7 +82,7 @@ impl Mcp {
         });
         let mut mcp = Mcp {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines: rx,
             early: Vec::new(),
             _dir: dir,
@@ -107,8 +108,9 @@ impl Mcp {
     }
 
     pub fn send(&mut self, value: Value) {
-        writeln!(self.stdin, "{value}").unwrap();
-        self.stdin.flush().unwrap();
+        let stdin = self.stdin.as_mut().expect("standard input is open");
+        writeln!(stdin, "{value}").unwrap();
+        stdin.flush().unwrap();
     }
 
     /// The response with this id (responses to other ids and the server's requests are kept
