@@ -52,6 +52,19 @@ pub fn process_is_alive(process: &ProcessId) -> bool {
     }
 }
 
+/// Whether process `pid` is stopped (Ctrl+Z, SIGSTOP, or held by a debugger): it runs but does
+/// nothing until continued. Linux tells it (`/proc/<pid>/stat`'s state `T` or `t`); elsewhere a
+/// process is taken as running.
+pub fn process_is_stopped(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    // The state (field 3) is the first after the command name, which is in parentheses.
+    stat.rfind(')')
+        .and_then(|end| stat[end + 1..].split_whitespace().next())
+        .is_some_and(|state| state == "T" || state == "t")
+}
+
 fn start_time(pid: u32) -> Option<u64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name (field 2) is in parentheses and may hold spaces or ')'.

@@ -2,7 +2,7 @@
 
 mod common;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use common::pty::Session;
 use common::{queued_ask as ask, wait_answer};
@@ -368,4 +368,48 @@ fn the_inbox_list_filters_its_asks_and_enter_opens_the_match() {
     assert_eq!(result["details"]["answers"]["env"]["values"][0], "prod");
     assert_eq!(s.wait_exit(), 0);
     assert_eq!(queue.pending().len(), 2, "the others still wait");
+}
+
+/// Issue 42: an inbox stopped by Ctrl+Z counted as watching: `inbox --status` said so, and servers
+/// neither warned nor notified while their asks went unseen. A stopped inbox is not watching, and
+/// the status and `doctor` say it is stopped and how to bring it back.
+#[test]
+fn a_stopped_inbox_is_not_watching_and_the_status_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    let s = inbox(&queue, &[]);
+    s.wait_for("waiting for asks");
+    assert_eq!(queue.inboxes_watching().len(), 1);
+    let status = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+            .args([
+                "inbox",
+                "--status",
+                "--queue",
+                queue.dir().to_str().unwrap(),
+            ])
+            .env("HOME", dir.path())
+            .output()
+            .unwrap()
+    };
+    unsafe { libc::kill(s.pid(), libc::SIGSTOP) };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !queue.inboxes_watching().is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "a stopped inbox still counts as watching"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = status();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("is stopped"), "{text}");
+    unsafe { libc::kill(s.pid(), libc::SIGCONT) };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while queue.inboxes_watching().is_empty() {
+        assert!(Instant::now() < deadline, "a continued inbox watches again");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(status().status.code(), Some(0));
 }

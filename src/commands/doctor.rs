@@ -120,7 +120,7 @@ pub fn queue(dir: Option<&Path>) -> Vec<Finding> {
                 format!("{} (made at the first ask)", shown(dir)),
                 false,
             ),
-            finding("inbox", super::inbox::watching(&[]), false),
+            finding("inbox", super::inbox::watching(&[], &[]), false),
         ];
     }
     // The folder exists, so opening it only checks it (private, this user's, not a link).
@@ -129,9 +129,11 @@ pub fn queue(dir: Option<&Path>) -> Vec<Finding> {
         Ok(queue) => {
             let waiting = queue.pending().len();
             let inboxes = queue.inboxes_watching();
-            // Asks waiting with nobody to see them is the problem; an idle queue is not.
-            let unseen = inboxes.is_empty() && waiting > 0;
-            let inbox = finding("inbox", super::inbox::watching(&inboxes), unseen);
+            let stopped = queue.inboxes_stopped();
+            // Asks waiting with nobody to see them is the problem, and an inbox the person
+            // thinks is watching but is stopped; an idle queue is not.
+            let unseen = inboxes.is_empty() && (waiting > 0 || !stopped.is_empty());
+            let inbox = finding("inbox", super::inbox::watching(&inboxes, &stopped), unseen);
             vec![
                 finding(
                     "queue",

@@ -373,7 +373,17 @@ fn waiting_line(queues: &[Queue]) -> String {
 
 /// Whether inboxes watch a queue, in words: `watching (pid …)`, or that none does and how to
 /// start one (`--status` and `pi-ask doctor`).
-pub fn watching(inboxes: &[crate::history::ProcessId]) -> String {
+pub fn watching(
+    inboxes: &[crate::history::ProcessId],
+    stopped: &[crate::history::ProcessId],
+) -> String {
+    if inboxes.is_empty() && !stopped.is_empty() {
+        let pids: Vec<String> = stopped.iter().map(|p| p.pid.to_string()).collect();
+        return format!(
+            "none is watching: the inbox (pid {}) is stopped (Ctrl+Z); `fg` it in its terminal",
+            pids.join(", ")
+        );
+    }
     if inboxes.is_empty() {
         return "none is watching; start `pi-ask inbox` in a terminal".to_owned();
     }
@@ -402,7 +412,10 @@ pub fn status(queues: &[Queue]) -> CommandOutcome {
     }
     let inboxes = queues[0].inboxes_watching();
     let watched = !inboxes.is_empty();
-    out.push_str(&format!("inbox: {}\n", watching(&inboxes)));
+    out.push_str(&format!(
+        "inbox: {}\n",
+        watching(&inboxes, &queues[0].inboxes_stopped())
+    ));
     for line in out.lines() {
         crate::report::print_line(&crate::printable::printable(line));
     }

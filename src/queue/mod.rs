@@ -240,8 +240,25 @@ impl Queue {
             .count()
     }
 
-    /// The inboxes watching the queue now (their processes are alive).
+    /// The inboxes watching the queue now: their processes are alive and not stopped (an inbox
+    /// suspended by Ctrl+Z shows nothing until continued).
     pub fn inboxes_watching(&self) -> Vec<ProcessId> {
+        self.inboxes_alive()
+            .into_iter()
+            .filter(|p| !crate::liveness::process_is_stopped(p.pid))
+            .collect()
+    }
+
+    /// The inboxes that announced themselves here and are stopped (Ctrl+Z): alive, but watching
+    /// nothing until continued.
+    pub fn inboxes_stopped(&self) -> Vec<ProcessId> {
+        self.inboxes_alive()
+            .into_iter()
+            .filter(|p| crate::liveness::process_is_stopped(p.pid))
+            .collect()
+    }
+
+    fn inboxes_alive(&self) -> Vec<ProcessId> {
         let Ok(entries) = std::fs::read_dir(&self.dir) else {
             return Vec::new();
         };
