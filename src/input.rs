@@ -126,6 +126,83 @@ fn validate(payload: &Value, freeform: Freeform) -> Result<Form, InvalidInput> {
     }
 }
 
+/// The fields of a payload's questions and options.
+const QUESTION_FIELDS: &[&str] = &["id", "label", "prompt", "type", "required", "options"];
+const OPTION_FIELDS: &[&str] = &[
+    "value",
+    "label",
+    "description",
+    "preview",
+    "recommended",
+    "freeform",
+];
+/// Fields of other hosts' question tools (Claude Code's `AskUserQuestion`) and what they are here.
+const OTHER_HOSTS: &[(&str, &str)] = &[
+    ("question", "prompt"),
+    ("header", "label"),
+    ("multiSelect", "\"type\": \"multi\""),
+];
+
+/// The fields of `payload` the contract does not read, each with its path and the field meant
+/// where one is close or another host's name for it (`questions[0].lable (did you mean label?)`,
+/// `questions[0].header (did you mean label?)`). Validation ignores them, as the original does;
+/// a command says them, so a typo is not lost in silence.
+pub fn ignored_fields(payload: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(root) = payload.as_object() else {
+        return out;
+    };
+    let mut name = |path: String, field: &str, known: &[&str]| {
+        let meant = OTHER_HOSTS
+            .iter()
+            .find(|(other, _)| *other == field)
+            .map(|(_, ours)| (*ours).to_owned())
+            .or_else(|| {
+                crate::did_you_mean::nearest(field, known.iter().copied()).map(str::to_owned)
+            });
+        let at = if path.is_empty() {
+            field.to_owned()
+        } else {
+            format!("{path}.{field}")
+        };
+        out.push(match meant {
+            Some(meant) => format!("{at} (did you mean {meant}?)"),
+            None => at,
+        });
+    };
+    for field in root
+        .keys()
+        .filter(|k| !["title", "questions"].contains(&k.as_str()))
+    {
+        name(String::new(), field, &["title", "questions"]);
+    }
+    let questions = root.get("questions").and_then(Value::as_array);
+    for (q, question) in questions.into_iter().flatten().enumerate() {
+        let Some(question) = question.as_object() else {
+            continue;
+        };
+        for field in question
+            .keys()
+            .filter(|k| !QUESTION_FIELDS.contains(&k.as_str()))
+        {
+            name(format!("questions[{q}]"), field, QUESTION_FIELDS);
+        }
+        let options = question.get("options").and_then(Value::as_array);
+        for (o, option) in options.into_iter().flatten().enumerate() {
+            let Some(option) = option.as_object() else {
+                continue;
+            };
+            for field in option
+                .keys()
+                .filter(|k| !OPTION_FIELDS.contains(&k.as_str()))
+            {
+                name(format!("questions[{q}].options[{o}]"), field, OPTION_FIELDS);
+            }
+        }
+    }
+    out
+}
+
 /// Fills in the label of every option that has none (missing, null or blank) from its value, as
 /// the original's `prepareArguments` does before pi checks the tool's schema. Everything else is
 /// left as it is (validation still reports what is wrong).

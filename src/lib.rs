@@ -20,6 +20,7 @@ pub(crate) mod clock;
 #[cfg(feature = "cli")]
 pub(crate) mod commands;
 pub mod config;
+pub(crate) mod did_you_mean;
 #[cfg(feature = "cli")]
 pub mod drivers;
 #[cfg(feature = "cli")]

@@ -209,3 +209,58 @@ fn a_closed_standard_output_ends_every_command_quietly() {
         assert!(out.status.code().is_some(), "{args:?} ended by a signal");
     }
 }
+
+/// Issue 42: a misspelled field (`lable`) was taken silently, and a payload in Claude Code's
+/// `AskUserQuestion` shape got bare "is required" errors. What was ignored is named on standard
+/// error, with the field meant; the result on standard output is unchanged.
+#[test]
+fn ignored_payload_fields_are_named_with_the_field_meant() {
+    let (code, out, err) = pi_ask(
+        &["validate", "-"],
+        r#"{"questions":[{"id":"a","prompt":"P","lable":"Env","options":[{"value":"x","labl":"X","decription":"d"}]}]}"#,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"prompt\": \"P\""), "{out}");
+    assert!(
+        err.contains("questions[0].lable (did you mean label?)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("questions[0].options[0].labl (did you mean label?)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("questions[0].options[0].decription (did you mean description?)"),
+        "{err}"
+    );
+    let (code, _, err) = pi_ask(
+        &["validate", "-"],
+        r#"{"questions":[{"question":"Which?","header":"Env","multiSelect":true,"options":[{"label":"A","description":"a"}]}]}"#,
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("questions[0].question (did you mean prompt?)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("questions[0].header (did you mean label?)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("questions[0].multiSelect (did you mean \"type\": \"multi\"?)"),
+        "{err}"
+    );
+    let (_, _, err) = pi_ask(
+        &["validate", "-"],
+        r#"{"titel":"T","questions":[{"id":"a","prompt":"P","options":[{"value":"x"}]}]}"#,
+    );
+    assert!(err.contains("ignored titel (did you mean title?)"), "{err}");
+    let (_, _, err) = pi_ask(
+        &["validate", "-"],
+        r#"{"questions":[{"id":"a","prompt":"P","options":[{"value":"x"}]}]}"#,
+    );
+    assert!(
+        !err.contains("ignored"),
+        "a clean payload says nothing: {err}"
+    );
+}

@@ -131,8 +131,25 @@ pub fn demo(options: RunOptions) -> Ended {
     }
 }
 
-/// Reads a payload from a file, or from standard input for `-`.
+/// Names on standard error the fields of payload `text` that are ignored (a typo, another host's
+/// field name), with the field meant.
+fn report_ignored(text: &str) {
+    let Ok(payload) = serde_json::from_str::<serde_json::Value>(text) else {
+        return;
+    };
+    for field in input::ignored_fields(&payload) {
+        crate::report::report(&format!("ignored {field}"));
+    }
+}
+
+/// Reads a payload from a file, or from standard input for `-` (and names its ignored fields).
 pub fn read_payload(path: &PathBuf) -> Result<String, InvalidInput> {
+    let text = read_payload_text(path)?;
+    report_ignored(&text);
+    Ok(text)
+}
+
+fn read_payload_text(path: &PathBuf) -> Result<String, InvalidInput> {
     let read = if path.as_os_str() == "-" {
         let mut text = String::new();
         std::io::stdin().read_to_string(&mut text).map(|_| text)

@@ -37,20 +37,7 @@ const KNOWN: &[(&str, Option<&[&str]>)] = &[
     ),
 ];
 
-/// The known key closest to `key`, when it is close enough to be a typo.
-fn nearest<'a>(key: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let lower = key.to_ascii_lowercase();
-    known
-        .map(|k| {
-            (
-                strsim::damerau_levenshtein(&lower, &k.to_ascii_lowercase()),
-                k,
-            )
-        })
-        .filter(|(d, k)| *d <= (k.len() / 4).max(1))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
-}
+use crate::did_you_mean::nearest;
 
 fn describe(path: String, suggestion: Option<String>) -> String {
     match suggestion {
