@@ -413,3 +413,36 @@ fn a_stopped_inbox_is_not_watching_and_the_status_says_so() {
     }
     assert_eq!(status().status.code(), Some(0));
 }
+
+/// Issue 42: an inbox in a background tab or over SSH never told anyone an agent was blocked: the
+/// channels fired only when a form opened. An ask arriving at a watching inbox is told once through
+/// the configured channels (the bell by default), and the terminal's title says how many wait.
+#[test]
+fn an_arriving_ask_is_told_once_and_the_title_counts_the_waiting() {
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    let s = inbox(&queue, &[]);
+    s.wait_for("waiting for asks");
+    let raw_len = || s.raw.lock().unwrap().len();
+    let before = raw_len();
+    queue
+        .submit(&ask("a1", "Where should it deploy?", 1))
+        .unwrap();
+    s.wait_for("Where should it deploy?");
+    queue.submit(&ask("a2", "Which region?", 1)).unwrap();
+    s.wait_for("Which region?");
+    // Two more looks at the queues: nothing new, so nothing more is told.
+    std::thread::sleep(Duration::from_millis(600));
+    let raw = s.raw.lock().unwrap()[before..].to_vec();
+    let text = String::from_utf8_lossy(&raw);
+    let bells = text.matches('\x07').count() - text.matches("\x1b]0;").count();
+    assert_eq!(bells, 2, "one bell per arriving ask: {text:?}");
+    assert!(
+        text.contains("\x1b]0;pi-ask inbox: 1 waiting\x07"),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("\x1b]0;pi-ask inbox: 2 waiting\x07"),
+        "{text:?}"
+    );
+}

@@ -2,10 +2,13 @@
 //! this terminal: a list of the waiting asks, oldest first (those left for later last), from
 //! which each opens in the normal form.
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::time::Duration;
 
 use serde_json::Value;
 
+use super::arrivals::Arrivals;
 use super::{CommandError, Ended, HistoryChoice, Opening, recorded};
 use crate::history::{Origin, Source, process_is_alive};
 use crate::inbox::{InboxCmd, InboxList, ListEnding, WaitingAsk};
@@ -192,13 +195,22 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
         report(&crate::line::intro(reason));
     }
     let table = crate::keymap::BindingTable::new(config.keymaps);
+    let arrivals = Rc::new(RefCell::new(Arrivals::new(config.notifications.clone())));
+    let look = {
+        let arrivals = Rc::clone(&arrivals);
+        move |queues: &[Queue]| {
+            let waiting = entries(queues);
+            arrivals.borrow_mut().see(&waiting);
+            waiting
+        }
+    };
     let mut list = InboxList::default();
     let mut said_waiting = false;
     loop {
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return Ok(CommandOutcome::Done);
         }
-        list.refresh(entries(queues));
+        list.refresh(look(queues));
         if list.entries().is_empty() {
             if !said_waiting {
                 report(&waiting_line(queues));
@@ -210,8 +222,8 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
         said_waiting = false;
         list.highlight_fresh();
         let ending = match line_mode {
-            Some(_) => line_list(&mut list, queues, &stop),
-            None => terminal_list(&mut list, queues, &table, &theme),
+            Some(_) => line_list(&mut list, queues, &stop, look.clone()),
+            None => terminal_list(&mut list, queues, &table, &theme, look.clone()),
         };
         let chosen = match ending {
             Ok(ListEnding::Chose(InboxCmd::Quit)) | Ok(ListEnding::Interrupted) => {
@@ -251,13 +263,14 @@ fn line_list(
     list: &mut InboxList,
     queues: &[Queue],
     stop: &std::sync::atomic::AtomicBool,
+    look: impl Fn(&[Queue]) -> Vec<WaitingAsk> + 'static,
 ) -> std::io::Result<ListEnding> {
     let mut out = crate::drivers::tty::open_tty()?;
     let lines = crate::line::tty_lines()?;
     let lines = lines.lock().unwrap_or_else(|e| e.into_inner());
     crate::line::discard_typed_ahead(&lines);
     let watched = queues.to_vec();
-    crate::line::inbox::run(list, move || entries(&watched), &lines, &mut out, stop)
+    crate::line::inbox::run(list, move || look(&watched), &lines, &mut out, stop)
 }
 
 /// The list on the terminal: a screen of the one engine, drawn inline (as tall as the list) by the
@@ -267,11 +280,12 @@ fn terminal_list(
     queues: &[Queue],
     table: &crate::keymap::BindingTable,
     theme: &pi_ask_components::Theme,
+    look: impl Fn(&[Queue]) -> Vec<WaitingAsk> + 'static,
 ) -> std::io::Result<ListEnding> {
     let watched = queues.to_vec();
     let screen = InboxScreen::new(
         std::mem::take(list),
-        Box::new(move || entries(&watched)),
+        Box::new(move || look(&watched)),
         table.clone(),
         *theme,
     );

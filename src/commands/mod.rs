@@ -3,6 +3,7 @@
 //! `ask`; this module only decides which form, records it, and reports what happened.
 
 pub mod answer;
+mod arrivals;
 pub mod ask;
 pub mod doctor;
 pub mod embed;
