@@ -18,13 +18,22 @@ pub struct Arrivals {
     notifications: Notifications,
     tty: Option<File>,
     titled: Option<usize>,
+    /// Escape sequences may be written (not in line mode, which writes only text).
+    escapes: bool,
 }
 
 impl Arrivals {
-    /// Tells through `notifications` on the controlling terminal (none: nothing is written).
-    pub fn new(notifications: Notifications) -> Arrivals {
+    /// Tells through `notifications` on the controlling terminal (none: nothing is written). In
+    /// line mode (`line_mode`), which writes only text, there is no title and only command
+    /// channels are used.
+    pub fn new(mut notifications: Notifications, line_mode: bool) -> Arrivals {
+        if line_mode {
+            notifications
+                .channels
+                .retain(|c| matches!(c, crate::config::Channel::Command(_)));
+        }
         let mut tty = crate::drivers::tty::open_tty().ok();
-        if let Some(tty) = &mut tty {
+        if let (Some(tty), false) = (&mut tty, line_mode) {
             // xterm's title stack: the title the terminal had comes back when the inbox ends.
             let _ = tty.write_all(b"\x1b[22;0t");
         }
@@ -33,6 +42,7 @@ impl Arrivals {
             notifications,
             tty,
             titled: None,
+            escapes: !line_mode,
         }
     }
 
@@ -55,7 +65,7 @@ impl Arrivals {
                 crate::tui::notify::send(&n, &self.notifications.channels, tty);
             }
         }
-        if self.titled != Some(waiting.len()) {
+        if self.escapes && self.titled != Some(waiting.len()) {
             self.titled = Some(waiting.len());
             let title = match waiting.len() {
                 0 => "pi-ask inbox".to_owned(),
@@ -69,7 +79,7 @@ impl Arrivals {
 
 impl Drop for Arrivals {
     fn drop(&mut self) {
-        if let Some(tty) = &mut self.tty {
+        if let (Some(tty), true) = (&mut self.tty, self.escapes) {
             let _ = tty.write_all(b"\x1b[23;0t");
         }
     }

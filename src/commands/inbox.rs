@@ -195,7 +195,10 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
         report(&crate::line::intro(reason));
     }
     let table = crate::keymap::BindingTable::new(config.keymaps);
-    let arrivals = Rc::new(RefCell::new(Arrivals::new(config.notifications.clone())));
+    let arrivals = Rc::new(RefCell::new(Arrivals::new(
+        config.notifications.clone(),
+        line_mode.is_some(),
+    )));
     let look = {
         let arrivals = Rc::clone(&arrivals);
         move |queues: &[Queue]| {
