@@ -71,6 +71,22 @@ pub fn parse_payload_value(text: &str) -> Result<(Value, Form), InvalidInput> {
     Ok((value, form))
 }
 
+/// Parses a payload given to pi-ask's own commands (`pi-ask ask`, `pi-ask validate`) and
+/// validates it as a tool payload, except that a question may be open (one `freeform: true`
+/// option), as `pi-ask answer --print` writes them for the person to fix and pass on. A tool call
+/// (MCP, pi) still may not carry `freeform`, as in the original.
+pub fn parse_command_payload(text: &str) -> Result<(Value, Form), InvalidInput> {
+    let value: Value = serde_json::from_str(text).map_err(|err| InvalidInput {
+        raw_title: None,
+        issues: vec![Issue::new(
+            "payload",
+            format!("Payload is not valid JSON: {err}"),
+        )],
+    })?;
+    let form = validate_extracted_payload(&value)?;
+    Ok((value, form))
+}
+
 /// Validates a payload value, deriving missing option labels first.
 pub fn validate_payload(payload: &Value) -> Result<Form, InvalidInput> {
     validate(payload, Freeform::Refused)

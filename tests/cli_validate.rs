@@ -50,6 +50,14 @@ fn validate_prints_every_issue_of_each_invalid_fixture_and_exits_2() {
         if path.to_string_lossy().ends_with(".issues.json") {
             continue;
         }
+        // An open question is refused in a tool call (tests/input_rules.rs) but taken by pi-ask's
+        // own commands, as `answer --print` writes it (below).
+        if path.ends_with("freeform-option.json") {
+            let (code, _, err) = pi_ask(&["validate", path.to_str().unwrap()], "");
+            assert_eq!(code, 0, "{err}");
+            assert!(err.contains("a tool call (MCP, pi) does not"), "{err}");
+            continue;
+        }
         let (code, out, _) = pi_ask(&["validate", path.to_str().unwrap()], "");
         assert_eq!(code, 2, "{}", path.display());
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -262,5 +270,31 @@ fn ignored_payload_fields_are_named_with_the_field_meant() {
     assert!(
         !err.contains("ignored"),
         "a clean payload says nothing: {err}"
+    );
+}
+
+/// Issue 42: `pi-ask answer --print` says its output goes to `pi-ask ask`, but `ask` and `validate`
+/// refused its open questions (`freeform options are only supported for /answer forms`). They take
+/// what it prints; a tool call's payload (MCP, pi) still may not carry `freeform`.
+#[test]
+fn what_answer_print_prints_is_taken_by_validate_and_ask() {
+    let (code, printed, err) = pi_ask(
+        &["answer", "--print", "--extractor", "builtin", "-"],
+        "Which database should I use?\n1. Postgres\n2. SQLite\nAnd what should we name it?",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(printed.contains("\"freeform\": true"), "{printed}");
+    let (code, out, err) = pi_ask(&["validate", "-"], &printed);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = pi_ask(&["ask", "--mode", "print", "-"], &printed);
+    assert_eq!(
+        code, 1,
+        "the pending questions, as without a terminal: {out}{err}"
+    );
+    assert!(out.contains("What should we name it?"), "{out}");
+    let tool = pi_ask::input::validate_payload(&serde_json::from_str(&printed).unwrap());
+    assert!(
+        tool.is_err(),
+        "a tool call's payload still may not carry freeform"
     );
 }

@@ -63,7 +63,7 @@ fn ask(
 ) -> Ended {
     let output = run_options.output.clone();
     let config = run_options.config.clone();
-    match read_payload(payload).and_then(|t| input::parse_payload_value(&t)) {
+    match read_payload(payload).and_then(|t| input::parse_command_payload(&t)) {
         Ok((value, form)) => {
             let opening = Opening {
                 form,
@@ -167,8 +167,18 @@ fn read_payload_text(path: &PathBuf) -> Result<String, InvalidInput> {
 
 /// `pi-ask validate`: the form a payload makes, or its issues.
 pub fn validate(path: &PathBuf) -> Ended {
-    match read_payload(path).and_then(|text| input::parse_payload(&text)) {
-        Ok(form) => {
+    match read_payload(path).and_then(|text| input::parse_command_payload(&text)) {
+        Ok((_, form)) => {
+            for (i, _) in form
+                .questions
+                .iter()
+                .enumerate()
+                .filter(|(_, q)| q.freeform)
+            {
+                crate::report::report(&format!(
+                    "questions[{i}] is open (a freeform option): pi-ask ask takes it; a tool call (MCP, pi) does not"
+                ));
+            }
             let questions: Vec<QuestionContext> =
                 form.questions.iter().map(QuestionContext::from).collect();
             let mut out = serde_json::json!({ "questions": questions });
