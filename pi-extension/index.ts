@@ -176,7 +176,13 @@ function waiting(ctx: ExtensionContext, on: boolean) {
  */
 async function editExternally(tui: TUI, text: string): Promise<string | undefined> {
   const [program, ...args] = (process.env.VISUAL || process.env.EDITOR || "vi").split(/\s+/).filter(Boolean);
-  const folder = mkdtempSync(join(tmpdir(), "pi-ask-edit-"));
+  let folder: string;
+  try {
+    folder = mkdtempSync(join(tmpdir(), "pi-ask-edit-"));
+  } catch {
+    // No private folder to put the text in: the form keeps its text.
+    return undefined;
+  }
   const file = join(folder, "answer.md");
   tui.stop();
   try {
@@ -294,7 +300,10 @@ export default function piAsk(pi: ExtensionAPI) {
           if (message.type === "edit") {
             // Only a mounted form asks (Ctrl+G in its editor); without pi's terminal, no change.
             if (!terminal) return engine.send({ type: "edited", id: message.id });
-            void editExternally(terminal, message.text).then((text) => engine.send({ type: "edited", id: message.id, text }));
+            // Whatever happens, the engine hears back (it waits for `edited`).
+            void editExternally(terminal, message.text)
+              .catch(() => undefined)
+              .then((text) => engine.send({ type: "edited", id: message.id, text }));
             return;
           }
           if (message.type !== "frame") return effect(ctx, engine, message);
