@@ -1,8 +1,9 @@
-// The work of scripts/npm-packages.sh (read it first): stages each package in OUTDIR/stage, packs
+// The work of scripts/npm-packages.sh (read it first): stages each package in a temporary folder, packs
 // it with `npm pack`, and records what was packed. Plain JavaScript on purpose: it runs on the
 // machine's own Node, whatever its version.
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const [root, out, engine, target] = process.argv.slice(2);
@@ -35,8 +36,10 @@ function pack(dir) {
   return { name: packed.name, version: packed.version, file: packed.filename, integrity: packed.integrity, shasum: packed.shasum, manifest: JSON.parse(read(join(dir, "package.json"))) };
 }
 
-const stage = join(out, "stage");
-rmSync(stage, { recursive: true, force: true });
+// The packages are staged in a fresh private folder of the script's own, removed at the end:
+// nothing in OUTDIR but what the script writes is touched.
+const stage = mkdtempSync(join(tmpdir(), "pi-ask-npm-"));
+process.on("exit", () => rmSync(stage, { recursive: true, force: true }));
 
 // Every platform's layout, for a release pipeline.
 for (const key of Object.keys(platforms)) {

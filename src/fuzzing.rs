@@ -63,6 +63,10 @@ pub fn payload(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     if let Ok(value) = serde_json::from_str::<Value>(&text) {
         let _ = crate::input::validate_extracted_payload(&value);
+        // Every ignored field is named on one line of its own, made printable where it is said.
+        for field in crate::input::ignored_fields(&value) {
+            assert!(!field.is_empty());
+        }
     }
     let Ok(form) = crate::input::parse_payload(&text) else {
         return;
@@ -195,6 +199,12 @@ pub fn markdown(data: &[u8]) {
 pub fn rpc_reply(data: &[u8]) {
     let line = String::from_utf8_lossy(data);
     let _ = crate::rpc::parse_reply("req-1", &["req-0".to_owned()], &line);
+    // The same text as a multi question's typed answer: option numbers read only when every one
+    // names one of `options`.
+    let options = data.len() % 12;
+    if let Some((chosen, _)) = crate::rpc::numbered(&line, options) {
+        assert!(!chosen.is_empty() && chosen.iter().all(|&o| o < options));
+    }
 }
 
 const SUBMIT_FORM: &str = r#"{"questions":[

@@ -254,6 +254,13 @@ fn submit(session: &mut Session, text: &str) {
     session.send("\r");
 }
 
+/// Types `text` one character per write, as a person's keys reach pi (an emoji is one key).
+fn type_keys(session: &mut Session, text: &str) {
+    for key in text.chars() {
+        session.send(&key.to_string());
+    }
+}
+
 /// Down to Production, Enter, Enter on the review; then the model's `reply` on screen.
 fn choose_production_and_submit(session: &mut Session, reply: &str) {
     session.send("\x1b[B");
@@ -358,9 +365,7 @@ fn typing_after_enter_on_the_empty_type_your_own_editor_is_the_answer_inside_pi(
     session.send("\x1b[B");
     session.send("\x1b[B");
     session.send("\r");
-    for key in "the new one".chars() {
-        session.send(&key.to_string());
-    }
+    type_keys(&mut session, "the new one");
     wait_for(&session, "the new one");
     // This terminal has no kitty keyboard protocol: Shift+Enter would save, so it is not named.
     wait_for(&session, "Alt+Enter new line");
@@ -387,9 +392,7 @@ fn emoji_cjk_and_combining_marks_typed_key_by_key_arrive_whole_inside_pi() {
     session.send("\x1b[B");
     session.send("\r");
     let typed = "ok 🚀 go 漢字 e\u{301} 👩\u{200d}👧";
-    for key in typed.chars() {
-        session.send(&key.to_string());
-    }
+    type_keys(&mut session, typed);
     wait_for(&session, "漢字");
     session.send("\r");
     wait_for(&session, "Review answers");
@@ -441,9 +444,7 @@ fn ctrl_g_edits_the_answer_in_the_persons_editor_inside_pi() {
     wait_for(&session, "Where to?");
     session.send("\x1b[B");
     session.send("\x1b[B");
-    for key in "typed".chars() {
-        session.send(&key.to_string());
-    }
+    type_keys(&mut session, "typed");
     wait_for(&session, "typed");
     session.send("\x07");
     wait_for(&session, "typed and more from the editor");
