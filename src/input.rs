@@ -168,51 +168,42 @@ pub fn ignored_fields(payload: &Value) -> Vec<String> {
     let Some(root) = payload.as_object() else {
         return out;
     };
-    let mut name = |path: String, field: &str, known: &[&str]| {
-        let meant = OTHER_HOSTS
-            .iter()
-            .find(|(other, _)| *other == field)
-            .map(|(_, ours)| (*ours).to_owned())
-            .or_else(|| {
-                crate::did_you_mean::nearest(field, known.iter().copied()).map(str::to_owned)
+    // The fields of `object` (at `path`) that are not `known`, each named with the field meant.
+    let mut unknown_in = |object: &serde_json::Map<String, Value>, path: &str, known: &[&str]| {
+        for field in object.keys().filter(|k| !known.contains(&k.as_str())) {
+            let meant = OTHER_HOSTS
+                .iter()
+                .find(|(other, _)| other == field)
+                .map(|(_, ours)| (*ours).to_owned())
+                .or_else(|| {
+                    crate::did_you_mean::nearest(field, known.iter().copied()).map(str::to_owned)
+                });
+            let at = if path.is_empty() {
+                field.clone()
+            } else {
+                format!("{path}.{field}")
+            };
+            out.push(match meant {
+                Some(meant) => format!("{at} (did you mean {meant}?)"),
+                None => at,
             });
-        let at = if path.is_empty() {
-            field.to_owned()
-        } else {
-            format!("{path}.{field}")
-        };
-        out.push(match meant {
-            Some(meant) => format!("{at} (did you mean {meant}?)"),
-            None => at,
-        });
+        }
     };
-    for field in root
-        .keys()
-        .filter(|k| !["title", "questions"].contains(&k.as_str()))
-    {
-        name(String::new(), field, &["title", "questions"]);
-    }
+    unknown_in(root, "", &["title", "questions"]);
     let questions = root.get("questions").and_then(Value::as_array);
     for (q, question) in questions.into_iter().flatten().enumerate() {
         let Some(question) = question.as_object() else {
             continue;
         };
-        for field in question
-            .keys()
-            .filter(|k| !QUESTION_FIELDS.contains(&k.as_str()))
-        {
-            name(format!("questions[{q}]"), field, QUESTION_FIELDS);
-        }
+        unknown_in(question, &format!("questions[{q}]"), QUESTION_FIELDS);
         let options = question.get("options").and_then(Value::as_array);
         for (o, option) in options.into_iter().flatten().enumerate() {
-            let Some(option) = option.as_object() else {
-                continue;
-            };
-            for field in option
-                .keys()
-                .filter(|k| !OPTION_FIELDS.contains(&k.as_str()))
-            {
-                name(format!("questions[{q}].options[{o}]"), field, OPTION_FIELDS);
+            if let Some(option) = option.as_object() {
+                unknown_in(
+                    option,
+                    &format!("questions[{q}].options[{o}]"),
+                    OPTION_FIELDS,
+                );
             }
         }
     }

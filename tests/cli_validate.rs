@@ -271,6 +271,23 @@ fn ignored_payload_fields_are_named_with_the_field_meant() {
         !err.contains("ignored"),
         "a clean payload says nothing: {err}"
     );
+    // Thousands of stray fields are said in a few lines.
+    let options: Vec<String> = (0..500)
+        .map(|i| format!(r#"{{"value":"v{i}","stray":1,"odd":2}}"#))
+        .collect();
+    let (_, _, err) = pi_ask(
+        &["validate", "-"],
+        &format!(
+            r#"{{"questions":[{{"id":"a","prompt":"P","options":[{}]}}]}}"#,
+            options.join(",")
+        ),
+    );
+    assert_eq!(
+        err.lines().filter(|l| l.contains("ignored")).count(),
+        21,
+        "{err}"
+    );
+    assert!(err.contains("ignored 980 more fields"), "{err}");
 }
 
 /// Issue 42: `pi-ask answer --print` says its output goes to `pi-ask ask`, but `ask` and `validate`

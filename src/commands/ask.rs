@@ -131,14 +131,25 @@ pub fn demo(options: RunOptions) -> Ended {
     }
 }
 
+/// Most ignored fields named one by one; the rest are counted.
+const IGNORED_SAID: usize = 20;
+
 /// Names on standard error the fields of payload `text` that are ignored (a typo, another host's
 /// field name), with the field meant.
 fn report_ignored(text: &str) {
     let Ok(payload) = serde_json::from_str::<serde_json::Value>(text) else {
         return;
     };
-    for field in input::ignored_fields(&payload) {
+    // A payload of thousands of stray fields is said in a few lines, not thousands.
+    let ignored = input::ignored_fields(&payload);
+    for field in ignored.iter().take(IGNORED_SAID) {
         crate::report::report(&format!("ignored {field}"));
+    }
+    if ignored.len() > IGNORED_SAID {
+        crate::report::report(&format!(
+            "ignored {} more fields",
+            ignored.len() - IGNORED_SAID
+        ));
     }
 }
 
