@@ -55,6 +55,44 @@ fn a_fresh_home_is_fine_and_nothing_is_created() {
     );
 }
 
+/// Every problem of a config that applied in part is listed, one a line, placed at its line of
+/// the file and in the file's order (the form's notice shows three and points here).
+#[test]
+fn doctor_lists_every_config_problem_with_its_line() {
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("pi-ask.toml");
+    std::fs::write(
+        &config,
+        "schemaVersion = 5\n[behaviour]\nshowFooterHints = \"no\"\n[keymaps.mian]\nnextOption = \"j\"\n[keymaps.main]\ntoggle = \"5\"\ncancel = \"?\"\n[files]\nmaxEntries = 0\n",
+    )
+    .unwrap();
+    let (code, text) = doctor(home.path(), &["--config", config.to_str().unwrap()]);
+    assert_eq!(code, 1, "{text}");
+    let config_line = line(&text, "config");
+    assert!(
+        config_line.starts_with("!!") && config_line.ends_with("5 problems; the rest applies:"),
+        "{text}"
+    );
+    let listed: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains("config:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("   "))
+        .map(str::trim)
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "pi-ask.toml:3: behaviour.showFooterHints must be true or false (got \"no\"); using true.",
+            "pi-ask.toml:4: Unknown keymap context mian (did you mean main?).",
+            "pi-ask.toml:7: Reserved keymap for main.toggle: 5; main.toggle keeps its default keys.",
+            "pi-ask.toml:8: Duplicate global keymap ? for global.settings and main.cancel; main.cancel keeps its default keys.",
+            "pi-ask.toml:10: files.maxEntries must be a positive whole number (got 0); using 200000.",
+        ],
+        "{text}"
+    );
+}
+
 #[test]
 fn a_broken_config_and_asks_nobody_watches_are_problems() {
     let home = tempfile::tempdir().unwrap();

@@ -457,7 +457,7 @@ fn unknown_contexts_actions_and_bad_syntax_are_named() {
     assert_eq!(
         got,
         [
-            "Unknown keymap context mian.",
+            "Unknown keymap context mian (did you mean main?).",
             "Unknown keymap action main.jump.",
             "Invalid keymap for main.toggle: \"ctrl+ctrl+x\": repeated modifier ctrl.",
             "Invalid keymap for main.confirm: binding must be a string or array of strings.",

@@ -17,6 +17,8 @@ pub struct Finding {
     pub text: String,
     /// Whether it is a problem to fix.
     pub problem: bool,
+    /// Lines under it: each problem of the config, placed at its line.
+    pub details: Vec<String>,
 }
 
 fn finding(topic: &'static str, text: String, problem: bool) -> Finding {
@@ -24,6 +26,7 @@ fn finding(topic: &'static str, text: String, problem: bool) -> Finding {
         topic,
         text,
         problem,
+        details: Vec::new(),
     }
 }
 
@@ -31,15 +34,22 @@ fn shown(path: &Path) -> String {
     crate::paths::display(path)
 }
 
-/// The config in use.
+/// The config in use, and every problem of it on a line of its own.
 pub fn config(explicit: Option<&Path>) -> Finding {
     let loaded = crate::config::load(&ConfigPaths::from_env(explicit));
-    let notices = loaded.notices.join(" ");
-    match &loaded.source {
-        ConfigSource::Toml(path) if notices.is_empty() => {
+    let mut found = match &loaded.source {
+        ConfigSource::Toml(path) if loaded.problems.is_empty() => {
             finding("config", format!("{} (ok)", shown(path)), false)
         }
-        ConfigSource::Toml(path) => finding("config", format!("{}: {notices}", shown(path)), true),
+        ConfigSource::Toml(path) => finding(
+            "config",
+            format!(
+                "{}: {} the rest applies:",
+                shown(path),
+                counted(loaded.problems.len())
+            ),
+            true,
+        ),
         ConfigSource::Defaults(path) => finding(
             "config",
             format!(
@@ -48,15 +58,41 @@ pub fn config(explicit: Option<&Path>) -> Finding {
             ),
             false,
         ),
-        ConfigSource::Invalid(path) => {
-            finding("config", format!("{}: {notices}", shown(path)), true)
-        }
-        ConfigSource::LegacyJson(path) => finding(
+        ConfigSource::Invalid(path) => finding(
+            "config",
+            format!("{}: {}", shown(path), loaded.notices.join(" ")),
+            true,
+        ),
+        ConfigSource::LegacyJson(path) if loaded.problems.is_empty() => finding(
             "config",
             format!("{} (the original pi-ask's JSON, read-only)", shown(path)),
             false,
         ),
-        ConfigSource::NoHome(_) => finding("config", notices, true),
+        ConfigSource::LegacyJson(path) => finding(
+            "config",
+            format!(
+                "{} (the original pi-ask's JSON, read-only): {} the rest applies:",
+                shown(path),
+                counted(loaded.problems.len())
+            ),
+            true,
+        ),
+        ConfigSource::NoHome(_) => finding("config", loaded.notices.join(" "), true),
+    };
+    if matches!(
+        loaded.source,
+        ConfigSource::Toml(_) | ConfigSource::LegacyJson(_)
+    ) {
+        found.details = loaded.problems;
+    }
+    found
+}
+
+/// `1 problem;`, `3 problems;`.
+fn counted(problems: usize) -> String {
+    match problems {
+        1 => "1 problem;".to_owned(),
+        n => format!("{n} problems;"),
     }
 }
 
@@ -183,6 +219,13 @@ pub fn doctor(
             format!("{}:", f.topic),
             crate::printable::printable(&f.text)
         ));
+        for detail in &f.details {
+            crate::report::print_line(&format!(
+                "   {:<9} {}",
+                "",
+                crate::printable::printable(detail)
+            ));
+        }
     }
     CommandOutcome::done_if(problems == 0, CommandOutcome::NotReady)
 }

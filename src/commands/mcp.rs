@@ -40,7 +40,13 @@ pub fn run(args: McpArgs) -> Ended {
     let loaded = crate::config::load(&crate::config::ConfigPaths::from_env(
         args.config.as_deref(),
     ));
-    for notice in &loaded.notices {
+    // Every problem, placed, when the file applied in part; else why it did not apply at all.
+    let said = if loaded.problems.is_empty() {
+        &loaded.notices
+    } else {
+        &loaded.problems
+    };
+    for notice in said {
         report(&format!("config: {notice}"));
     }
     let config = loaded.config;

@@ -181,8 +181,12 @@ pub struct Loaded {
     pub config: Config,
     /// Which file it came from, if any.
     pub source: ConfigSource,
-    /// What was wrong in it (each bad value named; the rest applies).
+    /// What to tell the person in the form: the file's problems in one short notice (the first
+    /// few), or why it was not used at all.
     pub notices: Vec<String>,
+    /// Every problem of the file, each placed (`pi-ask.toml:7: …`), in the file's order: what
+    /// `pi-ask doctor` and `pi-ask mcp`'s log list.
+    pub problems: Vec<String>,
 }
 
 /// The notice when there is no home directory to keep a config in.
@@ -205,11 +209,10 @@ pub fn load(paths: &ConfigPaths) -> Loaded {
         return load_json(json);
     }
     if paths.no_home {
-        return Loaded {
-            config: Config::default(),
-            source: ConfigSource::NoHome(paths.toml.clone()),
-            notices: vec![NO_HOME_NOTICE.to_owned()],
-        };
+        return Loaded::whole(
+            ConfigSource::NoHome(paths.toml.clone()),
+            NO_HOME_NOTICE.to_owned(),
+        );
     }
     match std::fs::read_to_string(&paths.toml) {
         Ok(text) => return load_toml_text(&paths.toml, &text),
@@ -220,14 +223,10 @@ pub fn load(paths: &ConfigPaths) -> Loaded {
                 std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
             ) =>
         {
-            return Loaded {
-                config: Config::default(),
-                source: ConfigSource::Invalid(paths.toml.clone()),
-                notices: vec![invalid_notice(
-                    &paths.toml,
-                    &format!("cannot read it: {err}"),
-                )],
-            };
+            return Loaded::whole(
+                ConfigSource::Invalid(paths.toml.clone()),
+                invalid_notice(&paths.toml, &format!("cannot read it: {err}")),
+            );
         }
         Err(_) => {}
     }
@@ -238,6 +237,19 @@ pub fn load(paths: &ConfigPaths) -> Loaded {
         config: Config::default(),
         source: ConfigSource::Defaults(paths.toml.clone()),
         notices: Vec::new(),
+        problems: Vec::new(),
+    }
+}
+
+impl Loaded {
+    /// The defaults, with one notice about the file as a whole (also its one problem).
+    fn whole(source: ConfigSource, notice: String) -> Loaded {
+        Loaded {
+            config: Config::default(),
+            source,
+            notices: vec![notice.clone()],
+            problems: vec![notice],
+        }
     }
 }
 
@@ -257,6 +269,7 @@ pub(crate) fn load_toml_text(path: &Path, text: &str) -> Loaded {
         tree,
         KeymapSource::Toml,
         ConfigSource::Toml(path.to_path_buf()),
+        Some(text),
     )
 }
 
@@ -305,6 +318,7 @@ fn load_json(path: &Path) -> Loaded {
         tree,
         KeymapSource::LegacyJson,
         ConfigSource::LegacyJson(path.to_path_buf()),
+        None,
     )
 }
 
@@ -322,22 +336,34 @@ enum NotApplied {
     Invalid(#[from] super::InvalidConfig),
 }
 
+/// The config a tree gives, its problems placed at their lines of `toml_text` (when the file is
+/// TOML), or the defaults with a notice when the file cannot be used at all.
 fn from_tree(
     path: &Path,
     tree: Result<Value, NotApplied>,
     keymaps: KeymapSource,
     source: ConfigSource,
+    toml_text: Option<&str>,
 ) -> Loaded {
     match tree.and_then(|t| Ok(config_from_tree(t, keymaps)?)) {
-        Ok((config, notices)) => Loaded {
-            config,
-            source,
-            notices,
-        },
-        Err(detail) => Loaded {
-            config: Config::default(),
-            source: ConfigSource::Invalid(path.to_path_buf()),
-            notices: vec![invalid_notice(path, &detail.to_string())],
-        },
+        Ok((config, problems)) => {
+            let problems = super::problem::located(path, toml_text, problems);
+            // The original's JSON says each problem as the original does (its keymap notice
+            // whole); pi-ask's TOML in one short notice.
+            let notices = match keymaps {
+                KeymapSource::LegacyJson => problems.clone(),
+                KeymapSource::Toml => super::problem::notice(&problems).into_iter().collect(),
+            };
+            Loaded {
+                config,
+                source,
+                notices,
+                problems,
+            }
+        }
+        Err(detail) => Loaded::whole(
+            ConfigSource::Invalid(path.to_path_buf()),
+            invalid_notice(path, &detail.to_string()),
+        ),
     }
 }

@@ -3,6 +3,7 @@
 
 mod load;
 mod migrate;
+mod problem;
 mod store;
 mod theme;
 mod toml_file;
@@ -10,11 +11,13 @@ mod unknown;
 
 pub use load::{ConfigPaths, ConfigSource, Loaded, agent_dir, load, passwd_home, peek};
 pub use migrate::{CURRENT_SCHEMA_VERSION, MigrationError, migrate};
+pub use problem::Problem;
+use problem::shown_value;
 pub use store::ConfigStore;
 pub use theme::{ThemeConfig, ThemeSetting, read_theme};
 pub use toml_file::{SaveError, default_snapshot, reset_file, save_setting};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::keymap::{KeymapSource, Keymaps, keymaps_applying_valid, keymaps_from_value};
 use crate::settings::{Behaviour, Settings};
@@ -226,19 +229,13 @@ impl Config {
     }
 }
 
-/// Keymap problems shown at most this many at a time; the rest are counted.
+/// Keymap problems of the original's JSON shown at most this many in its notice.
 const SHOWN_KEYMAP_PROBLEMS: usize = 3;
 
-/// The notice for keymap entries left out of a TOML config (the rest applied).
-pub fn keymap_partial_notice(problems: &[String]) -> String {
-    format!(
-        "{} The other keymaps apply. Edit the config to fix these.",
-        shown_problems(problems)
-    )
-}
-
-/// The first problems, joined, and how many more there are.
-fn shown_problems(problems: &[String]) -> String {
+/// The keymap notice of the original's JSON (its keymaps refused whole): each problem separated
+/// by ` · `, the first few only and a count of the rest (the notice shares the footer with the
+/// hints, so a long list must not fill the screen).
+pub fn keymap_notice(problems: &[String]) -> String {
     let mut shown: Vec<&str> = problems
         .iter()
         .take(SHOWN_KEYMAP_PROBLEMS)
@@ -249,51 +246,40 @@ fn shown_problems(problems: &[String]) -> String {
     if more > 0 {
         shown.push(&more_text);
     }
-    shown.join(" · ")
-}
-
-/// The keymap notice of the original's JSON (its keymaps refused whole): each problem separated
-/// by ` · `, the first few only and a count of the rest (the notice shares the footer with the
-/// hints, so a long list must not fill the screen).
-pub fn keymap_notice(problems: &[String]) -> String {
     format!(
         "{} Using default ask keymaps for this session. Edit the config and start pi-ask again.",
-        shown_problems(problems)
+        shown.join(" · ")
     )
 }
 
-/// Why a config tree was rejected as a whole.
+/// Why a config tree was rejected as a whole (it is not a versioned table pi-ask can read).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct InvalidConfig(pub String);
 
-/// Builds a [`Config`] from a parsed tree (TOML or JSON, already a JSON value).
-/// Returns the config and notices about parts that were replaced by defaults.
+/// Builds a [`Config`] from a parsed tree (TOML or JSON, already a JSON value). Only a tree that
+/// is not a versioned table is refused whole; past that a bad value costs only itself: its
+/// default is used and a [`Problem`] says so, in the order the tree holds them.
 pub fn config_from_tree(
     mut tree: Value,
     source: KeymapSource,
-) -> Result<(Config, Vec<String>), InvalidConfig> {
+) -> Result<(Config, Vec<Problem>), InvalidConfig> {
     migrate(&mut tree).map_err(|e| InvalidConfig(e.0))?;
     let root = tree
         .as_object()
         .expect("migrate checked the root is an object");
-    let mut notices: Vec<String> = unknown::unknown_keys_notice(root).into_iter().collect();
+    let mut read = Reader::default();
+    read.problems.extend(unknown::unknown_keys(root));
     let mut config = Config {
-        behaviour: read_behaviour(root.get("behaviour"))?,
+        behaviour: read_behaviour(&mut read, root.get("behaviour")),
         ..Config::default()
     };
 
-    if let Some(n) = root.get("notifications") {
-        let n = n
-            .as_object()
-            .ok_or_else(|| InvalidConfig("notifications must be a table".into()))?;
+    if let Some(n) = read.table(root, "notifications") {
         let mut settings = crate::settings::Settings::defaults();
         for setting in crate::settings::Setting::in_section("notifications") {
-            let key = setting.spec().key;
-            if let Some(v) = n.get(key) {
-                let on = v.as_bool().ok_or_else(|| {
-                    InvalidConfig(format!("notifications.{key} must be true or false"))
-                })?;
+            let spec = setting.spec();
+            if let Some(on) = read.toggle(n, "notifications", spec.key, spec.default) {
                 settings.set(setting, on);
             }
         }
@@ -301,7 +287,10 @@ pub fn config_from_tree(
         if let Some(channels) = n.get("channels") {
             let (channels, skipped) = read_channels(channels);
             for s in skipped {
-                notices.push(format!("Skipped invalid notification channel {s}."));
+                read.bad(
+                    &["notifications", "channels"],
+                    format!("Skipped invalid notification channel {s}."),
+                );
             }
             config.notifications.channels = if channels.is_empty() {
                 vec![Channel::Bell]
@@ -317,117 +306,231 @@ pub fn config_from_tree(
         KeymapSource::Toml => {
             let (keymaps, problems) = keymaps_applying_valid(root.get("keymaps"), source);
             config.keymaps = keymaps;
-            if !problems.is_empty() {
-                notices.push(keymap_partial_notice(&problems));
-            }
+            read.problems.extend(problems.into_iter().map(|p| Problem {
+                key: std::iter::once("keymaps".to_owned()).chain(p.at).collect(),
+                text: p.text,
+            }));
         }
         KeymapSource::LegacyJson => match keymaps_from_value(root.get("keymaps"), source) {
             Ok(keymaps) => config.keymaps = keymaps,
-            Err(problems) => notices.push(keymap_notice(&problems)),
+            Err(problems) => read.bad(&["keymaps"], keymap_notice(&problems)),
         },
     }
 
-    if let Some(accessibility) = root.get("accessibility") {
-        let table = accessibility
-            .as_object()
-            .ok_or_else(|| InvalidConfig("accessibility must be a table".into()))?;
-        if let Some(on) = table.get("lineMode") {
-            config.accessibility.line_mode = on.as_bool().ok_or_else(|| {
-                InvalidConfig("accessibility.lineMode must be true or false".into())
-            })?;
+    if let Some(table) = read.table(root, "accessibility")
+        && let Some(on) = read.toggle(table, "accessibility", "lineMode", false)
+    {
+        config.accessibility.line_mode = on;
+    }
+    if let Some(table) = read.table(root, "answer") {
+        config.answer = read_answer(&mut read, table);
+    }
+    if let Some(files) = read.table(root, "files") {
+        if let Some(exclude) = files.get("exclude") {
+            match serde_json::from_value(exclude.clone()) {
+                Ok(globs) => config.files.exclude = globs,
+                Err(_) => read.bad(
+                    &["files", "exclude"],
+                    format!(
+                        "files.exclude must be a list of glob strings (got {}); nothing extra is excluded.",
+                        shown_value(exclude)
+                    ),
+                ),
+            }
         }
+        if let Some(max) = read.number(
+            files,
+            "files",
+            "maxEntries",
+            NumberRule::Positive,
+            config.files.max_entries as u64,
+        ) {
+            config.files.max_entries = usize::try_from(max).unwrap_or(usize::MAX);
+        }
+    }
+    if let Some(table) = read.table(root, "history")
+        && let Some(on) = read.toggle(table, "history", "enabled", true)
+    {
+        config.history.enabled = on;
+    }
+    if let Some(table) = read.table(root, "mcp") {
+        read_mcp(&mut read, table, &mut config.mcp);
+    }
+    let (theme, theme_problems) = theme::read_theme(root.get("theme"));
+    config.theme = theme;
+    read.problems.extend(theme_problems);
+    Ok((config, read.problems))
+}
+
+/// What a whole number must be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NumberRule {
+    /// 0 or more.
+    Whole,
+    /// 1 or more.
+    Positive,
+}
+
+/// Reads values out of the tree, noting each bad one (and the default used instead).
+#[derive(Default)]
+struct Reader {
+    problems: Vec<Problem>,
+}
+
+impl Reader {
+    fn bad(&mut self, key: &[&str], text: String) {
+        self.problems.push(Problem::at(key, text));
     }
 
-    if let Some(answer) = root.get("answer") {
-        config.answer = read_answer(answer)?;
+    /// The section `name` when it is a table; a section of another type is a problem and its
+    /// defaults apply.
+    fn table<'a>(
+        &mut self,
+        root: &'a Map<String, Value>,
+        name: &str,
+    ) -> Option<&'a Map<String, Value>> {
+        let value = root.get(name)?;
+        let table = value.as_object();
+        if table.is_none() {
+            self.bad(
+                &[name],
+                format!(
+                    "{name} must be a table (got {}); its defaults apply.",
+                    shown_value(value)
+                ),
+            );
+        }
+        table
     }
-    if let Some(files) = root.get("files") {
-        let exclude = files
-            .get("exclude")
-            .cloned()
-            .unwrap_or(Value::Array(Vec::new()));
-        config.files.exclude = serde_json::from_value(exclude)
-            .map_err(|_| InvalidConfig("files.exclude must be a list of glob strings".into()))?;
-        if let Some(max) = files.get("maxEntries") {
-            config.files.max_entries = max
-                .as_u64()
-                .filter(|n| *n > 0)
-                .and_then(|n| usize::try_from(n).ok())
-                .ok_or_else(|| {
-                    InvalidConfig("files.maxEntries must be a positive whole number".into())
-                })?;
+
+    /// `section.key` when it is there and true or false.
+    fn toggle(
+        &mut self,
+        table: &Map<String, Value>,
+        section: &str,
+        key: &str,
+        default: bool,
+    ) -> Option<bool> {
+        let value = table.get(key)?;
+        let on = value.as_bool();
+        if on.is_none() {
+            self.bad(
+                &[section, key],
+                format!(
+                    "{section}.{key} must be true or false (got {}); using {default}.",
+                    shown_value(value)
+                ),
+            );
         }
+        on
     }
-    if let Some(history) = root.get("history") {
-        let table = history
-            .as_object()
-            .ok_or_else(|| InvalidConfig("history must be a table".into()))?;
-        if let Some(enabled) = table.get("enabled") {
-            config.history.enabled = enabled
-                .as_bool()
-                .ok_or_else(|| InvalidConfig("history.enabled must be true or false".into()))?;
+
+    /// `section.key` when it is there and a whole number the rule allows.
+    fn number(
+        &mut self,
+        table: &Map<String, Value>,
+        section: &str,
+        key: &str,
+        rule: NumberRule,
+        default: u64,
+    ) -> Option<u64> {
+        let value = table.get(key)?;
+        let number = value
+            .as_u64()
+            .filter(|n| rule == NumberRule::Whole || *n > 0);
+        if number.is_none() {
+            let what = match rule {
+                NumberRule::Whole => "a whole number",
+                NumberRule::Positive => "a positive whole number",
+            };
+            self.bad(
+                &[section, key],
+                format!(
+                    "{section}.{key} must be {what} (got {}); using {default}.",
+                    shown_value(value)
+                ),
+            );
         }
+        number
     }
-    if let Some(mcp) = root.get("mcp") {
-        let table = mcp
-            .as_object()
-            .ok_or_else(|| InvalidConfig("mcp must be a table".into()))?;
-        if let Some(timeout) = table.get("timeoutSeconds") {
-            let seconds = timeout.as_u64().ok_or_else(|| {
-                InvalidConfig("mcp.timeoutSeconds must be a whole number (0: no limit)".into())
-            })?;
-            config.mcp.timeout_seconds = (seconds > 0).then_some(seconds);
-        }
-        if let Some(mode) = table.get("elicit") {
-            config.mcp.elicit = mode.as_str().and_then(ElicitMode::parse).ok_or_else(|| {
-                InvalidConfig("mcp.elicit must be \"never\", \"fallback\" or \"always\"".into())
-            })?;
-        }
-        if let Some(seconds) = table.get("elicitAfterSeconds") {
-            config.mcp.elicit_after_seconds = seconds.as_u64().ok_or_else(|| {
-                InvalidConfig("mcp.elicitAfterSeconds must be a whole number".into())
-            })?;
-        }
-        if let Some(bytes) = table.get("maxAskBytes") {
-            config.mcp.max_ask_bytes = bytes.as_u64().filter(|b| *b > 0).ok_or_else(|| {
-                InvalidConfig("mcp.maxAskBytes must be a positive whole number".into())
-            })?;
-        }
-        if let Some(calls) = table.get("maxWaitingCalls") {
-            config.mcp.max_waiting_calls = calls
-                .as_u64()
-                .filter(|c| *c > 0)
-                .map(|c| c.min(100_000) as usize)
-                .ok_or_else(|| {
-                    InvalidConfig("mcp.maxWaitingCalls must be a positive whole number".into())
-                })?;
-        }
-    }
-    let (theme, theme_notices) = theme::read_theme(root.get("theme"));
-    config.theme = theme;
-    notices.extend(theme_notices);
-    Ok((config, notices))
 }
 
 /// The `behaviour` section: every setting the settings table keeps there.
-fn read_behaviour(value: Option<&Value>) -> Result<Behaviour, InvalidConfig> {
+fn read_behaviour(read: &mut Reader, value: Option<&Value>) -> Behaviour {
     let mut settings = crate::settings::Settings::defaults();
     let Some(value) = value else {
-        return Ok(settings.behaviour);
+        return settings.behaviour;
     };
-    let table = value
-        .as_object()
-        .ok_or_else(|| InvalidConfig("behaviour must be a table".into()))?;
+    let Some(table) = value.as_object() else {
+        read.bad(
+            &["behaviour"],
+            format!(
+                "behaviour must be a table (got {}); its defaults apply.",
+                shown_value(value)
+            ),
+        );
+        return settings.behaviour;
+    };
     for setting in crate::settings::Setting::in_section("behaviour") {
-        let key = setting.spec().key;
-        if let Some(v) = table.get(key) {
-            let on = v
-                .as_bool()
-                .ok_or_else(|| InvalidConfig(format!("behaviour.{key} must be true or false")))?;
+        let spec = setting.spec();
+        if let Some(on) = read.toggle(table, "behaviour", spec.key, spec.default) {
             settings.set(setting, on);
         }
     }
-    Ok(settings.behaviour)
+    settings.behaviour
+}
+
+/// The `mcp` section.
+fn read_mcp(read: &mut Reader, table: &Map<String, Value>, mcp: &mut McpConfig) {
+    if let Some(seconds) = read.number(
+        table,
+        "mcp",
+        "timeoutSeconds",
+        NumberRule::Whole,
+        DEFAULT_MCP_TIMEOUT_SECONDS,
+    ) {
+        mcp.timeout_seconds = (seconds > 0).then_some(seconds);
+    }
+    if let Some(mode) = table.get("elicit") {
+        match mode.as_str().and_then(ElicitMode::parse) {
+            Some(parsed) => mcp.elicit = parsed,
+            None => read.bad(
+                &["mcp", "elicit"],
+                format!(
+                    "mcp.elicit must be \"never\", \"fallback\" or \"always\" (got {}); using {}.",
+                    shown_value(mode),
+                    mcp.elicit.name()
+                ),
+            ),
+        }
+    }
+    if let Some(seconds) = read.number(
+        table,
+        "mcp",
+        "elicitAfterSeconds",
+        NumberRule::Whole,
+        mcp.elicit_after_seconds,
+    ) {
+        mcp.elicit_after_seconds = seconds;
+    }
+    if let Some(bytes) = read.number(
+        table,
+        "mcp",
+        "maxAskBytes",
+        NumberRule::Positive,
+        mcp.max_ask_bytes,
+    ) {
+        mcp.max_ask_bytes = bytes;
+    }
+    if let Some(calls) = read.number(
+        table,
+        "mcp",
+        "maxWaitingCalls",
+        NumberRule::Positive,
+        mcp.max_waiting_calls as u64,
+    ) {
+        mcp.max_waiting_calls = calls.min(100_000) as usize;
+    }
 }
 
 /// Valid channels, and a description of each skipped one.
@@ -457,33 +560,51 @@ fn read_channels(value: &Value) -> (Vec<Channel>, Vec<String>) {
     (channels, skipped)
 }
 
-fn read_answer(value: &Value) -> Result<AnswerExtraction, InvalidConfig> {
+/// The `answer` section.
+fn read_answer(read: &mut Reader, table: &Map<String, Value>) -> AnswerExtraction {
     let mut answer = AnswerExtraction::default();
-    let table = value
-        .as_object()
-        .ok_or_else(|| InvalidConfig("answer must be a table".into()))?;
     if let Some(command) = table.get("extractor") {
-        answer.extractor = serde_json::from_value(command.clone()).map_err(|_| {
-            InvalidConfig(
-                "answer.extractor must be a list of strings (the program and its arguments)".into(),
-            )
-        })?;
+        match serde_json::from_value(command.clone()) {
+            Ok(command) => answer.extractor = command,
+            Err(_) => read.bad(
+                &["answer", "extractor"],
+                format!(
+                    "answer.extractor must be a list of strings, the program and its arguments (got {}); using the built-in extractor.",
+                    shown_value(command)
+                ),
+            ),
+        }
     }
     if let Some(models) = table.get("extractionModels") {
-        answer.extraction_models = serde_json::from_value(models.clone()).map_err(|_| {
-            InvalidConfig("answer.extractionModels must be a list of strings".into())
-        })?;
+        match serde_json::from_value(models.clone()) {
+            Ok(models) => answer.extraction_models = models,
+            Err(_) => read.bad(
+                &["answer", "extractionModels"],
+                format!(
+                    "answer.extractionModels must be a list of strings (got {}); using none.",
+                    shown_value(models)
+                ),
+            ),
+        }
     }
-    if let Some(retries) = table.get("extractionRetries") {
-        let n = retries.as_u64().ok_or_else(|| {
-            InvalidConfig("answer.extractionRetries must be a whole number".into())
-        })?;
+    let default = AnswerExtraction::default();
+    if let Some(n) = read.number(
+        table,
+        "answer",
+        "extractionRetries",
+        NumberRule::Whole,
+        u64::from(default.extraction_retries),
+    ) {
         answer.extraction_retries = n.min(3) as u8;
     }
-    if let Some(timeout) = table.get("extractionTimeoutMs") {
-        answer.extraction_timeout_ms = timeout.as_u64().ok_or_else(|| {
-            InvalidConfig("answer.extractionTimeoutMs must be a whole number".into())
-        })?;
+    if let Some(ms) = read.number(
+        table,
+        "answer",
+        "extractionTimeoutMs",
+        NumberRule::Whole,
+        default.extraction_timeout_ms,
+    ) {
+        answer.extraction_timeout_ms = ms;
     }
-    Ok(answer)
+    answer
 }

@@ -132,6 +132,7 @@ impl ConfigStore {
             config: Config::default(),
             source: ConfigSource::Toml(path),
             notices: Vec::new(),
+            problems: Vec::new(),
         };
         self.stamp = stamp_of(self.loaded.source.path());
         Ok(())

@@ -5,6 +5,8 @@ use pi_ask_components::theme::{BadColor, COLOR_VALUE_HELP, Token, indexed_color,
 use ratatui::style::Color;
 use serde_json::Value;
 
+use super::Problem;
+
 /// Which theme to use: a built-in one, or `auto` (decided from the terminal's environment).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
@@ -65,30 +67,39 @@ impl Default for ThemeConfig {
 }
 
 /// Reads the section; returns it with a notice for each value that was left out.
-pub fn read_theme(value: Option<&Value>) -> (ThemeConfig, Vec<String>) {
+pub fn read_theme(value: Option<&Value>) -> (ThemeConfig, Vec<Problem>) {
     let mut config = ThemeConfig::default();
     let mut notices = Vec::new();
     let Some(value) = value else {
         return (config, notices);
     };
     let Some(table) = value.as_object() else {
-        notices.push("theme must be a table; using the automatic theme.".to_owned());
+        notices.push(Problem::at(
+            &["theme"],
+            "theme must be a table; using the automatic theme.",
+        ));
         return (config, notices);
     };
     for (key, value) in table {
         match key.as_str() {
             "name" => match value.as_str().and_then(ThemeSetting::from_name) {
                 Some(name) => config.name = name,
-                None => notices.push(format!(
-                    "theme.name must be {} (got {value}); using auto.",
-                    ThemeSetting::NAMES
+                None => notices.push(Problem::at(
+                    &["theme", "name"],
+                    format!(
+                        "theme.name must be {} (got {value}); using auto.",
+                        ThemeSetting::NAMES
+                    ),
                 )),
             },
             "colors" => read_colors(value, &mut config.colors, &mut notices),
             "markdown" => match value.as_bool() {
                 Some(on) => config.markdown = on,
-                None => notices.push(format!(
-                    "theme.markdown must be true or false (got {value}); Markdown is rendered."
+                None => notices.push(Problem::at(
+                    &["theme", "markdown"],
+                    format!(
+                        "theme.markdown must be true or false (got {value}); Markdown is rendered."
+                    ),
                 )),
             },
             // Named with the config's other unknown keys.
@@ -98,17 +109,23 @@ pub fn read_theme(value: Option<&Value>) -> (ThemeConfig, Vec<String>) {
     (config, notices)
 }
 
-fn read_colors(value: &Value, colors: &mut Vec<(Token, Color)>, notices: &mut Vec<String>) {
+fn read_colors(value: &Value, colors: &mut Vec<(Token, Color)>, notices: &mut Vec<Problem>) {
     let Some(table) = value.as_object() else {
-        notices.push("theme.colors must be a table of token = colour; ignored.".to_owned());
+        notices.push(Problem::at(
+            &["theme", "colors"],
+            "theme.colors must be a table of token = colour; ignored.",
+        ));
         return;
     };
     for (key, value) in table {
         let Some(token) = Token::from_name(key) else {
             let known: Vec<&str> = Token::ALL.iter().map(|t| t.name()).collect();
-            notices.push(format!(
-                "Unknown theme colour token {key} ignored (tokens: {}).",
-                known.join(", ")
+            notices.push(Problem::at(
+                &["theme", "colors", key],
+                format!(
+                    "Unknown theme colour token {key} ignored (tokens: {}).",
+                    known.join(", ")
+                ),
             ));
             continue;
         };
@@ -122,8 +139,9 @@ fn read_colors(value: &Value, colors: &mut Vec<(Token, Color)>, notices: &mut Ve
         };
         match color {
             Ok(color) => colors.push((token, color)),
-            Err(BadColor(why)) => notices.push(format!(
-                "theme.colors.{key}: {why}; {COLOR_VALUE_HELP}. Kept the theme's colour."
+            Err(BadColor(why)) => notices.push(Problem::at(
+                &["theme", "colors", key],
+                format!("theme.colors.{key}: {why}; {COLOR_VALUE_HELP}. Kept the theme's colour."),
             )),
         }
     }
@@ -159,7 +177,11 @@ mod tests {
                 (Token::Text, Color::Reset),
             ]
         );
-        let all = notices.join("\n");
+        let all = notices
+            .iter()
+            .map(|p| p.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
         assert_eq!(notices.len(), 4, "{all}");
         for part in [
             "theme.colors.warning: \"#zzz\" is not a #rrggbb colour",
@@ -178,7 +200,10 @@ mod tests {
         assert_eq!(theme, ThemeConfig::default());
         assert_eq!(
             notices,
-            ["theme.name must be auto, dark or light (got \"solarized\"); using auto."]
+            [Problem::at(
+                &["theme", "name"],
+                "theme.name must be auto, dark or light (got \"solarized\"); using auto."
+            )]
         );
         let (theme, notices) = read_theme(Some(&json!("dark")));
         assert_eq!(theme, ThemeConfig::default());

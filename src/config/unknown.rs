@@ -37,22 +37,31 @@ const KNOWN: &[(&str, Option<&[&str]>)] = &[
     ),
 ];
 
+use super::Problem;
 use crate::did_you_mean::nearest;
 
-fn describe(path: String, suggestion: Option<String>) -> String {
-    match suggestion {
-        Some(s) => format!("{path} (did you mean {s}?)"),
-        None => path,
-    }
+/// ` (did you mean behaviour?)` when a known key is close, else nothing.
+fn did_you_mean(suggestion: Option<String>) -> String {
+    suggestion.map_or_else(String::new, |s| format!(" (did you mean {s}?)"))
 }
 
-/// The unknown keys of a migrated config, each with a suggestion when one is close.
-pub fn unknown_keys(root: &Map<String, Value>) -> Vec<String> {
+fn unknown(key: &[&str], shown: &str, suggestion: Option<String>) -> Problem {
+    Problem::at(
+        key,
+        format!(
+            "Unknown key {shown}{} in the config was ignored.",
+            did_you_mean(suggestion)
+        ),
+    )
+}
+
+/// The unknown keys of a migrated config, each a problem with a suggestion when one is close.
+pub fn unknown_keys(root: &Map<String, Value>) -> Vec<Problem> {
     let mut found = Vec::new();
     for (key, value) in root {
         let Some((section, keys)) = KNOWN.iter().find(|(k, _)| k == key) else {
             let guess = nearest(key, KNOWN.iter().map(|(k, _)| *k));
-            found.push(describe(key.clone(), guess.map(str::to_owned)));
+            found.push(unknown(&[key], key, guess.map(str::to_owned)));
             continue;
         };
         let (Some(keys), Some(table)) = (keys, value.as_object()) else {
@@ -62,26 +71,14 @@ pub fn unknown_keys(root: &Map<String, Value>) -> Vec<String> {
         keys.extend(crate::settings::Setting::in_section(section).map(|s| s.spec().key));
         for inner in table.keys().filter(|k| !keys.contains(&k.as_str())) {
             let guess = nearest(inner, keys.iter().copied()).map(|g| format!("{section}.{g}"));
-            found.push(describe(format!("{section}.{inner}"), guess));
+            found.push(unknown(
+                &[section, inner],
+                &format!("{section}.{inner}"),
+                guess,
+            ));
         }
     }
     found
-}
-
-/// One notice naming every unknown key, or none.
-pub fn unknown_keys_notice(root: &Map<String, Value>) -> Option<String> {
-    let found = unknown_keys(root);
-    match found.len() {
-        0 => None,
-        1 => Some(format!(
-            "Unknown key {} in the config was ignored.",
-            found[0]
-        )),
-        _ => Some(format!(
-            "Unknown keys in the config were ignored: {}.",
-            found.join(", ")
-        )),
-    }
 }
 
 #[cfg(test)]
@@ -89,8 +86,11 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn notice(tree: Value) -> Option<String> {
-        unknown_keys_notice(tree.as_object().unwrap())
+    fn notice(tree: Value) -> Vec<String> {
+        unknown_keys(tree.as_object().unwrap())
+            .into_iter()
+            .map(|p| p.text)
+            .collect()
     }
 
     #[test]
@@ -105,28 +105,41 @@ mod tests {
                 "keymaps": {"main": {"anything": []}},
                 "theme": {"name": "dark", "colors": {"accent": "red"}},
             })),
-            None
+            Vec::<String>::new()
         );
     }
 
     #[test]
     fn typos_are_named_with_the_nearest_key_and_strangers_without_one() {
         assert_eq!(
-            notice(json!({"schemaVersion": 5, "behavior": {}})).as_deref(),
-            Some("Unknown key behavior (did you mean behaviour?) in the config was ignored.")
+            notice(json!({"schemaVersion": 5, "behavior": {}})),
+            vec!["Unknown key behavior (did you mean behaviour?) in the config was ignored."]
         );
-        assert_eq!(
-            notice(json!({
+        let found = unknown_keys(
+            json!({
                 "schemaVersion": 5,
                 "behaviour": {"showFooterHint": false},
                 "files": {"exlude": ["*.log"]},
                 "colours": {},
                 "theme": {"nmae": "light", "extra": 1},
-            }))
-            .as_deref(),
-            Some(
-                "Unknown keys in the config were ignored: behaviour.showFooterHint (did you mean behaviour.showFooterHints?), files.exlude (did you mean files.exclude?), colours, theme.nmae (did you mean theme.name?), theme.extra."
-            )
+            })
+            .as_object()
+            .unwrap(),
+        );
+        let said: Vec<(String, String)> = found
+            .into_iter()
+            .map(|p| (p.key.join("."), p.text))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                ("behaviour.showFooterHint", "Unknown key behaviour.showFooterHint (did you mean behaviour.showFooterHints?) in the config was ignored."),
+                ("files.exlude", "Unknown key files.exlude (did you mean files.exclude?) in the config was ignored."),
+                ("colours", "Unknown key colours in the config was ignored."),
+                ("theme.nmae", "Unknown key theme.nmae (did you mean theme.name?) in the config was ignored."),
+                ("theme.extra", "Unknown key theme.extra in the config was ignored."),
+            ]
+            .map(|(k, t)| (k.to_owned(), t.to_owned()))
         );
     }
 }

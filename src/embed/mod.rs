@@ -306,7 +306,7 @@ impl Host<'_> {
         };
         let (theme, notices) = read_theme(Some(theme));
         for notice in notices {
-            self.error(&notice)?;
+            self.error(&notice.text)?;
         }
         Ok(
             Appearance::fixed(None, pi_ask_components::theme::ColorDepth::TrueColor)

@@ -11,7 +11,9 @@ mod validate;
 pub use crate::model::PopupAction;
 pub use action::{Action, ActionSpec, Context, Group, When};
 pub use precedence::{EditorKind, Fallback, Focus, Layer, PopupFocus, layers};
-pub use validate::{KeymapSource, check_keymaps, keymaps_applying_valid, keymaps_from_value};
+pub use validate::{
+    KeymapProblem, KeymapSource, check_keymaps, keymaps_applying_valid, keymaps_from_value,
+};
 
 use std::collections::HashMap;
 

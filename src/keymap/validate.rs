@@ -5,7 +5,13 @@
 use serde_json::Value;
 
 use super::{Action, Context, Keymaps};
+use crate::did_you_mean::nearest;
 use crate::keys::KeyId;
+
+/// ` (did you mean main?)` after an unknown name when a known one is close, else nothing.
+fn did_you_mean(guess: Option<&str>, prefix: &str) -> String {
+    guess.map_or_else(String::new, |g| format!(" (did you mean {prefix}{g}?)"))
+}
 
 /// Which file format the keymaps come from; they differ in how partial keymaps are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,7 +34,7 @@ pub fn keymaps_from_value(
         .iter()
         .filter_map(|i| match i {
             Item::Entry(e) => Some(e.clone()),
-            Item::Problem(_) => None,
+            Item::Problem(..) => None,
         })
         .collect();
     // Every problem in the file's order (an entry's keys that do not parse where it stands; its
@@ -36,7 +42,7 @@ pub fn keymaps_from_value(
     let mut problems: Vec<String> = items
         .into_iter()
         .flat_map(|i| match i {
-            Item::Problem(p) => vec![p],
+            Item::Problem(_, p) => vec![p],
             Item::Entry(e) => e.problems,
         })
         .collect();
@@ -56,17 +62,23 @@ pub fn keymaps_from_value(
 pub fn keymaps_applying_valid(
     value: Option<&Value>,
     source: KeymapSource,
-) -> (Keymaps, Vec<String>) {
+) -> (Keymaps, Vec<KeymapProblem>) {
     let items = match read_entries(value, source) {
         Ok(items) => items,
-        Err(problems) => return (Keymaps::default(), problems),
+        Err(problems) => {
+            let whole = problems.into_iter().map(|text| KeymapProblem {
+                at: Vec::new(),
+                text,
+            });
+            return (Keymaps::default(), whole.collect());
+        }
     };
     let mut problems = Vec::new();
     let mut accepted: Vec<Entry> = Vec::new();
     for item in items {
         let entry = match item {
-            Item::Problem(problem) => {
-                problems.push(problem);
+            Item::Problem(at, text) => {
+                problems.push(KeymapProblem { at, text });
                 continue;
             }
             Item::Entry(entry) => entry,
@@ -87,9 +99,23 @@ pub fn keymaps_applying_valid(
                 last.trim_end_matches('.')
             );
         }
-        problems.extend(said);
+        let at = vec![action.context().name().to_owned(), action.name().to_owned()];
+        problems.extend(said.into_iter().map(|text| KeymapProblem {
+            at: at.clone(),
+            text,
+        }));
     }
     (build(&accepted), problems)
+}
+
+/// One keymap entry that did not apply: where it is inside `keymaps` (its context and action
+/// names as written; empty for the section itself), and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeymapProblem {
+    /// The key path inside the `keymaps` table.
+    pub at: Vec<String>,
+    /// The problem, a sentence.
+    pub text: String,
 }
 
 /// One entry of a `keymaps` section: an action, the keys of its binding that parse, and the
@@ -105,7 +131,7 @@ struct Entry {
 enum Item {
     /// Something that does not read at all (an unknown context or action, a binding of the wrong
     /// shape, a missing entry of the original's JSON).
-    Problem(String),
+    Problem(Vec<String>, String),
     Entry(Entry),
 }
 
@@ -135,21 +161,33 @@ fn read_entries(value: Option<&Value>, source: KeymapSource) -> Result<Vec<Item>
         return Err(vec!["Keymaps must be an object.".to_owned()]);
     };
     for (name, actions) in contexts {
+        let here = vec![name.clone()];
         let Some(context) = Context::from_name(name) else {
-            items.push(Item::Problem(format!("Unknown keymap context {name}.")));
+            let guess = nearest(name, Context::ALL.iter().map(|c| c.name()));
+            items.push(Item::Problem(
+                here,
+                format!("Unknown keymap context {name}{}.", did_you_mean(guess, "")),
+            ));
             continue;
         };
         let Some(actions) = actions.as_object() else {
-            items.push(Item::Problem(format!(
-                "Keymap context {name} must be a table of actions."
-            )));
+            items.push(Item::Problem(
+                here,
+                format!("Keymap context {name} must be a table of actions."),
+            ));
             continue;
         };
         for (action_name, binding) in actions {
+            let here = vec![name.clone(), action_name.clone()];
             let Some(action) = Action::from_name(context, action_name) else {
-                items.push(Item::Problem(format!(
-                    "Unknown keymap action {name}.{action_name}."
-                )));
+                let guess = nearest(action_name, context.actions().map(Action::name));
+                items.push(Item::Problem(
+                    here,
+                    format!(
+                        "Unknown keymap action {name}.{action_name}{}.",
+                        did_you_mean(guess, &format!("{name}."))
+                    ),
+                ));
                 continue;
             };
             match parse_binding(binding, source) {
@@ -161,9 +199,10 @@ fn read_entries(value: Option<&Value>, source: KeymapSource) -> Result<Vec<Item>
                         .map(|reason| format!("Invalid keymap for {action}: {reason}."))
                         .collect(),
                 })),
-                Err(reason) => items.push(Item::Problem(format!(
-                    "Invalid keymap for {action}: {reason}."
-                ))),
+                Err(reason) => items.push(Item::Problem(
+                    here,
+                    format!("Invalid keymap for {action}: {reason}."),
+                )),
             }
         }
     }
@@ -171,13 +210,17 @@ fn read_entries(value: Option<&Value>, source: KeymapSource) -> Result<Vec<Item>
         for context in Context::ORIGINAL {
             match contexts.get(context.name()).and_then(Value::as_object) {
                 None if !contexts.contains_key(context.name()) => items.push(Item::Problem(
+                    Vec::new(),
                     format!("Missing keymap context {}.", context.name()),
                 )),
                 None => {}
                 Some(actions) => {
                     for action in context.actions().filter(|a| a.in_original()) {
                         if !actions.contains_key(action.name()) {
-                            items.push(Item::Problem(format!("Missing keymap for {action}.")));
+                            items.push(Item::Problem(
+                                vec![context.name().to_owned()],
+                                format!("Missing keymap for {action}."),
+                            ));
                         }
                     }
                 }
