@@ -195,6 +195,7 @@ fn show(app: &mut App, form: &Form) -> Result<(), Error> {
     let tabs = vec![TabItem {
         label: "Database".into(),
         answered: !chosen.is_empty(),
+        required: true,
     }];
     app.attr(&Id::Tabs, Attribute::Content, payload(tabs))?;
     app.attr(

@@ -77,47 +77,74 @@ pub struct Footer {
 
 impl Footer {
     /// Hint lines: each group's hints joined with ` · ` while they fit, every line indented one
-    /// column.
+    /// column. A group that takes several lines is balanced over them (as many lines, each as
+    /// full as the others) so no line holds a lone hint such as `? settings`.
     pub fn hint_lines(&self, cols: usize) -> Vec<String> {
-        let separator = width(HINT_SEPARATOR);
         let mut lines: Vec<String> = Vec::new();
         for group in &self.hints {
-            let mut line = String::new();
-            // The line's width, kept as it grows (measuring the whole line again per hint is
-            // what a frame's footer cost most).
-            let mut line_width = 0;
-            for hint in group.iter().filter(|h| !h.is_empty()) {
-                let hint_width = width(hint);
-                if !line.is_empty() && line_width + separator + hint_width <= cols {
-                    line.push_str(HINT_SEPARATOR);
-                    line.push_str(hint);
-                    line_width += separator + hint_width;
+            let greedy = group_lines(group, cols);
+            // Every hint fits a line after the one-column indent.
+            let fits_whole = group.iter().all(|h| width(h) < cols);
+            if greedy.len() < 2 || !fits_whole {
+                lines.extend(greedy);
+                continue;
+            }
+            // The narrowest width that still takes no more lines (line counts only fall as
+            // the width grows).
+            let (mut low, mut high) = (1, cols);
+            while low < high {
+                let mid = (low + high) / 2;
+                if group_lines(group, mid).len() <= greedy.len() {
+                    high = mid;
                 } else {
-                    if !line.is_empty() {
-                        lines.push(std::mem::take(&mut line));
-                    }
-                    line.push(' ');
-                    line.push_str(hint);
-                    line_width = 1 + hint_width;
-                }
-                if line_width > cols {
-                    let mut parts: Vec<String> =
-                        wrap(line.trim_start(), cols.saturating_sub(1).max(1))
-                            .into_iter()
-                            .map(|part| format!(" {part}"))
-                            .collect();
-                    line = parts.pop().unwrap_or_default();
-                    line_width = width(&line);
-                    lines.extend(parts);
+                    low = mid + 1;
                 }
             }
-            if !line.is_empty() {
-                lines.push(line);
-            }
+            lines.extend(group_lines(group, low));
         }
         lines
     }
+}
 
+/// One group's hints joined with ` · ` while they fit `cols`, a hint wider than a line wrapped.
+fn group_lines(group: &[String], cols: usize) -> Vec<String> {
+    let separator = width(HINT_SEPARATOR);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    // The line's width, kept as it grows (measuring the whole line again per hint is what a
+    // frame's footer cost most).
+    let mut line_width = 0;
+    for hint in group.iter().filter(|h| !h.is_empty()) {
+        let hint_width = width(hint);
+        if !line.is_empty() && line_width + separator + hint_width <= cols {
+            line.push_str(HINT_SEPARATOR);
+            line.push_str(hint);
+            line_width += separator + hint_width;
+        } else {
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+            }
+            line.push(' ');
+            line.push_str(hint);
+            line_width = 1 + hint_width;
+        }
+        if line_width > cols {
+            let mut parts: Vec<String> = wrap(line.trim_start(), cols.saturating_sub(1).max(1))
+                .into_iter()
+                .map(|part| format!(" {part}"))
+                .collect();
+            line = parts.pop().unwrap_or_default();
+            line_width = width(&line);
+            lines.extend(parts);
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+impl Footer {
     fn notice_lines(&self, cols: usize) -> Vec<String> {
         self.notice
             .as_deref()

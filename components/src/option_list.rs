@@ -319,13 +319,27 @@ impl OptionList {
         Arc::clone(&self.rows)
     }
 
-    /// Columns of the widest `N. label` (one line, unwrapped), for sizing a list beside a pane.
+    /// Columns of the widest `N. label` or subtitle (`(recommended) | description`), each as one
+    /// unwrapped line, for sizing a list beside a pane (the original's rule: a list of long
+    /// descriptions gets up to 34 columns instead of wrapping them over several lines).
     pub fn widest_label(&self) -> usize {
         *self.widest.get_or_init(|| {
             self.rows
                 .iter()
                 .enumerate()
-                .map(|(i, r)| detail_indent(i) as usize - 2 + width(&r.label))
+                .map(|(i, r)| {
+                    let label = detail_indent(i) as usize - 2 + width(&r.label);
+                    let description = r.description.as_deref().map_or(0, |d| {
+                        // Its longest line (a Markdown description keeps its own lines).
+                        d.lines().map(width).max().unwrap_or(0)
+                    });
+                    let subtitle = match (r.recommended, description) {
+                        (true, 0) => width(RECOMMENDED),
+                        (true, d) => width(RECOMMENDED) + 3 + d,
+                        (false, d) => d,
+                    };
+                    label.max(subtitle)
+                })
                 .max()
                 .unwrap_or(0)
         })

@@ -197,7 +197,7 @@ pub(crate) use realm_component;
 /// use ratatui::buffer::Buffer;
 /// use ratatui::layout::Rect;
 ///
-/// let item = |label: &str| TabItem { label: label.into(), answered: false };
+/// let item = |label: &str| TabItem { label: label.into(), answered: false, required: false };
 /// let mut tabs = TabBar::new(vec![item("Database"), item("Cache")], 0);
 /// let area = Rect::new(0, 0, 40, 1);
 /// let mut buf = Buffer::empty(area);

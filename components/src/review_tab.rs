@@ -1,5 +1,6 @@
 //! ReviewTab: every question with its answer and notes, and the Submit / Elaborate / Cancel
-//! actions with their numbers below, as the original stacks them.
+//! actions with their numbers: beside the review on a wide area, below it on a narrow one, as the
+//! original lays them out.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -16,11 +17,23 @@ use tuirealm::props::{AttrValue, Attribute, PropPayload, PropValue};
 /// Most lines a note written in Markdown is laid out to.
 const MAX_NOTE_LINES: usize = 128;
 
+/// Width of the action column beside the review (`❯ 2. Elaborate`).
+const ACTION_COLUMN: usize = 14;
+/// Columns the action column and its gap take from the review beside it.
+const BESIDE_REVIEW: usize = ACTION_COLUMN + 2;
+/// Narrowest area the actions go beside the review in.
+const SIDE_BY_SIDE_MIN: usize = 64;
+/// Narrowest review column beside the actions.
+const MIN_REVIEW_WIDTH: usize = 24;
+
 /// One line under a question in the review.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReviewLine {
-    /// `→ (no answer)`: the question has no answer yet.
+    /// `→ unanswered`: the question has no answer yet.
     Unanswered,
+    /// `→ unanswered · required`: a question marked required has no answer yet (advisory: the
+    /// form still submits), in the warning colour.
+    UnansweredRequired,
     /// A chosen label (or free-form text when `custom`).
     Answer {
         /// The label or the person's own words.
@@ -197,6 +210,9 @@ impl ReviewTab {
                 };
                 let (first, lines, style) = match line {
                     ReviewLine::Unanswered => ("   → ", plain("unanswered"), t.dim()),
+                    ReviewLine::UnansweredRequired => {
+                        ("   → ", plain("unanswered · required"), t.warning())
+                    }
                     ReviewLine::Answer { text, custom } => (
                         "   → ",
                         plain(text),
@@ -229,8 +245,28 @@ impl ReviewTab {
 
     /// The actions, then the pending-shortcut hint.
     fn action_lines(&self, cols: usize) -> Vec<Row> {
-        let mut out: Vec<Row> = self
-            .actions
+        let mut out = self.action_rows();
+        out.extend(self.hint_lines(cols));
+        out
+    }
+
+    /// The pending-shortcut hint under a blank line, if any.
+    fn hint_lines(&self, cols: usize) -> Vec<Row> {
+        let Some(hint) = &self.hint else {
+            return Vec::new();
+        };
+        std::iter::once(Vec::new())
+            .chain(
+                wrap(&format!(" {hint}"), cols)
+                    .into_iter()
+                    .map(|l| vec![(l, self.theme.dim())]),
+            )
+            .collect()
+    }
+
+    /// The actions, one a row.
+    fn action_rows(&self) -> Vec<Row> {
+        self.actions
             .iter()
             .enumerate()
             .map(|(i, a)| {
@@ -242,20 +278,48 @@ impl ReviewTab {
                 };
                 vec![(format!("{pointer} {}. {a}", i + 1), style)]
             })
-            .collect();
-        if let Some(hint) = &self.hint {
-            out.push(Vec::new());
-            out.extend(
-                wrap(&format!(" {hint}"), cols)
-                    .into_iter()
-                    .map(|l| vec![(l, self.theme.dim())]),
-            );
-        }
-        out
+            .collect()
     }
 
-    /// Every line of the tab at a width, stacked as the original: the review, then the actions.
+    /// Whether the actions go beside the review at this width (the original's rule: at least 64
+    /// columns, and 24 of them left for the review).
+    pub fn side_by_side(cols: usize) -> bool {
+        cols >= SIDE_BY_SIDE_MIN && cols - BESIDE_REVIEW >= MIN_REVIEW_WIDTH
+    }
+
+    /// The actions (each padded to the action column) beside the review's lines, row by row.
+    fn merged_rows(&self, cols: usize) -> Vec<Row> {
+        let review = self.review_lines(cols - BESIDE_REVIEW);
+        let actions = self.action_rows();
+        let rows = review.len().max(actions.len());
+        let mut review = review.into_iter();
+        let mut actions = actions.into_iter();
+        (0..rows)
+            .map(|_| {
+                let mut row: Row = match actions.next() {
+                    Some(action) => action
+                        .into_iter()
+                        .map(|(text, style)| {
+                            let pad = ACTION_COLUMN.saturating_sub(crate::text::width(&text));
+                            (format!("{text}{}  ", " ".repeat(pad)), style)
+                        })
+                        .collect(),
+                    None => vec![(" ".repeat(BESIDE_REVIEW), self.theme.text())],
+                };
+                row.extend(review.next().unwrap_or_default());
+                row
+            })
+            .collect()
+    }
+
+    /// Every line of the tab at a width: on a wide area the actions beside the review, else
+    /// stacked as the original stacks them (the review, then the actions); the hint last.
     pub fn lines(&self, cols: usize) -> Vec<Vec<(String, Style)>> {
+        if ReviewTab::side_by_side(cols) {
+            let mut out = self.merged_rows(cols);
+            out.extend(self.hint_lines(cols));
+            return out;
+        }
         let mut out = self.review_lines(cols);
         out.push(Vec::new());
         out.extend(self.action_lines(cols));
@@ -269,6 +333,22 @@ impl ReviewTab {
         let right = area.x + area.width;
         let height = area.height as usize;
         let mut lines = self.lines(cols);
+        if lines.len() > height && ReviewTab::side_by_side(cols) {
+            // The actions are the top rows: the review is cut at the bottom, above the hint.
+            let hint = self.hint_lines(cols);
+            let keep = height.saturating_sub(hint.len());
+            let mut rows = self.merged_rows(cols);
+            if keep > self.actions.len() {
+                let hidden = rows.len() - (keep - 1);
+                rows.truncate(keep - 1);
+                rows.push(vec![
+                    (" ".repeat(BESIDE_REVIEW), self.theme.text()),
+                    (format!("   ↓ {hidden} more lines"), self.theme.dim()),
+                ]);
+                rows.extend(hint);
+                lines = rows;
+            }
+        }
         if lines.len() > height {
             let actions = self.action_lines(cols);
             let keep = height.saturating_sub(actions.len() + 1);

@@ -19,15 +19,18 @@ pub struct TabItem {
     pub label: String,
     /// Whether the question is answered (☒, else ☐).
     pub answered: bool,
+    /// Whether the question is marked required (`*` after its label; still advisory).
+    pub required: bool,
 }
 
-/// The tab strip: `← ☒ Q1 ☐ Q2 ✓ Submit →`, scrolling to keep the active tab in view.
+/// The tab strip: `← ☒ Q1 ☐ Q2* ✓ Submit →` (`*`: required), scrolling to keep the active tab
+/// in view. A required tab not yet answered is drawn in the warning colour.
 ///
 /// # tui-realm contract
 ///
 /// | attribute | value | meaning |
 /// |---|---|---|
-/// | `Content` | [`payload`] of `Vec<TabItem>` | the question tabs (label, answered) |
+/// | `Content` | [`payload`] of `Vec<TabItem>` | the question tabs (label, answered, required) |
 /// | `Custom(`[`attr::REVIEW_LABEL`]`)` | `String` | the review tab's label |
 /// | `Value` | `Length` | the active tab (the number of question tabs is the review tab) |
 /// | `Focus`, `Custom(`[`attr::THEME`]`)` | `Flag`, [`Theme`] payload | as for every component |
@@ -63,7 +66,7 @@ pub struct TabItem {
 /// };
 /// app.mount("tabs", Box::new(Mounted::new(TabBar::default(), bindings)), vec![]).unwrap();
 /// app.active(&"tabs").unwrap();
-/// let tab = |label: &str, answered| TabItem { label: label.into(), answered };
+/// let tab = |label: &str, answered| TabItem { label: label.into(), answered, required: false };
 /// app.attr(&"tabs", Attribute::Content, payload(vec![tab("Q1", true), tab("Q2", false)]))
 ///     .unwrap();
 /// let mut results = Vec::new();
@@ -123,10 +126,13 @@ impl TabBar {
                     t.selected()
                 } else if tab.answered {
                     t.success()
+                } else if tab.required {
+                    t.warning()
                 } else {
                     t.muted()
                 };
-                (format!(" {marker} {} ", tab.label), style)
+                let required = if tab.required { "*" } else { "" };
+                (format!(" {marker} {}{required} ", tab.label), style)
             })
             .collect();
         let review_style = if self.active == self.tabs.len() {

@@ -221,6 +221,7 @@ fn tab_bar_settings_modal_and_footer_answer_their_attributes() {
         vec![TabItem {
             label: "DB".into(),
             answered: false,
+            required: false,
         }],
         0,
     );
@@ -390,6 +391,7 @@ fn review_tabs_settings_and_footer_take_all_their_content_by_attribute() {
     let tab = |label: &str, answered| TabItem {
         label: label.into(),
         answered,
+        required: false,
     };
     tabs.attr(
         Attribute::Content,
@@ -550,6 +552,7 @@ fn view_in_a_buffer_draws_what_view_draws_in_a_terminal_frame() {
     let tab = |label: &str| TabItem {
         label: label.into(),
         answered: false,
+        required: false,
     };
     check(
         "tab bar",

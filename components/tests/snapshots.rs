@@ -50,6 +50,7 @@ fn tab_bar() {
             .map(|i| TabItem {
                 label: format!("Question {i}"),
                 answered: i % 2 == 0,
+                required: i == 3 || i == 4,
             })
             .collect();
         let mut bar = TabBar::new(tabs, 3);
@@ -58,10 +59,12 @@ fn tab_bar() {
                 TabItem {
                     label: "言語".into(),
                     answered: true,
+                    required: false,
                 },
                 TabItem {
                     label: "🎉 Party".into(),
                     answered: false,
+                    required: false,
                 },
             ],
             2,
@@ -224,6 +227,10 @@ fn review_tab() {
                     label: "Preview".into(),
                     lines: vec![ReviewLine::Unanswered],
                 },
+                ReviewEntry {
+                    label: "Deadline".into(),
+                    lines: vec![ReviewLine::UnansweredRequired],
+                },
             ],
             selected: 1,
             hint: Some("Press 2 again to Elaborate.".into()),
@@ -362,6 +369,7 @@ fn tab_strip_keeps_the_active_tab_visible_at_narrow_widths() {
         .map(|l| TabItem {
             label: (*l).into(),
             answered: false,
+            required: false,
         })
         .collect();
     let line =

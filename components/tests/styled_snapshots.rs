@@ -92,10 +92,12 @@ fn tab_bar_active_answered_and_unanswered_tabs() {
         TabItem {
             label: "One".into(),
             answered: true,
+            required: false,
         },
         TabItem {
             label: "Two".into(),
             answered: false,
+            required: false,
         },
     ];
     for active in 0..=2 {

@@ -241,6 +241,51 @@ pub fn flow_hints(table: &BindingTable, model: &Model, around: &Around) -> Vec<V
     groups
 }
 
+/// The hints a frame short of rows keeps, on one line where it can: in an option list or the
+/// review, moving, toggling (multi), choosing, cancelling and the settings; elsewhere (an editor,
+/// the filter, the `@` popup) the state's own first line of hints, which are already the
+/// essential ones. What is left out is in docs/keymaps.md and the settings (`?`).
+pub fn essential_hints(table: &BindingTable, model: &Model, around: &Around) -> Vec<String> {
+    use Action::*;
+    let all = flow_hints(table, model, around);
+    let in_list = !around.popup_open && model.filter().is_none() && model.editor().is_none();
+    if !in_list {
+        return all.into_iter().next().unwrap_or_default();
+    }
+    let select = pair_hint(
+        table,
+        (MainNextOption, MainPreviousOption),
+        ("down", "up", "↑↓"),
+        "select",
+    );
+    let (toggle, confirm, cancel) = match model.tab() {
+        Tab::Question(q) => {
+            let multi = model.questions()[q].presented_type.is_multi();
+            let on_saved_answer = model.cursor(q) == model.questions()[q].custom_row()
+                && model.answer(q).custom_text.is_some();
+            let verb = match (on_saved_answer, multi) {
+                (true, _) => "edit",
+                (false, true) => "continue",
+                (false, false) => "confirm",
+            };
+            (
+                multi.then(|| hint(table, MainToggle)).flatten(),
+                hint_as(table, MainConfirm, verb),
+                hint(table, MainCancel),
+            )
+        }
+        Tab::Review => (
+            None,
+            hint_as(table, MainConfirm, "confirm"),
+            hint_as(table, MainCancel, "cancel"),
+        ),
+    };
+    [select, toggle, confirm, cancel, hint(table, GlobalSettings)]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
 /// The editing actions with a hint verb, from the table: word motions as one pair, deleting a
 /// word, and a new line by the first of its keys the terminal delivers.
 fn editing_hints(table: &BindingTable, shift_enter: bool) -> Vec<String> {

@@ -20,10 +20,10 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 
 use super::appearance::Look;
-use super::hints::flow_hints;
+use super::hints::{essential_hints, flow_hints};
 use crate::keymap::BindingTable;
 use crate::model::{Model, Tab};
-use plan::{BodyHeights, plan};
+use plan::{BodyHeights, FooterHeights, FooterShown, plan};
 use question::{QuestionLayout, draw_question};
 pub use review::review_entries;
 use review::review_view;
@@ -129,6 +129,10 @@ pub struct FrameLayout {
     footer: Footer,
     /// The footer's lines above its rule.
     footer_lines: u16,
+    /// The footer a frame short of rows shows: the notice and the essential hints.
+    essential_footer: Footer,
+    /// Its lines above its rule.
+    essential_lines: u16,
     body: BodyLayout,
     heights: BodyHeights,
     modal: Option<SettingsModal>,
@@ -138,14 +142,18 @@ impl FrameLayout {
     /// Lays the flow out at `cols` columns (at least one).
     pub fn new(model: &Model, chrome: &Chrome, state: &mut ViewState, cols: u16) -> FrameLayout {
         let cols = cols.max(1);
-        let footer = flow_footer(model, chrome);
-        let footer_lines = u16::try_from(footer.lines(cols).len()).unwrap_or(u16::MAX);
+        let (footer, essential_footer) = flow_footers(model, chrome);
+        let lines_of = |f: &Footer| u16::try_from(f.lines(cols).len()).unwrap_or(u16::MAX);
+        let footer_lines = lines_of(&footer);
+        let essential_lines = lines_of(&essential_footer);
         let body = BodyLayout::new(model, chrome, state, cols);
         let heights = body.heights(cols);
         FrameLayout {
             cols,
             footer,
             footer_lines,
+            essential_footer,
+            essential_lines,
             body,
             heights,
             modal: flow_settings_view(model, chrome),
@@ -183,26 +191,27 @@ fn flow_settings_view(model: &Model, chrome: &Chrome) -> Option<SettingsModal> {
     ))
 }
 
-fn flow_footer(model: &Model, chrome: &Chrome) -> Footer {
-    Footer {
+/// The footer with every hint, and the one with the essential hints only (both with the notice).
+fn flow_footers(model: &Model, chrome: &Chrome) -> (Footer, Footer) {
+    let footer = |hints: Vec<Vec<String>>| Footer {
         notice: model.notice().map(str::to_owned),
-        hints: if model.settings().behaviour.show_footer_hints {
-            flow_hints(
-                chrome.table,
-                model,
-                &super::hints::Around {
-                    popup_open: model.popup().is_some_and(|p| !p.items.is_empty()),
-                    markdown: chrome.look.theme.render_markdown,
-                    shift_enter: chrome.shift_enter,
-                    hides: chrome.hides,
-                },
-            )
-        } else {
-            Vec::new()
-        },
+        hints,
         theme: chrome.look.theme,
         ..Footer::default()
+    };
+    if !model.settings().behaviour.show_footer_hints {
+        return (footer(Vec::new()), footer(Vec::new()));
     }
+    let around = super::hints::Around {
+        popup_open: model.popup().is_some_and(|p| !p.items.is_empty()),
+        markdown: chrome.look.theme.render_markdown,
+        shift_enter: chrome.shift_enter,
+        hides: chrome.hides,
+    };
+    (
+        footer(flow_hints(chrome.table, model, &around)),
+        footer(vec![essential_hints(chrome.table, model, &around)]),
+    )
 }
 
 /// The current tab's body, laid out at one width: measured for the plan, then drawn.
@@ -227,9 +236,11 @@ impl BodyLayout {
             BodyLayout::Question(_, layout) => layout.heights(),
             BodyLayout::Review(review) => {
                 let natural = u16::try_from(review.lines(cols as usize).len()).unwrap_or(u16::MAX);
+                // The review cuts its list with a `↓ N more lines` marker, so on a short screen
+                // it gives rows to the footer's essential hints before showing every answer.
                 BodyHeights {
                     min: 3.min(natural),
-                    comfort: natural,
+                    comfort: natural.min(plan::COMFORT_REVIEW_LINES),
                     natural,
                 }
             }
@@ -290,8 +301,10 @@ pub fn draw_laid_out(
 ) -> Drawn {
     let theme = chrome.look.theme;
     let FrameLayout {
-        mut footer,
+        footer,
         footer_lines,
+        essential_footer,
+        essential_lines,
         body: layout,
         heights: body,
         modal,
@@ -299,7 +312,10 @@ pub fn draw_laid_out(
     } = layout;
     let plan = (area.width >= MIN_WIDTH)
         .then(|| {
-            let footer = footer_lines.saturating_add(1);
+            let footer = FooterHeights {
+                full: footer_lines.saturating_add(1),
+                essential: essential_lines.saturating_add(1),
+            };
             plan(area.height, model.title().is_some(), footer, body)
         })
         .flatten();
@@ -333,6 +349,7 @@ pub fn draw_laid_out(
                 .map(|(q, a)| TabItem {
                     label: q.label.clone(),
                     answered: a.is_committed(),
+                    required: q.required,
                 })
                 .collect(),
             model.tab_index(),
@@ -354,8 +371,13 @@ pub fn draw_laid_out(
             (None, None)
         }
     };
-    if plan.footer {
-        let height = footer_lines.saturating_add(1);
+    let shown = match plan.footer {
+        FooterShown::Full => Some((footer, footer_lines)),
+        FooterShown::Essential => Some((essential_footer, essential_lines)),
+        FooterShown::None => None,
+    };
+    if let Some((mut footer, lines)) = shown {
+        let height = lines.saturating_add(1);
         view_in(
             &mut footer,
             Rect::new(area.x, area.y + area.height - height, area.width, height),

@@ -464,8 +464,8 @@ pub(super) fn draw_question(
         Some((mut pane, PanePlace::Below)) => {
             let pane_natural = layout.pane_natural;
             let h = rows_area.height;
-            // Both get a share when both cannot show whole: the list keeps the cursor row and a
-            // little context, the pane enough for some preview text. An open note editor (and its
+            // Both get a share when both cannot show whole: the list keeps the cursor row and
+            // some context, the pane enough for some preview text. An open note editor (and its
             // popup) comes first: the pane takes only what the list leaves.
             let list_height = if layout
                 .list_natural
@@ -477,7 +477,8 @@ pub(super) fn draw_question(
             } else if h < 6 || layout.slot_in_list {
                 h
             } else {
-                let pane_share = pane_natural.min(h / 2).max(5.min(pane_natural));
+                // The list the larger share (the choice is made there), the pane two fifths.
+                let pane_share = pane_natural.min(h * 2 / 5).max(4.min(pane_natural));
                 layout
                     .list_natural
                     .min(h.saturating_sub(pane_share + 1))

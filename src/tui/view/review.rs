@@ -16,9 +16,14 @@ pub fn review_entries(model: &Model) -> Vec<ReviewEntry> {
             let committed = answer.is_committed();
             let shows_notes = elaborate && answer.has_notes();
             if !committed && !shows_notes {
+                let unanswered = if question.required {
+                    ReviewLine::UnansweredRequired
+                } else {
+                    ReviewLine::Unanswered
+                };
                 return ReviewEntry {
                     label: question.label.clone(),
-                    lines: vec![ReviewLine::Unanswered],
+                    lines: vec![unanswered],
                 };
             }
             let mut lines = Vec::new();
