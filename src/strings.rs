@@ -62,6 +62,10 @@ pub const SECTION_ACTIONS: &str = "Actions";
 /// The settings row naming the theme in use.
 pub const THEME_ROW: &str = "Theme";
 
+/// What the settings' Theme row does (the theme in use follows it).
+pub const THEME_DESCRIPTION: &str =
+    "The config's theme: auto (from the terminal), dark or light; each press saves the next.";
+
 /// The reset row's description.
 pub const RESET_DESCRIPTION: &str = "Reset behaviour, keymaps, notifications, and extraction settings to defaults. Press twice quickly to confirm.";
 

@@ -941,6 +941,39 @@ fn a_failed_save_reverts_the_toggle_and_shows_the_message() {
 }
 
 #[test]
+fn the_theme_row_asks_the_runtime_to_cycle_the_theme_and_a_failure_is_said() {
+    let mut m = flow(tabs3());
+    send(
+        &mut m,
+        [
+            Msg::Settings(SettingsIntent::Open),
+            Msg::Settings(SettingsIntent::Previous),
+            Msg::Settings(SettingsIntent::Previous),
+        ],
+    );
+    assert_eq!(
+        m.settings_modal().unwrap().highlighted(),
+        pi_ask::model::SettingsRow::Theme
+    );
+    assert_eq!(
+        send(&mut m, [Msg::Settings(SettingsIntent::Toggle)]),
+        vec![Cmd::CycleTheme]
+    );
+    send(
+        &mut m,
+        [Msg::Report(Report::ThemeSaveFailed {
+            message: "Unable to save.".into(),
+        })],
+    );
+    assert_eq!(
+        m.settings_modal().unwrap().message(),
+        Some(&pi_ask::model::ModalMessage::Error(
+            "Unable to save.".into()
+        ))
+    );
+}
+
+#[test]
 fn reset_needs_two_presses_within_the_window() {
     let mut m = flow(tabs3());
     send(

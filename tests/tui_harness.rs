@@ -225,6 +225,67 @@ fn the_settings_modal_toggles_a_behaviour_and_saves_the_file() {
     );
 }
 
+/// The Theme row cycles auto, dark, light: each press saves `[theme] name` (comments kept) and
+/// the form wears it at once; a config that cannot be saved keeps its theme and says why.
+#[test]
+fn the_theme_row_cycles_and_saves_the_theme() {
+    let (_dir, config) = config_file("schemaVersion = 5\n[theme]\nname = \"auto\" # mine\n");
+    let mut h = Harness::with_config(TWO, &config, 100, 40).unwrap();
+    let pointer_colour = |h: &mut Harness| {
+        // The highlighted option's pointer, in the accent colour of the theme worn.
+        h.cell(0, 7).fg
+    };
+    let dark_accent = pointer_colour(&mut h);
+    h.press("?");
+    // The Theme row comes after the six toggles.
+    h.keys(&["down", "down", "down", "down", "down", "down"]);
+    assert!(h.screen_text().contains("❯ Theme"), "{}", h.screen_text());
+    assert!(h.screen_text().contains("[auto]"));
+    h.press("space");
+    assert_eq!(
+        std::fs::read_to_string(&config).unwrap(),
+        "schemaVersion = 5\n[theme]\nname = \"dark\" # mine\n"
+    );
+    assert!(h.screen_text().contains("[dark]"), "{}", h.screen_text());
+    h.press("space");
+    assert!(
+        std::fs::read_to_string(&config)
+            .unwrap()
+            .contains("name = \"light\" # mine"),
+    );
+    let screen = h.screen_text();
+    assert!(
+        screen.contains("[light]") && screen.contains("In use: light (config)"),
+        "{screen}"
+    );
+    h.press("esc");
+    assert_ne!(
+        pointer_colour(&mut h),
+        dark_accent,
+        "the light theme is worn"
+    );
+    h.press("?");
+    h.keys(&["down", "down", "down", "down", "down", "down", "space"]);
+    assert!(
+        std::fs::read_to_string(&config)
+            .unwrap()
+            .contains("name = \"auto\" # mine"),
+        "round to auto"
+    );
+
+    // A read-only config: the theme stays, the modal says why.
+    let (_dir, config) = config_file("schemaVersion = 5\n");
+    let mut perms = std::fs::metadata(&config).unwrap().permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&config, perms).unwrap();
+    let mut h = Harness::with_config(TWO, &config, 100, 40).unwrap();
+    h.press("?");
+    h.keys(&["down", "down", "down", "down", "down", "down", "space"]);
+    let screen = h.screen_text();
+    assert!(screen.contains("Unable to save ask config"), "{screen}");
+    assert!(screen.contains("[auto]"), "{screen}");
+}
+
 #[test]
 fn a_read_only_config_reverts_the_toggle_with_the_manual_edit_message() {
     let (_dir, config) = config_file("schemaVersion = 5\n");

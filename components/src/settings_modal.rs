@@ -34,7 +34,16 @@ pub enum SettingsItem {
         /// Shown under the list while the action has focus.
         description: String,
     },
-    /// A fact shown beside its label (not focusable): the theme in use.
+    /// A setting of a few values, each press the next: `Theme  [auto]`.
+    Choice {
+        /// What it chooses.
+        label: String,
+        /// The value now (drawn in brackets, as a toggle's).
+        value: String,
+        /// Shown under the list while the row has focus.
+        description: String,
+    },
+    /// A fact shown beside its label (not focusable).
     Info {
         /// What the fact is.
         label: String,
@@ -44,10 +53,19 @@ pub enum SettingsItem {
 }
 
 impl SettingsItem {
+    /// A toggle's or a choice's label and the value drawn in brackets after it.
+    fn bracketed(&self) -> Option<(&str, &str)> {
+        match self {
+            SettingsItem::Toggle { label, on, .. } => Some((label, if *on { "on" } else { "off" })),
+            SettingsItem::Choice { label, value, .. } => Some((label, value)),
+            _ => None,
+        }
+    }
+
     fn focusable(&self) -> bool {
         matches!(
             self,
-            SettingsItem::Toggle { .. } | SettingsItem::Reset { .. }
+            SettingsItem::Toggle { .. } | SettingsItem::Choice { .. } | SettingsItem::Reset { .. }
         )
     }
 }
@@ -205,6 +223,7 @@ impl SettingsModal {
             .nth(self.focus)
             .map(|i| match i {
                 SettingsItem::Toggle { description, .. }
+                | SettingsItem::Choice { description, .. }
                 | SettingsItem::Reset { description, .. } => description.as_str(),
                 SettingsItem::Section(_) | SettingsItem::Info { .. } => "",
             })
@@ -244,11 +263,13 @@ impl SettingsModal {
                     }
                     out.push(vec![(format!(" {name}"), t.text())]);
                 }
-                SettingsItem::Toggle { label, on, .. } => {
+                SettingsItem::Toggle { .. } | SettingsItem::Choice { .. } => {
+                    let Some((label, value)) = item.bracketed() else {
+                        continue;
+                    };
                     let focused = focus_index == self.focus;
                     let pointer = if focused { "❯ " } else { "  " };
-                    let value = if *on { "on" } else { "off" };
-                    let value_cols = value.len() + 2;
+                    let value_cols = width(value) + 2;
                     let label_room = inner.saturating_sub(value_cols + 3).max(1);
                     let parts = wrap(label, label_room);
                     let n_parts = parts.len();

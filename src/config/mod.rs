@@ -15,7 +15,7 @@ pub use problem::Problem;
 use problem::shown_value;
 pub use store::ConfigStore;
 pub use theme::{ThemeConfig, ThemeSetting, read_theme};
-pub use toml_file::{SaveError, default_snapshot, reset_file, save_setting};
+pub use toml_file::{SaveError, default_snapshot, reset_file, save_setting, save_theme};
 
 use serde_json::{Map, Value};
 

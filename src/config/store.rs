@@ -2,7 +2,10 @@
 //! it (a toggle, a reset, a reload) reads the new [`ConfigStore::config`] right after; nothing
 //! keeps a copy of its own.
 
-use super::{Config, ConfigPaths, ConfigSource, Loaded, SaveError, load, reset_file, save_setting};
+use super::{
+    Config, ConfigPaths, ConfigSource, Loaded, SaveError, ThemeSetting, load, reset_file,
+    save_setting, save_theme,
+};
 use crate::settings::Setting;
 
 /// Holds the loaded configuration and saves changes to the TOML file.
@@ -118,6 +121,18 @@ impl ConfigStore {
         let mut settings = self.loaded.config.settings();
         settings.set(setting, on);
         self.loaded.config.set_settings(settings);
+        self.loaded.source = ConfigSource::Toml(path);
+        self.loaded.notices.clear();
+        self.stamp = stamp_of(self.loaded.source.path());
+        Ok(())
+    }
+
+    /// Saves the theme's name (`[theme] name`). On success [`ConfigStore::config`] holds it; on
+    /// failure nothing changes and the manual-edit message is returned.
+    pub fn set_theme(&mut self, name: ThemeSetting) -> Result<(), SaveError> {
+        let path = self.writable_path()?;
+        save_theme(&path, name, &self.loaded.config)?;
+        self.loaded.config.theme.name = name;
         self.loaded.source = ConfigSource::Toml(path);
         self.loaded.notices.clear();
         self.stamp = stamp_of(self.loaded.source.path());

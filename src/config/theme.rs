@@ -33,6 +33,15 @@ impl ThemeSetting {
         }
     }
 
+    /// The next in the settings modal's cycle: auto, dark, light, auto.
+    pub fn next(self) -> ThemeSetting {
+        match self {
+            ThemeSetting::Auto => ThemeSetting::Dark,
+            ThemeSetting::Dark => ThemeSetting::Light,
+            ThemeSetting::Light => ThemeSetting::Auto,
+        }
+    }
+
     /// The setting a config calls `name`, if any.
     pub fn from_name(name: &str) -> Option<ThemeSetting> {
         match name.trim().to_ascii_lowercase().as_str() {

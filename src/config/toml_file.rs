@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use toml_edit::{DocumentMut, Item, Table, value};
 
-use super::{Channel, Config, migrate::CURRENT_SCHEMA_VERSION};
+use super::{Channel, Config, ThemeSetting, migrate::CURRENT_SCHEMA_VERSION};
 use crate::keymap::Context;
 use crate::settings::{Setting, Settings};
 
@@ -225,6 +225,13 @@ pub fn save_setting(
     edit_file(path, current, |doc| set_bool(doc, section, key, on))
 }
 
+/// Saves `[theme] name` (the settings modal's Theme row), the rest of the file as it was.
+pub fn save_theme(path: &Path, name: ThemeSetting, current: &Config) -> Result<(), SaveError> {
+    edit_file(path, current, |doc| {
+        set_value(doc, "theme", "name", toml_edit::Value::from(name.name()))
+    })
+}
+
 /// Resets every value to its default in place (comments and unknown keys stay; keymap overrides
 /// are removed). A missing file is created from the default snapshot.
 pub fn reset_file(path: &Path) -> Result<(), SaveError> {
@@ -260,6 +267,19 @@ pub fn reset_file(path: &Path) -> Result<(), SaveError> {
             "extractionTimeoutMs",
             toml_edit::Value::from(30_000i64),
         );
+        // The settings' Theme row's value goes back too (a file without one keeps none).
+        if doc
+            .get("theme")
+            .and_then(|theme| theme.get("name"))
+            .is_some()
+        {
+            set_value(
+                doc,
+                "theme",
+                "name",
+                toml_edit::Value::from(ThemeSetting::Auto.name()),
+            );
+        }
         doc.remove("keymaps");
     })
 }

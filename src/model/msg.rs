@@ -267,6 +267,11 @@ pub enum Report {
         /// Why, for the modal's notice.
         message: String,
     },
+    /// The runtime could not save the theme's next name (the theme stays as it was).
+    ThemeSaveFailed {
+        /// Why, for the modal's notice.
+        message: String,
+    },
     /// The configuration changed (saved, reset or reloaded): apply it to the open flow.
     SettingsChanged(Settings),
     /// A configuration problem to show in the footer until the next config change or tab change.
@@ -342,6 +347,9 @@ pub enum Cmd {
         /// Its new value.
         value: bool,
     },
+    /// Save the config's theme as the next of auto, dark, light and wear it; report failure with
+    /// [`Report::ThemeSaveFailed`].
+    CycleTheme,
     /// Reset the config file to defaults; report failure with [`Report::ResetFailed`],
     /// success with [`Report::SettingsChanged`].
     ResetConfig,

@@ -10,6 +10,8 @@ use crate::settings::{Setting, Settings};
 pub enum SettingsRow {
     /// A toggle.
     Toggle(Setting),
+    /// The theme: each press saves the next of auto, dark and light.
+    Theme,
     /// The reset action.
     Reset,
 }
@@ -20,12 +22,12 @@ impl SettingsRow {
         Setting::ALL
             .into_iter()
             .map(SettingsRow::Toggle)
-            .chain(std::iter::once(SettingsRow::Reset))
+            .chain([SettingsRow::Theme, SettingsRow::Reset])
     }
 
     /// Rows of the modal.
     pub fn count() -> usize {
-        Setting::ALL.len() + 1
+        Setting::ALL.len() + 2
     }
 
     /// The row at `index` (clamped).
@@ -108,6 +110,10 @@ impl SettingsModalState {
                     self.message = None;
                     vec![Cmd::SaveSetting { setting, value }]
                 }
+                SettingsRow::Theme => {
+                    self.message = None;
+                    vec![Cmd::CycleTheme]
+                }
                 SettingsRow::Reset if self.reset_armed => {
                     self.reset_armed = false;
                     vec![Cmd::ResetConfig]
@@ -174,9 +180,10 @@ pub(crate) fn update_settings(
             Vec::new()
         }
         Msg::Report(Report::ConfigNotice(notice)) => {
+            // Under the list while the modal is open (it covers the footer), else the footer.
             match (footer, modal.as_mut()) {
-                (Some(footer), _) => *footer = Some(notice),
-                (None, Some(modal)) => modal.noticed(notice),
+                (_, Some(modal)) => modal.noticed(notice),
+                (Some(footer), None) => *footer = Some(notice),
                 (None, None) => {}
             }
             Vec::new()
@@ -196,7 +203,7 @@ pub(crate) fn update_settings(
             failed(modal, footer.take(), message);
             Vec::new()
         }
-        Msg::Report(Report::ResetFailed { message }) => {
+        Msg::Report(Report::ResetFailed { message } | Report::ThemeSaveFailed { message }) => {
             failed(modal, footer.take(), message);
             Vec::new()
         }

@@ -230,7 +230,8 @@ fn take_report(model: &mut Model, report: Report) -> Vec<Cmd> {
         | Report::ConfigNotice(_)
         | Report::ResetWindowExpired
         | Report::SettingSaveFailed { .. }
-        | Report::ResetFailed { .. }) => settings(model, Msg::Report(report)),
+        | Report::ResetFailed { .. }
+        | Report::ThemeSaveFailed { .. }) => settings(model, Msg::Report(report)),
     }
 }
 

@@ -83,6 +83,8 @@ pub struct ChosenTheme {
     pub depth: ColorDepth,
     /// `[theme.colors]` entries applied.
     pub custom_colors: usize,
+    /// The config's `[theme] name` (what the settings' Theme row shows and cycles).
+    pub configured: ThemeSetting,
 }
 
 impl ChosenTheme {
@@ -117,6 +119,8 @@ pub struct Look {
     pub theme: Theme,
     /// The theme's name and where it came from, for the settings and `doctor`.
     pub label: String,
+    /// The config's `[theme] name`.
+    pub configured: ThemeSetting,
 }
 
 impl From<&ChosenTheme> for Look {
@@ -124,6 +128,7 @@ impl From<&ChosenTheme> for Look {
         Look {
             theme: chosen.theme,
             label: chosen.label(),
+            configured: chosen.configured,
         }
     }
 }
@@ -223,6 +228,7 @@ impl Appearance {
                 source: ThemeSource::Host,
                 depth,
                 custom_colors: config.colors.len(),
+                configured: config.name,
             };
         }
         let env = &self.env;
@@ -252,6 +258,7 @@ impl Appearance {
             source,
             depth,
             custom_colors: config.colors.len(),
+            configured: config.name,
         }
     }
 }

@@ -10,7 +10,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 
 use super::app::App;
-use super::appearance::Appearance;
+use super::appearance::{Appearance, ThemeSource};
 use super::inbox_screen::InboxScreen;
 use super::settings_app::SettingsApp;
 use super::view;
@@ -438,6 +438,7 @@ impl Session {
                     self.external_edit = Some(text);
                     Vec::new()
                 }
+                Cmd::CycleTheme => self.cycle_theme(),
                 Cmd::ResetConfig => {
                     self.reset_deadline = None;
                     match self.store.as_mut().map(ConfigStore::reset) {
@@ -455,6 +456,42 @@ impl Session {
                 queue.extend(self.update_screen(msg));
             }
         }
+    }
+
+    /// Saves the config's theme as the next of auto, dark, light and wears it. When the command
+    /// line, `PI_ASK_THEME` or the host decides the theme, the name is saved all the same (for
+    /// the next run) and a notice says what decides this one.
+    fn cycle_theme(&mut self) -> Vec<Msg> {
+        let Some(store) = self.store.as_mut() else {
+            return vec![Msg::Report(Report::ThemeSaveFailed {
+                message: "There is no config to save the theme in.".to_owned(),
+            })];
+        };
+        let next = store.config().theme.name.next();
+        if let Err(error) = store.set_theme(next) {
+            return vec![Msg::Report(Report::ThemeSaveFailed {
+                message: error.to_string(),
+            })];
+        }
+        let mut follow_up = self.apply_config();
+        let theme = self
+            .store
+            .as_ref()
+            .map(|s| s.config().theme.clone())
+            .unwrap_or_default();
+        let decided_by = match self.appearance.choose(&theme).source {
+            ThemeSource::CommandLine => Some("--theme"),
+            ThemeSource::Environment => Some("PI_ASK_THEME"),
+            ThemeSource::Host => Some("the host's theme"),
+            ThemeSource::Config | ThemeSource::Colorfgbg | ThemeSource::Fallback => None,
+        };
+        if let Some(decider) = decided_by {
+            follow_up.push(Msg::Report(Report::ConfigNotice(format!(
+                "Saved theme {}; {decider} decides this session's theme.",
+                next.name()
+            ))));
+        }
+        follow_up
     }
 
     /// Applies the store's configuration, just saved, reset or reloaded, to the screen: keymaps

@@ -28,9 +28,10 @@ pub fn settings_view(
     items.push(SettingsItem::Section(strings::SECTION_DEFAULTS.into()));
     items.push(toggle(Setting::PresentSingleAsMulti));
     items.push(SettingsItem::Section(strings::SECTION_APPEARANCE.into()));
-    items.push(SettingsItem::Info {
+    items.push(SettingsItem::Choice {
         label: strings::THEME_ROW.into(),
-        value: look.label.clone(),
+        value: look.configured.name().to_owned(),
+        description: format!("{} In use: {}.", strings::THEME_DESCRIPTION, look.label),
     });
     items.push(SettingsItem::Section(strings::SECTION_ACTIONS.into()));
     items.push(SettingsItem::Reset {
