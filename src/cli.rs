@@ -112,6 +112,19 @@ enum Command {
         /// rpc mode: a dialog unanswered for this many seconds counts as dismissed.
         #[arg(long, value_name = "SECONDS")]
         dialog_timeout: Option<f64>,
+        /// End the form unanswered after this many seconds from when it shows: the result says
+        /// nobody answered in time, exit status 124.
+        #[arg(long, value_name = "SECONDS")]
+        timeout: Option<f64>,
+        /// Submit as soon as every question is answered, without the review tab (a one-question
+        /// single-select form ends on the choice; the config's autoSubmitWhenAnsweredWithoutNotes
+        /// does the same for every form).
+        #[arg(long)]
+        quick: bool,
+        /// How the result is written: json (the result JSON), or text (the chosen labels, one a
+        /// line; nothing when cancelled, timed out or refused).
+        #[arg(long, value_enum, value_name = "FORMAT", default_value = "json")]
+        format: crate::run::ResultFormat,
         /// Payload file, or `-` (the default) for standard input.
         #[arg(default_value = "-")]
         payload: PathBuf,
@@ -315,6 +328,9 @@ fn dispatch(command: Command) -> Ended {
             payload,
             payload_file,
             dialog_timeout,
+            timeout,
+            quick,
+            format,
             history,
         } => {
             let history = history.choice(options.config.as_deref());
@@ -322,8 +338,14 @@ fn dispatch(command: Command) -> Ended {
                 mode,
                 payload: payload_file.unwrap_or(payload),
                 dialog_timeout,
+                timeout,
             };
-            commands::ask::run(args, options.into(), &history)
+            let run = crate::run::RunOptions {
+                submit_when_answered: quick,
+                format,
+                ..options.into()
+            };
+            commands::ask::run(args, run, &history)
         }
         Command::Replay {
             id,
@@ -460,6 +482,8 @@ impl From<FormOptions> for crate::run::RunOptions {
             restore: None,
             dismiss_puts_back: false,
             accessible: o.accessible,
+            timeout: None,
+            format: crate::run::ResultFormat::Json,
         }
     }
 }

@@ -10,6 +10,8 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_CANCELLED: u8 = 1;
 /// Exit status for invalid input or an error.
 pub const EXIT_ERROR: u8 = 2;
+/// Exit status of a form nobody answered within `ask --timeout` (as `timeout(1)` ends).
+pub const EXIT_TIMED_OUT: u8 = 124;
 
 /// How a command ended when it did not fail (a failure is the command's error type). Only the
 /// command line turns it into an exit status and says what it carries, so a command never exits
@@ -28,6 +30,9 @@ pub enum CommandOutcome {
     /// What was given was refused and the output says why: an invalid payload's result, a
     /// request the form refused (exit 2).
     Refused,
+    /// Nobody answered within `ask --timeout`; the result says so (exit 124, as `timeout(1)`
+    /// and gum's `--timeout` end).
+    TimedOut,
 }
 
 impl CommandOutcome {
@@ -39,6 +44,7 @@ impl CommandOutcome {
                 EXIT_CANCELLED
             }
             CommandOutcome::Refused => EXIT_ERROR,
+            CommandOutcome::TimedOut => EXIT_TIMED_OUT,
         }
     }
 

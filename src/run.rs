@@ -1,6 +1,6 @@
 //! Running a form or the settings on the real terminal, and delivering the result.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -24,6 +24,8 @@ pub struct Finished {
     pub result: AskResult,
     /// A signal ended the form (it is resumable).
     pub interrupted: bool,
+    /// Nobody answered within its time limit (`ask --timeout`).
+    pub timed_out: bool,
 }
 
 impl Finished {
@@ -31,6 +33,7 @@ impl Finished {
         Finished {
             result,
             interrupted: false,
+            timed_out: false,
         }
     }
 }
@@ -150,6 +153,69 @@ pub struct RunOptions {
     pub dismiss_puts_back: bool,
     /// `--accessible`: line mode (also chosen by the environment, the config or `TERM=dumb`).
     pub accessible: bool,
+    /// `ask --timeout`: how long the form waits for its answer once shown.
+    pub timeout: Option<std::time::Duration>,
+    /// `ask --format`: the result JSON, or the chosen labels as lines.
+    pub format: ResultFormat,
+}
+
+/// How `ask` writes its result (`--format`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum ResultFormat {
+    /// The result JSON (`{content, details}`).
+    #[default]
+    Json,
+    /// The chosen labels (and own answers), one a line in question order, as `gum choose`
+    /// prints; an elaboration's text; nothing for a cancelled, timed-out or refused form (its
+    /// exit status and standard error say what happened).
+    Text,
+}
+
+/// The result as [`ResultFormat::Text`] writes it (empty: nothing is written).
+pub fn result_text(result: &AskResult) -> String {
+    if result.details.cancelled {
+        return String::new();
+    }
+    if result.details.mode == crate::result::Mode::Elaborate {
+        return result.text().to_owned();
+    }
+    result
+        .details
+        .questions
+        .iter()
+        .filter_map(|q| result.details.answers.get(&q.id))
+        .flat_map(|answer| answer.labels.iter().cloned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Writes the result in `format` to `output`, or to stdout; text written to a terminal is made
+/// printable (the labels are the payload's), to a pipe or file as chosen.
+pub fn emit_as(
+    result: &AskResult,
+    output: Option<&Path>,
+    format: ResultFormat,
+) -> Result<(), DeliveryFailed> {
+    match format {
+        ResultFormat::Json => emit(result, output),
+        ResultFormat::Text => {
+            let text = result_text(result);
+            if text.is_empty() {
+                return Ok(());
+            }
+            let to_terminal = output.is_none() && std::io::stdout().is_terminal();
+            let text = if to_terminal {
+                text.lines()
+                    .map(crate::printable::printable)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            } else {
+                text
+            };
+            deliver(&text, output, &mut std::io::stdout().lock())
+        }
+    }
 }
 
 /// The remote socket as the session's outside source of messages.
@@ -485,12 +551,19 @@ pub fn ask_result_with(
     match session.result() {
         Some(result) => {
             let mut result = result.clone();
-            if let Some(why) = interruption {
-                result::mark_interrupted(&mut result, why.cause());
+            let timed_out = interruption == Some(runtime::Interruption::TimedOut);
+            match (interruption, options.timeout) {
+                (Some(runtime::Interruption::TimedOut), Some(limit)) => {
+                    result::mark_timed_out(&mut result, limit)
+                }
+                (Some(why), _) => result::mark_interrupted(&mut result, why.cause()),
+                (None, _) => {}
             }
+            // A form nobody answered in time is over (the script went on), not resumable.
             Ok(Finished {
                 result,
-                interrupted: interruption.is_some(),
+                interrupted: interruption.is_some() && !timed_out,
+                timed_out,
             })
         }
         None => Err(RunError::NoResult),
@@ -559,7 +632,8 @@ pub fn flow_session(
         notifier(lines.is_some()),
     )
     .with_appearance(options.appearance.clone())
-    .with_journal(options.journal.clone());
+    .with_journal(options.journal.clone())
+    .with_time_limit(options.timeout);
     Ok((session, lines))
 }
 
@@ -661,6 +735,7 @@ pub fn rpc_result(
     Ok(Finished {
         result,
         interrupted,
+        timed_out: false,
     })
 }
 

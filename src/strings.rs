@@ -62,6 +62,9 @@ pub const SECTION_ACTIONS: &str = "Actions";
 /// The settings row naming the theme in use.
 pub const THEME_ROW: &str = "Theme";
 
+/// The settings' line under the Theme row: the theme worn and where it came from.
+pub const THEME_IN_USE_ROW: &str = "In use";
+
 /// What the settings' Theme row does (the theme in use follows it).
 pub const THEME_DESCRIPTION: &str =
     "The config's theme: auto (from the terminal), dark or light; each press saves the next.";

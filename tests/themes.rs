@@ -127,7 +127,7 @@ fn the_config_chooses_the_theme_and_user_colours_and_names_bad_values() {
     h.press("?");
     assert!(
         h.screen_text()
-            .contains("│  Theme              light (config) · 24-bit colour · 1 custom colour │"),
+            .contains("│  In use             light (config) · 24-bit colour · 1 custom colour │"),
         "{}",
         h.screen_text()
     );

@@ -255,7 +255,7 @@ fn the_theme_row_cycles_and_saves_the_theme() {
     );
     let screen = h.screen_text();
     assert!(
-        screen.contains("[light]") && screen.contains("In use: light (config)"),
+        screen.contains("[light]") && screen.contains("light (config)"),
         "{screen}"
     );
     h.press("esc");
@@ -894,7 +894,7 @@ fn footer_hints_match_the_originals_text_for_default_and_remapped_keys() {
     let screen = h.screen_text();
     assert!(
         screen.contains(
-            " Space toggle · t question type · Enter continue · N/Shift+N note · Esc dismiss · ? settings\n"
+            " Space toggle · A all/none · t question type · Enter continue · N/Shift+N note · Esc dismiss · ? settings\n"
         ),
         "{screen}"
     );

@@ -34,12 +34,14 @@ pub struct AskArgs {
     pub payload: PathBuf,
     /// `--dialog-timeout` seconds (rpc mode).
     pub dialog_timeout: Option<f64>,
+    /// `--timeout` seconds: the form ends unanswered after them.
+    pub timeout: Option<f64>,
 }
 
 /// `pi-ask ask`: refuses what cannot work before reading anything (a payload on the standard input
 /// that rpc mode needs for the host's replies, a terminal where a piped payload is expected, a
 /// result that could not be delivered), then opens the form.
-pub fn run(args: AskArgs, options: RunOptions, history: &HistoryChoice) -> Ended {
+pub fn run(args: AskArgs, mut options: RunOptions, history: &HistoryChoice) -> Ended {
     if args.mode == AskMode::Rpc && args.payload.as_os_str() == "-" {
         return Err(CommandError::RpcPayloadOnStdin);
     }
@@ -47,6 +49,7 @@ pub fn run(args: AskArgs, options: RunOptions, history: &HistoryChoice) -> Ended
         .dialog_timeout
         .map(dialog_timeout_from_secs)
         .transpose()?;
+    options.timeout = args.timeout.map(form_timeout_from_secs).transpose()?;
     if args.payload.as_os_str() == "-" && std::io::stdin().is_terminal() {
         return Err(CommandError::NoPayload);
     }
@@ -63,6 +66,7 @@ fn ask(
 ) -> Ended {
     let output = run_options.output.clone();
     let config = run_options.config.clone();
+    let format = run_options.format;
     match read_payload(payload).and_then(|t| input::parse_command_payload(&t)) {
         Ok((value, form)) => {
             let opening = Opening {
@@ -97,23 +101,45 @@ fn ask(
                         Ok::<_, CommandError>(crate::run::Finished {
                             result: result::needs_input_result(&f),
                             interrupted: false,
+                            timed_out: false,
                         })
                     })?;
-                    crate::run::emit(&done.result, output.as_deref())?;
+                    crate::run::emit_as(&done.result, output.as_deref(), format)?;
                     Ok(CommandOutcome::Cancelled)
                 }
             }
         }
         Err(invalid) => {
+            // One line on stderr says why (stdout may be a file or a pipe, and `--format text`
+            // writes nothing for a refusal).
+            say_refused(&invalid);
             let refusal = result::invalid_input_result(&invalid);
             if mode == AskMode::Rpc {
                 crate::run::emit_rpc(&refusal, output.as_deref())?;
             } else {
-                crate::run::emit(&refusal, output.as_deref())?;
+                crate::run::emit_as(&refusal, output.as_deref(), format)?;
             }
             Ok(CommandOutcome::Refused)
         }
     }
+}
+
+/// Says on stderr why a payload was refused: its first issue, and how many more the result names.
+fn say_refused(invalid: &InvalidInput) {
+    let Some(first) = invalid.issues.first() else {
+        return;
+    };
+    let more = match invalid.issues.len() - 1 {
+        0 => String::new(),
+        1 => " (and 1 more issue in the result)".to_owned(),
+        n => format!(" (and {n} more issues in the result)"),
+    };
+    let what = if first.path == "payload" {
+        first.message.clone()
+    } else {
+        format!("invalid payload: {}: {}", first.path, first.message)
+    };
+    report(&format!("{what}{more}"));
 }
 
 /// `pi-ask demo`: the showcase form.
@@ -210,6 +236,21 @@ pub fn validate(path: &PathBuf) -> Ended {
 const DIALOG_TIMEOUT_RANGE: (f64, f64) = (0.001, 86_400.0);
 
 /// `--dialog-timeout` seconds as a duration, or why not.
+/// The longest `--timeout`: a week (beyond it a script means no limit, which is the default).
+const FORM_TIMEOUT_MAX: f64 = 7.0 * 24.0 * 3600.0;
+
+fn form_timeout_from_secs(seconds: f64) -> Result<Duration, SecondsOutOfRange> {
+    if seconds.is_finite() && seconds > 0.0 && seconds <= FORM_TIMEOUT_MAX {
+        Ok(Duration::from_secs_f64(seconds))
+    } else {
+        Err(SecondsOutOfRange {
+            flag: "--timeout",
+            range: format!("more than 0 and at most {FORM_TIMEOUT_MAX} seconds (a week)"),
+            seconds,
+        })
+    }
+}
+
 fn dialog_timeout_from_secs(seconds: f64) -> Result<Duration, SecondsOutOfRange> {
     let (min, max) = DIALOG_TIMEOUT_RANGE;
     if seconds.is_finite() && (min..=max).contains(&seconds) {

@@ -158,17 +158,24 @@ pub enum FormEnding {
     Cancelled,
     /// Ended by a signal: still resumable.
     Interrupted,
+    /// Nobody answered within its time limit (`ask --timeout`).
+    TimedOut,
 }
 
 impl FormEnding {
     /// The command's outcome: done when answered, else cancelled (what the result says).
     pub fn outcome(self) -> CommandOutcome {
-        CommandOutcome::done_if(self == FormEnding::Answered, CommandOutcome::Cancelled)
+        match self {
+            FormEnding::Answered => CommandOutcome::Done,
+            FormEnding::TimedOut => CommandOutcome::TimedOut,
+            FormEnding::Cancelled | FormEnding::Interrupted => CommandOutcome::Cancelled,
+        }
     }
 
     fn of(done: &Finished) -> FormEnding {
         match (done.result.details.cancelled, done.interrupted) {
             (false, _) => FormEnding::Answered,
+            (true, _) if done.timed_out => FormEnding::TimedOut,
             (true, true) => FormEnding::Interrupted,
             (true, false) => FormEnding::Cancelled,
         }
@@ -201,7 +208,7 @@ pub fn open_on_terminal(
         };
         crate::run::ask_result(form, &options)
     })?;
-    crate::run::emit(&done.result, options.output.as_deref())?;
+    crate::run::emit_as(&done.result, options.output.as_deref(), options.format)?;
     Ok(FormEnding::of(&done))
 }
 

@@ -45,6 +45,8 @@ pub enum Interruption {
     TerminalError,
     /// The person gave the form back (Ctrl+C in the inbox, which puts the ask back).
     PutBack,
+    /// Nobody answered within the form's time limit (`ask --timeout`).
+    TimedOut,
 }
 
 impl Interruption {
@@ -55,6 +57,7 @@ impl Interruption {
             Interruption::TerminalClosed => "the terminal closed",
             Interruption::TerminalError => "a terminal error",
             Interruption::PutBack => "put back",
+            Interruption::TimedOut => "timed out",
         }
     }
 
@@ -236,6 +239,9 @@ fn event_loop(
         }
         if signals.load(Ordering::Relaxed) {
             return Ok(Ending::Interrupted(Interruption::from_last_signal()));
+        }
+        if session.timed_out(Instant::now()) {
+            return Ok(Ending::Interrupted(Interruption::TimedOut));
         }
         if hung_up(tty) {
             return Ok(Ending::Interrupted(Interruption::TerminalClosed));

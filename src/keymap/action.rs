@@ -208,6 +208,8 @@ actions! {
         hint "question type", "Switch the question between one choice and several" },
     MainToggle => { Main, "toggle", ["space"], Msg::Intent(Intent::Toggle), Always, Flow, true,
         hint "toggle", "Toggle the highlighted option of a multi question" },
+    MainToggleAll => { Main, "toggleAll", ["a"], Msg::Intent(Intent::ToggleAll), Always, Flow, false,
+        hint "all/none", "Choose every option of a multi question, or none when all are chosen" },
     MainNextTab => { Main, "nextTab", ["tab", "right"], Msg::Intent(Intent::NextTab), Always, Flow, true,
         hint "tab", "The next tab" },
     MainPreviousTab => { Main, "previousTab", ["shift+tab", "left"], Msg::Intent(Intent::PreviousTab), Always, Flow, true,

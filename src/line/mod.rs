@@ -385,6 +385,10 @@ pub fn run(
             return Ok(Ending::Interrupted(Interruption::from_last_signal()));
         }
         let now = Instant::now();
+        if engine.session().timed_out(now) {
+            driver.say(["No answer in time: the form ended.".to_owned()])?;
+            return Ok(Ending::Interrupted(Interruption::TimedOut));
+        }
         let timeout = engine
             .session()
             .next_deadline()

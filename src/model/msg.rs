@@ -186,6 +186,8 @@ pub enum Intent {
     Cancel,
     /// Space: toggle the highlighted option.
     Toggle,
+    /// Every option of a multi question chosen, or none when all already are.
+    ToggleAll,
     /// A fixed digit 1..=9: select/toggle that row, or a review action on the review tab.
     Number(u8),
     /// `/`: open the type-to-filter line over the current question's options.

@@ -283,6 +283,7 @@ fn intent_update(model: &mut Model, intent: Intent) -> Vec<Cmd> {
         Intent::PreviewBottom => scroll_preview(model, i32::MAX / 2),
         Intent::Confirm => confirm(model),
         Intent::Toggle => toggle(model),
+        Intent::ToggleAll => toggle_all(model),
         Intent::Number(n) => number(model, n),
         Intent::OpenFilter => open_filter(model),
         // Taken before the modal and the hidden form's gate (`update_flow`).
@@ -499,6 +500,32 @@ fn toggle(model: &mut Model) -> Vec<Cmd> {
     if let Tab::Question(q) = model.tab() {
         let row = model.cursors[q];
         toggle_row(model, q, row);
+    }
+    Vec::new()
+}
+
+/// Every option of the current multi question chosen (those not yet chosen added in the options'
+/// order), or none when all already are; the own answer keeps its state. Nothing elsewhere.
+fn toggle_all(model: &mut Model) -> Vec<Cmd> {
+    if model.editor.is_some() {
+        return Vec::new();
+    }
+    let Tab::Question(q) = model.tab() else {
+        return Vec::new();
+    };
+    if !model.questions[q].presented_type.is_multi() {
+        return Vec::new();
+    }
+    let options = model.questions[q].options.len();
+    let answer = &mut model.answers[q];
+    if (0..options).all(|i| answer.is_selected(i)) {
+        answer.selected.clear();
+    } else {
+        for i in 0..options {
+            if !answer.is_selected(i) {
+                answer.selected.push(i);
+            }
+        }
     }
     Vec::new()
 }

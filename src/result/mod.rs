@@ -3,7 +3,7 @@
 mod text;
 mod types;
 
-pub use text::{interrupted_summary, render_transcript, summary_text};
+pub use text::{interrupted_summary, render_transcript, summary_text, timed_out_summary};
 pub use types::*;
 
 use indexmap::IndexMap;
@@ -145,6 +145,14 @@ fn elaboration(
 /// and the answers so far stay in `details`, but the text says the person never answered.
 pub fn mark_interrupted(result: &mut AskResult, cause: &str) {
     let text = interrupted_summary(cause, !result.details.answers.is_empty());
+    result.content = vec![Content::text(text)];
+}
+
+/// Marks a cancelled result as given up after `limit` with no answer (`ask --timeout`):
+/// `cancelled` stays true and the answers so far stay in `details`, but the text says nobody
+/// answered in time.
+pub fn mark_timed_out(result: &mut AskResult, limit: std::time::Duration) {
+    let text = timed_out_summary(limit, !result.details.answers.is_empty());
     result.content = vec![Content::text(text)];
 }
 

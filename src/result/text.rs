@@ -17,6 +17,25 @@ pub fn interrupted_summary(cause: &str, answers_so_far: bool) -> String {
     text
 }
 
+/// `content[0].text` of a form nobody answered within its time limit (`ask --timeout`).
+pub fn timed_out_summary(limit: std::time::Duration, answers_so_far: bool) -> String {
+    let seconds = limit.as_secs_f64();
+    let mut text = format!(
+        "No answer within {} s: the ask timed out before the user answered; nothing was chosen.",
+        if seconds.fract() == 0.0 {
+            format!("{seconds:.0}")
+        } else {
+            format!("{seconds}")
+        }
+    );
+    if answers_so_far {
+        text.push_str(
+            " What was entered so far is in details.answers for context; it was not submitted.",
+        );
+    }
+    text
+}
+
 pub const ELABORATED_SUMMARY: &str = "User asked for elaboration based on notes";
 
 /// `content[0].text` for a finished flow.

@@ -197,6 +197,7 @@ pub fn flow_hints(table: &BindingTable, model: &Model, around: &Around) -> Vec<V
             }
             if multi {
                 hints.push(hint(table, MainToggle));
+                hints.push(hint(table, MainToggleAll));
             }
             // Past nine options the digits stop reaching them: typing a few letters does.
             if model.questions()[q].options.len() > 9 {

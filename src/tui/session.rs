@@ -70,6 +70,9 @@ pub struct Session {
     journal: Option<Box<dyn FlowJournal>>,
     recorded_revision: u64,
     draft_due: Option<Instant>,
+    /// How long the flow may wait for its answer once shown (`ask --timeout`), and when that is.
+    time_limit: Option<Duration>,
+    gives_up_at: Option<Instant>,
     /// The latest time a driver gave (the harness's is its own): what a measurement reported
     /// while drawing is dispatched at.
     clock: Instant,
@@ -95,6 +98,8 @@ impl Session {
             journal: None,
             recorded_revision: 0,
             draft_due: None,
+            time_limit: None,
+            gives_up_at: None,
             clock: Instant::now(),
         };
         // The config's theme, in pi's dark defaults until the driver says what the terminal shows.
@@ -111,6 +116,18 @@ impl Session {
             .map(|s| s.config().theme.clone())
             .unwrap_or_default();
         self.apply_theme(&theme)
+    }
+
+    /// Gives the flow up once it has waited `limit` from being shown ([`Session::opened`]) with
+    /// no answer: the driver sees [`Session::timed_out`] and ends it as interrupted.
+    pub fn with_time_limit(mut self, limit: Option<Duration>) -> Session {
+        self.time_limit = limit;
+        self
+    }
+
+    /// Whether the flow's time limit has run out unanswered.
+    pub fn timed_out(&self, now: Instant) -> bool {
+        !self.is_done() && self.gives_up_at.is_some_and(|at| now >= at)
     }
 
     /// [`Session::set_appearance`] as a builder.
@@ -203,6 +220,7 @@ impl Session {
     /// the history record of the opening, and the commented default config file where there
     /// was none (a failure to write it is a notice on the screen).
     pub fn opened(&mut self, now: Instant) {
+        self.gives_up_at = self.time_limit.map(|limit| now + limit);
         if let Some(journal) = &self.journal {
             journal.shown();
             // A restored flow is recorded at once: its draft is already worth keeping.
@@ -292,7 +310,7 @@ impl Session {
     /// When the next timer fires, if any.
     pub fn next_deadline(&self) -> Option<Instant> {
         let inbox = self.inbox().and_then(InboxScreen::next_deadline);
-        [self.reset_deadline, self.draft_due, inbox]
+        [self.reset_deadline, self.draft_due, self.gives_up_at, inbox]
             .into_iter()
             .flatten()
             .min()

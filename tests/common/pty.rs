@@ -322,6 +322,12 @@ impl Session {
         }
     }
 
+    /// Waits for the process to end; returns its exit code and what it printed on stdout.
+    pub fn finish_text(&mut self) -> (u32, String) {
+        let code = self.wait_exit();
+        (code, std::fs::read_to_string(&self.out).unwrap_or_default())
+    }
+
     /// `ICANON` and `ECHO` set: the terminal is back in cooked mode.
     pub fn cooked(&self) -> bool {
         let fd = self.master.as_raw_fd().unwrap();

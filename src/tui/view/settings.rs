@@ -31,7 +31,11 @@ pub fn settings_view(
     items.push(SettingsItem::Choice {
         label: strings::THEME_ROW.into(),
         value: look.configured.name().to_owned(),
-        description: format!("{} In use: {}.", strings::THEME_DESCRIPTION, look.label),
+        description: strings::THEME_DESCRIPTION.into(),
+    });
+    items.push(SettingsItem::Info {
+        label: strings::THEME_IN_USE_ROW.into(),
+        value: look.label.clone(),
     });
     items.push(SettingsItem::Section(strings::SECTION_ACTIONS.into()));
     items.push(SettingsItem::Reset {
