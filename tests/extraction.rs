@@ -365,3 +365,27 @@ fn a_command_that_cannot_start_is_named() {
         "{err}"
     );
 }
+
+#[test]
+fn the_builtin_extractor_on_everyday_phrasings() {
+    // everyday.json: the phrasings a trial found missed (`Want me to…?`, `OK to proceed?`,
+    // `Okay if…?`, `Sound good?`, `A) … B) … C)` and `1) … 2)` choices, code in choices), in
+    // realistic messages. Written with the fix, so every one is expected exactly.
+    let (exact, total) = score("everyday.json");
+    assert_eq!((exact, total), (11, 11));
+}
+
+#[test]
+fn labels_leave_out_fillers_and_how_measures() {
+    let label = |message: &str| builtin::extract(message)["questions"][0]["label"].clone();
+    assert_eq!(
+        label("How long should cache entries live?"),
+        "Cache entries live"
+    );
+    assert_eq!(
+        label("Want me to also add a regression test?"),
+        "Add regression test"
+    );
+    assert_eq!(label("OK to proceed?"), "Proceed");
+    assert_eq!(label("Which one?"), "Question");
+}

@@ -5,10 +5,12 @@
 //! - a question is a sentence ending in `?` (in a paragraph or a list item); a `why`/`how did`
 //!   question answered by the sentences after it is rhetorical and skipped;
 //! - its choices come, in this order, from a parenthesis (`(tabs or spaces)`), a colon
-//!   (`use: Postgres or SQLite?`), inline letters after it (`(A) … (B) …`), the list right below it
+//!   (`use: Postgres or SQLite?`), inline letters after it (`(A) … (B) …`, `A) … B) …`, `1) … 2) …`),
+//!   the list right below it
 //!   (numbered, lettered, `Option A:` or bullets; sub-items for a question that is itself an item),
 //!   the list right above it when it points back (`which one`, `which approach`), an `X or Y`
-//!   inside it, and else `Yes`/`No` for a question starting with an auxiliary (`Should I…?`);
+//!   inside it, and else `Yes`/`No` for a question starting with an auxiliary (`Should I…?`) or an
+//!   everyday opener (`Want me to…?`, `OK to proceed?`, `Sound good?`);
 //! - anything else (or a single choice) is an open question: a `freeform` option;
 //! - `(pick all that apply)` and the like make it multi-select; at most 4 options are kept;
 //!   generic prompts (`Anything else I can help with?`) are dropped.
@@ -151,8 +153,37 @@ fn first_word(text: &str) -> String {
         .to_lowercase()
 }
 
+/// Everyday openers of a yes/no question that start with no auxiliary (`Want me to…?`, `OK to
+/// proceed?`, `Sound good?`).
+const YES_NO_OPENERS: &[&str] = &[
+    "want me to ",
+    "want to ",
+    "ok to ",
+    "okay to ",
+    "ok if ",
+    "okay if ",
+    "ok with ",
+    "okay with ",
+    "fine to ",
+    "fine with ",
+    "alright to ",
+    "all right to ",
+    "ready to ",
+    "ready for ",
+    "happy to ",
+    "happy with ",
+    "mind if ",
+    "any objection",
+    "sound good",
+    "sounds good",
+    "good to go",
+    "go ahead",
+];
+
 fn is_yes_no(prompt: &str) -> bool {
+    let lower = prompt.trim_start().to_lowercase();
     AUXILIARIES.contains(&first_word(prompt).as_str())
+        || YES_NO_OPENERS.iter().any(|o| lower.starts_with(o))
 }
 
 /// Phrases that allow several answers.
@@ -213,12 +244,13 @@ fn clean(text: &str) -> String {
         .trim()
         .trim_end_matches(['.', ',', ';', '!'])
         .trim();
-    // A choice quoted as code (`deploy`) is the word itself.
-    let unquoted = text
-        .strip_prefix('`')
-        .and_then(|t| t.strip_suffix('`'))
-        .filter(|t| !t.is_empty() && !t.contains('`'));
-    unquoted.unwrap_or(text).to_owned()
+    // Code quoted in a choice (`deploy`, Bump `serde`) reads as the words themselves: a label
+    // is shown as written, so the backticks would show. Only paired ones go.
+    if text.matches('`').count().is_multiple_of(2) {
+        text.replace('`', "")
+    } else {
+        text.to_owned()
+    }
 }
 
 /// Words that run alternatives together like `or`: `A vs B`, `A versus B`.
@@ -405,6 +437,9 @@ const ACTION_OPENERS: &[&str] = &[
     "would you like me to ",
     "do you want to ",
     "would you rather ",
+    "want me to ",
+    "ok to ",
+    "okay to ",
 ];
 
 /// `Should I X or Y?`: `X` and `Y` as actions, first letters upper-cased (`Pin the old version`).
@@ -437,29 +472,48 @@ fn inline_actions(body: &str) -> Option<Vec<String>> {
     })
 }
 
-/// `(A) x (B) y (C) z` after a question.
+/// `(A) x (B) y (C) z`, `A) x B) y` or `1) x 2) y` after a question: markers of one letter or
+/// digit in order, each at the start or after a space.
 fn inline_letters(rest: &str) -> Option<Vec<String>> {
     let rest = rest.trim();
-    if !rest.starts_with('(') {
+    // Each marker: where it starts (its `(` when it has one) and where its text starts.
+    let mut markers: Vec<(usize, usize)> = Vec::new();
+    let bytes = rest.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b != b')' || i == 0 {
+            continue;
+        }
+        let tag = bytes[i - 1];
+        if !tag.is_ascii_alphanumeric() {
+            continue;
+        }
+        let open = i >= 2 && bytes[i - 2] == b'(';
+        let start = if open { i - 2 } else { i - 1 };
+        let at_word_start = start == 0 || bytes[start - 1] == b' ';
+        if at_word_start {
+            markers.push((start, i + 1));
+        }
+    }
+    // A list only when it starts the text and its tags follow one another (A B C, 1 2 3).
+    if markers.first().is_none_or(|&(start, _)| start != 0) {
         return None;
     }
-    let mut parts = Vec::new();
-    let mut remaining = rest;
-    while let Some(open) = remaining.find('(') {
-        let after = &remaining[open + 1..];
-        let mut c = after.chars();
-        let (Some(tag), Some(')')) = (c.next(), c.next()) else {
-            break;
-        };
-        if !tag.is_ascii_alphanumeric() {
-            break;
-        }
-        let body = &after[2..];
-        let end = body.find(" (").unwrap_or(body.len());
-        parts.push(clean(&body[..end]));
-        remaining = &body[end..];
+    let tags: Vec<u8> = markers
+        .iter()
+        .map(|&(_, text)| bytes[text - 2].to_ascii_lowercase())
+        .collect();
+    if !tags.windows(2).all(|w| w[1] == w[0] + 1) {
+        return None;
     }
-    (parts.len() >= 2).then_some(parts)
+    let parts: Vec<String> = markers
+        .iter()
+        .enumerate()
+        .map(|(n, &(_, text))| {
+            let end = markers.get(n + 1).map_or(rest.len(), |&(next, _)| next);
+            clean(&rest[text..end])
+        })
+        .collect();
+    (parts.len() >= 2 && parts.iter().all(|p| !p.is_empty())).then_some(parts)
 }
 
 /// One question found, before it becomes JSON.
@@ -653,8 +707,12 @@ const STOPWORDS: &[&str] = &[
     "a", "an", "the", "which", "what", "who", "how", "when", "where", "why", "should", "shall",
     "do", "does", "did", "can", "could", "would", "will", "is", "are", "i", "we", "you", "me",
     "us", "it", "to", "of", "for", "in", "on", "be", "or", "and", "your", "my", "our", "this",
-    "that", "these", "those", "with", "like", "want", "use", "have", "has", "there", "any",
+    "that", "these", "those", "with", "like", "want", "use", "have", "has", "there", "any", "also",
+    "just", "ok", "okay", "please", "now", "then", "still", "really", "if", "one",
 ];
+
+/// Words that only measure after `how` (`How long should…`, `How many…`): left out of labels.
+const HOW_MEASURES: &[&str] = &["long", "many", "much", "often", "far", "big", "soon"];
 
 fn question_id(prompt: &str) -> String {
     let words: Vec<String> = prompt
@@ -676,11 +734,17 @@ fn question_id(prompt: &str) -> String {
 /// At most three words and 24 characters; `Question` when nothing is left.
 fn short_label(prompt: &str) -> String {
     let mut label = String::new();
-    for word in prompt
+    let words: Vec<&str> = prompt
         .split(|c: char| !c.is_alphanumeric() && c != '-')
-        .filter(|w| !w.is_empty() && !STOPWORDS.contains(&w.to_lowercase().as_str()))
-        .take(3)
-    {
+        .filter(|w| !w.is_empty())
+        .collect();
+    let kept = words.iter().enumerate().filter(|&(i, w)| {
+        let lower = w.to_lowercase();
+        let after_how = i > 0 && words[i - 1].eq_ignore_ascii_case("how");
+        !STOPWORDS.contains(&lower.as_str())
+            && (!after_how || !HOW_MEASURES.contains(&lower.as_str()))
+    });
+    for (_, word) in kept.take(3) {
         if !label.is_empty() && label.chars().count() + 1 + word.chars().count() > 24 {
             break;
         }
