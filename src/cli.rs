@@ -217,13 +217,16 @@ enum Command {
         /// The form's socket.
         #[arg(long, value_name = "PATH")]
         socket: PathBuf,
+        /// How long to wait for the socket to be there (a form started just before).
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+        wait: f64,
     },
     /// Answer (or cancel) a form served with --listen; prints the submit-result.
     Submit {
         /// The form's socket.
         #[arg(long, value_name = "PATH")]
         socket: PathBuf,
-        /// How long to wait for the form's reply.
+        /// How long to wait for the form's socket to be there and for its reply.
         #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
         timeout: f64,
         /// The submit request, or just its response: '{"kind":"answer","answers":{…}}' or
@@ -399,7 +402,7 @@ fn dispatch(command: Command) -> Ended {
             commands::inbox::run(queue, once, status, &options.into(), &history)
         }
         Command::Mcp(args) => commands::mcp::run(args),
-        Command::Events { socket } => commands::remote::events(&socket),
+        Command::Events { socket, wait } => commands::remote::events(&socket, wait),
         Command::Submit {
             socket,
             timeout,

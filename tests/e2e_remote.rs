@@ -222,3 +222,105 @@ fn idle_socket_clients_cannot_exhaust_the_forms_descriptors() {
     assert_eq!(json["details"]["answers"]["env"]["values"][0], "prod");
     drop(idle);
 }
+
+/// The commands of docs/remote.md's example, as written, typed into an interactive bash (job
+/// control on, `XDG_RUNTIME_DIR` unset): the form started with `&` waits in the background
+/// instead of being stopped for taking the terminal, `events` and `submit` wait for its socket,
+/// and the result and the events land in their files.
+#[test]
+fn the_remote_docs_example_runs_as_written_in_an_interactive_shell() {
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/remote.md"))
+            .unwrap();
+    let block = docs
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the example's sh block");
+    let bin = Path::new(env!("CARGO_BIN_EXE_pi-ask")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut s = Session::start_script(
+        |_| "exec bash --norc --noprofile -i".to_owned(),
+        &[("PATH", &path), ("XDG_RUNTIME_DIR", ""), ("PS1", "$ ")],
+        |dir| std::fs::write(dir.join("deploy.json"), PAYLOAD).unwrap(),
+    );
+    s.wait_for("$ ");
+    // One command a line as a person types them (a continued line goes with the next).
+    for line in block.replace("\\\n", "").lines() {
+        s.send(&format!("{line}\r"));
+    }
+    s.send("echo \"jobs-ended-$(jobs -p | wc -l)\"\r");
+    s.wait_for("jobs-ended-0");
+    assert!(
+        !s.contents().contains("Stopped"),
+        "no job was stopped:\n{}",
+        s.contents()
+    );
+    let answer: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(s.dir.path().join("answer.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        answer["details"]["answers"]["env"]["values"],
+        serde_json::json!(["staging"])
+    );
+    assert_eq!(
+        answer["details"]["answers"]["env"]["note"],
+        "prod after lunch"
+    );
+    let events = std::fs::read_to_string(s.dir.path().join("events.jsonl")).unwrap();
+    let types: Vec<String> = events
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["type"].to_string())
+        .collect();
+    assert_eq!(types, ["\"started\"", "\"completed\""]);
+    // The socket fell back to ~/.cache/pi-ask, made private.
+    let folder = s.dir.path().join(".cache/pi-ask");
+    let mode = std::fs::metadata(&folder).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700);
+    s.send("exit\r");
+}
+
+/// A form started in the background and then brought to the foreground shows and is answered
+/// as usual.
+#[test]
+fn a_form_started_in_the_background_shows_once_brought_to_the_foreground() {
+    let bin = Path::new(env!("CARGO_BIN_EXE_pi-ask")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut s = Session::start_script(
+        |_| "exec bash --norc --noprofile -i".to_owned(),
+        &[("PATH", &path), ("PS1", "$ ")],
+        |dir| std::fs::write(dir.join("deploy.json"), PAYLOAD).unwrap(),
+    );
+    s.wait_for("$ ");
+    s.send("pi-ask ask deploy.json > answer.json &\r");
+    s.wait_for("[1]");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        !s.contents().contains("Where to?"),
+        "nothing drawn in the background"
+    );
+    s.send("fg\r");
+    s.wait_for("Where to?");
+    s.send("2");
+    s.wait_for("Review answers");
+    s.send("1");
+    s.send("1");
+    s.send("echo \"done-$?\"\r");
+    s.wait_for("done-0");
+    let answer: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(s.dir.path().join("answer.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        answer["details"]["answers"]["env"]["values"],
+        serde_json::json!(["prod"])
+    );
+    s.send("exit\r");
+}

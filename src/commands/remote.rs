@@ -5,9 +5,15 @@ use std::time::Duration;
 use super::{CommandError, Ended};
 use crate::report::{CommandOutcome, print_json};
 
-/// `pi-ask events`: prints a form's remote events as they come, until it ends.
-pub fn events(socket: &std::path::Path) -> Ended {
-    crate::remote::socket::print_events(socket, &mut std::io::stdout().lock()).map_err(
+/// `pi-ask events`: prints a form's remote events as they come, until it ends; waits up to
+/// `wait` seconds for the form's socket to be there.
+pub fn events(socket: &std::path::Path, wait: f64) -> Ended {
+    let wait = Duration::from_secs_f64(if wait.is_finite() {
+        wait.clamp(0.0, 86_400.0)
+    } else {
+        10.0
+    });
+    crate::remote::socket::print_events(socket, wait, &mut std::io::stdout().lock()).map_err(
         |source| CommandError::Socket {
             action: "follow",
             socket: crate::paths::display(socket),

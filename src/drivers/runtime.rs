@@ -155,6 +155,49 @@ fn edit_externally(
     draw(engine, terminal, guard)
 }
 
+/// Whether this process is in the background of a job-control shell: its process group is not
+/// the terminal's foreground one. Raw mode there stops it (SIGTTOU) and so would a read
+/// (SIGTTIN), before anything is drawn.
+fn in_background(tty: &std::fs::File) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: tcgetpgrp on an open descriptor; getpgrp has no preconditions.
+    let (foreground, ours) = unsafe { (libc::tcgetpgrp(tty.as_raw_fd()), libc::getpgrp()) };
+    foreground > 0 && foreground != ours
+}
+
+/// How often a form waiting in the background looks whether it is in the foreground yet.
+const BACKGROUND_POLL: Duration = Duration::from_millis(50);
+
+/// While the process is in the background: takes what arrives from elsewhere (a remote answer),
+/// and ends with the flow (answered remotely, timed out, a signal, the terminal closed). `None`
+/// once it is in the foreground (or never was in the background): the form is drawn.
+fn wait_in_background(engine: &mut Engine, signals: &AtomicBool) -> io::Result<Option<Ending>> {
+    let tty = super::tty::open_tty()?;
+    if !in_background(&tty) {
+        return Ok(None);
+    }
+    engine.session_mut().start_time_limit(Instant::now());
+    loop {
+        if engine.session().is_done() {
+            return Ok(Some(Ending::Done));
+        }
+        if signals.load(Ordering::Relaxed) {
+            return Ok(Some(Ending::Interrupted(Interruption::from_last_signal())));
+        }
+        if engine.session().timed_out(Instant::now()) {
+            return Ok(Some(Ending::Interrupted(Interruption::TimedOut)));
+        }
+        if hung_up(&tty) {
+            return Ok(Some(Ending::Interrupted(Interruption::TerminalClosed)));
+        }
+        if !in_background(&tty) {
+            return Ok(None);
+        }
+        engine.tick(Instant::now());
+        std::thread::sleep(engine.wait_for_input(Instant::now()).min(BACKGROUND_POLL));
+    }
+}
+
 /// Whether the terminal hung up (its window or pty closed).
 fn hung_up(tty: &std::fs::File) -> bool {
     use std::os::fd::AsRawFd;
@@ -197,6 +240,12 @@ pub fn run(engine: &mut Engine, fullscreen: bool) -> io::Result<Ending> {
     install_panic_hook();
     let signals = signal_flag()?;
     let stops = suspend_flag()?;
+    // Started in the background of a shell (`pi-ask ask --listen … &`): the form waits, touching
+    // nothing of the terminal, until it is brought to the foreground; meanwhile it can still be
+    // answered (remote events) or time out.
+    if let Some(ending) = wait_in_background(engine, &signals)? {
+        return Ok(ending);
+    }
     // crossterm starts watching for resizes (SIGWINCH) at its first poll, which the loop makes
     // only after the first frame: started now, a resize just after the form shows is never lost.
     event::poll(Duration::ZERO)?;

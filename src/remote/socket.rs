@@ -452,9 +452,31 @@ impl Drop for RemoteServer {
     }
 }
 
-/// `pi-ask events`: prints every event line of a form until it closes.
-pub fn print_events(path: &Path, out: &mut dyn Write) -> io::Result<()> {
-    let stream = UnixStream::connect(path)?;
+/// Connects to a form's socket, waiting up to `wait` for it to be there: a script that starts
+/// the form in the background and then follows or answers it races the form's start.
+pub fn connect_waiting(path: &Path, wait: Duration) -> io::Result<UnixStream> {
+    let deadline = std::time::Instant::now() + wait;
+    loop {
+        match UnixStream::connect(path) {
+            Ok(stream) => return Ok(stream),
+            // Not there yet, or bound but not yet listening.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::ConnectionRefused
+                ) && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// `pi-ask events`: prints every event line of a form until it closes (the socket waited for up
+/// to `wait`).
+pub fn print_events(path: &Path, wait: Duration, out: &mut dyn Write) -> io::Result<()> {
+    let stream = connect_waiting(path, wait)?;
     for line in io::BufReader::new(stream).split(b'\n') {
         let line = line?;
         out.write_all(&line)?;
@@ -468,7 +490,8 @@ pub fn print_events(path: &Path, out: &mut dyn Write) -> io::Result<()> {
 /// (`{"kind": …}`) is wrapped, and a missing `version`, `requestId` or `flowId` filled in from the
 /// form's `started` event, so scripts can send just the answer.
 pub fn submit(path: &Path, request: &Value, timeout: Duration) -> io::Result<Value> {
-    let stream = UnixStream::connect(path)?;
+    // The reply's time also bounds the wait for the socket to be there.
+    let stream = connect_waiting(path, timeout)?;
     stream.set_read_timeout(Some(timeout))?;
     let mut writer = stream.try_clone()?;
     let mut reader = io::BufReader::new(stream);

@@ -125,6 +125,14 @@ impl Session {
         self
     }
 
+    /// Starts counting the time limit from `now`, once: when the form shows, or earlier when it
+    /// waits to be shown (started in the background of a shell).
+    pub fn start_time_limit(&mut self, now: Instant) {
+        if self.gives_up_at.is_none() {
+            self.gives_up_at = self.time_limit.map(|limit| now + limit);
+        }
+    }
+
     /// Whether the flow's time limit has run out unanswered.
     pub fn timed_out(&self, now: Instant) -> bool {
         !self.is_done() && self.gives_up_at.is_some_and(|at| now >= at)
@@ -220,7 +228,7 @@ impl Session {
     /// the history record of the opening, and the commented default config file where there
     /// was none (a failure to write it is a notice on the screen).
     pub fn opened(&mut self, now: Instant) {
-        self.gives_up_at = self.time_limit.map(|limit| now + limit);
+        self.start_time_limit(now);
         if let Some(journal) = &self.journal {
             journal.shown();
             // A restored flow is recorded at once: its draft is already worth keeping.
