@@ -33,7 +33,10 @@ pub use line_guard::{IdScanner, LineGuard, Piece};
 /// How often a waiting call reports progress, when the client asked for it.
 pub const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 
-/// The tool's description: what it does, then the skill's guidance on when to ask.
+/// The tool's description for a model calling it over MCP: what it does and where the answers
+/// are, then the skill's guidance on when to ask. The skill is written for pi, whose tool
+/// results carry `details`: over MCP the same object is the result's `structuredContent`, so the
+/// guidance says so; its "Evaluation cases" section is for skill authors and is left out.
 pub fn tool_description() -> String {
     let skill = include_str!("../skills/ask-user/SKILL.md");
     let body = skill
@@ -41,8 +44,13 @@ pub fn tool_description() -> String {
         .and_then(|rest| rest.split_once("\n---"))
         .map_or(skill, |(_, body)| body)
         .trim();
+    let guidance = body
+        .split_once("\n## Evaluation cases")
+        .map_or(body, |(before, _)| before)
+        .trim()
+        .replace("`details.", "`structuredContent.");
     format!(
-        "Ask the person structured questions in a terminal form (answered in `pi-ask inbox`) and wait for normalized answers: details.answers by question id, with the chosen option values, labels and indices, free-form text and notes.\n\n{body}"
+        "Ask the person structured questions and wait for their answers. The questions are shown in `pi-ask inbox` (a terminal) or in this host's own form; the call returns when the person answers, declines, or the ask times out. The result's text summarizes the answers; its structuredContent holds them normalized: answers by question id with the chosen option values, labels and indices, the person's own words (customText) and notes, plus cancelled and mode.\n\n{guidance}"
     )
 }
 
@@ -225,8 +233,13 @@ impl AskServer {
             rmcp::model::ElicitationAction::Decline => ElicitReply::Decline,
             _ => ElicitReply::Cancel,
         };
-        let result = asked.result(form, kind, reply.content.as_ref());
-        let value = serde_json::to_value(&result).ok()?;
+        let read = asked.result(form, kind, reply.content.as_ref());
+        for stray in &read.unmatched {
+            crate::report::report(&format!(
+                "ask {id}: the host's form gave {stray}, no option's value or label; kept as the person's own words"
+            ));
+        }
+        let value = serde_json::to_value(&read.result).ok()?;
         match self.queue.answer(claim, &value) {
             Ok(crate::queue::Delivery::Delivered) => {
                 crate::report::report(&format!("ask {id} answered in the host's form"));

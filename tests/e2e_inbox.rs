@@ -250,7 +250,12 @@ fn the_list_leaves_asks_for_later_declines_them_and_quits_leaving_them_queued() 
     s.wait_for("› Second question?");
     s.wait_for("First question?  (later)");
     s.send("d");
-    assert_eq!(wait_answer(&queue, "new")["details"]["cancelled"], true);
+    let declined = wait_answer(&queue, "new");
+    assert_eq!(declined["details"]["cancelled"], true);
+    assert_eq!(
+        declined["content"][0]["text"],
+        "User cancelled the ask flow: they declined it in pi-ask inbox."
+    );
     // The ask left for later is still listed, and can be opened from the list.
     s.wait_for("1 ask waiting");
     s.wait_for("› First question?  (later)");

@@ -47,6 +47,26 @@ fn tools_list_offers_ask_user_with_its_schema_and_guidance() {
         description.contains("Do not ask when"),
         "the skill's guidance is included"
     );
+    // Written for a model calling it over MCP: its answers are in structuredContent, and the
+    // skill authors' evaluation section is not a model's business.
+    assert!(
+        description.contains("`structuredContent.cancelled: true`"),
+        "{description}"
+    );
+    assert!(!description.contains("`details."), "{description}");
+    assert!(!description.contains("Evaluation cases"), "{description}");
+}
+
+/// `pi-ask mcp --help` says the timeout's default as it is (1800 s from the config's default).
+#[test]
+fn mcp_help_says_the_timeout_default() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .args(["mcp", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("1800"), "{help}");
+    assert!(!help.contains("; none)"), "{help}");
 }
 
 #[test]
@@ -445,6 +465,43 @@ fn a_host_with_its_own_form_answers_when_no_inbox_takes_the_ask() {
     assert!(mcp.queue.waiting().is_empty());
 }
 
+/// A host's form (or the model behind it) that answers with labels instead of values: the labels
+/// are read as their options, and what matches none is kept as the person's words and named on
+/// stderr (it became "(no answer)").
+#[test]
+fn a_hosts_form_answering_with_labels_is_read_and_the_rest_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Queue::open(dir.path().join("queue")).unwrap();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+    command
+        .args(["mcp", "--elicit", "always", "--queue"])
+        .arg(queue.dir())
+        .env("HOME", dir.path())
+        .stderr(std::process::Stdio::piped());
+    let mut mcp = Mcp::spawn(command, queue, Some(dir), json!({"elicitation": {}}));
+    mcp.call(1, two_questions());
+    let request = mcp
+        .server_request("elicitation/create", Duration::from_secs(10))
+        .expect("asked at once");
+    mcp.send(
+        json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept",
+        "content": {"env": "Production", "checks": ["Lint", "fuzzing"]}}}),
+    );
+    let details = mcp.response(1)["result"]["structuredContent"].clone();
+    assert_eq!(details["cancelled"], false);
+    assert_eq!(details["answers"]["env"]["values"], json!(["prod"]));
+    assert_eq!(
+        details["answers"]["checks"]["values"],
+        json!(["lint", "fuzzing"])
+    );
+    assert_eq!(details["answers"]["checks"]["customText"], "fuzzing");
+    let said = mcp.stderr_after_exit();
+    assert!(
+        said.contains("the host's form gave checks: \"fuzzing\", no option's value or label"),
+        "{said}"
+    );
+}
+
 #[test]
 fn declining_or_cancelling_the_hosts_form_is_a_cancelled_result() {
     for action in ["decline", "cancel"] {
@@ -454,9 +511,17 @@ fn declining_or_cancelling_the_hosts_form_is_a_cancelled_result() {
             .server_request("elicitation/create", Duration::from_secs(10))
             .expect("asked at once");
         mcp.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": action}}));
-        let details = mcp.response(1)["result"]["structuredContent"].clone();
+        let response = mcp.response(1);
+        let details = response["result"]["structuredContent"].clone();
         assert_eq!(details["cancelled"], true, "{action}: {details}");
         assert_eq!(details["answers"], json!({}), "{action}");
+        // The model is told which it was (every cancel used to read the same).
+        let text = response["result"]["content"][0]["text"].as_str().unwrap();
+        let said = match action {
+            "decline" => "User cancelled the ask flow: they declined the host's form.",
+            _ => "User cancelled the ask flow: they closed the host's form without answering.",
+        };
+        assert_eq!(text, said);
     }
 }
 

@@ -347,12 +347,16 @@ fn entries(queues: &[Queue]) -> Vec<WaitingAsk> {
 fn decline(claim: Claim, queue: &Queue) -> Shown {
     let ask = claim.ask.clone();
     let result = match input::validate_payload(&ask.payload) {
-        Ok(form) => result::build_from_state(
-            form.title.as_deref(),
-            &form.questions,
-            &vec![crate::model::AnswerState::default(); form.questions.len()],
-            result::Outcome::Cancelled,
-        ),
+        Ok(form) => {
+            let mut result = result::build_from_state(
+                form.title.as_deref(),
+                &form.questions,
+                &vec![crate::model::AnswerState::default(); form.questions.len()],
+                result::Outcome::Cancelled,
+            );
+            result::mark_cancelled_because(&mut result, "they declined it in pi-ask inbox");
+            result
+        }
         Err(invalid) => result::invalid_input_result(&invalid),
     };
     let value = serde_json::to_value(&result).unwrap_or(Value::Null);

@@ -14,7 +14,7 @@ pub struct McpArgs {
     #[arg(long, value_name = "DIR")]
     pub queue: Option<PathBuf>,
     /// Withdraw an ask nobody answered within this many seconds (default: the config's
-    /// [mcp] timeoutSeconds; none).
+    /// [mcp] timeoutSeconds, 1800 when the config says nothing; 0 there means no limit).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
     /// Config file (as for `ask`).

@@ -150,39 +150,92 @@ pub enum ElicitReply {
     Cancel,
 }
 
+/// The person's reply read into a result, with what in it matched no option.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadReply {
+    /// The contract's result.
+    pub result: AskResult,
+    /// Each choice that was neither an option's value nor its label (`env: "Prod-ish"`): kept
+    /// as the person's own words, and said on standard error.
+    pub unmatched: Vec<String>,
+}
+
+/// The option a host's form gave back: its value, else its label or the title the form showed
+/// (`Production (recommended)`), case and surrounding spaces aside; hosts and models are seen
+/// sending either.
+fn option_given(question: &Question, given: &str) -> Option<usize> {
+    let given = given.trim();
+    (0..question.options.len())
+        .find(|&i| question.options[i].value == given)
+        .or_else(|| {
+            (0..question.options.len()).find(|&i| {
+                question.options[i].label.trim().eq_ignore_ascii_case(given)
+                    || option_title(question, i).eq_ignore_ascii_case(given)
+            })
+        })
+}
+
 impl Elicitation {
     /// The result for the person's reply: accept is a submit with what the fields hold (a
-    /// value that is none of the question's options is ignored; for a single-choice question,
-    /// own words replace the choice), decline and cancel a cancelled result.
-    pub fn result(&self, form: &Form, reply: ElicitReply, content: Option<&Value>) -> AskResult {
+    /// choice is matched by value, else by label; one that matches neither is kept as the
+    /// person's own words; for a single-choice question, own words replace the choice), decline
+    /// and cancel a cancelled result that says which it was.
+    pub fn result(&self, form: &Form, reply: ElicitReply, content: Option<&Value>) -> ReadReply {
         let mut states = vec![AnswerState::default(); form.questions.len()];
         if reply != ElicitReply::Accept {
-            return build_from_state(
+            let mut result = build_from_state(
                 form.title.as_deref(),
                 &form.questions,
                 &states,
                 Outcome::Cancelled,
             );
+            let why = match reply {
+                ElicitReply::Decline => "they declined the host's form",
+                _ => "they closed the host's form without answering",
+            };
+            crate::result::mark_cancelled_because(&mut result, why);
+            return ReadReply {
+                result,
+                unmatched: Vec::new(),
+            };
         }
+        let mut unmatched = Vec::new();
         let empty = Map::new();
         let content = content.and_then(Value::as_object).unwrap_or(&empty);
         let text = |name: &str| content.get(name).and_then(Value::as_str).unwrap_or("");
         for ((question, fields), state) in form.questions.iter().zip(&self.fields).zip(&mut states)
         {
+            let mut strays: Vec<&str> = Vec::new();
             if let Some(choice) = &fields.choice {
-                let values: Vec<&str> = match content.get(choice) {
+                let given: Vec<&str> = match content.get(choice) {
                     Some(Value::String(v)) => vec![v.as_str()],
                     Some(Value::Array(vs)) => vs.iter().filter_map(Value::as_str).collect(),
                     _ => Vec::new(),
                 };
+                let mut chosen = Vec::new();
+                for g in given.into_iter().filter(|g| !g.trim().is_empty()) {
+                    match option_given(question, g) {
+                        Some(i) => chosen.push(i),
+                        None => strays.push(g.trim()),
+                    }
+                }
                 // In option order, each once, as the form selects them.
                 state.selected = (0..question.options.len())
-                    .filter(|&i| values.contains(&question.options[i].value.as_str()))
+                    .filter(|i| chosen.contains(i))
                     .collect();
             }
-            let own = text(&fields.own).trim();
+            for stray in &strays {
+                unmatched.push(format!("{}: {stray:?}", question.id));
+            }
+            // A choice that matched nothing is not lost: it joins the person's own words.
+            let own: Vec<&str> = strays
+                .into_iter()
+                .chain(Some(text(&fields.own).trim()))
+                .filter(|t| !t.is_empty())
+                .collect();
+            let own = own.join(", ");
             if !own.is_empty() {
-                state.set_custom_text(own);
+                state.set_custom_text(&own);
                 state.custom_selected = true;
                 if question.presented_type != QuestionType::Multi {
                     state.selected.clear();
@@ -190,12 +243,15 @@ impl Elicitation {
             }
             state.set_note(text(&fields.note).trim());
         }
-        build_from_state(
-            form.title.as_deref(),
-            &form.questions,
-            &states,
-            Outcome::Submit,
-        )
+        ReadReply {
+            result: build_from_state(
+                form.title.as_deref(),
+                &form.questions,
+                &states,
+                Outcome::Submit,
+            ),
+            unmatched,
+        }
     }
 }
 
@@ -262,14 +318,18 @@ mod tests {
         let e = elicitation(&form);
         let content = json!({"env": "prod", "env_note": " watch the logs ", "checks": ["e2e", "lint", "nope"],
             "checks_own": "fuzz", "env_own_own": "my own", "env_own": "a"});
-        let result = e.result(&form, ElicitReply::Accept, Some(&content));
+        let result = e.result(&form, ElicitReply::Accept, Some(&content)).result;
         let answers = &serde_json::to_value(&result.details).unwrap()["answers"];
         assert_eq!(answers["env"]["values"], json!(["prod"]));
         assert_eq!(answers["env"]["labels"], json!(["Production"]));
         assert_eq!(answers["env"]["indices"], json!([2]));
         assert_eq!(answers["env"]["note"], "watch the logs");
-        assert_eq!(answers["checks"]["values"], json!(["lint", "e2e", "fuzz"]));
-        assert_eq!(answers["checks"]["customText"], "fuzz");
+        // `nope` matched no option: kept as the person's words, beside theirs.
+        assert_eq!(
+            answers["checks"]["values"],
+            json!(["lint", "e2e", "nope, fuzz"])
+        );
+        assert_eq!(answers["checks"]["customText"], "nope, fuzz");
         // Own words replace a single choice.
         assert_eq!(answers["env_own"]["values"], json!(["my own"]));
         assert!(!result.details.cancelled);
@@ -279,10 +339,41 @@ mod tests {
     fn decline_and_cancel_are_cancelled_results_with_nothing_chosen() {
         let form = form();
         let e = elicitation(&form);
-        for reply in [ElicitReply::Decline, ElicitReply::Cancel] {
-            let result = e.result(&form, reply, Some(&json!({"env": "prod"})));
+        for (reply, said) in [
+            (
+                ElicitReply::Decline,
+                "User cancelled the ask flow: they declined the host's form.",
+            ),
+            (
+                ElicitReply::Cancel,
+                "User cancelled the ask flow: they closed the host's form without answering.",
+            ),
+        ] {
+            let result = e.result(&form, reply, Some(&json!({"env": "prod"}))).result;
             assert!(result.details.cancelled);
             assert!(result.details.answers.is_empty());
+            assert_eq!(result.text(), said);
         }
+    }
+
+    #[test]
+    fn labels_and_titles_are_read_as_their_options_and_the_rest_is_kept_and_named() {
+        let form = form();
+        let e = elicitation(&form);
+        let content =
+            json!({"env": " production (Recommended) ", "checks": ["Lint", "tests", "Smoke"]});
+        let read = e.result(&form, ElicitReply::Accept, Some(&content));
+        let answers = &serde_json::to_value(&read.result.details).unwrap()["answers"];
+        assert_eq!(answers["env"]["values"], json!(["prod"]));
+        assert_eq!(
+            answers["checks"]["values"],
+            json!(["lint", "test", "Smoke"])
+        );
+        assert_eq!(read.unmatched, ["checks: \"Smoke\""]);
+        // A single choice that matches nothing becomes the answer in the person's words.
+        let read = e.result(&form, ElicitReply::Accept, Some(&json!({"env": "Canary"})));
+        let answers = &serde_json::to_value(&read.result.details).unwrap()["answers"];
+        assert_eq!(answers["env"]["values"], json!(["Canary"]));
+        assert_eq!(answers["env"]["customText"], "Canary");
     }
 }

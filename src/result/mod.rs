@@ -148,6 +148,17 @@ pub fn mark_interrupted(result: &mut AskResult, cause: &str) {
     result.content = vec![Content::text(text)];
 }
 
+/// Says why a cancelled result was cancelled when the person did it some other way than the
+/// form's own cancel (declined in the inbox's list, the host's form declined or closed):
+/// `User cancelled the ask flow: <why>.`, so the model can tell which. The form's own cancel
+/// keeps the original's text.
+pub fn mark_cancelled_because(result: &mut AskResult, why: &str) {
+    result.content = vec![Content::text(format!(
+        "{}: {why}.",
+        text::CANCELLED_SUMMARY
+    ))];
+}
+
 /// Marks a cancelled result as given up after `limit` with no answer (`ask --timeout`):
 /// `cancelled` stays true and the answers so far stay in `details`, but the text says nobody
 /// answered in time.
