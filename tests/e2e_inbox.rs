@@ -451,3 +451,42 @@ fn an_arriving_ask_is_told_once_and_the_title_counts_the_waiting() {
         "{text:?}"
     );
 }
+
+/// An ask left for later stays so when the inbox is quit and started again (it was listed first
+/// again), and its mark goes once the ask is answered.
+#[test]
+fn asks_left_for_later_stay_so_after_the_inbox_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    let (old, new) = ("00000000000000aa", "00000000000000bb");
+    queue.submit(&ask(old, "First question?", 1)).unwrap();
+    queue.submit(&ask(new, "Second question?", 2)).unwrap();
+    let mut s = inbox(&queue, &[]);
+    s.wait_for("› First question?");
+    s.send("l");
+    s.wait_for("First question?  (later)");
+    s.send(ESC);
+    assert_eq!(s.wait_exit(), 0);
+    assert!(queue.dir().join(format!("{old}.later")).exists());
+
+    let mut s = inbox(&queue, &[]);
+    s.wait_for("First question?  (later)");
+    let screen = s.contents();
+    assert!(
+        screen.find("Second question?").unwrap() < screen.find("First question?").unwrap(),
+        "{screen}"
+    );
+    assert!(screen.contains("› Second question?"), "{screen}");
+    // Opened and answered, its mark goes with it.
+    s.send(DOWN);
+    s.send(ENTER);
+    s.wait_for("Type your own");
+    s.send("1");
+    s.wait_for("Review answers");
+    s.send("1");
+    s.send("1");
+    assert_eq!(wait_answer(&queue, old)["details"]["cancelled"], false);
+    s.send(ESC);
+    assert_eq!(s.wait_exit(), 0);
+    assert!(!queue.dir().join(format!("{old}.later")).exists());
+}

@@ -208,6 +208,11 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
         }
     };
     let mut list = InboxList::default();
+    // What an earlier inbox left for later stays so, in the order it was left.
+    let mut marks: Vec<(std::time::SystemTime, String)> =
+        queues.iter().flat_map(Queue::later_marks).collect();
+    marks.sort();
+    list.set_later(marks.into_iter().map(|(_, id)| id).collect());
     let mut said_waiting = false;
     loop {
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
@@ -228,6 +233,7 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
             Some(_) => line_list(&mut list, queues, &stop, look.clone()),
             None => terminal_list(&mut list, queues, &table, &theme, look.clone()),
         };
+        keep_later_marks(&list, queues);
         let chosen = match ending {
             Ok(ListEnding::Chose(InboxCmd::Quit)) | Ok(ListEnding::Interrupted) => {
                 return Ok(CommandOutcome::Done);
@@ -258,6 +264,20 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
             Shown::Answered | Shown::Withdrawn if once => return Ok(CommandOutcome::Done),
             Shown::Answered | Shown::Withdrawn => {}
         }
+    }
+}
+
+/// Keeps each queue's later marks to what the list leaves for later, so a restarted inbox lists
+/// them last again.
+fn keep_later_marks(list: &InboxList, queues: &[Queue]) {
+    for (n, queue) in queues.iter().enumerate() {
+        let ids: Vec<&str> = list
+            .later()
+            .iter()
+            .filter(|id| list.entry(id).is_some_and(|e| e.queue == n))
+            .map(String::as_str)
+            .collect();
+        queue.keep_later_marks(&ids);
     }
 }
 

@@ -172,6 +172,17 @@ impl InboxList {
         None
     }
 
+    /// The asks left for later, in the order they were left.
+    pub fn later(&self) -> &[String] {
+        &self.later
+    }
+
+    /// Leaves these asks for later, in this order (the marks an earlier inbox left, read back
+    /// when it starts); those not listed by the next [`InboxList::refresh`] are dropped.
+    pub fn set_later(&mut self, ids: Vec<String>) {
+        self.later = ids;
+    }
+
     /// Whether this ask was left for later.
     pub fn is_later(&self, id: &str) -> bool {
         self.later.iter().any(|l| l == id)

@@ -8,6 +8,7 @@
 //! | `<id>.result.json` | answered: the whole result, for the asker to take |
 //! | `<id>.withdrawn` | the asker gave up (cancelled, timed out) |
 //! | `<id>.settled` | the ask's outcome is decided: created exclusively by whichever comes first, the inbox's answer or the asker's withdrawal, so exactly one of them happens |
+//! | `<id>.later` | an inbox's person left the ask for later (empty; its time orders the marks), so a restarted inbox lists it last again |
 //!
 //! Renames are atomic, so two inboxes never claim the same ask; a claim whose process is gone is
 //! stale and goes back to the queue, so an inbox killed mid-form loses nothing.
@@ -545,6 +546,44 @@ impl Queue {
         self.path(id, ".withdrawn").exists()
     }
 
+    /// The asks left for later in an inbox (`<id>.later`), each with when it was left.
+    pub fn later_marks(&self) -> Vec<(std::time::SystemTime, String)> {
+        self.names()
+            .into_iter()
+            .filter_map(|name| {
+                let id = name.strip_suffix(".later")?;
+                if !is_generated_id(id) {
+                    return None;
+                }
+                let meta = std::fs::symlink_metadata(self.dir.join(&name)).ok()?;
+                if !meta.is_file() {
+                    return None;
+                }
+                Some((meta.modified().ok()?, id.to_owned()))
+            })
+            .collect()
+    }
+
+    /// Keeps `<id>.later` marks for exactly `ids` among this queue's asks: a new one is made
+    /// (private, never through a link), one no longer meant is removed; an existing one keeps
+    /// its time. Only marks pi-ask makes are touched.
+    pub fn keep_later_marks(&self, ids: &[&str]) {
+        for (_, id) in self.later_marks() {
+            if !ids.contains(&id.as_str()) {
+                let _ = std::fs::remove_file(self.path(&id, ".later"));
+            }
+        }
+        for id in ids.iter().filter(|id| is_generated_id(id)) {
+            use std::os::unix::fs::OpenOptionsExt;
+            let _ = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .custom_flags(libc::O_NOFOLLOW)
+                .open(self.path(id, ".later"));
+        }
+    }
+
     /// The answer, once there is one (taken: the file is removed, with any withdrawal mark).
     pub fn take_result(&self, id: &str) -> Option<Value> {
         let path = self.path(id, ".result.json");
@@ -555,6 +594,7 @@ impl Queue {
         let value = serde_json::from_slice(&bytes).ok()?;
         let _ = std::fs::remove_file(&path);
         let _ = std::fs::remove_file(self.path(id, ".settled"));
+        let _ = std::fs::remove_file(self.path(id, ".later"));
         Some(value)
     }
 
@@ -590,6 +630,20 @@ impl Queue {
             // A killed inbox's presence: gone at once, whatever its age (it says nobody watches).
             if inbox_process(&name).is_some_and(|p| !process_is_alive(&p)) {
                 let _ = std::fs::remove_file(self.dir.join(&name));
+                continue;
+            }
+            // A later mark goes once its ask is no longer waiting (answered, withdrawn, gone).
+            if let Some(id) = name.strip_suffix(".later")
+                && is_generated_id(id)
+            {
+                let still_waiting = self.path(id, ".ask.json").exists()
+                    || self
+                        .names()
+                        .iter()
+                        .any(|n| claimer(n).is_some_and(|(claimed, _)| claimed == id));
+                if !still_waiting {
+                    let _ = std::fs::remove_file(self.dir.join(&name));
+                }
                 continue;
             }
             if !is_swept_name(&name) {
