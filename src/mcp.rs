@@ -21,6 +21,7 @@ use crate::queue::waiter::Watcher;
 use crate::queue::{Queue, QueuedAsk, Waited};
 use crate::result::{self, AskResult};
 
+mod closed_forms;
 mod elicit;
 mod line_guard;
 mod stdio;
@@ -123,6 +124,9 @@ pub struct AskServer {
     /// Set when the client is gone (its input ended, or a termination signal): every waiting
     /// call gives up and takes its ask back, as a cancelled call does.
     gone: Arc<tokio::sync::watch::Sender<bool>>,
+    /// The host's forms closed before the person answered there (a reply that comes anyway is
+    /// said).
+    closed_forms: closed_forms::ClosedForms,
 }
 
 impl AskServer {
@@ -140,6 +144,7 @@ impl AskServer {
             elicit_after: DEFAULT_ELICIT_AFTER,
             last_unwatched_notice: Arc::default(),
             gone: Arc::new(tokio::sync::watch::Sender::new(false)),
+            closed_forms: closed_forms::ClosedForms::default(),
         }
     }
 
@@ -211,9 +216,7 @@ impl AskServer {
             serde_json::from_value::<rmcp::model::ElicitRequestParams>(serde_json::json!({
             "mode": "form", "message": asked.message, "requestedSchema": asked.schema}));
         let reply = match params {
-            Ok(params) => context
-                .peer
-                .create_elicitation(params)
+            Ok(params) => PendingForm::ask(&context.peer, id, params, &self.closed_forms)
                 .await
                 .map_err(|e| e.to_string()),
             Err(e) => Err(format!("the form cannot be described to the host: {e}")),
@@ -446,6 +449,70 @@ impl ServerHandler for AskServer {
     }
 }
 
+/// The host's form while it is open. Dropped before the person answered there (the ask was
+/// answered in an inbox, timed out, or the call was cancelled), it closes the form
+/// (`notifications/cancelled` for the request), and a reply that comes anyway is said on stderr
+/// ([`closed_forms::ClosedForms`]).
+struct PendingForm {
+    handle: Option<rmcp::service::RequestHandle<RoleServer>>,
+    ask: String,
+    closed: closed_forms::ClosedForms,
+}
+
+impl PendingForm {
+    /// Sends the elicitation and waits for the person's reply there.
+    async fn ask(
+        peer: &rmcp::service::Peer<RoleServer>,
+        ask: &str,
+        params: rmcp::model::ElicitRequestParams,
+        closed: &closed_forms::ClosedForms,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::service::ServiceError> {
+        let request =
+            rmcp::model::ServerRequest::ElicitRequest(rmcp::model::ElicitRequest::new(params));
+        let handle = peer
+            .send_cancellable_request(request, rmcp::service::PeerRequestOptions::no_options())
+            .await?;
+        let mut pending = PendingForm {
+            handle: Some(handle),
+            ask: ask.to_owned(),
+            closed: closed.clone(),
+        };
+        let reply = match pending.handle.as_mut() {
+            Some(handle) => (&mut handle.rx).await,
+            None => return Err(rmcp::service::ServiceError::TransportClosed),
+        };
+        // Answered (or failed): nothing to cancel.
+        pending.handle = None;
+        match reply.map_err(|_| rmcp::service::ServiceError::TransportClosed)?? {
+            rmcp::model::ClientResult::ElicitResult(result) => Ok(result),
+            _ => Err(rmcp::service::ServiceError::UnexpectedResponse),
+        }
+    }
+}
+
+impl Drop for PendingForm {
+    fn drop(&mut self) {
+        let Some(handle) = self.handle.take() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        if let Ok(id) = serde_json::to_value(&handle.id) {
+            self.closed.closed(&id, &self.ask);
+        }
+        runtime.spawn(async move {
+            let reason =
+                "the ask was settled elsewhere (answered in pi-ask inbox, timed out, or withdrawn)";
+            let cancel = rmcp::model::CancelledNotificationParam::new(
+                Some(handle.id.clone()),
+                Some(reason.to_owned()),
+            );
+            let _ = handle.peer.notify_cancelled(cancel).await;
+        });
+    }
+}
+
 /// On SIGTERM, SIGINT or SIGHUP: every waiting call takes its ask back (given a moment to do so),
 /// then the process ends as the signal would have ended it.
 async fn end_on_signal(server: AskServer) {
@@ -520,9 +587,12 @@ pub fn serve(server: AskServer) -> Result<(), ServeError> {
         let input = tokio::spawn(stdio::pump_input(
             tokio::io::stdin(),
             to_server,
-            limit,
-            max_ask_bytes,
+            stdio::Limits {
+                line: limit,
+                max_ask_bytes,
+            },
             replies,
+            server.closed_forms.clone(),
         ));
         // The official SDKs end a server by closing its input, then SIGTERM: either way the
         // client is gone and its asks are taken back at once.

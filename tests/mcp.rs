@@ -502,6 +502,48 @@ fn a_hosts_form_answering_with_labels_is_read_and_the_rest_is_kept() {
     );
 }
 
+/// The ask ends while the host's form is open (here its time runs out): the form is cancelled
+/// (`notifications/cancelled` for the elicitation request, it stayed open), and an answer the
+/// host sends anyway is said on stderr instead of vanishing.
+#[test]
+fn the_hosts_form_is_cancelled_when_the_ask_ends_and_a_late_answer_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Queue::open(dir.path().join("queue")).unwrap();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+    command
+        .args(["mcp", "--elicit", "always", "--timeout", "1", "--queue"])
+        .arg(queue.dir())
+        .env("HOME", dir.path())
+        .stderr(std::process::Stdio::piped());
+    let mut mcp = Mcp::spawn(command, queue, Some(dir), json!({"elicitation": {}}));
+    mcp.call(1, two_questions());
+    let request = mcp
+        .server_request("elicitation/create", Duration::from_secs(10))
+        .expect("asked at once");
+    let response = mcp.response(1);
+    assert!(
+        response["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("No answer from pi-ask inbox within 1 s"),
+        "{response}"
+    );
+    let cancelled = mcp
+        .notification("notifications/cancelled", Duration::from_secs(5))
+        .expect("the host's form is cancelled");
+    assert_eq!(cancelled["params"]["requestId"], request["id"]);
+    mcp.send(
+        json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept",
+        "content": {"env": "prod"}}}),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let said = mcp.stderr_after_exit();
+    assert!(
+        said.contains("the host's form answered after the ask had ended; that answer was not used"),
+        "{said}"
+    );
+}
+
 #[test]
 fn declining_or_cancelling_the_hosts_form_is_a_cancelled_result() {
     for action in ["decline", "cancel"] {

@@ -39,15 +39,29 @@ pub fn oversized_reply(id: &Value, bytes: u64, limit: usize, max_ask_bytes: u64)
     line
 }
 
+/// How much one message may hold: the line read, and the ask it may carry (named in the reply).
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// The longest message read.
+    pub line: usize,
+    /// `[mcp] maxAskBytes`.
+    pub max_ask_bytes: u64,
+}
+
 /// Copies the client's messages from `input` to rmcp's end of the pipe, answering those over
-/// `limit` through `replies` (and on standard error). Closes the pipe when the input ends.
+/// the limit through `replies` (and on standard error), and saying a reply to a host's form
+/// that was closed (rmcp would drop it unseen). Closes the pipe when the input ends.
 pub async fn pump_input(
     mut input: impl AsyncRead + Unpin,
     mut to_server: impl AsyncWrite + Unpin,
-    limit: usize,
-    max_ask_bytes: u64,
+    limits: Limits,
     replies: mpsc::Sender<Vec<u8>>,
+    closed_forms: super::closed_forms::ClosedForms,
 ) {
+    let Limits {
+        line: limit,
+        max_ask_bytes,
+    } = limits;
     let mut guard = LineGuard::new(limit);
     let mut chunk = vec![0u8; 64 * 1024];
     let mut pieces = Vec::new();
@@ -60,6 +74,14 @@ pub async fn pump_input(
         for piece in pieces.drain(..) {
             match piece {
                 Piece::Line(line) => {
+                    if !closed_forms.is_empty()
+                        && let Some(ask) = closed_forms.reply_to(&line)
+                    {
+                        crate::report::report(&format!(
+                            "ask {ask}: the host's form answered after the ask had ended; that answer was not used"
+                        ));
+                        continue;
+                    }
                     if to_server.write_all(&line).await.is_err() {
                         return;
                     }

@@ -113,8 +113,7 @@ impl Mcp {
         stdin.flush().unwrap();
     }
 
-    /// The response with this id (responses to other ids and the server's requests are kept
-    /// for later, notifications are skipped).
+    /// The response with this id (other messages are kept for later).
     pub fn response(&mut self, id: u64) -> Value {
         let is_it = |v: &Value| v["id"] == id && v.get("method").is_none();
         if let Some(at) = self.early.iter().position(is_it) {
@@ -130,9 +129,7 @@ impl Mcp {
             if is_it(&value) {
                 return value;
             }
-            if value.get("id").is_some() {
-                self.early.push(value);
-            }
+            self.early.push(value);
         }
     }
 
@@ -149,9 +146,24 @@ impl Mcp {
             if is_it(&value) {
                 return Some(value);
             }
-            if value.get("id").is_some() {
-                self.early.push(value);
+            self.early.push(value);
+        }
+    }
+
+    /// The next notification the server sends with this method, if one comes within `wait`.
+    pub fn notification(&mut self, method: &str, wait: Duration) -> Option<Value> {
+        let is_it = |v: &Value| v["method"] == method && v.get("id").is_none();
+        if let Some(at) = self.early.iter().position(is_it) {
+            return Some(self.early.remove(at));
+        }
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.checked_duration_since(Instant::now())?;
+            let value = self.lines.recv_timeout(left).ok()?;
+            if is_it(&value) {
+                return Some(value);
             }
+            self.early.push(value);
         }
     }
 
