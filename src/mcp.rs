@@ -73,6 +73,36 @@ pub const NO_INBOX: &str = "no inbox is running: start `pi-ask inbox` in a termi
 /// Asks queued within this of the last notice about a missing inbox are not notified again.
 const NOTICE_GAP: Duration = Duration::from_secs(10);
 
+/// When no inbox watches `queue` but one watches another folder this server could have used (the
+/// home's default, or the one an inbox started with `PI_ASK_QUEUE` names): `; an inbox watches
+/// <folder> instead: …`, naming the fix. Empty otherwise.
+pub fn split_queue_hint(queue: &Queue, env: impl Fn(&str) -> Option<String>) -> String {
+    let Some(home) = crate::queue::home_queue_dir(env) else {
+        return String::new();
+    };
+    let ours = crate::paths::absolute(queue.dir());
+    let elsewhere: Vec<std::path::PathBuf> = if ours == home {
+        queue
+            .inboxes_elsewhere()
+            .into_iter()
+            .filter(|f| *f != ours)
+            .collect()
+    } else {
+        // This server has PI_ASK_QUEUE; an inbox started without it watches the home's default.
+        match Queue::open_existing(&home) {
+            Some(q) if !q.inboxes_watching().is_empty() => vec![home],
+            _ => Vec::new(),
+        }
+    };
+    match elsewhere.first() {
+        Some(folder) => format!(
+            "; an inbox watches {} instead: PI_ASK_QUEUE differs between the inbox's shell and this server (set the same PI_ASK_QUEUE in the host's server config and the shell, or in neither)",
+            crate::paths::display(folder)
+        ),
+        None => String::new(),
+    }
+}
+
 /// The progress message of a waiting call.
 pub fn progress_message(watched: bool, waited: Duration) -> String {
     let secs = waited.as_secs();
@@ -256,8 +286,9 @@ impl AskServer {
     /// log) and the notification channels, at most once for asks queued close together.
     fn tell_nobody_watches(&self, id: &str, form: &Form) {
         crate::report::report(&format!(
-            "{NO_INBOX} to answer ask {id} (asks go to {})",
-            crate::paths::display(self.queue.dir())
+            "{NO_INBOX} to answer ask {id} (asks go to {}){}",
+            crate::paths::display(self.queue.dir()),
+            split_queue_hint(&self.queue, |k| std::env::var(k).ok())
         ));
         let mut last = self
             .last_unwatched_notice

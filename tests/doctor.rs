@@ -125,3 +125,34 @@ fn a_broken_config_and_asks_nobody_watches_are_problems() {
     );
     drop(presence);
 }
+
+/// PI_ASK_QUEUE here, asks waiting in the home's default where a host's server (started without
+/// it) puts them: doctor names both folders and marks it.
+#[test]
+fn doctor_names_both_folders_when_pi_ask_queue_splits_the_queue() {
+    let home = tempfile::tempdir().unwrap();
+    let mine = home.path().join("mine");
+    let default = Queue::open(home.path().join(".pi/agent/pi-ask/queue")).unwrap();
+    default
+        .submit(&common::queued_ask("0123456789abcdef", "A?", 1))
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .arg("doctor")
+        .env("HOME", home.path())
+        .env("PI_ASK_QUEUE", &mine)
+        .env_remove("PI_ASK_HISTORY")
+        .env_remove("PI_ASK_CONFIG")
+        .env_remove("PI_CODING_AGENT_DIR")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let line = line(&text, "servers");
+    assert!(line.starts_with("!!"), "{text}");
+    assert!(line.contains(&mine.display().to_string()), "{text}");
+    assert!(
+        line.contains(&default.dir().display().to_string()),
+        "{text}"
+    );
+    assert!(line.contains("1 waiting that no inbox sees"), "{text}");
+}

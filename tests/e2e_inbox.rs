@@ -490,3 +490,34 @@ fn asks_left_for_later_stay_so_after_the_inbox_restarts() {
     assert_eq!(s.wait_exit(), 0);
     assert!(!queue.dir().join(format!("{old}.later")).exists());
 }
+
+/// The asker of an open ask dies (its MCP server killed): the form says so at once, not only
+/// when it is submitted.
+#[test]
+fn an_open_ask_whose_asker_dies_says_so_on_the_form_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    let mut asker = std::process::Command::new("sleep")
+        .arg("30")
+        .spawn()
+        .unwrap();
+    let mut a = ask("a1", "Where should it deploy?", 1);
+    a.asker = ProcessId {
+        pid: asker.id(),
+        start: None,
+        boot: None,
+    };
+    queue.submit(&a).unwrap();
+    let mut s = inbox(&queue, &[]);
+    open_from_list(&mut s, "1 ask waiting");
+    assert!(!s.contents().contains("has gone"), "{}", s.contents());
+    asker.kill().unwrap();
+    asker.wait().unwrap();
+    s.wait_for("The agent that asked this has gone");
+    // Moving around keeps it said.
+    s.send("\t");
+    s.wait_for("Review answers");
+    assert!(s.contents().contains("The agent that asked this has gone"));
+    s.send("\u{3}");
+    assert_eq!(s.wait_exit(), 0);
+}

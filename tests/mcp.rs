@@ -706,3 +706,62 @@ fn a_config_that_does_not_apply_is_said_in_the_servers_log() {
         "{said}"
     );
 }
+
+/// PI_ASK_QUEUE set in the person's shell but not in the server's (hosts strip the environment):
+/// the server, finding no inbox on its queue, names the folder the inbox watches instead.
+#[test]
+fn a_server_names_the_folder_an_inbox_with_another_queue_watches() {
+    let other = tempfile::tempdir().unwrap();
+    let other_queue = other.path().join("q");
+    let inbox = common::pty::Session::start_with_env(
+        &["inbox", "--no-history"],
+        &[("PI_ASK_QUEUE", other_queue.to_str().unwrap())],
+        |_| {},
+    );
+    inbox.wait_for("waiting for asks");
+    let home = inbox.dir.path();
+    let queue = Queue::open(home.join(".pi/agent/pi-ask/queue")).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+    command
+        .args(["mcp", "--timeout", "1"])
+        .env("HOME", home)
+        .env_remove("PI_ASK_QUEUE")
+        .stderr(Stdio::piped());
+    let mut mcp = Mcp::spawn(command, queue, None, json!({}));
+    mcp.call(1, payload("Where to?"));
+    mcp.response(1);
+    let said = mcp.stderr_after_exit();
+    assert!(
+        said.contains(&format!(
+            "an inbox watches {} instead: PI_ASK_QUEUE differs",
+            other_queue.display()
+        )),
+        "{said}"
+    );
+}
+
+/// The other way round: the server has PI_ASK_QUEUE, the inbox (started without it) watches the
+/// home's default, which the server names.
+#[test]
+fn a_server_with_its_own_queue_names_the_default_an_inbox_watches() {
+    let inbox = common::pty::Session::start(&["inbox", "--no-history"], |_| {});
+    inbox.wait_for("waiting for asks");
+    let home = inbox.dir.path();
+    let other = tempfile::tempdir().unwrap();
+    let queue = Queue::open(other.path().join("q")).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+    command
+        .args(["mcp", "--timeout", "1"])
+        .env("HOME", home)
+        .env("PI_ASK_QUEUE", queue.dir())
+        .stderr(Stdio::piped());
+    let mut mcp = Mcp::spawn(command, queue, None, json!({}));
+    mcp.call(1, payload("Where to?"));
+    mcp.response(1);
+    let said = mcp.stderr_after_exit();
+    let default = home.join(".pi/agent/pi-ask/queue");
+    assert!(
+        said.contains(&format!("an inbox watches {} instead", default.display())),
+        "{said}"
+    );
+}

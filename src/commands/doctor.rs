@@ -182,6 +182,39 @@ pub fn queue(dir: Option<&Path>) -> Vec<Finding> {
     }
 }
 
+/// When `PI_ASK_QUEUE` sends this shell's asks to another folder than the home's default: that
+/// an MCP server its host starts without it (hosts pass only `HOME`, `PATH` and a few more)
+/// queues in the default, naming both folders; a problem when asks wait there that no inbox sees.
+pub fn split_queues(
+    queue_dir: Option<&Path>,
+    env: impl Fn(&str) -> Option<String>,
+) -> Option<Finding> {
+    let set = env("PI_ASK_QUEUE").filter(|d| !d.is_empty())?;
+    let home = crate::queue::home_queue_dir(&env)?;
+    let ours = crate::paths::absolute(queue_dir?);
+    if ours == home {
+        return None;
+    }
+    let (waiting, watched) = match Queue::open_existing(&home) {
+        Some(q) => (q.pending().len(), !q.inboxes_watching().is_empty()),
+        None => (0, false),
+    };
+    let there = match (waiting, watched) {
+        (_, true) => "an inbox watches it".to_owned(),
+        (0, false) => "nothing waiting, no inbox watching it".to_owned(),
+        (n, false) => format!("{n} waiting that no inbox sees"),
+    };
+    Some(finding(
+        "servers",
+        format!(
+            "PI_ASK_QUEUE={} here, but an MCP server its host starts without it queues in {} ({there}): set the same PI_ASK_QUEUE in the host's server config, or unset it here",
+            crate::printable::printable(&set),
+            shown(&home)
+        ),
+        waiting > 0 && !watched,
+    ))
+}
+
 /// The terminal a form would use.
 pub fn terminal(term: Option<&str>) -> Finding {
     let term = term.unwrap_or("");
@@ -209,6 +242,7 @@ pub fn doctor(
 ) -> CommandOutcome {
     let mut findings = vec![config(config_path), history(choice)];
     findings.extend(queue(queue_dir));
+    findings.extend(split_queues(queue_dir, |k| std::env::var(k).ok()));
     findings.push(terminal(std::env::var("TERM").ok().as_deref()));
     let mut problems = 0;
     for f in &findings {

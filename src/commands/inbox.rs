@@ -23,20 +23,42 @@ use crate::tui::InboxScreen;
 /// How often the queue is looked at while waiting (an ask shows within this time).
 const POLL: Duration = Duration::from_millis(40);
 
-/// Closes the form when its asker withdraws the ask (cancelled the call, timed out).
-struct Withdrawal {
+/// How often an open ask's asker is looked for (its process alive).
+const ASKER_CHECK: Duration = Duration::from_millis(250);
+
+/// The footer's notice on a form whose asker has gone while it was open.
+pub const ASKER_GONE_NOTICE: &str = "The agent that asked this has gone (its MCP server ended): an answer now is only kept in the history.";
+
+/// Watches an open ask from outside the form: closes the form when its asker withdraws it
+/// (cancelled the call, timed out), and says on the form at once when its asker has gone (the
+/// answer then reaches nobody).
+struct AskerWatch {
     queue: Queue,
     id: String,
-    seen: bool,
+    asker: crate::liveness::ProcessId,
+    withdrawn: bool,
+    gone: bool,
+    next_check: std::time::Instant,
 }
 
-impl crate::tui::Outside for Withdrawal {
+impl crate::tui::Outside for AskerWatch {
     fn poll(&mut self, _: &[crate::form::Question]) -> Vec<Msg> {
-        if !self.seen && self.queue.is_withdrawn(&self.id) {
-            self.seen = true;
+        if !self.withdrawn && self.queue.is_withdrawn(&self.id) {
+            self.withdrawn = true;
             return vec![Msg::External(External::RemoteCancel)];
         }
-        Vec::new()
+        let now = std::time::Instant::now();
+        if self.gone || now < self.next_check {
+            return Vec::new();
+        }
+        self.next_check = now + ASKER_CHECK;
+        if process_is_alive(&self.asker) {
+            return Vec::new();
+        }
+        self.gone = true;
+        vec![Msg::Report(crate::model::Report::StandingNotice(
+            ASKER_GONE_NOTICE.to_owned(),
+        ))]
     }
 }
 
@@ -78,10 +100,13 @@ fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoi
         },
         restore: None,
     };
-    let watch: Box<dyn crate::tui::Outside> = Box::new(Withdrawal {
+    let watch: Box<dyn crate::tui::Outside> = Box::new(AskerWatch {
         queue: queue.clone(),
         id: ask.id.clone(),
-        seen: false,
+        asker: ask.asker.clone(),
+        withdrawn: false,
+        gone: false,
+        next_check: std::time::Instant::now(),
     });
     // `@` lists the asker's folder: the files the agent's question is about.
     let asker_folder = std::path::PathBuf::from(&ask.cwd);
@@ -182,10 +207,14 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
     }
     // Said in each queue while this inbox runs, so `--status` (and the servers) know someone
     // watches; removed when it ends, and recognised as gone when it is killed.
-    let _presence: Vec<_> = queues
+    let mut _presence: Vec<_> = queues
         .iter()
         .filter_map(|q| q.announce_inbox().ok())
         .collect();
+    // Watching another folder than the home's default (PI_ASK_QUEUE set in this shell): a note
+    // there tells a server started without PI_ASK_QUEUE (hosts strip the environment) where
+    // this inbox is, so it names both folders instead of saying no inbox runs.
+    _presence.extend(elsewhere_note(queues));
     let config = crate::config::peek(&crate::config::ConfigPaths::from_env(
         options.config.as_deref(),
     ));
@@ -265,6 +294,17 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
             Shown::Answered | Shown::Withdrawn => {}
         }
     }
+}
+
+/// The note in the home's default queue that this inbox watches another folder, when it does.
+fn elsewhere_note(queues: &[Queue]) -> Option<crate::queue::InboxPresence> {
+    let home = crate::queue::home_queue_dir(|k| std::env::var(k).ok())?;
+    let primary = queues.first()?.dir();
+    if crate::paths::absolute(primary) == home || queues.iter().any(|q| q.dir() == home) {
+        return None;
+    }
+    let queue = Queue::open(&home).ok()?;
+    queue.announce_inbox_elsewhere(primary).ok()
 }
 
 /// Keeps each queue's later marks to what the list leaves for later, so a restarted inbox lists

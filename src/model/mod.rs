@@ -143,6 +143,8 @@ pub struct Model {
     /// A type change that happened or waits for its confirming press.
     type_notice: Option<String>,
     config_notice: Option<String>,
+    /// A fact from outside the form that stays said while it is open (its asker has gone).
+    standing_notice: Option<String>,
     settings_modal: Option<SettingsModalState>,
     /// The `@` popup under the open editor, and the search it waits for.
     completion: popup::Completion,
@@ -193,6 +195,7 @@ impl Model {
             pending_review_shortcut: None,
             type_notice: None,
             config_notice: None,
+            standing_notice: None,
             settings_modal: None,
             completion: popup::Completion::default(),
             filter: None,
@@ -392,6 +395,7 @@ impl Model {
         }
         self.type_notice
             .as_deref()
+            .or(self.standing_notice.as_deref())
             .or(self.config_notice.as_deref())
     }
 

@@ -278,6 +278,9 @@ pub enum Report {
     SettingsChanged(Settings),
     /// A configuration problem to show in the footer until the next config change or tab change.
     ConfigNotice(String),
+    /// A fact from outside the form that the footer says for as long as the form is open (an
+    /// inbox's form whose asker has gone).
+    StandingNotice(String),
 }
 
 /// An ending decided outside the person: it goes through whatever is open (an editor, the

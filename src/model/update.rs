@@ -226,6 +226,10 @@ fn take_report(model: &mut Model, report: Report) -> Vec<Cmd> {
             matches,
             truncated,
         } => popup::suggestions(model, generation, matches, truncated),
+        Report::StandingNotice(notice) => {
+            model.standing_notice = Some(notice);
+            Vec::new()
+        }
         report @ (Report::SettingsChanged(_)
         | Report::ConfigNotice(_)
         | Report::ResetWindowExpired

@@ -8,6 +8,8 @@
 //! | `<id>.result.json` | answered: the whole result, for the asker to take |
 //! | `<id>.withdrawn` | the asker gave up (cancelled, timed out) |
 //! | `<id>.settled` | the ask's outcome is decided: created exclusively by whichever comes first, the inbox's answer or the asker's withdrawal, so exactly one of them happens |
+//! | `inbox.<pid>.<start>.watching` | an inbox watches this queue |
+//! | `inbox.<pid>.<start>.elsewhere` | (in the home's default queue) an inbox watches the queue this file names instead: `PI_ASK_QUEUE` was set in its shell, so a server started without it is told where the inbox is |
 //! | `<id>.later` | an inbox's person left the ask for later (empty; its time orders the marks), so a restarted inbox lists it last again |
 //!
 //! Renames are atomic, so two inboxes never claim the same ask; a claim whose process is gone is
@@ -167,6 +169,12 @@ pub fn default_queue_dir(env: impl Fn(&str) -> Option<String>) -> Option<PathBuf
     ))
 }
 
+/// The home's default queue (`~/.pi/agent/pi-ask/queue`) whatever `PI_ASK_QUEUE` says: where a
+/// server a host starts with a stripped environment queues its asks.
+pub fn home_queue_dir(env: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    default_queue_dir(|k| if k == "PI_ASK_QUEUE" { None } else { env(k) })
+}
+
 /// Where earlier versions queued asks in this environment (`$XDG_RUNTIME_DIR/pi-ask/queue`, and
 /// `$PI_CODING_AGENT_DIR/pi-ask/queue`), other than `primary`: an inbox watches them too, so
 /// an ask an older server queued there is not stranded. Only folders that exist are named.
@@ -209,9 +217,13 @@ impl Drop for InboxPresence {
     }
 }
 
-/// The inbox process a presence file's name names (`inbox.<pid>.<start>.watching`).
+/// The inbox process a presence file's name names (`inbox.<pid>.<start>.watching`, or
+/// `.elsewhere`).
 fn inbox_process(name: &str) -> Option<ProcessId> {
-    let rest = name.strip_prefix("inbox.")?.strip_suffix(".watching")?;
+    let rest = name.strip_prefix("inbox.")?;
+    let rest = rest
+        .strip_suffix(".watching")
+        .or_else(|| rest.strip_suffix(".elsewhere"))?;
     let (pid, start) = rest.split_once('.')?;
     Some(ProcessId {
         pid: pid.parse().ok()?,
@@ -265,9 +277,58 @@ impl Queue {
         };
         entries
             .flatten()
+            .filter(|e| {
+                e.file_name()
+                    .to_str()
+                    .is_some_and(|n| n.ends_with(".watching"))
+            })
             .filter_map(|e| inbox_process(e.file_name().to_str()?))
             .filter(process_is_alive)
             .collect()
+    }
+
+    /// Says in this queue (the home's default) that this process's inbox watches `watched`
+    /// instead, until the presence is dropped.
+    pub fn announce_inbox_elsewhere(&self, watched: &Path) -> io::Result<InboxPresence> {
+        let me = ProcessId::current();
+        let path = self.dir.join(format!(
+            "inbox.{}.{}.elsewhere",
+            me.pid,
+            me.start.unwrap_or(0)
+        ));
+        let folder = crate::paths::absolute(watched);
+        crate::atomic::write(
+            &path,
+            folder.as_os_str().as_encoded_bytes(),
+            crate::atomic::Permissions::Private,
+        )?;
+        Ok(InboxPresence { path })
+    }
+
+    /// The folders live inboxes watch instead of this one (their `.elsewhere` notes here), each
+    /// once.
+    pub fn inboxes_elsewhere(&self) -> Vec<PathBuf> {
+        let mut folders: Vec<PathBuf> = Vec::new();
+        for name in self.names() {
+            if !name.ends_with(".elsewhere") {
+                continue;
+            }
+            let Some(process) = inbox_process(&name) else {
+                continue;
+            };
+            if !process_is_alive(&process) || crate::liveness::process_is_stopped(process.pid) {
+                continue;
+            }
+            let Ok(bytes) = crate::private_dir::read_regular(&self.dir.join(&name), 4096, false)
+            else {
+                continue;
+            };
+            let folder = PathBuf::from(String::from_utf8_lossy(&bytes).into_owned());
+            if folder.is_absolute() && !folders.contains(&folder) {
+                folders.push(folder);
+            }
+        }
+        folders
     }
 }
 
@@ -295,6 +356,17 @@ impl Queue {
         crate::atomic::remove_leftovers(&dir);
         Ok(Queue {
             dir,
+            max_bytes: DEFAULT_MAX_ASK_BYTES,
+            seen: Default::default(),
+        })
+    }
+
+    /// The queue folder when it exists and is safe to read (private, this user's), creating
+    /// nothing: for looking at another folder than one's own.
+    pub fn open_existing(dir: &Path) -> Option<Queue> {
+        crate::private_dir::check_private_dir(dir).ok()?;
+        Some(Queue {
+            dir: dir.to_path_buf(),
             max_bytes: DEFAULT_MAX_ASK_BYTES,
             seen: Default::default(),
         })
