@@ -470,15 +470,7 @@ fn a_host_with_its_own_form_answers_when_no_inbox_takes_the_ask() {
 /// stderr (it became "(no answer)").
 #[test]
 fn a_hosts_form_answering_with_labels_is_read_and_the_rest_is_kept() {
-    let dir = tempfile::tempdir().unwrap();
-    let queue = Queue::open(dir.path().join("queue")).unwrap();
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"));
-    command
-        .args(["mcp", "--elicit", "always", "--queue"])
-        .arg(queue.dir())
-        .env("HOME", dir.path())
-        .stderr(std::process::Stdio::piped());
-    let mut mcp = Mcp::spawn(command, queue, Some(dir), json!({"elicitation": {}}));
+    let mut mcp = Mcp::start_logged(&["--elicit", "always"], json!({"elicitation": {}}));
     mcp.call(1, two_questions());
     let request = mcp
         .server_request("elicitation/create", Duration::from_secs(10))
@@ -495,7 +487,7 @@ fn a_hosts_form_answering_with_labels_is_read_and_the_rest_is_kept() {
         json!(["lint", "fuzzing"])
     );
     assert_eq!(details["answers"]["checks"]["customText"], "fuzzing");
-    let said = mcp.stderr_after_exit();
+    let said = mcp.stderr_after_close();
     assert!(
         said.contains("the host's form gave checks: \"fuzzing\", no option's value or label"),
         "{said}"
@@ -507,15 +499,10 @@ fn a_hosts_form_answering_with_labels_is_read_and_the_rest_is_kept() {
 /// host sends anyway is said on stderr instead of vanishing.
 #[test]
 fn the_hosts_form_is_cancelled_when_the_ask_ends_and_a_late_answer_is_said() {
-    let dir = tempfile::tempdir().unwrap();
-    let queue = Queue::open(dir.path().join("queue")).unwrap();
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"));
-    command
-        .args(["mcp", "--elicit", "always", "--timeout", "1", "--queue"])
-        .arg(queue.dir())
-        .env("HOME", dir.path())
-        .stderr(std::process::Stdio::piped());
-    let mut mcp = Mcp::spawn(command, queue, Some(dir), json!({"elicitation": {}}));
+    let mut mcp = Mcp::start_logged(
+        &["--elicit", "always", "--timeout", "1"],
+        json!({"elicitation": {}}),
+    );
     mcp.call(1, two_questions());
     let request = mcp
         .server_request("elicitation/create", Duration::from_secs(10))
@@ -536,8 +523,7 @@ fn the_hosts_form_is_cancelled_when_the_ask_ends_and_a_late_answer_is_said() {
         json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept",
         "content": {"env": "prod"}}}),
     );
-    std::thread::sleep(Duration::from_millis(300));
-    let said = mcp.stderr_after_exit();
+    let said = mcp.stderr_after_close();
     assert!(
         said.contains("the host's form answered after the ask had ended; that answer was not used"),
         "{said}"

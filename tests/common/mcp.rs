@@ -96,6 +96,30 @@ impl Mcp {
         mcp
     }
 
+    /// A server whose standard error is kept ([`Mcp::stderr_after_close`]), on a queue of its own.
+    pub fn start_logged(extra: &[&str], capabilities: Value) -> Mcp {
+        let dir = tempfile::tempdir().unwrap();
+        let queue = Queue::open(dir.path().join("queue")).unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+        command
+            .args(["mcp", "--queue", queue.dir().to_str().unwrap()])
+            .args(extra)
+            .env("HOME", dir.path())
+            .stderr(Stdio::piped());
+        Mcp::spawn(command, queue, Some(dir), capabilities)
+    }
+
+    /// Closes the server's input as a host that quits does, waits for it to end (everything
+    /// sent before is handled first), and returns what it said on standard error.
+    pub fn stderr_after_close(mut self) -> String {
+        self.stdin = None;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self.child.try_wait().ok().flatten().is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.stderr_after_exit()
+    }
+
     /// Ends the server and returns what it said on standard error (when the caller piped it).
     pub fn stderr_after_exit(mut self) -> String {
         let _ = self.child.kill();
@@ -135,25 +159,18 @@ impl Mcp {
 
     /// The next request the server sends with this method, if one comes within `wait`.
     pub fn server_request(&mut self, method: &str, wait: Duration) -> Option<Value> {
-        let is_it = |v: &Value| v["method"] == method && v.get("id").is_some();
-        if let Some(at) = self.early.iter().position(is_it) {
-            return Some(self.early.remove(at));
-        }
-        let deadline = Instant::now() + wait;
-        loop {
-            let left = deadline.checked_duration_since(Instant::now())?;
-            let value = self.lines.recv_timeout(left).ok()?;
-            if is_it(&value) {
-                return Some(value);
-            }
-            self.early.push(value);
-        }
+        self.next(|v| v["method"] == method && v.get("id").is_some(), wait)
     }
 
     /// The next notification the server sends with this method, if one comes within `wait`.
     pub fn notification(&mut self, method: &str, wait: Duration) -> Option<Value> {
-        let is_it = |v: &Value| v["method"] == method && v.get("id").is_none();
-        if let Some(at) = self.early.iter().position(is_it) {
+        self.next(|v| v["method"] == method && v.get("id").is_none(), wait)
+    }
+
+    /// The next message that `is_it`, kept earlier or coming within `wait` (the others are kept
+    /// for later).
+    fn next(&mut self, is_it: impl Fn(&Value) -> bool, wait: Duration) -> Option<Value> {
+        if let Some(at) = self.early.iter().position(&is_it) {
             return Some(self.early.remove(at));
         }
         let deadline = Instant::now() + wait;
