@@ -302,7 +302,27 @@ enum HistoryAction {
 
 /// Runs the CLI with the process arguments.
 pub fn main() -> ExitCode {
-    exit(dispatch(Cli::parse().command))
+    match Cli::try_parse() {
+        Ok(cli) => exit(dispatch(cli.command)),
+        Err(error) => usage_error(&error),
+    }
+}
+
+/// A command line clap refused (or `--help`, `--version`): clap's message, with every line made
+/// printable, since it quotes what was typed (an argument holding ESC, OSC 52 or a bell would
+/// otherwise reach the terminal raw). Help and version go to stdout with exit 0, errors to stderr
+/// with clap's status.
+fn usage_error(error: &clap::Error) -> ExitCode {
+    use std::io::Write;
+    let text = error.render().to_string();
+    let safe: Vec<String> = text.lines().map(crate::printable::printable).collect();
+    let safe = safe.join("\n");
+    if error.use_stderr() {
+        let _ = writeln!(std::io::stderr().lock(), "{safe}");
+    } else {
+        let _ = writeln!(std::io::stdout().lock(), "{safe}");
+    }
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
 }
 
 /// How a command ended as the exit status, said on standard error where there is something to

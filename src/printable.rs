@@ -8,9 +8,64 @@ pub fn printable(text: &str) -> String {
     pi_ask_components::text::printable(text).into_owned()
 }
 
+/// Whether a character that JSON carries raw would still act on a terminal: a C1 control (an
+/// escape sequence can start there), a line or paragraph separator, a bidi override or isolate.
+/// (serde_json already escapes C0 and DEL is harmless alone.)
+fn acts_on_a_terminal(c: char) -> bool {
+    matches!(c,
+        '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// JSON text to be written to a terminal with each such character as a `\uXXXX` escape. They can
+/// only stand inside JSON strings, so the JSON stays valid and equal in value; what reads it from
+/// a pipe or a file gets it as serde wrote it.
+pub fn json_for_terminal(json: &str) -> std::borrow::Cow<'_, str> {
+    if !json.chars().any(acts_on_a_terminal) {
+        return std::borrow::Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if acts_on_a_terminal(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// [`json_for_terminal`] when standard output is a terminal, else the JSON as it is.
+pub fn json_for_stdout(json: &str) -> std::borrow::Cow<'_, str> {
+    use std::io::IsTerminal;
+    if std::io::stdout().is_terminal() {
+        json_for_terminal(json)
+    } else {
+        std::borrow::Cow::Borrowed(json)
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::printable;
+    use super::{json_for_terminal, printable};
+
+    #[test]
+    fn json_for_a_terminal_escapes_what_would_act_and_stays_equal_in_value() {
+        let value =
+            serde_json::json!({"title": "a\u{9d}0;owned\u{9c} \u{202e}x\u{2028}y\u{2066}z café"});
+        let raw = serde_json::to_string(&value).unwrap();
+        let safe = json_for_terminal(&raw);
+        assert!(!safe.chars().any(super::acts_on_a_terminal), "{safe}");
+        assert!(
+            safe.contains("\\u009d") && safe.contains("\\u202e"),
+            "{safe}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, value);
+        assert!(matches!(
+            json_for_terminal("{\"a\":\"café\"}"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
 
     #[test]
     fn escapes_bidi_overrides_and_separators_become_question_marks() {

@@ -76,6 +76,7 @@ pub fn print_line(line: &str) {
 /// Writes `value` as pretty JSON on standard output (a closed pipe is not an error).
 pub fn print_json<T: serde::Serialize>(value: &T) {
     let text = serde_json::to_string_pretty(value).expect("serializable");
+    let text = crate::printable::json_for_stdout(&text);
     let mut stdout = std::io::stdout().lock();
     // A closed pipe (e.g. `| head`) is not an error worth a panic.
     let _ = writeln!(stdout, "{text}");

@@ -252,11 +252,13 @@ fn listen(
 
 /// Writes the result JSON to `output` or standard output.
 pub fn emit(result: &AskResult, output: Option<&Path>) -> Result<(), DeliveryFailed> {
-    deliver(
-        &result.to_json_pretty(),
-        output,
-        &mut std::io::stdout().lock(),
-    )
+    let json = result.to_json_pretty();
+    // On a terminal, nothing in the answers' strings may act on it (a file gets serde's JSON).
+    let json = match output {
+        None => crate::printable::json_for_stdout(&json),
+        Some(_) => std::borrow::Cow::Borrowed(json.as_str()),
+    };
+    deliver(&json, output, &mut std::io::stdout().lock())
 }
 
 /// Writes `text` and a newline to `output`, or to `stdout` without one. When the file cannot be
@@ -696,7 +698,7 @@ pub fn emit_rpc(result: &AskResult, output: Option<&Path>) -> Result<(), Deliver
     match output {
         Some(_) => emit(result, output),
         None => deliver(
-            &crate::rpc::result_line(result),
+            &crate::printable::json_for_stdout(&crate::rpc::result_line(result)),
             None,
             &mut std::io::stdout().lock(),
         ),

@@ -86,6 +86,7 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
     if args.print {
         // What the extractor made, to read, fix and pass to `pi-ask ask`.
         let text = serde_json::to_string_pretty(&payload).expect("a JSON value serializes");
+        let text = crate::printable::json_for_stdout(&text);
         crate::run::deliver(&text, None, &mut std::io::stdout().lock())?;
         return Ok(CommandOutcome::Done);
     }

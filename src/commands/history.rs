@@ -83,6 +83,7 @@ pub fn show(history: &HistoryChoice, id: &str) -> Ended {
     let read = history.read()?;
     let ask = history.with_payload(read.find(id)?)?;
     let text = serde_json::to_string_pretty(&show_json(&ask)).unwrap_or_default();
+    let text = crate::printable::json_for_stdout(&text);
     let _ = writeln!(std::io::stdout().lock(), "{text}");
     Ok(CommandOutcome::Done)
 }

@@ -476,9 +476,21 @@ pub fn connect_waiting(path: &Path, wait: Duration) -> io::Result<UnixStream> {
 /// `pi-ask events`: prints every event line of a form until it closes (the socket waited for up
 /// to `wait`).
 pub fn print_events(path: &Path, wait: Duration, out: &mut dyn Write) -> io::Result<()> {
+    use std::io::IsTerminal;
+    let to_terminal = io::stdout().is_terminal();
     let stream = connect_waiting(path, wait)?;
     for line in io::BufReader::new(stream).split(b'\n') {
         let line = line?;
+        // The form's events are JSON; on a terminal, nothing in their strings may act on it.
+        let line = match (to_terminal, std::str::from_utf8(&line)) {
+            (true, Ok(text)) => crate::printable::json_for_terminal(text)
+                .into_owned()
+                .into_bytes(),
+            (true, Err(_)) => {
+                crate::printable::printable(&String::from_utf8_lossy(&line)).into_bytes()
+            }
+            (false, _) => line,
+        };
         out.write_all(&line)?;
         out.write_all(b"\n")?;
         out.flush()?;
