@@ -609,9 +609,14 @@ fn big_payloads_and_results_are_kept_beside_the_history_and_read_back_whole() {
     let history = store.read().unwrap();
     let ask = &history.asks[0];
     assert_eq!(ask.opened.id, id);
-    assert!(pi_ask::history::blob_name(&ask.opened.payload).is_some());
-    assert_eq!(store.resolve(&ask.opened.payload).unwrap(), payload);
-    let ended = store.resolve(&ask.ended.as_ref().unwrap().result).unwrap();
+    assert!(pi_ask::history::blob_name(&ask.opened.payload, &id, "payload").is_some());
+    assert_eq!(
+        store.resolve(&ask.opened.payload, &id, "payload").unwrap(),
+        payload
+    );
+    let ended = store
+        .resolve(&ask.ended.as_ref().unwrap().result, &id, "result")
+        .unwrap();
     assert_eq!(ended, serde_json::to_value(&result).unwrap());
 }
 
@@ -661,5 +666,50 @@ fn compaction_removes_dropped_blobs_and_keeps_a_linked_history_linked() {
     assert!(
         !blobs.join(format!("{first_id}.payload.json")).exists(),
         "its blob went with it"
+    );
+}
+
+/// A payload key is never a blob reference: a valid payload with an extra top-level
+/// `"piAskBlob": "<another ask's blob>"` showed (and reopened) that other ask's form.
+#[test]
+fn a_piaskblob_key_in_a_payload_never_shows_another_asks_form() {
+    let (_dir, store) = store();
+    let open = |payload: &serde_json::Value| {
+        Recorder::open(
+            &store,
+            OpenAsk {
+                source: Source::Tool,
+                cwd: "/proj".into(),
+                title: None,
+                payload,
+                origin: Origin::default(),
+            },
+        )
+        .unwrap()
+        .id()
+        .to_owned()
+    };
+    let secret = json!({"questions":[{"id":"q","prompt":"secret ".repeat(100_000),"options":[{"value":"a","label":"A"}]}]});
+    let secret_id = open(&secret);
+    let planted = json!({"questions":[{"id":"q","prompt":"Mine?","options":[{"value":"a","label":"A"}]}],
+        "piAskBlob": format!("{secret_id}.payload.json"), "bytes": 10});
+    let planted_id = open(&planted);
+    let history = store.read().unwrap();
+    let recorded = &history
+        .asks
+        .iter()
+        .find(|a| a.opened.id == planted_id)
+        .unwrap()
+        .opened
+        .payload;
+    assert_eq!(
+        store.resolve(recorded, &planted_id, "payload").unwrap(),
+        planted
+    );
+    // Even a value shaped exactly as a reference names only its own ask's blob.
+    let shaped = json!({"piAskBlob": format!("{secret_id}.payload.json"), "bytes": 10});
+    assert_eq!(
+        store.resolve(&shaped, &planted_id, "payload").unwrap(),
+        shaped
     );
 }

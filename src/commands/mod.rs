@@ -79,9 +79,14 @@ impl HistoryChoice {
             id: ask.opened.id.clone(),
             source,
         };
-        ask.opened.payload = store.resolve(&ask.opened.payload).map_err(unreadable)?;
+        let id = ask.opened.id.clone();
+        ask.opened.payload = store
+            .resolve(&ask.opened.payload, &id, "payload")
+            .map_err(unreadable)?;
         if let Some(ended) = &mut ask.ended {
-            ended.result = store.resolve(&ended.result).map_err(unreadable)?;
+            ended.result = store
+                .resolve(&ended.result, &id, "result")
+                .map_err(unreadable)?;
         }
         Ok(ask)
     }

@@ -165,9 +165,10 @@ impl HistoryStore {
         Ok(serde_json::json!({ BLOB_KEY: name, "bytes": bytes.len() }))
     }
 
-    /// A value as recorded, its blob read back when it is a reference.
-    pub fn resolve(&self, value: &Value) -> io::Result<Value> {
-        let Some(name) = blob_name(value) else {
+    /// A value as recorded (ask `id`'s `kind`: `payload` or `result`), its blob read back when
+    /// it is a reference to that ask's own blob.
+    pub fn resolve(&self, value: &Value, id: &str, kind: &str) -> io::Result<Value> {
+        let Some(name) = blob_name(value, id, kind) else {
             return Ok(value.clone());
         };
         let bytes = crate::private_dir::read_regular(&self.blob_dir().join(name), u64::MAX, false)?;
@@ -238,8 +239,8 @@ impl HistoryStore {
         let referenced: std::collections::HashSet<&str> = kept
             .iter()
             .flat_map(|e| match e {
-                Event::Open(o) => blob_name(&o.payload),
-                Event::End(e) => blob_name(&e.result),
+                Event::Open(o) => blob_name(&o.payload, &o.id, "payload"),
+                Event::End(e) => blob_name(&e.result, &e.id, "result"),
                 _ => None,
             })
             .collect();
@@ -256,11 +257,17 @@ impl HistoryStore {
     }
 }
 
-/// The blob a recorded value refers to, if it is a reference.
-pub fn blob_name(value: &Value) -> Option<&str> {
-    let name = value.get(BLOB_KEY)?.as_str()?;
-    // A plain file name of the blob folder, nothing that climbs out of it.
-    (!name.is_empty() && !name.contains('/') && !name.starts_with('.')).then_some(name)
+/// The blob a recorded value of ask `id` (its `kind`) refers to, if it is a reference: exactly
+/// `{"piAskBlob": "<id>.<kind>.json", "bytes": N}`, as [`HistoryStore::stored`] writes it. A
+/// payload that merely holds a `piAskBlob` key (or names another ask's blob) is a value, never a
+/// way to show another ask's form.
+pub fn blob_name<'a>(value: &'a Value, id: &str, kind: &str) -> Option<&'a str> {
+    let object = value.as_object()?;
+    if object.len() != 2 || !object.get("bytes").is_some_and(Value::is_u64) {
+        return None;
+    }
+    let name = object.get(BLOB_KEY)?.as_str()?;
+    (crate::queue::is_valid_id(id) && name == format!("{id}.{kind}.json")).then_some(name)
 }
 
 /// The events to keep: those of the newest `keep` asks, and the newest session dismissals.
