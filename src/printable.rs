@@ -8,6 +8,8 @@ pub fn printable(text: &str) -> String {
     pi_ask_components::text::printable(text).into_owned()
 }
 
+// JSON is written to a terminal only by the commands (the `cli` feature).
+#[cfg(feature = "cli")]
 /// Whether a character that JSON carries raw would still act on a terminal: a C1 control (an
 /// escape sequence can start there), a line or paragraph separator, a bidi override or isolate.
 /// (serde_json already escapes C0 and DEL is harmless alone.)
@@ -16,6 +18,7 @@ fn acts_on_a_terminal(c: char) -> bool {
         '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
+#[cfg(feature = "cli")]
 /// JSON text to be written to a terminal with each such character as a `\uXXXX` escape. They can
 /// only stand inside JSON strings, so the JSON stays valid and equal in value; what reads it from
 /// a pipe or a file gets it as serde wrote it.
@@ -34,6 +37,7 @@ pub fn json_for_terminal(json: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+#[cfg(feature = "cli")]
 /// [`json_for_terminal`] when standard output is a terminal, else the JSON as it is.
 pub fn json_for_stdout(json: &str) -> std::borrow::Cow<'_, str> {
     use std::io::IsTerminal;
@@ -46,14 +50,15 @@ pub fn json_for_stdout(json: &str) -> std::borrow::Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{json_for_terminal, printable};
+    use super::printable;
 
+    #[cfg(feature = "cli")]
     #[test]
     fn json_for_a_terminal_escapes_what_would_act_and_stays_equal_in_value() {
         let value =
             serde_json::json!({"title": "a\u{9d}0;owned\u{9c} \u{202e}x\u{2028}y\u{2066}z café"});
         let raw = serde_json::to_string(&value).unwrap();
-        let safe = json_for_terminal(&raw);
+        let safe = super::json_for_terminal(&raw);
         assert!(!safe.chars().any(super::acts_on_a_terminal), "{safe}");
         assert!(
             safe.contains("\\u009d") && safe.contains("\\u202e"),
@@ -62,7 +67,7 @@ mod tests {
         let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
         assert_eq!(back, value);
         assert!(matches!(
-            json_for_terminal("{\"a\":\"café\"}"),
+            super::json_for_terminal("{\"a\":\"café\"}"),
             std::borrow::Cow::Borrowed(_)
         ));
     }
