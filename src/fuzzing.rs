@@ -435,6 +435,19 @@ pub fn mcp_line(data: &[u8]) {
     let whole = lines.iter().filter(|l| l.ends_with(b"\n"));
     assert_eq!(pieces.len(), whole.clone().count());
     for (piece, line) in pieces.iter().zip(whole) {
+        // Every line is either read as rmcp reads it (repaired) or answered with a parse error.
+        match crate::mcp::line_check::check(line.to_vec()) {
+            crate::mcp::line_check::Checked::Pass(passed) => assert!(
+                passed.iter().all(u8::is_ascii_whitespace)
+                    || serde_json::from_slice::<Value>(&passed).is_ok(),
+                "{}",
+                String::from_utf8_lossy(&passed)
+            ),
+            crate::mcp::line_check::Checked::Refuse { reply, .. } => {
+                let reply: Value = serde_json::from_slice(&reply).expect("the reply is JSON");
+                assert_eq!(reply["error"]["code"], -32700);
+            }
+        }
         match piece {
             Piece::Line(kept) => assert!(kept.as_slice() == *line && line.len() <= limit),
             Piece::Oversized { bytes, .. } => {

@@ -23,6 +23,7 @@ use crate::result::{self, AskResult};
 
 mod closed_forms;
 mod elicit;
+pub(crate) mod line_check;
 mod line_guard;
 mod stdio;
 

@@ -751,3 +751,40 @@ fn a_server_with_its_own_queue_names_the_default_an_inbox_watches() {
         "{said}"
     );
 }
+
+/// Every line gets an answer: a message rmcp cannot read (trailing garbage, nesting past the
+/// limit, invalid UTF-8, a duplicate id key) is answered with a parse error by its id, and a
+/// lone surrogate (Node's string cut inside an emoji) is repaired to U+FFFD and the call goes on.
+#[test]
+fn every_line_is_answered_and_a_lone_surrogate_is_repaired() {
+    let mut mcp = Mcp::start(&["--timeout", "1"]);
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":11,"method":"tools/list","params":{{"x":{}{}}}}}"#,
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    let lines: Vec<Vec<u8>> = vec![
+        br#"{"jsonrpc":"2.0","id":10,"method":"tools/list"} trailing"#.to_vec(),
+        deep.into_bytes(),
+        b"{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"tools/list\",\"params\":{\"x\":\"\xff\"}}"
+            .to_vec(),
+        br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","id":13}"#.to_vec(),
+    ];
+    for line in &lines {
+        mcp.send_raw(line);
+    }
+    for id in 10..=13 {
+        let reply = mcp.response(id);
+        assert_eq!(reply["error"]["code"], -32700, "{id}: {reply}");
+    }
+    // The cut emoji: repaired, queued, answered (here by its timeout).
+    mcp.send_raw(
+        br#"{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"ask_user","arguments":{"questions":[{"id":"q","prompt":"cut \ud83d","options":[{"value":"a","label":"A"}]}]}}}"#,
+    );
+    let queued = mcp.queued(1);
+    assert_eq!(queued[0].payload["questions"][0]["prompt"], "cut \u{fffd}");
+    assert_eq!(
+        mcp.response(14)["result"]["structuredContent"]["cancelled"],
+        true
+    );
+}

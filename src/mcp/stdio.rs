@@ -74,6 +74,18 @@ pub async fn pump_input(
         for piece in pieces.drain(..) {
             match piece {
                 Piece::Line(line) => {
+                    let line = match super::line_check::check(line) {
+                        super::line_check::Checked::Pass(line) => line,
+                        super::line_check::Checked::Refuse { reply, why } => {
+                            crate::report::report(&format!(
+                                "a message could not be read ({why}); answered with an error"
+                            ));
+                            if replies.send(reply).await.is_err() {
+                                return;
+                            }
+                            continue;
+                        }
+                    };
                     if !closed_forms.is_empty()
                         && let Some(ask) = closed_forms.reply_to(&line)
                     {

@@ -131,6 +131,14 @@ impl Mcp {
         text
     }
 
+    /// Sends one line as it is (bytes that need not be JSON at all).
+    pub fn send_raw(&mut self, line: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("standard input is open");
+        stdin.write_all(line).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
     pub fn send(&mut self, value: Value) {
         let stdin = self.stdin.as_mut().expect("standard input is open");
         writeln!(stdin, "{value}").unwrap();
