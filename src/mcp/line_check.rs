@@ -32,7 +32,8 @@ pub fn check(line: Vec<u8>) -> Checked {
     let line = repair_lone_surrogates(line);
     match read(&line) {
         Ok(()) => Checked::Pass(line),
-        Err(why) => {
+        Err(error) => {
+            let why = error.to_string();
             let mut scanner = super::IdScanner::default();
             scanner.feed(&line);
             let id = scanner.request_id().unwrap_or(Value::Null);
@@ -47,11 +48,10 @@ pub fn check(line: Vec<u8>) -> Checked {
 
 /// Whether the line is one JSON value rmcp can read: valid JSON (depth included) and, for an
 /// object, no top-level key twice (serde_json keeps the last, rmcp refuses the message).
-fn read(line: &[u8]) -> Result<(), String> {
+fn read(line: &[u8]) -> Result<(), serde_json::Error> {
     let mut de = serde_json::Deserializer::from_slice(line);
-    de.deserialize_any(Values { top: true })
-        .map_err(|e| e.to_string())?;
-    de.end().map_err(|e| e.to_string())
+    de.deserialize_any(Values { top: true })?;
+    de.end()
 }
 
 /// Any value, read through `deserialize_any` all the way down so serde_json's nesting limit holds
