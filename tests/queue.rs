@@ -228,3 +228,25 @@ fn an_answer_at_the_deadline_is_either_delivered_or_too_late_never_both() {
     }
     eprintln!("outcomes seen (answered?): {seen:?}");
 }
+
+/// Later marks: kept for asks still waiting (or claimed), swept once their ask is gone, and only
+/// for names pi-ask makes.
+#[test]
+fn later_marks_are_kept_while_their_ask_waits_and_swept_after() {
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    let (waiting, claimed, gone) = ("00000000000000a1", "00000000000000a2", "00000000000000a3");
+    queue.submit(&ask(waiting, 1)).unwrap();
+    queue.submit(&ask(claimed, 2)).unwrap();
+    let _claim = queue.claim(claimed).unwrap().unwrap();
+    queue.keep_later_marks(&[waiting, claimed, gone, "not-ours"]);
+    let marked = |id: &str| queue.dir().join(format!("{id}.later")).exists();
+    assert!(marked(waiting) && marked(claimed) && marked(gone));
+    assert!(!marked("not-ours"), "only ids pi-ask makes are marked");
+    queue.sweep(std::time::Duration::ZERO);
+    assert!(marked(waiting) && marked(claimed), "their asks still wait");
+    assert!(!marked(gone), "its ask is gone");
+    let mut ids: Vec<String> = queue.later_marks().into_iter().map(|(_, id)| id).collect();
+    ids.sort();
+    assert_eq!(ids, [waiting, claimed]);
+}

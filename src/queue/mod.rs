@@ -686,7 +686,13 @@ impl Queue {
             .filter(|a| is_generated_id(&a.id) && !process_is_alive(&a.asker))
             .map(|a| format!("{}.ask.json", a.id))
             .collect();
-        for name in self.names() {
+        let names = self.names();
+        // The asks an inbox holds claimed: their later marks stay.
+        let claimed: std::collections::HashSet<String> = names
+            .iter()
+            .filter_map(|n| claimer(n).map(|(id, _)| id))
+            .collect();
+        for name in names {
             if orphans.contains(&name) {
                 let path = self.dir.join(&name);
                 let old = std::fs::symlink_metadata(&path)
@@ -708,11 +714,7 @@ impl Queue {
             if let Some(id) = name.strip_suffix(".later")
                 && is_generated_id(id)
             {
-                let still_waiting = self.path(id, ".ask.json").exists()
-                    || self
-                        .names()
-                        .iter()
-                        .any(|n| claimer(n).is_some_and(|(claimed, _)| claimed == id));
+                let still_waiting = self.path(id, ".ask.json").exists() || claimed.contains(id);
                 if !still_waiting {
                     let _ = std::fs::remove_file(self.dir.join(&name));
                 }
