@@ -223,6 +223,26 @@ fn idle_socket_clients_cannot_exhaust_the_forms_descriptors() {
     drop(idle);
 }
 
+/// An interactive bash (job control on) in a pty, `pi-ask` on its PATH and `deploy.json` in its
+/// folder, at its first prompt.
+fn interactive_bash(env: &[(&str, &str)]) -> Session {
+    let bin = Path::new(env!("CARGO_BIN_EXE_pi-ask")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut vars = vec![("PATH", path.as_str()), ("PS1", "$ ")];
+    vars.extend_from_slice(env);
+    let s = Session::start_script(
+        |_| "exec bash --norc --noprofile -i".to_owned(),
+        &vars,
+        |dir| std::fs::write(dir.join("deploy.json"), PAYLOAD).unwrap(),
+    );
+    s.wait_for("$ ");
+    s
+}
+
 /// The commands of docs/remote.md's example, as written, typed into an interactive bash (job
 /// control on, `XDG_RUNTIME_DIR` unset): the form started with `&` waits in the background
 /// instead of being stopped for taking the terminal, `events` and `submit` wait for its socket,
@@ -237,18 +257,7 @@ fn the_remote_docs_example_runs_as_written_in_an_interactive_shell() {
         .nth(1)
         .and_then(|rest| rest.split("```").next())
         .expect("the example's sh block");
-    let bin = Path::new(env!("CARGO_BIN_EXE_pi-ask")).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let mut s = Session::start_script(
-        |_| "exec bash --norc --noprofile -i".to_owned(),
-        &[("PATH", &path), ("XDG_RUNTIME_DIR", ""), ("PS1", "$ ")],
-        |dir| std::fs::write(dir.join("deploy.json"), PAYLOAD).unwrap(),
-    );
-    s.wait_for("$ ");
+    let mut s = interactive_bash(&[("XDG_RUNTIME_DIR", "")]);
     // One command a line as a person types them (a continued line goes with the next).
     for line in block.replace("\\\n", "").lines() {
         s.send(&format!("{line}\r"));
@@ -288,18 +297,7 @@ fn the_remote_docs_example_runs_as_written_in_an_interactive_shell() {
 /// as usual.
 #[test]
 fn a_form_started_in_the_background_shows_once_brought_to_the_foreground() {
-    let bin = Path::new(env!("CARGO_BIN_EXE_pi-ask")).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let mut s = Session::start_script(
-        |_| "exec bash --norc --noprofile -i".to_owned(),
-        &[("PATH", &path), ("PS1", "$ ")],
-        |dir| std::fs::write(dir.join("deploy.json"), PAYLOAD).unwrap(),
-    );
-    s.wait_for("$ ");
+    let mut s = interactive_bash(&[]);
     s.send("pi-ask ask deploy.json > answer.json &\r");
     s.wait_for("[1]");
     std::thread::sleep(Duration::from_millis(300));

@@ -18,6 +18,13 @@ fn with_payload(text: &'static str) -> impl FnOnce(&std::path::Path) {
     move |dir| std::fs::write(dir.join("payload.json"), text).unwrap()
 }
 
+/// Goes to the review and submits there (its `1` pressed twice).
+fn submit_from_review(s: &mut Session) {
+    s.wait_for("Review answers");
+    s.send("1");
+    s.send("1");
+}
+
 #[test]
 fn a_form_nobody_answers_ends_at_its_timeout_with_exit_124_and_says_so() {
     let mut s = Session::start(
@@ -27,9 +34,20 @@ fn a_form_nobody_answers_ends_at_its_timeout_with_exit_124_and_says_so() {
     s.wait_for("Ship it?");
     // Something entered but not submitted stays in the result for context.
     s.send("2");
+    s.wait_for("Review answers");
     let (code, json) = s.finish();
     assert_eq!(code, 124);
     assert_eq!(json["details"]["cancelled"], true);
+    assert_eq!(
+        json["details"]["answers"]["go"]["values"],
+        serde_json::json!(["no"])
+    );
+    assert!(
+        json["content"][0]["text"].as_str().unwrap().ends_with(
+            "What was entered so far is in details.answers for context; it was not submitted."
+        ),
+        "{json}"
+    );
     let text = json["content"][0]["text"].as_str().unwrap();
     assert!(
         text.starts_with(
@@ -64,9 +82,7 @@ fn format_text_prints_the_chosen_labels_one_a_line() {
     s.send("1");
     s.send("3");
     s.send("\r");
-    s.wait_for("Review answers");
-    s.send("1");
-    s.send("1");
+    submit_from_review(&mut s);
     let (code, out) = s.finish_text();
     assert_eq!(code, 0);
     assert_eq!(out, "Alpha\nGamma\n");
@@ -115,9 +131,7 @@ fn a_chooses_every_option_of_a_multi_question_and_again_none() {
     assert!(!s.contents().contains("[x]"), "{}", s.contents());
     s.send("a");
     s.send("\r");
-    s.wait_for("Review answers");
-    s.send("1");
-    s.send("1");
+    submit_from_review(&mut s);
     let (code, out) = s.finish_text();
     assert_eq!(code, 0);
     assert_eq!(out, "Alpha\nBeta\nGamma\n");
