@@ -56,7 +56,26 @@ enum Placing {
 }
 
 fn put(path: &Path, bytes: &[u8], permissions: Permissions, placing: Placing) -> io::Result<()> {
-    let dir = folder_of(path);
+    let prepared = prepare(folder_of(path), bytes)?;
+    if permissions == Permissions::KeepExisting
+        && let Ok(meta) = std::fs::symlink_metadata(path)
+        && meta.is_file()
+    {
+        prepared.tmp.as_file().set_permissions(meta.permissions())?;
+    }
+    prepared.place(path, placing)
+}
+
+/// Bytes written and synced to a temp file (mode 0600) in a folder, not yet under their name:
+/// what cannot fit on the disk fails here, before anything else is decided. Dropped without
+/// [`Prepared::replace`], the temp file is removed.
+#[derive(Debug)]
+pub struct Prepared {
+    tmp: tempfile::NamedTempFile,
+}
+
+/// Writes `bytes` to a new temp file in `dir` and syncs it.
+pub fn prepare(dir: &Path, bytes: &[u8]) -> io::Result<Prepared> {
     // Removed on drop unless persisted: a failed write leaves nothing behind.
     let mut tmp = tempfile::Builder::new()
         .prefix(TEMP_PREFIX)
@@ -64,21 +83,26 @@ fn put(path: &Path, bytes: &[u8], permissions: Permissions, placing: Placing) ->
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
-    if permissions == Permissions::KeepExisting
-        && let Ok(meta) = std::fs::symlink_metadata(path)
-        && meta.is_file()
-    {
-        tmp.as_file().set_permissions(meta.permissions())?;
+    Ok(Prepared { tmp })
+}
+
+impl Prepared {
+    /// Renames the temp file over `path` (in the folder it was prepared in).
+    pub fn replace(self, path: &Path) -> io::Result<()> {
+        self.place(path, Placing::Replace)
     }
-    match placing {
-        Placing::Replace => tmp.persist(path).map_err(|e| e.error)?,
-        Placing::New => tmp.persist_noclobber(path).map_err(|e| e.error)?,
-    };
-    // The rename itself is durable once the folder is synced.
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
+
+    fn place(self, path: &Path, placing: Placing) -> io::Result<()> {
+        match placing {
+            Placing::Replace => self.tmp.persist(path).map_err(|e| e.error)?,
+            Placing::New => self.tmp.persist_noclobber(path).map_err(|e| e.error)?,
+        };
+        // The rename itself is durable once the folder is synced.
+        if let Ok(d) = File::open(folder_of(path)) {
+            let _ = d.sync_all();
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Removes pi-ask's temp files older than [`LEFTOVER_AGE`] from `dir` (left by a process killed

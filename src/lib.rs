@@ -14,6 +14,7 @@
 
 pub(crate) mod answer_state;
 pub mod atomic;
+pub mod bounded_read;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub(crate) mod clock;

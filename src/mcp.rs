@@ -279,7 +279,16 @@ impl AskServer {
                 crate::report::report(&format!("ask {id} answered in the host's form"));
                 Some(value)
             }
-            _ => None,
+            Ok(crate::queue::Delivery::TooLate) => None,
+            // This server is the asker: the answer in hand is the agent's, queue or not.
+            Err(failed) => {
+                crate::report::report(&format!(
+                    "ask {id} answered in the host's form; the queue could not record it ({}), so it is given to the agent directly",
+                    failed.why
+                ));
+                let _ = self.queue.withdraw(id);
+                Some(value)
+            }
         }
     }
 

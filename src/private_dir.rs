@@ -39,6 +39,36 @@ pub enum UnsafeFolder {
         /// Its permission bits.
         mode: u32,
     },
+    /// A folder above it belongs to another user, who could swap it for a folder of their own.
+    #[error(
+        "{} belongs to another user (uid {owner}), who could swap {} for a folder of their own; use a folder elsewhere",
+        display(.ancestor),
+        display(.folder)
+    )]
+    ForeignAncestor {
+        /// The folder above.
+        ancestor: PathBuf,
+        /// The folder pi-ask would use.
+        folder: PathBuf,
+        /// Its owner's uid.
+        owner: u32,
+    },
+    /// A folder above it can be written by others and is not sticky: another user could rename
+    /// the folder away and put one of their own in its place.
+    #[error(
+        "{} can be written by others (mode {mode:o}), who could swap {} for a folder of their own; run `chmod go-w {}` or use a folder elsewhere",
+        display(.ancestor),
+        display(.folder),
+        display(.ancestor)
+    )]
+    SwappableAncestor {
+        /// The folder above.
+        ancestor: PathBuf,
+        /// The folder pi-ask would use.
+        folder: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
     /// It could not be checked or created.
     #[error("cannot use {}: {source}", display(.path))]
     Io {
@@ -74,6 +104,8 @@ pub fn ensure_private_dir(dir: &Path) -> Result<(), UnsafeFolder> {
     };
     match std::fs::symlink_metadata(dir) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            // Nothing is created below a folder another user could swap.
+            check_ancestors(dir)?;
             std::fs::DirBuilder::new()
                 .recursive(true)
                 .mode(0o700)
@@ -112,45 +144,54 @@ pub fn check_private_dir(dir: &Path) -> Result<(), UnsafeFolder> {
             mode: meta.mode() & 0o7777,
         });
     }
+    check_ancestors(dir)
+}
+
+/// Checks every folder above `dir`, as OpenSSH checks the folders above `authorized_keys`:
+/// each must belong to root or this user, and others may not write it unless it is sticky (in
+/// `/tmp`, only an entry's owner can rename it). Otherwise its owner, or anyone who can write
+/// it, could rename `dir` away and put a folder of their own in its place after it was checked.
+/// Links above `dir` are resolved first: what is checked is where the path really leads.
+pub fn check_ancestors(dir: &Path) -> Result<(), UnsafeFolder> {
+    let absolute = crate::paths::absolute(dir);
+    // The folders that exist above it (the rest is yet to be created, 0700, by pi-ask).
+    let mut parent = absolute.parent().unwrap_or(Path::new("/"));
+    while !parent.exists()
+        && let Some(up) = parent.parent()
+    {
+        parent = up;
+    }
+    let real = std::fs::canonicalize(parent).map_err(|source| UnsafeFolder::Io {
+        path: parent.to_path_buf(),
+        source,
+    })?;
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    for ancestor in real.ancestors() {
+        let meta = std::fs::metadata(ancestor).map_err(|source| UnsafeFolder::Io {
+            path: ancestor.to_path_buf(),
+            source,
+        })?;
+        if meta.uid() != 0 && meta.uid() != me {
+            return Err(UnsafeFolder::ForeignAncestor {
+                ancestor: ancestor.to_path_buf(),
+                folder: dir.to_path_buf(),
+                owner: meta.uid(),
+            });
+        }
+        let sticky = meta.mode() & libc::S_ISVTX != 0;
+        if meta.mode() & 0o022 != 0 && !sticky {
+            return Err(UnsafeFolder::SwappableAncestor {
+                ancestor: ancestor.to_path_buf(),
+                folder: dir.to_path_buf(),
+                mode: meta.mode() & 0o7777,
+            });
+        }
+    }
     Ok(())
 }
 
 /// Whether others can write `dir` (a shared folder such as /tmp), following links.
 pub fn writable_by_others(dir: &Path) -> bool {
     std::fs::metadata(dir).is_ok_and(|m| m.mode() & 0o022 != 0)
-}
-
-/// Reads a file pi-ask keeps (a queued ask, an answer, the history): a regular file only, never
-/// blocking on a FIFO planted at its name, at most `cap` bytes; through a link only when
-/// `follow_links` (a user may link their history elsewhere; queue files are never links).
-pub fn read_regular(path: &Path, cap: u64, follow_links: bool) -> io::Result<Vec<u8>> {
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let flags = libc::O_NONBLOCK | if follow_links { 0 } else { libc::O_NOFOLLOW };
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(flags)
-        .open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            "not a regular file",
-        ));
-    }
-    if meta.len() > cap {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("{} bytes, over the limit of {cap}", meta.len()),
-        ));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > cap {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("over the limit of {cap} bytes"),
-        ));
-    }
-    Ok(bytes)
 }

@@ -220,17 +220,32 @@ fn huge_and_deeply_nested_files_load_defaults_with_a_notice_and_stay_untouched()
     assert!(s.notice().is_some(), "a notice, not a crash");
     assert_eq!(std::fs::read_to_string(&deep_toml).unwrap(), nested);
 
-    let huge = dir.path().join("huge.json");
-    let big = format!(
-        "{{\"schemaVersion\":5,\"behaviour\":{{\"showFooterHints\":false}},\"pad\":\"{}\"}}",
-        "x".repeat(20 << 20)
-    );
-    std::fs::write(&huge, &big).unwrap();
-    let s = store(&huge);
+    // A big but valid file within the config cap applies; one past it is named, not read.
+    let cap = pi_ask::bounded_read::CONFIG_CAP as usize;
+    let padded = |pad: usize| {
+        format!(
+            "{{\"schemaVersion\":5,\"behaviour\":{{\"showFooterHints\":false}},\"pad\":\"{}\"}}",
+            "x".repeat(pad)
+        )
+    };
+    let big = dir.path().join("big.json");
+    std::fs::write(&big, padded(cap - 1024)).unwrap();
     assert!(
-        !s.config().behaviour.show_footer_hints,
-        "a huge but valid file still applies"
+        !store(&big).config().behaviour.show_footer_hints,
+        "a big but valid file still applies"
     );
+    let huge = dir.path().join("huge.json");
+    let text = padded(cap);
+    std::fs::write(&huge, &text).unwrap();
+    let s = store(&huge);
+    assert!(s.config().behaviour.show_footer_hints, "defaults apply");
+    assert!(
+        s.notice()
+            .is_some_and(|n| n.contains("over pi-ask's limit")),
+        "{:?}",
+        s.notice()
+    );
+    assert_eq!(std::fs::read_to_string(&huge).unwrap(), text);
 }
 
 #[test]

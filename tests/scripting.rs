@@ -142,7 +142,10 @@ fn a_payload_file_that_cannot_be_read_is_said_on_stderr() {
     let dir = tempfile::tempdir().unwrap();
     for (path, said) in [
         (dir.path().join("missing.json"), "No such file or directory"),
-        (dir.path().to_path_buf(), "Is a directory"),
+        (
+            dir.path().to_path_buf(),
+            "it is a folder, not a regular file",
+        ),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
             .arg("ask")

@@ -1,6 +1,7 @@
 //! `pi-ask answer`: turning prose (a file, stdin, or a pi session's latest assistant message) into
 //! a form with the configured model command or the built-in extractor, and `--again`.
 
+use crate::bounded_read::{self, ReadRefused, ReadRule};
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -118,14 +119,14 @@ pub enum NoMessage {
     Terminal,
     /// Standard input cannot be read.
     #[error("cannot read standard input: {0}")]
-    Stdin(#[source] std::io::Error),
+    Stdin(#[source] ReadRefused),
     /// The message file cannot be read.
     #[error("cannot read {path}: {source}")]
     File {
         /// The file, as shown.
         path: String,
         /// Why.
-        source: std::io::Error,
+        source: ReadRefused,
     },
 }
 
@@ -134,16 +135,16 @@ fn read_message(path: &Path) -> Result<String, NoMessage> {
         if std::io::stdin().is_terminal() {
             return Err(NoMessage::Terminal);
         }
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
+        let bytes = bounded_read::read_stream(std::io::stdin(), bounded_read::DOCUMENT_CAP, 0)
             .map_err(NoMessage::Stdin)?;
-        return Ok(text);
+        return String::from_utf8(bytes).map_err(|_| NoMessage::Stdin(ReadRefused::NotText));
     }
-    std::fs::read_to_string(path).map_err(|source| NoMessage::File {
-        path: crate::paths::display(path),
-        source,
-    })
+    ReadRule::capped(bounded_read::DOCUMENT_CAP)
+        .read_text(path)
+        .map_err(|source| NoMessage::File {
+            path: crate::paths::display(path),
+            source,
+        })
 }
 
 /// Runs the chosen extractor; `plain`: its progress as plain lines (line mode), not a spinner.

@@ -1,7 +1,7 @@
 //! `pi-ask ask`, `demo` and `validate`: a payload read and checked, then shown as a form on the
 //! terminal, through pi's RPC dialogs, or not at all.
 
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -60,7 +60,7 @@ pub fn run(args: AskArgs, mut options: RunOptions, history: &HistoryChoice) -> E
 fn ask(
     run_options: RunOptions,
     mode: AskMode,
-    payload: &PathBuf,
+    payload: &std::path::Path,
     timeout: Option<Duration>,
     history: &HistoryChoice,
 ) -> Ended {
@@ -180,18 +180,19 @@ fn report_ignored(text: &str) {
 }
 
 /// Reads a payload from a file, or from standard input for `-` (and names its ignored fields).
-pub fn read_payload(path: &PathBuf) -> Result<String, InvalidInput> {
+pub fn read_payload(path: &std::path::Path) -> Result<String, InvalidInput> {
     let text = read_payload_text(path)?;
     report_ignored(&text);
     Ok(text)
 }
 
-fn read_payload_text(path: &PathBuf) -> Result<String, InvalidInput> {
+fn read_payload_text(path: &std::path::Path) -> Result<String, InvalidInput> {
+    use crate::bounded_read::{DOCUMENT_CAP, ReadRefused, ReadRule, read_stream};
     let read = if path.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).map(|_| text)
+        read_stream(std::io::stdin(), DOCUMENT_CAP, 0)
+            .and_then(|bytes| String::from_utf8(bytes).map_err(|_| ReadRefused::NotText))
     } else {
-        std::fs::read_to_string(path)
+        ReadRule::capped(DOCUMENT_CAP).read_text(path)
     };
     read.map_err(|err| InvalidInput {
         raw_title: None,
@@ -203,7 +204,7 @@ fn read_payload_text(path: &PathBuf) -> Result<String, InvalidInput> {
 }
 
 /// `pi-ask validate`: the form a payload makes, or its issues.
-pub fn validate(path: &PathBuf) -> Ended {
+pub fn validate(path: &std::path::Path) -> Ended {
     match read_payload(path).and_then(|text| input::parse_command_payload(&text)) {
         Ok((_, form)) => {
             for (i, _) in form

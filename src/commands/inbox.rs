@@ -68,6 +68,22 @@ enum Shown {
     Withdrawn,
     /// The inbox was stopped (a signal, a terminal error): the claim was released.
     Stopped,
+    /// The answer could not be written (a full disk): the inbox stops rather than show the
+    /// ask it put back again at once.
+    NotDelivered,
+}
+
+/// What the person is told when their answer could not be delivered.
+fn not_delivered(failed: &crate::queue::NotDelivered) -> String {
+    let after = if failed.released {
+        "the ask is back in the queue, so its asker still waits: free some room and answer it again (`pi-ask inbox`)"
+    } else {
+        "the ask could not be put back either; its asker is told nobody answered when its time runs out"
+    };
+    format!(
+        "cannot deliver the answer: {}; {after}. What you chose is kept in the history.",
+        failed.why
+    )
 }
 
 fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoice) -> Shown {
@@ -137,9 +153,10 @@ fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoi
         Ok(done) if !done.interrupted => {
             let value = serde_json::to_value(&done.result).unwrap_or(Value::Null);
             match queue.answer(claim, &value) {
-                Err(e) => report(&format!(
-                    "cannot deliver the answer: {e}; it is kept in the history"
-                )),
+                Err(failed) => {
+                    report(&not_delivered(&failed));
+                    return Shown::NotDelivered;
+                }
                 Ok(crate::queue::Delivery::TooLate) => report(
                     "the answer came too late: the asker had stopped waiting (its time limit passed, or it was cancelled); it is kept in the history",
                 ),
@@ -289,7 +306,7 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
             show(claim, queue, options, history)
         };
         match shown {
-            Shown::Stopped => return Ok(CommandOutcome::Done),
+            Shown::Stopped | Shown::NotDelivered => return Ok(CommandOutcome::Done),
             Shown::Answered | Shown::Withdrawn if once => return Ok(CommandOutcome::Done),
             Shown::Answered | Shown::Withdrawn => {}
         }
@@ -427,7 +444,15 @@ fn decline(claim: Claim, queue: &Queue) -> Shown {
         Ok(crate::queue::Delivery::TooLate) => {
             report("the asker had stopped waiting; nothing was sent")
         }
-        Err(e) => report(&format!("cannot decline the ask: {e}")),
+        Err(failed) => report(&format!(
+            "cannot decline the ask: {}{}",
+            failed.why,
+            if failed.released {
+                "; it is back in the queue"
+            } else {
+                ""
+            }
+        )),
     }
     Shown::Answered
 }

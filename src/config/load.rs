@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::{Config, config_from_tree};
+use crate::bounded_read::{ReadRefused, ReadRule};
 use crate::keymap::KeymapSource;
 
 /// Where configuration may come from, in order of precedence.
@@ -189,6 +190,10 @@ pub struct Loaded {
     pub problems: Vec<String>,
 }
 
+/// How a config file is read: a regular file (a FIFO planted at its path must not hang the
+/// form), through a link (a config kept in dotfiles), capped.
+pub(crate) const CONFIG_FILE: ReadRule = ReadRule::capped(crate::bounded_read::CONFIG_CAP);
+
 /// The notice when there is no home directory to keep a config in.
 pub const NO_HOME_NOTICE: &str = "No home directory (HOME is unset and the user has no passwd entry): using default settings for this session and saving nothing. Set HOME or pass --config PATH to keep settings.";
 
@@ -214,15 +219,10 @@ pub fn load(paths: &ConfigPaths) -> Loaded {
             NO_HOME_NOTICE.to_owned(),
         );
     }
-    match std::fs::read_to_string(&paths.toml) {
+    match CONFIG_FILE.read_text(&paths.toml) {
         Ok(text) => return load_toml_text(&paths.toml, &text),
         // A parent that is a file (`~/.pi` as a regular file) also means there is no config.
-        Err(err)
-            if !matches!(
-                err.kind(),
-                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-            ) =>
-        {
+        Err(err) if !err.is_missing() => {
             return Loaded::whole(
                 ConfigSource::Invalid(paths.toml.clone()),
                 invalid_notice(&paths.toml, &format!("cannot read it: {err}")),
@@ -310,7 +310,8 @@ pub(crate) fn located_syntax_error(
 }
 
 fn load_json(path: &Path) -> Loaded {
-    let tree = std::fs::read_to_string(path)
+    let tree = CONFIG_FILE
+        .read_text(path)
         .map_err(NotApplied::Read)
         .and_then(|text| Ok(serde_json::from_str::<Value>(&text)?));
     from_tree(
@@ -326,7 +327,7 @@ fn load_json(path: &Path) -> Loaded {
 #[derive(Debug, thiserror::Error)]
 enum NotApplied {
     #[error("cannot read it: {0}")]
-    Read(#[source] std::io::Error),
+    Read(#[source] ReadRefused),
     /// A TOML syntax error, located.
     #[error("{0}")]
     Syntax(String),

@@ -184,6 +184,12 @@ pub enum SaveError {
         .0.display()
     )]
     Unreadable(PathBuf),
+    /// Another process holds the config's lock (it may be another user who can read it).
+    #[error(
+        "Unable to save ask config at {}: another process holds its lock. Try again, or look for a process that keeps it open.",
+        .0.display()
+    )]
+    Busy(PathBuf),
     /// The file is read-only.
     #[error("{}", manual_edit_message(.0, "The file is read-only."))]
     ReadOnly(PathBuf),
@@ -286,32 +292,62 @@ pub fn reset_file(path: &Path) -> Result<(), SaveError> {
 
 /// An exclusive `flock` on the config file as it is now, held while it is read, edited and
 /// replaced, so two pi-asks saving different settings at once both keep their change. A save
-/// replaces the file (a new inode), so a waiter that wakes on the old one tries again.
+/// replaces the file (a new inode), so a lock taken on the old one is taken again.
+///
+/// Never blocks: anyone who can read the config can hold a lock on it (a config linked into a
+/// shared dotfiles folder), and a save runs on the form's loop. The lock is tried without
+/// blocking for [`LOCK_BUDGET`]; then the save gives up with [`SaveError::Busy`].
 struct FileLock {
     /// The locked file; the lock goes when it closes.
     _file: Option<std::fs::File>,
 }
 
+/// How long a save tries for the config's lock (pi-asks saving at once take milliseconds).
+const LOCK_BUDGET: std::time::Duration = std::time::Duration::from_millis(300);
+
 impl FileLock {
-    fn take(path: &Path) -> FileLock {
-        use std::os::unix::fs::MetadataExt;
+    fn take(path: &Path) -> Result<FileLock, SaveError> {
+        use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
         use std::os::unix::io::AsRawFd;
-        for _ in 0..100 {
-            let Ok(file) = std::fs::File::open(path) else {
+        let busy = || SaveError::Busy(path.to_path_buf());
+        let deadline = std::time::Instant::now() + LOCK_BUDGET;
+        loop {
+            // Non-blocking: a FIFO planted at the path opens at once (and is then refused).
+            let file = match std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+                .open(path)
+            {
+                Ok(file) => file,
                 // No file yet: nothing to lock (it is created from the default snapshot).
-                return FileLock { _file: None };
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    return Ok(FileLock { _file: None });
+                }
+                Err(source) => {
+                    return Err(SaveError::Io {
+                        path: path.to_path_buf(),
+                        source,
+                    });
+                }
             };
+            if !file.metadata().is_ok_and(|m| m.is_file()) {
+                return Err(SaveError::Unreadable(path.to_path_buf()));
+            }
             // SAFETY: flock on a descriptor we own; released when the file closes.
-            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
-                return FileLock { _file: None };
+            let locked =
+                unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0;
+            if locked {
+                let held = file.metadata().map(|m| m.ino()).ok();
+                let current = std::fs::metadata(path).map(|m| m.ino()).ok();
+                if held.is_some() && held == current {
+                    return Ok(FileLock { _file: Some(file) });
+                }
             }
-            let locked = file.metadata().map(|m| m.ino()).ok();
-            let current = std::fs::metadata(path).map(|m| m.ino()).ok();
-            if locked.is_some() && locked == current {
-                return FileLock { _file: Some(file) };
+            if std::time::Instant::now() >= deadline {
+                return Err(busy());
             }
+            std::thread::sleep(std::time::Duration::from_millis(10));
         }
-        FileLock { _file: None }
     }
 }
 
@@ -331,16 +367,17 @@ fn edit_file(
     edit: impl FnOnce(&mut DocumentMut),
 ) -> Result<(), SaveError> {
     let target = write_target(path);
-    let _lock = FileLock::take(&target);
-    let text = match std::fs::read_to_string(&target) {
+    let _lock = FileLock::take(&target)?;
+    let text = match super::load::CONFIG_FILE.read_text(&target) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => default_snapshot(current),
-        Err(source) => {
+        Err(e) if e.is_missing() => default_snapshot(current),
+        Err(crate::bounded_read::ReadRefused::Io(source)) => {
             return Err(SaveError::Io {
                 path: path.to_owned(),
                 source,
             });
         }
+        Err(_) => return Err(SaveError::Unreadable(path.to_owned())),
     };
     if let Ok(meta) = std::fs::metadata(&target)
         && meta.permissions().readonly()

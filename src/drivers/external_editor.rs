@@ -3,6 +3,7 @@
 //! file in a fresh private folder (0700, the file 0600), removed afterwards; the editor gets the
 //! terminal (`/dev/tty`, never standard output, which may carry the result).
 
+use crate::bounded_read::{self, ReadRule};
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::unix::fs::OpenOptionsExt;
@@ -46,7 +47,10 @@ pub fn edit(text: &str, tty: &File) -> io::Result<Option<String>> {
         .status();
     match status {
         Ok(status) if status.success() => {
-            let edited = std::fs::read_to_string(&path)?;
+            // The file pi-ask made; the editor may have replaced it, so it is read as any other.
+            let edited = ReadRule::capped(bounded_read::DOCUMENT_CAP)
+                .no_links()
+                .read_text(&path)?;
             // Editors end a file with a line break; the answer does not.
             Ok(Some(
                 edited.strip_suffix('\n').unwrap_or(&edited).to_owned(),

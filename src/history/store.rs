@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::{Event, History};
+use crate::bounded_read::{self, ReadRule};
 
 /// How many asks compaction keeps (the newest ones, whatever their status).
 pub const KEEP_ASKS: usize = 200;
@@ -171,7 +172,9 @@ impl HistoryStore {
         let Some(name) = blob_name(value, id, kind) else {
             return Ok(value.clone());
         };
-        let bytes = crate::private_dir::read_regular(&self.blob_dir().join(name), u64::MAX, false)?;
+        let bytes = ReadRule::capped(bounded_read::DOCUMENT_CAP)
+            .no_links()
+            .read(&self.blob_dir().join(name))?;
         serde_json::from_slice(&bytes).map_err(io::Error::other)
     }
 
@@ -183,10 +186,10 @@ impl HistoryStore {
         {
             crate::private_dir::check_private_dir(dir)?;
         }
-        match crate::private_dir::read_regular(&self.path, u64::MAX, true) {
+        match ReadRule::capped(bounded_read::HISTORY_CAP).read(&self.path) {
             Ok(bytes) => Ok(parse_history(&bytes)),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(History::default()),
-            Err(e) => Err(e),
+            Err(e) if e.is_missing() => Ok(History::default()),
+            Err(e) => Err(e.into()),
         }
     }
 
@@ -197,10 +200,13 @@ impl HistoryStore {
         if let Some(dir) = self.path.parent() {
             crate::atomic::remove_leftovers(dir);
         }
-        let bytes = match std::fs::read(&self.path) {
+        let bytes = match ReadRule::capped(bounded_read::HISTORY_CAP).read(&self.path) {
             Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
-            Err(e) => return Err(e),
+            Err(e) if e.is_missing() => return Ok(false),
+            // Too large to read whole (a history grown while compaction failed, or planted):
+            // its newest part is kept, so the bound holds again from the next start.
+            Err(bounded_read::ReadRefused::TooLarge { .. }) => self.newest_part()?,
+            Err(e) => return Err(e.into()),
         };
         let events = parse_events(&bytes).0;
         let opened = events
@@ -232,6 +238,30 @@ impl HistoryStore {
             crate::atomic::Permissions::Private,
         )?;
         Ok(true)
+    }
+
+    /// The newest half of [`bounded_read::HISTORY_CAP`] of the history, from its first whole
+    /// line (what compaction keeps of a history too large to read).
+    fn newest_part(&self) -> io::Result<Vec<u8>> {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+            .open(&self.path)?;
+        if !file.metadata()?.is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the history is not a regular file",
+            ));
+        }
+        let keep = bounded_read::HISTORY_CAP / 2;
+        file.seek(SeekFrom::End(-(keep as i64)))?;
+        let mut bytes = bounded_read::read_stream(file, keep, keep)?;
+        let first_line = bytes
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| i + 1);
+        bytes.drain(..first_line);
+        Ok(bytes)
     }
 
     /// Removes the blobs no kept event refers to (only names pi-ask writes there).

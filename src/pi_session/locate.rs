@@ -73,9 +73,18 @@ pub fn latest_session_in(dir: &Path) -> Result<PathBuf, NoSession> {
 
 fn has_header(path: &Path) -> bool {
     use std::io::BufRead;
-    let Ok(file) = std::fs::File::open(path) else {
+    use std::os::unix::fs::OpenOptionsExt;
+    // Non-blocking and regular only: a FIFO named `*.jsonl` must not hang the search.
+    let Ok(file) = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+    else {
         return false;
     };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let mut first = String::new();
     // A header is short; a huge first line is not one.
     let mut reader = std::io::BufReader::new(std::io::Read::take(file, 64 * 1024));

@@ -103,10 +103,12 @@ pub enum SessionError {
 /// Reads a session file.
 pub fn read_session(path: &Path) -> Result<SessionFile, SessionError> {
     let shown = crate::paths::display(path);
-    let bytes = std::fs::read(path).map_err(|source| SessionError::Unreadable {
-        path: shown.clone(),
-        source: source.into(),
-    })?;
+    let bytes = crate::bounded_read::ReadRule::capped(crate::bounded_read::DOCUMENT_CAP)
+        .read(path)
+        .map_err(|refused| SessionError::Unreadable {
+            path: shown.clone(),
+            source: std::sync::Arc::new(refused.into()),
+        })?;
     parse_session(&String::from_utf8_lossy(&bytes), path)
 }
 

@@ -24,6 +24,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::bounded_read::{ReadRefused, ReadRule};
 use crate::liveness::{ProcessId, process_is_alive};
 
 /// One pending ask.
@@ -53,6 +54,18 @@ pub enum Delivery {
     TooLate,
 }
 
+/// An answer that could not be delivered (a full disk, an unwritable folder).
+#[derive(Debug, thiserror::Error)]
+#[error("{why}")]
+pub struct NotDelivered {
+    /// Why.
+    #[source]
+    pub why: io::Error,
+    /// Whether the ask went back to the queue (else it is lost to every inbox and the asker's
+    /// deadline ends it).
+    pub released: bool,
+}
+
 /// What became of a withdrawal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Withdrawal {
@@ -70,7 +83,7 @@ pub const SETTLED_ANSWER_GRACE: Duration = Duration::from_secs(3);
 enum BadAsk {
     /// Not a regular file of this user, too large, or unreadable.
     #[error(transparent)]
-    Unreadable(#[from] std::io::Error),
+    Unreadable(#[from] ReadRefused),
     /// Not an ask's JSON.
     #[error(transparent)]
     NotAnAsk(#[from] serde_json::Error),
@@ -88,6 +101,10 @@ pub struct Claim {
 }
 
 pub use crate::config::DEFAULT_MAX_ASK_BYTES;
+
+/// How the queue's files are read: regular files of this user, never through a link (in a
+/// private folder, anything else was planted). The cap is set per kind of entry.
+const ENTRY: ReadRule = ReadRule::capped(0).no_links().mine_only();
 
 /// The queue folder.
 #[derive(Debug, Clone)]
@@ -319,8 +336,7 @@ impl Queue {
             if !process_is_alive(&process) || crate::liveness::process_is_stopped(process.pid) {
                 continue;
             }
-            let Ok(bytes) = crate::private_dir::read_regular(&self.dir.join(&name), 4096, false)
-            else {
+            let Ok(bytes) = ENTRY.with_cap(4096).read(&self.dir.join(&name)) else {
                 continue;
             };
             let folder = PathBuf::from(String::from_utf8_lossy(&bytes).into_owned());
@@ -386,7 +402,7 @@ impl Queue {
     /// Reads `<id>.ask.json` (or a claim of it at `path`): the ask, if it is a regular file under
     /// the size limit whose `id` is the one its name gives.
     fn read_ask(&self, id: &str, path: &Path) -> Result<QueuedAsk, BadAsk> {
-        let bytes = crate::private_dir::read_regular(path, self.max_bytes, false)?;
+        let bytes = ENTRY.with_cap(self.max_bytes).read(path)?;
         let ask: QueuedAsk = serde_json::from_slice(&bytes)?;
         if ask.id != id {
             return Err(BadAsk::WrongId {
@@ -569,14 +585,39 @@ impl Queue {
 
     /// Delivers the answer (the result JSON) and drops the claim; [`Delivery::TooLate`] when
     /// the asker withdrew first (the answer then goes nowhere, and the caller says so).
-    pub fn answer(&self, claim: Claim, result: &Value) -> io::Result<Delivery> {
-        let bytes = serde_json::to_vec(result).map_err(io::Error::other)?;
-        if !self.settle(&claim.ask.id)? {
-            let _ = std::fs::remove_file(&claim.path);
-            return Ok(Delivery::TooLate);
+    ///
+    /// The answer is written in full first (a temp file, synced), the outcome settled next, and
+    /// the answer renamed into place last. A disk too full for the answer fails before anything
+    /// is decided: the claim is released, so the ask waits in the queue again for another inbox,
+    /// a retry, or the asker's deadline (which then says truthfully that nobody answered).
+    pub fn answer(&self, claim: Claim, result: &Value) -> Result<Delivery, NotDelivered> {
+        let id = claim.ask.id.clone();
+        let give_back = |claim: Claim, why: io::Error| {
+            let released = self.release(claim).is_ok();
+            NotDelivered { why, released }
+        };
+        let bytes = match serde_json::to_vec(result) {
+            Ok(bytes) => bytes,
+            Err(e) => return Err(give_back(claim, io::Error::other(e))),
+        };
+        let prepared = match crate::atomic::prepare(&self.dir, &bytes) {
+            Ok(prepared) => prepared,
+            Err(why) => return Err(give_back(claim, why)),
+        };
+        match self.settle(&id) {
+            Ok(true) => {}
+            Ok(false) => {
+                let _ = std::fs::remove_file(&claim.path);
+                return Ok(Delivery::TooLate);
+            }
+            Err(why) => return Err(give_back(claim, why)),
         }
-        write_atomically(&self.dir, &format!("{}.result.json", claim.ask.id), &bytes)?;
-        std::fs::remove_file(&claim.path)?;
+        if let Err(why) = prepared.replace(&self.path(&id, ".result.json")) {
+            // Undecided again: the asker's withdrawal or deadline settles it.
+            let _ = std::fs::remove_file(self.path(&id, ".settled"));
+            return Err(give_back(claim, why));
+        }
+        let _ = std::fs::remove_file(&claim.path);
         Ok(Delivery::Delivered)
     }
 
@@ -660,9 +701,10 @@ impl Queue {
     pub fn take_result(&self, id: &str) -> Option<Value> {
         let path = self.path(id, ".result.json");
         // Answers are a form's result: larger than its ask only by what was typed.
-        let bytes =
-            crate::private_dir::read_regular(&path, self.max_bytes.saturating_mul(4), false)
-                .ok()?;
+        let bytes = ENTRY
+            .with_cap(self.max_bytes.saturating_mul(4))
+            .read(&path)
+            .ok()?;
         let value = serde_json::from_slice(&bytes).ok()?;
         let _ = std::fs::remove_file(&path);
         let _ = std::fs::remove_file(self.path(id, ".settled"));

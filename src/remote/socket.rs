@@ -139,6 +139,9 @@ pub enum ListenRefusal {
         /// Its permission bits.
         mode: u32,
     },
+    /// A folder above it could be swapped by another user.
+    #[error("{0}")]
+    Ancestor(#[source] crate::private_dir::UnsafeFolder),
     /// Something that is not a stale socket of this user is there.
     #[error("something else is already there")]
     Occupied,
@@ -160,18 +163,25 @@ fn refuse(path: &Path, why: ListenRefusal) -> ListenError {
     }
 }
 
-/// The socket's folder: created 0700 if missing, else it must be this user's and private.
-fn private_dir(path: &Path) -> Result<(), ListenError> {
+/// The socket's folder: created 0700 if missing, else it must be this user's and private; no
+/// folder above it may be one another user could swap (nothing is created below such a one).
+pub fn check_socket_folder(path: &Path) -> Result<(), ListenError> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
+    let ancestors = || {
+        crate::private_dir::check_ancestors(dir)
+            .map_err(|e| refuse(path, ListenRefusal::Ancestor(e)))
+    };
     if !dir.exists() {
-        return std::fs::DirBuilder::new()
+        ancestors()?;
+        std::fs::DirBuilder::new()
             .recursive(true)
             .mode(0o700)
             .create(dir)
-            .map_err(|e| refuse(path, ListenRefusal::CreateFolder(e)));
+            .map_err(|e| refuse(path, ListenRefusal::CreateFolder(e)))?;
+        return ancestors();
     }
     let meta = std::fs::metadata(dir).map_err(|e| refuse(path, ListenRefusal::Folder(e)))?;
     // SAFETY: getuid has no preconditions.
@@ -185,7 +195,7 @@ fn private_dir(path: &Path) -> Result<(), ListenError> {
             },
         ));
     }
-    Ok(())
+    ancestors()
 }
 
 /// Removes a socket left by a pi-ask that died, refusing anything else at the path.
@@ -314,7 +324,7 @@ impl RemoteServer {
     /// socket of this user, or whose folder is not private.
     pub fn bind(path: &Path, flow: FlowInfo) -> Result<RemoteServer, ListenError> {
         let path = crate::paths::absolute(path);
-        private_dir(&path)?;
+        check_socket_folder(&path)?;
         clear_stale(&path)?;
         let listener =
             UnixListener::bind(&path).map_err(|e| refuse(&path, ListenRefusal::Bind(e)))?;
