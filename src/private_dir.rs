@@ -69,6 +69,14 @@ pub enum UnsafeFolder {
         /// Its permission bits.
         mode: u32,
     },
+    /// pi-ask runs as root in a folder of another user.
+    #[error("{}", crate::paths::root_creates_nothing(.folder, *.owner))]
+    RootInUsersFolder {
+        /// The user's folder.
+        folder: PathBuf,
+        /// Its owner.
+        owner: u32,
+    },
     /// It could not be checked or created.
     #[error("cannot use {}: {source}", display(.path))]
     Io {
@@ -104,7 +112,11 @@ pub fn ensure_private_dir(dir: &Path) -> Result<(), UnsafeFolder> {
     };
     match std::fs::symlink_metadata(dir) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            // Nothing is created below a folder another user could swap.
+            // Root creates nothing in a user's folder, and nothing is created below a folder
+            // another user could swap.
+            if let Some((folder, owner)) = crate::paths::users_folder_under_root(dir) {
+                return Err(UnsafeFolder::RootInUsersFolder { folder, owner });
+            }
             check_ancestors(dir)?;
             std::fs::DirBuilder::new()
                 .recursive(true)

@@ -348,6 +348,8 @@ fn another_users_folder_above_or_files_inside_are_refused() {
     let root = tempfile::tempdir().unwrap();
     let theirs = folder_with_mode(root.path(), "theirs", 0o755);
     chown_to_nobody(&theirs);
+    // Made by root (as root, pi-ask would create nothing there at all).
+    folder_with_mode(&theirs, "q", 0o700);
     assert!(matches!(
         pi_ask::queue::Queue::open(theirs.join("q")),
         Err(pi_ask::private_dir::UnsafeFolder::ForeignAncestor { owner: 65534, .. })
@@ -411,4 +413,134 @@ fn a_lock_held_on_the_config_by_a_reader_costs_one_save_not_the_form() {
             .unwrap()
             .contains("autoSubmitWhenAnsweredWithoutNotes = true")
     );
+}
+
+/// Item 2: a shared team config (0666, or in a folder others can write) ran another user's
+/// command as the person, and `doctor` said ok. It still applies, without its commands; the
+/// notice and `doctor` say why and how to fix it. The same file, private, runs them.
+#[test]
+fn a_config_others_can_write_applies_without_its_commands() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().unwrap();
+    let team = folder_with_mode(home.path(), "team", 0o755);
+    let path = team.join("pi-ask.toml");
+    std::fs::write(
+        &path,
+        "schemaVersion = 5\n[notifications]\nchannels = [\"bell\", { type = \"command\", command = \"touch planted\" }]\n[answer]\nextractor = [\"sh\", \"-c\", \"touch planted\"]\n[behaviour]\nautoSubmitWhenAnsweredWithoutNotes = true\n",
+    )
+    .unwrap();
+    let load =
+        || pi_ask::config::load(&pi_ask::config::ConfigPaths::resolve(Some(&path), |_| None));
+    let private = load();
+    assert_eq!(
+        private.config.answer.extractor.len(),
+        3,
+        "{:?}",
+        private.problems
+    );
+    assert!(private.problems.is_empty(), "{:?}", private.problems);
+
+    for (file_mode, folder_mode) in [(0o666, 0o755), (0o644, 0o777)] {
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(file_mode)).unwrap();
+        std::fs::set_permissions(&team, std::fs::Permissions::from_mode(folder_mode)).unwrap();
+        let shared = load();
+        assert!(shared.config.answer.extractor.is_empty());
+        assert_eq!(
+            shared.config.notifications.channels,
+            [pi_ask::config::Channel::Bell]
+        );
+        assert!(
+            shared
+                .config
+                .behaviour
+                .auto_submit_when_answered_without_notes,
+            "the rest applies"
+        );
+        let notice = shared.notices.join(" ");
+        assert!(
+            notice.contains("can be written by others") && notice.contains("chmod go-w"),
+            "{notice}"
+        );
+        let out = run_bounded(
+            home.path(),
+            &["doctor"],
+            &[("PI_ASK_CONFIG", path.as_path())],
+        );
+        assert_eq!(out.status.code(), Some(1), "doctor flags it");
+        assert!(
+            text(&out.stdout).contains("can be written by others"),
+            "{}",
+            text(&out.stdout)
+        );
+    }
+}
+
+/// Item 9: `sudo -E pi-ask …` left `~/.pi`, pi's own `~/.pi/agent`, the queue and the history
+/// owned by root, locking the user out, and `doctor` said ok. As root with another user's HOME,
+/// pi-ask creates nothing there and says so; `doctor` tests access, not existence.
+#[test]
+fn root_with_a_users_home_creates_nothing_there() {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        common::not_run("needs root");
+        return;
+    }
+    let keep = tempfile::tempdir().unwrap();
+    let home = folder_with_mode(keep.path(), "user", 0o755);
+    chown_to_nobody(&home);
+    let payload = payload_file(keep.path());
+    let payload = payload.to_str().unwrap();
+    let doctor = run_bounded(&home, &["doctor"], &[]);
+    let said = text(&doctor.stdout);
+    assert_eq!(doctor.status.code(), Some(1), "{said}");
+    assert!(said.contains("runs as root"), "{said}");
+    run_bounded(&home, &["validate", payload], &[]);
+    run_bounded(&home, &["ask", payload], &[]);
+    let mcp = run_bounded(&home, &["mcp"], &[]);
+    assert!(
+        text(&mcp.stderr).contains("creates nothing there"),
+        "{}",
+        text(&mcp.stderr)
+    );
+    let mut made = Vec::new();
+    let mut folders = vec![home.clone()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            let meta = entry.metadata().unwrap();
+            if meta.uid() == 0 {
+                made.push(entry.path());
+            }
+            if meta.is_dir() {
+                folders.push(entry.path());
+            }
+        }
+    }
+    assert!(made.is_empty(), "root made {made:?}");
+
+    // A folder a run as root left behind is found by what it denies, not by being there.
+    let user = folder_with_mode(keep.path(), "other", 0o755);
+    chown_to_nobody(&user);
+    let state = user.join(".pi/agent/pi-ask");
+    std::fs::create_dir_all(&state).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    std::fs::set_permissions(keep.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .arg("doctor")
+        .env("HOME", &user)
+        .env_remove("PI_ASK_QUEUE")
+        .env_remove("PI_ASK_HISTORY")
+        .env_remove("PI_ASK_CONFIG")
+        .env_remove("PI_CODING_AGENT_DIR")
+        .uid(65534)
+        .gid(65534)
+        .output();
+    let Ok(out) = out else {
+        common::not_run("the pi-ask binary is not reachable by user nobody here");
+        return;
+    };
+    let said = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("is not writable by you"), "{said}");
 }

@@ -50,14 +50,21 @@ pub fn config(explicit: Option<&Path>) -> Finding {
             ),
             true,
         ),
-        ConfigSource::Defaults(path) => finding(
-            "config",
-            format!(
-                "none yet; defaults apply ({} is made at the first form)",
-                shown(path)
+        ConfigSource::Defaults(path) => match cannot_create(path) {
+            None => finding(
+                "config",
+                format!(
+                    "none yet; defaults apply ({} is made at the first form)",
+                    shown(path)
+                ),
+                false,
             ),
-            false,
-        ),
+            Some(why) => finding(
+                "config",
+                format!("none; defaults apply, but {} {why}", shown(path)),
+                true,
+            ),
+        },
         ConfigSource::Invalid(path) => finding(
             "config",
             format!("{}: {}", shown(path), loaded.notices.join(" ")),
@@ -79,13 +86,44 @@ pub fn config(explicit: Option<&Path>) -> Finding {
         ),
         ConfigSource::NoHome(_) => finding("config", loaded.notices.join(" "), true),
     };
-    if matches!(
-        loaded.source,
-        ConfigSource::Toml(_) | ConfigSource::LegacyJson(_)
-    ) {
-        found.details = loaded.problems;
+    if let ConfigSource::Toml(path) | ConfigSource::LegacyJson(path) = &loaded.source {
+        found.details = loaded.problems.clone();
+        // Flagged even when it holds no command yet: one added later would run as the user.
+        if let Some(why) = crate::config::trust::shared_because(path)
+            && !found.details.iter().any(|d| d.starts_with(&why))
+        {
+            found.problem = true;
+            found.text = found.text.replace(" (ok)", " (others can change it)");
+            found.details.insert(
+                0,
+                format!("{why}: its command channels and answer extractor would not be run"),
+            );
+        }
     }
     found
+}
+
+/// Whether pi-ask, as who it runs as, could create `path` (a file or folder it makes at first
+/// use): `None` when it could, else why not. Tests access, not existence: a folder a run as
+/// root left behind exists and still locks the user out.
+fn cannot_create(path: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    if let Some((folder, owner)) = crate::paths::users_folder_under_root(path) {
+        return Some(crate::paths::root_creates_nothing(&folder, owner));
+    }
+    let absolute = crate::paths::absolute(path);
+    let existing = absolute.ancestors().skip(1).find(|p| p.exists())?;
+    let c = std::ffi::CString::new(existing.as_os_str().as_encoded_bytes()).ok()?;
+    // SAFETY: a valid C string.
+    if unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } == 0 {
+        return None;
+    }
+    let owner = std::fs::metadata(existing).map(|m| m.uid()).unwrap_or(0);
+    Some(format!(
+        "cannot be created: {} is not writable by you (it belongs to uid {owner}; a run as root may have made it: `sudo chown -R $USER {}`)",
+        shown(existing),
+        shown(existing)
+    ))
 }
 
 /// `1 problem;`, `3 problems;`.
@@ -111,6 +149,11 @@ pub fn history(choice: &super::HistoryChoice) -> Finding {
         "not recording ([history] enabled = false)"
     };
     if !store.path().exists() {
+        if choice.record
+            && let Some(why) = cannot_create(store.path())
+        {
+            return finding("history", format!("{} {why}", shown(store.path())), true);
+        }
         return finding(
             "history",
             format!("{} (empty; {recording})", shown(store.path())),
@@ -150,12 +193,16 @@ pub fn queue(dir: Option<&Path>) -> Vec<Finding> {
         )];
     };
     if !dir.exists() {
-        return vec![
-            finding(
+        let queue = match cannot_create(dir) {
+            None => finding(
                 "queue",
                 format!("{} (made at the first ask)", shown(dir)),
                 false,
             ),
+            Some(why) => finding("queue", format!("{} {why}", shown(dir)), true),
+        };
+        return vec![
+            queue,
             finding("inbox", super::inbox::watching(&[], &[]), false),
         ];
     }

@@ -347,8 +347,18 @@ fn from_tree(
     toml_text: Option<&str>,
 ) -> Loaded {
     match tree.and_then(|t| Ok(config_from_tree(t, keymaps)?)) {
-        Ok((config, problems)) => {
-            let problems = super::problem::located(path, toml_text, problems);
+        Ok((mut config, problems)) => {
+            let mut problems = super::problem::located(path, toml_text, problems);
+            if let Some(why) = super::trust::shared_because(path) {
+                let taken = super::trust::without_commands(&mut config);
+                if !taken.is_empty() {
+                    // First, so the form's short notice always shows it.
+                    problems.insert(0, format!(
+                        "{why}: another user could make it run commands as you, so its {} are not run. Keep the config in a file and folder only you can write.",
+                        taken.join(" and ")
+                    ));
+                }
+            }
             // The original's JSON says each problem as the original does (its keymap notice
             // whole); pi-ask's TOML in one short notice.
             let notices = match keymaps {

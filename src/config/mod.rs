@@ -7,6 +7,7 @@ mod problem;
 mod store;
 mod theme;
 mod toml_file;
+pub mod trust;
 mod unknown;
 
 pub use load::{ConfigPaths, ConfigSource, Loaded, agent_dir, load, passwd_home, peek};

@@ -150,6 +150,12 @@ fn toml_string(s: &str) -> String {
 /// Writes the default snapshot where no file exists (creating the folder). A file that appeared
 /// at the name meanwhile (another pi-ask, an editor) is someone's and stays as it is.
 pub(crate) fn write_snapshot(path: &Path, config: &Config) -> std::io::Result<()> {
+    if let Some((folder, owner)) = crate::paths::users_folder_under_root(path) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            crate::paths::root_creates_nothing(&folder, owner),
+        ));
+    }
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
@@ -184,6 +190,14 @@ pub enum SaveError {
         .0.display()
     )]
     Unreadable(PathBuf),
+    /// pi-ask runs as root and the config is in another user's folder.
+    #[error("Unable to save ask config: {}.", crate::paths::root_creates_nothing(.folder, *.owner))]
+    RootInUsersFolder {
+        /// The user's folder.
+        folder: PathBuf,
+        /// Its owner.
+        owner: u32,
+    },
     /// Another process holds the config's lock (it may be another user who can read it).
     #[error(
         "Unable to save ask config at {}: another process holds its lock. Try again, or look for a process that keeps it open.",
@@ -367,6 +381,10 @@ fn edit_file(
     edit: impl FnOnce(&mut DocumentMut),
 ) -> Result<(), SaveError> {
     let target = write_target(path);
+    // A save replaces the file: as root, the user's config would become root's.
+    if let Some((folder, owner)) = crate::paths::users_folder_under_root(&target) {
+        return Err(SaveError::RootInUsersFolder { folder, owner });
+    }
     let _lock = FileLock::take(&target)?;
     let text = match super::load::CONFIG_FILE.read_text(&target) {
         Ok(text) => text,
