@@ -89,15 +89,15 @@ pub fn config(explicit: Option<&Path>) -> Finding {
     if let ConfigSource::Toml(path) | ConfigSource::LegacyJson(path) = &loaded.source {
         found.details = loaded.problems.clone();
         // Flagged even when it holds no command yet: one added later would run as the user.
-        if let Some(why) = crate::config::trust::shared_because(path)
-            && !found.details.iter().any(|d| d.starts_with(&why))
-        {
+        if let Some((why, fix)) = crate::config::trust::shared_because(path) {
             found.problem = true;
             found.text = found.text.replace(" (ok)", " (others can change it)");
-            found.details.insert(
-                0,
-                format!("{why}: its command channels and answer extractor would not be run"),
-            );
+            if !found.details.iter().any(|d| d.starts_with(&why)) {
+                found.details.insert(
+                    0,
+                    format!("{why}: its command notifications and answer extractor would not be run; {fix}"),
+                );
+            }
         }
     }
     found

@@ -349,14 +349,17 @@ fn from_tree(
     match tree.and_then(|t| Ok(config_from_tree(t, keymaps)?)) {
         Ok((mut config, problems)) => {
             let mut problems = super::problem::located(path, toml_text, problems);
-            if let Some(why) = super::trust::shared_because(path) {
+            if let Some((why, fix)) = super::trust::shared_because(path) {
                 let taken = super::trust::without_commands(&mut config);
                 if !taken.is_empty() {
                     // First, so the form's short notice always shows it.
-                    problems.insert(0, format!(
-                        "{why}: another user could make it run commands as you, so its {} are not run. Keep the config in a file and folder only you can write.",
-                        taken.join(" and ")
-                    ));
+                    problems.insert(
+                        0,
+                        format!(
+                            "{why}, so another user could make it run commands as you: its {} are not run; {fix}.",
+                            taken.join(" and ")
+                        ),
+                    );
                 }
             }
             // The original's JSON says each problem as the original does (its keymap notice
