@@ -12,14 +12,8 @@ use std::time::{Duration, Instant};
 /// Runs `pi-ask args` with HOME at `home` and `env`, failing the test when it has not ended
 /// within ten seconds (a hang is what several attacks caused).
 fn run_bounded(home: &Path, args: &[&str], env: &[(&str, &Path)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+    let mut command = pi_ask_in(home, args);
     command
-        .args(args)
-        .env("HOME", home)
-        .env_remove("PI_ASK_QUEUE")
-        .env_remove("PI_ASK_HISTORY")
-        .env_remove("PI_ASK_CONFIG")
-        .env_remove("PI_CODING_AGENT_DIR")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -36,6 +30,20 @@ fn run_bounded(home: &Path, args: &[&str], env: &[(&str, &Path)]) -> Output {
         std::thread::sleep(Duration::from_millis(20));
     }
     child.wait_with_output().unwrap()
+}
+
+/// `pi-ask args` with HOME at `home` and none of pi-ask's variables from the test's own
+/// environment.
+fn pi_ask_in(home: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+    command
+        .args(args)
+        .env("HOME", home)
+        .env_remove("PI_ASK_QUEUE")
+        .env_remove("PI_ASK_HISTORY")
+        .env_remove("PI_ASK_CONFIG")
+        .env_remove("PI_CODING_AGENT_DIR");
+    command
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -526,16 +534,7 @@ fn root_with_a_users_home_creates_nothing_there() {
     use std::os::unix::fs::PermissionsExt;
     use std::os::unix::process::CommandExt;
     std::fs::set_permissions(keep.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
-        .arg("doctor")
-        .env("HOME", &user)
-        .env_remove("PI_ASK_QUEUE")
-        .env_remove("PI_ASK_HISTORY")
-        .env_remove("PI_ASK_CONFIG")
-        .env_remove("PI_CODING_AGENT_DIR")
-        .uid(65534)
-        .gid(65534)
-        .output();
+    let out = pi_ask_in(&user, &["doctor"]).uid(65534).gid(65534).output();
     let Ok(out) = out else {
         common::not_run("the pi-ask binary is not reachable by user nobody here");
         return;
