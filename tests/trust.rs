@@ -543,3 +543,48 @@ fn root_with_a_users_home_creates_nothing_there() {
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(said.contains("is not writable by you"), "{said}");
 }
+
+/// Item 4: each draft held every saved text, so changes beside a 4.6 MB note wrote it whole into
+/// every fsynced record (192 MB of history in the trial). A long saved text is now kept once,
+/// by its content, and every draft refers to it; a resumed form reads it back.
+#[test]
+fn a_long_saved_note_is_written_once_however_often_the_draft_changes() {
+    use pi_ask::history::{HistoryStore, JournalHandle, PendingAsk, Source};
+    let dir = tempfile::tempdir().unwrap();
+    let store = HistoryStore::new(dir.path().join("state/history.jsonl"));
+    let payload = common::payload(vec![common::single("a"), common::single("b")]);
+    let journal = JournalHandle::new(
+        store.clone(),
+        PendingAsk {
+            source: Source::Tool,
+            cwd: "/proj".into(),
+            title: None,
+            payload,
+            origin: Default::default(),
+        },
+        |_| {},
+    );
+    journal.shown();
+    let big = "note ".repeat(1_000_000);
+    let draft = |small: usize| {
+        serde_json::json!({"tab": 1, "cursors": [0, 0], "presented": ["single", "single"],
+            "answers": [{"selected": [0], "note": big}, {"selected": [], "note": format!("draft {small}")}]})
+    };
+    for small in 0..20 {
+        journal.draft(draft(small));
+        // Apart, as a person types: each draft reaches the writer on its own.
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    journal.abandon();
+    let history_bytes = std::fs::metadata(store.path()).unwrap().len();
+    assert!(
+        history_bytes < 64 * 1024,
+        "the note is not in the records: {history_bytes} bytes"
+    );
+    let read = store.read().unwrap();
+    let ask = &read.asks[0];
+    let restored = store
+        .draft_resolved(ask.draft.as_ref().unwrap(), &ask.opened.id)
+        .unwrap();
+    assert_eq!(restored, draft(19), "the newest draft, note and all");
+}

@@ -88,6 +88,9 @@ impl HistoryChoice {
                 .resolve(&ended.result, &id, "result")
                 .map_err(unreadable)?;
         }
+        if let Some(draft) = &ask.draft {
+            ask.draft = Some(store.draft_resolved(draft, &id).map_err(unreadable)?);
+        }
         Ok(ask)
     }
 

@@ -188,10 +188,12 @@ fn write_drafts(store: &HistoryStore, id: &str, receiver: &Receiver<Value>) {
             continue;
         }
         // A failed write loses only this draft; the next one (or the end) says it all again.
-        let appended = store.append(&Event::Progress {
-            id: id.to_owned(),
-            at: now_timestamp(),
-            draft: draft.clone(),
+        let appended = store.draft_stored(&draft, id).and_then(|stored| {
+            store.append(&Event::Progress {
+                id: id.to_owned(),
+                at: now_timestamp(),
+                draft: stored,
+            })
         });
         if appended.is_ok() {
             written = Some(draft);

@@ -4,6 +4,7 @@
 //! The file is a log of [`Event`]s; [`History`] folds it into one [`Ask`] per opened form. Nothing
 //! here touches a terminal, so a host can embed the store and the lookups as they are.
 
+mod draft_texts;
 mod journal;
 mod recorder;
 mod store;

@@ -144,7 +144,7 @@ impl HistoryStore {
     }
 
     /// The folder of payloads and results too big to keep inline.
-    fn blob_dir(&self) -> PathBuf {
+    pub(super) fn blob_dir(&self) -> PathBuf {
         self.path.parent().unwrap_or(Path::new(".")).join("blobs")
     }
 
@@ -266,7 +266,7 @@ impl HistoryStore {
 
     /// Removes the blobs no kept event refers to (only names pi-ask writes there).
     fn remove_unreferenced_blobs(&self, kept: &[Event]) {
-        let referenced: std::collections::HashSet<&str> = kept
+        let mut referenced: std::collections::HashSet<&str> = kept
             .iter()
             .flat_map(|e| match e {
                 Event::Open(o) => blob_name(&o.payload, &o.id, "payload"),
@@ -274,12 +274,23 @@ impl HistoryStore {
                 _ => None,
             })
             .collect();
+        let mut texts = Vec::new();
+        for event in kept {
+            if let Event::Progress { id, draft, .. } = event {
+                super::draft_texts::referenced(draft, id, &mut texts);
+            }
+        }
+        referenced.extend(texts);
         let Ok(entries) = std::fs::read_dir(self.blob_dir()) else {
             return;
         };
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let ours = name.ends_with(".payload.json") || name.ends_with(".result.json");
+            let ours = name.ends_with(".payload.json")
+                || name.ends_with(".result.json")
+                || name
+                    .split_once('.')
+                    .is_some_and(|(id, _)| super::draft_texts::is_text_of(&name, id));
             if ours && !referenced.contains(name.as_str()) {
                 let _ = std::fs::remove_file(entry.path());
             }
