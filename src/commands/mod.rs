@@ -88,8 +88,10 @@ impl HistoryChoice {
                 .resolve(&ended.result, &id, "result")
                 .map_err(unreadable)?;
         }
+        // A draft whose kept text is gone is no draft: the ask still shows, replays and
+        // resumes from its payload (its end, if any, is what was answered).
         if let Some(draft) = &ask.draft {
-            ask.draft = Some(store.draft_resolved(draft, &id).map_err(unreadable)?);
+            ask.draft = store.draft_resolved(draft, &id).ok();
         }
         Ok(ask)
     }
