@@ -51,6 +51,7 @@ pub(crate) mod liveness;
 #[cfg(feature = "cli")]
 pub mod mcp;
 pub mod model;
+pub(crate) mod ownership;
 pub(crate) mod paths;
 #[cfg(feature = "cli")]
 pub mod pi_session;

@@ -42,29 +42,6 @@ pub fn display(path: &Path) -> String {
     absolute(path).display().to_string()
 }
 
-/// When pi-ask runs as root and the nearest existing folder of `path` (or `path` itself)
-/// belongs to another user, that folder and its owner: root would leave files there the user
-/// can no longer use (`sudo -E pi-ask …` with the user's HOME), so nothing is created there.
-pub(crate) fn users_folder_under_root(path: &Path) -> Option<(PathBuf, u32)> {
-    use std::os::unix::fs::MetadataExt;
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        return None;
-    }
-    let absolute = absolute(path);
-    let existing = absolute.ancestors().find(|p| p.exists())?;
-    let owner = std::fs::metadata(existing).ok()?.uid();
-    (owner != 0).then(|| (existing.to_path_buf(), owner))
-}
-
-/// The sentence saying that root creates nothing in `folder` of user `owner`.
-pub(crate) fn root_creates_nothing(folder: &Path, owner: u32) -> String {
-    format!(
-        "pi-ask runs as root, and {} belongs to user {owner}: it creates nothing there, so the user's files stay theirs. Run pi-ask as that user, or give root a HOME of its own",
-        crate::printable::printable(&display(folder))
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,6 +7,8 @@ use std::io;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
+use crate::ownership::OthersCan;
+
 /// Why a folder is not trusted.
 #[derive(Debug, thiserror::Error)]
 pub enum UnsafeFolder {
@@ -70,7 +72,7 @@ pub enum UnsafeFolder {
         mode: u32,
     },
     /// pi-ask runs as root in a folder of another user.
-    #[error("{}", crate::paths::root_creates_nothing(.folder, *.owner))]
+    #[error("{}", crate::ownership::root_creates_nothing(.folder, *.owner))]
     RootInUsersFolder {
         /// The user's folder.
         folder: PathBuf,
@@ -114,7 +116,7 @@ pub fn ensure_private_dir(dir: &Path) -> Result<(), UnsafeFolder> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             // Root creates nothing in a user's folder, and nothing is created below a folder
             // another user could swap.
-            if let Some((folder, owner)) = crate::paths::users_folder_under_root(dir) {
+            if let Some((folder, owner)) = crate::ownership::users_folder_under_root(dir) {
                 return Err(UnsafeFolder::RootInUsersFolder { folder, owner });
             }
             check_ancestors(dir)?;
@@ -177,27 +179,28 @@ pub fn check_ancestors(dir: &Path) -> Result<(), UnsafeFolder> {
         path: parent.to_path_buf(),
         source,
     })?;
-    // SAFETY: geteuid has no preconditions.
-    let me = unsafe { libc::geteuid() };
     for ancestor in real.ancestors() {
         let meta = std::fs::metadata(ancestor).map_err(|source| UnsafeFolder::Io {
             path: ancestor.to_path_buf(),
             source,
         })?;
-        if meta.uid() != 0 && meta.uid() != me {
-            return Err(UnsafeFolder::ForeignAncestor {
-                ancestor: ancestor.to_path_buf(),
-                folder: dir.to_path_buf(),
-                owner: meta.uid(),
-            });
-        }
-        let sticky = meta.mode() & libc::S_ISVTX != 0;
-        if meta.mode() & 0o022 != 0 && !sticky {
-            return Err(UnsafeFolder::SwappableAncestor {
-                ancestor: ancestor.to_path_buf(),
-                folder: dir.to_path_buf(),
-                mode: meta.mode() & 0o7777,
-            });
+        let (ancestor, folder) = (ancestor.to_path_buf(), dir.to_path_buf());
+        match crate::ownership::others_can_change(&meta, true) {
+            None => {}
+            Some(OthersCan::Own(owner)) => {
+                return Err(UnsafeFolder::ForeignAncestor {
+                    ancestor,
+                    folder,
+                    owner,
+                });
+            }
+            Some(OthersCan::Write(mode)) => {
+                return Err(UnsafeFolder::SwappableAncestor {
+                    ancestor,
+                    folder,
+                    mode,
+                });
+            }
         }
     }
     Ok(())

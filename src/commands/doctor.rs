@@ -108,8 +108,8 @@ pub fn config(explicit: Option<&Path>) -> Finding {
 /// root left behind exists and still locks the user out.
 fn cannot_create(path: &Path) -> Option<String> {
     use std::os::unix::fs::MetadataExt;
-    if let Some((folder, owner)) = crate::paths::users_folder_under_root(path) {
-        return Some(crate::paths::root_creates_nothing(&folder, owner));
+    if let Some((folder, owner)) = crate::ownership::users_folder_under_root(path) {
+        return Some(crate::ownership::root_creates_nothing(&folder, owner));
     }
     let absolute = crate::paths::absolute(path);
     let existing = absolute.ancestors().skip(1).find(|p| p.exists())?;

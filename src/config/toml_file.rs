@@ -150,10 +150,10 @@ fn toml_string(s: &str) -> String {
 /// Writes the default snapshot where no file exists (creating the folder). A file that appeared
 /// at the name meanwhile (another pi-ask, an editor) is someone's and stays as it is.
 pub(crate) fn write_snapshot(path: &Path, config: &Config) -> std::io::Result<()> {
-    if let Some((folder, owner)) = crate::paths::users_folder_under_root(path) {
+    if let Some((folder, owner)) = crate::ownership::users_folder_under_root(path) {
         return Err(std::io::Error::new(
             std::io::ErrorKind::PermissionDenied,
-            crate::paths::root_creates_nothing(&folder, owner),
+            crate::ownership::root_creates_nothing(&folder, owner),
         ));
     }
     if let Some(dir) = path.parent() {
@@ -191,7 +191,7 @@ pub enum SaveError {
     )]
     Unreadable(PathBuf),
     /// pi-ask runs as root and the config is in another user's folder.
-    #[error("Unable to save ask config: {}.", crate::paths::root_creates_nothing(.folder, *.owner))]
+    #[error("Unable to save ask config: {}.", crate::ownership::root_creates_nothing(.folder, *.owner))]
     RootInUsersFolder {
         /// The user's folder.
         folder: PathBuf,
@@ -382,7 +382,7 @@ fn edit_file(
 ) -> Result<(), SaveError> {
     let target = write_target(path);
     // A save replaces the file: as root, the user's config would become root's.
-    if let Some((folder, owner)) = crate::paths::users_folder_under_root(&target) {
+    if let Some((folder, owner)) = crate::ownership::users_folder_under_root(&target) {
         return Err(SaveError::RootInUsersFolder { folder, owner });
     }
     let _lock = FileLock::take(&target)?;

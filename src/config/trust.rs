@@ -3,69 +3,52 @@
 //! that run as the user. A config that is not the user's (or root's), or that others can write
 //! or replace, still applies, but without its commands.
 
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
+
+use crate::ownership::{OthersCan, others_can_change};
 
 /// The fix when the file or its folder is another user's.
 const OWN_FILE: &str = "keep the config in a file and folder only you can write";
 
 /// Why others could change what the config at `path` runs, and the fix (`run chmod …`), or
-/// `None` when only the user (or root) can. A link is followed: the file it leads to and that file's folder are checked, and
-/// the folder holding the link too.
+/// `None` when only the user (or root) can. A link is followed: the file it leads to and that
+/// file's folder are checked, and the folder holding the link too.
 pub fn shared_because(path: &Path) -> Option<(String, String)> {
-    // SAFETY: geteuid has no preconditions.
-    let me = unsafe { libc::geteuid() };
-    let trusted_owner = |uid: u32| uid == me || uid == 0;
     let shown = |p: &Path| crate::printable::printable(&crate::paths::display(p));
     let real = std::fs::canonicalize(path).ok()?;
-    let file = std::fs::metadata(&real).ok()?;
-    if !trusted_owner(file.uid()) {
-        return Some((
-            format!(
-                "{} belongs to another user (uid {})",
-                shown(&real),
-                file.uid()
-            ),
-            OWN_FILE.to_owned(),
+    let absolute = crate::paths::absolute(path);
+    // The file's own bits count whatever its folder; a sticky folder keeps others from
+    // replacing what is in it.
+    let mut checked = vec![(shown(&real), real.clone(), false)];
+    for folder in [real.parent(), absolute.parent()].into_iter().flatten() {
+        checked.push((
+            format!("its folder {}", shown(folder)),
+            folder.to_path_buf(),
+            true,
         ));
     }
-    if file.mode() & 0o022 != 0 {
-        return Some((
-            format!(
-                "{} can be written by others (mode {:o})",
-                shown(&real),
-                file.mode() & 0o7777
-            ),
-            format!("run `chmod go-w {}`", shown(&real)),
-        ));
-    }
-    let mut folders = vec![real.parent().map(Path::to_path_buf)];
-    folders.push(crate::paths::absolute(path).parent().map(Path::to_path_buf));
-    for folder in folders.into_iter().flatten() {
-        let Ok(meta) = std::fs::metadata(&folder) else {
+    for (named, at, is_folder) in checked {
+        let Ok(meta) = std::fs::metadata(&at) else {
             continue;
         };
-        let sticky = meta.mode() & 0o1000 != 0;
-        if !trusted_owner(meta.uid()) {
-            return Some((
-                format!(
-                    "its folder {} belongs to another user (uid {})",
-                    shown(&folder),
-                    meta.uid()
-                ),
+        return Some(match others_can_change(&meta, is_folder) {
+            None => continue,
+            Some(OthersCan::Own(owner)) => (
+                format!("{named} belongs to another user (uid {owner})"),
                 OWN_FILE.to_owned(),
-            ));
-        }
-        if meta.mode() & 0o022 != 0 && !sticky {
-            return Some((
+            ),
+            Some(OthersCan::Write(mode)) => (
                 format!(
-                    "its folder {} can be written by others (mode {:o}), who could replace it",
-                    shown(&folder),
-                    meta.mode() & 0o7777
+                    "{named} can be written by others (mode {mode:o}){}",
+                    if is_folder {
+                        ", who could replace it"
+                    } else {
+                        ""
+                    }
                 ),
-                format!("run `chmod go-w {}`", shown(&folder)),
-            ));
-        }
+                format!("run `chmod go-w {}`", shown(&at)),
+            ),
+        });
     }
     None
 }
