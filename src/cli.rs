@@ -210,6 +210,30 @@ enum Command {
         #[command(flatten)]
         history: HistoryOptions,
     },
+    /// Serve the waiting asks as a web page (for a browser here, or a phone through an SSH
+    /// forwarded port): prints a one-time sign-in link and its QR code. See docs/web.md.
+    Serve {
+        /// The address to listen on (default 127.0.0.1:7439; port 0 takes a free one). An
+        /// address other machines can reach is allowed, with a warning: SSH port forwarding is
+        /// the safer way.
+        #[arg(long, value_name = "ADDR:PORT")]
+        listen: Option<std::net::SocketAddr>,
+        /// Write the sign-in link (and each next one) to FILE, mode 0600, for scripts and tests.
+        #[arg(long, value_name = "FILE")]
+        url_file: Option<PathBuf>,
+        /// Another name the page may be reached by (a tunnel's or this machine's host name);
+        /// requests naming any other host are refused. May be given more than once.
+        #[arg(long = "allow-host", value_name = "NAME")]
+        allow_hosts: Vec<String>,
+        /// The queue folder (default: as `pi-ask inbox`).
+        #[arg(long, value_name = "DIR")]
+        queue: Option<PathBuf>,
+        /// Config file (default: as `pi-ask ask`).
+        #[arg(long, value_name = "PATH")]
+        config: Option<PathBuf>,
+        #[command(flatten)]
+        history: HistoryOptions,
+    },
     /// Serve the ask_user tool to an MCP client over stdio; its asks are answered in `pi-ask inbox`.
     Mcp(commands::mcp::McpArgs),
     /// Print the events of a form served with --listen, one JSON line each, until it closes.
@@ -420,6 +444,27 @@ fn dispatch(command: Command) -> Ended {
         } => {
             let history = history.choice(options.config.as_deref());
             commands::inbox::run(queue, once, status, &options.into(), &history)
+        }
+        Command::Serve {
+            listen,
+            url_file,
+            allow_hosts,
+            queue,
+            config,
+            history,
+        } => {
+            let history = history.choice(config.as_deref());
+            let options = crate::run::RunOptions {
+                config,
+                ..crate::run::RunOptions::default()
+            };
+            let args = commands::serve::ServeArgs {
+                listen,
+                url_file,
+                allow_hosts,
+                queue,
+            };
+            commands::serve::run(args, &options, history)
         }
         Command::Mcp(args) => commands::mcp::run(args),
         Command::Events { socket, wait } => commands::remote::events(&socket, wait),

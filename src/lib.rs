@@ -74,6 +74,8 @@ pub mod settings;
 pub(crate) mod strings;
 pub mod testing;
 pub mod tui;
+#[cfg(feature = "cli")]
+pub mod web;
 
 /// The Rust blocks of docs/testing.md, compiled and run as doctests (the README has none), so
 /// the docs cannot drift from the API.

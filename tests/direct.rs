@@ -15,6 +15,8 @@ enum Step {
     Own(String),
     Note(Option<usize>, String),
     Review,
+    GoTo(usize),
+    Toggle(usize),
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -39,11 +41,27 @@ fn step() -> impl Strategy<Value = Step> {
         text.clone().prop_map(Step::Own),
         (proptest::option::of(0usize..4), text).prop_map(|(o, t)| Step::Note(o, t)),
         Just(Step::Review),
+        (0usize..6).prop_map(Step::GoTo),
+        (0usize..6).prop_map(Step::Toggle),
     ]
 }
 
 /// The keys that do what `step` means, one at a time (line mode's former replay).
 fn by_keys(m: &mut Model, step: &Step) {
+    if let Step::GoTo(tab) = step {
+        if *tab < m.tab_count() {
+            let (key, n) = if *tab > m.tab_index() {
+                (Intent::NextTab, tab - m.tab_index())
+            } else {
+                (Intent::PreviousTab, m.tab_index() - tab)
+            };
+            // One editor save, as one move would: the first Tab saves it, the rest find none.
+            for _ in 0..n {
+                send(m, [Msg::Intent(key)]);
+            }
+        }
+        return;
+    }
     let Tab::Question(q) = m.tab() else {
         if let Step::Key(intent) = step {
             send(m, [Msg::Intent(*intent)]);
@@ -114,6 +132,12 @@ fn by_keys(m: &mut Model, step: &Step) {
             }
             edit(m, text);
         }
+        Step::Toggle(row) if *row > options => {}
+        Step::Toggle(row) => {
+            move_to(m, *row);
+            send(m, [Msg::Intent(Intent::Toggle)]);
+        }
+        Step::GoTo(_) => unreachable!("handled above"),
         Step::Review => {
             for _ in 0..m.tab_count() {
                 if m.tab() == Tab::Review {
@@ -135,6 +159,8 @@ fn meant(m: &mut Model, step: &Step) {
             text: text.clone(),
         }),
         Step::Review => Msg::Direct(Direct::Review),
+        Step::GoTo(tab) => Msg::Direct(Direct::GoTo(*tab)),
+        Step::Toggle(row) => Msg::Direct(Direct::Toggle(*row)),
     };
     send(m, [msg]);
 }

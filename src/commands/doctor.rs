@@ -217,14 +217,23 @@ pub fn queue(dir: Option<&Path>) -> Vec<Finding> {
             // thinks is watching but is stopped; an idle queue is not.
             let unseen = inboxes.is_empty() && (waiting > 0 || !stopped.is_empty());
             let inbox = finding("inbox", super::inbox::watching(&inboxes, &stopped), unseen);
-            vec![
+            let web = queue.web_pages().into_iter().map(|(process, origin)| {
+                finding(
+                    "web page",
+                    format!("serving at {origin} (pi-ask serve, pid {})", process.pid),
+                    false,
+                )
+            });
+            let mut found = vec![
                 finding(
                     "queue",
                     format!("{} ({waiting} waiting)", shown(dir)),
                     false,
                 ),
                 inbox,
-            ]
+            ];
+            found.extend(web);
+            found
         }
     }
 }

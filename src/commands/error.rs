@@ -97,6 +97,9 @@ pub enum CommandError {
     /// The MCP server stopped with an error.
     #[error(transparent)]
     Mcp(#[from] crate::mcp::ServeError),
+    /// `pi-ask serve` could not serve.
+    #[error(transparent)]
+    Serve(#[from] crate::web::ServeError),
     /// The embed protocol failed.
     #[error("embed: {0}")]
     Embed(#[source] std::io::Error),

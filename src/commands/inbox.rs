@@ -248,7 +248,7 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
     let look = {
         let arrivals = Rc::clone(&arrivals);
         move |queues: &[Queue]| {
-            let waiting = entries(queues);
+            let waiting = crate::queue::listing::entries(queues);
             arrivals.borrow_mut().see(&waiting);
             waiting
         }
@@ -386,56 +386,10 @@ fn terminal_list(
     })
 }
 
-/// An ask as the list shows it, in watched queue `queue`.
-fn waiting_ask(ask: &crate::queue::QueuedAsk, asker_alive: bool, queue: usize) -> WaitingAsk {
-    let prompt = ask
-        .payload
-        .get("questions")
-        .and_then(|q| q.get(0))
-        .and_then(|q| q.get("prompt"))
-        .and_then(Value::as_str)
-        .unwrap_or("(no prompt)");
-    WaitingAsk {
-        id: ask.id.clone(),
-        client: ask.client.clone(),
-        cwd: ask.cwd.clone(),
-        created_at: ask.created_at,
-        first_prompt: prompt.split_whitespace().collect::<Vec<_>>().join(" "),
-        asker_alive,
-        queue,
-    }
-}
-
-/// The list's entries: every waiting ask of every queue.
-fn entries(queues: &[Queue]) -> Vec<WaitingAsk> {
-    queues
-        .iter()
-        .enumerate()
-        .flat_map(|(i, queue)| {
-            queue.waiting().into_iter().map(move |ask| {
-                let alive = process_is_alive(&ask.asker);
-                waiting_ask(&ask, alive, i)
-            })
-        })
-        .collect()
-}
-
 /// Declines a claimed ask: its asker gets a cancelled result, as if the person cancelled the form.
 fn decline(claim: Claim, queue: &Queue) -> Shown {
     let ask = claim.ask.clone();
-    let result = match input::validate_payload(&ask.payload) {
-        Ok(form) => {
-            let mut result = result::build_from_state(
-                form.title.as_deref(),
-                &form.questions,
-                &vec![crate::model::AnswerState::default(); form.questions.len()],
-                result::Outcome::Cancelled,
-            );
-            result::mark_cancelled_because(&mut result, "they declined it in pi-ask inbox");
-            result
-        }
-        Err(invalid) => result::invalid_input_result(&invalid),
-    };
+    let result = crate::queue::listing::declined(&ask.payload, "they declined it in pi-ask inbox");
     let value = serde_json::to_value(&result).unwrap_or(Value::Null);
     match queue.answer(claim, &value) {
         Ok(crate::queue::Delivery::Delivered) => {
@@ -522,6 +476,12 @@ pub fn status(queues: &[Queue]) -> CommandOutcome {
         "inbox: {}\n",
         watching(&inboxes, &queues[0].inboxes_stopped())
     ));
+    for (process, origin) in queues[0].web_pages() {
+        out.push_str(&format!(
+            "web page: serving at {origin} (pi-ask serve, pid {})\n",
+            process.pid
+        ));
+    }
     for line in out.lines() {
         crate::report::print_line(&crate::printable::printable(line));
     }

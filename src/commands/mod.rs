@@ -14,6 +14,7 @@ pub mod mcp;
 pub mod queues;
 pub mod remote;
 pub mod reopen;
+pub mod serve;
 
 use std::path::{Path, PathBuf};
 
@@ -98,7 +99,7 @@ impl HistoryChoice {
 
     /// A journal for a form (none when not recording); a history that cannot be written is
     /// reported and the form still opens (an answer matters more than its record).
-    fn journal(&self, ask: PendingAsk) -> Option<JournalHandle> {
+    pub(crate) fn journal(&self, ask: PendingAsk) -> Option<JournalHandle> {
         if !self.record {
             return None;
         }

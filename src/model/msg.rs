@@ -145,6 +145,14 @@ pub enum Direct {
     /// Straight to the review tab (which submits at once when everything is answered and the
     /// setting says so).
     Review,
+    /// To tab `n` (0-based; the question count is the review), as Tab and Shift+Tab would get
+    /// there (an open editor is saved first; the review may submit at once, as above). A tab past
+    /// the review means nothing. The one [`Direct`] that acts on the review too.
+    GoTo(usize),
+    /// Space on row `n` of the question at hand (0-based; the options' count is the `Type your
+    /// own` row): toggles an option of a multi question, selects or clears one of a single
+    /// question, and stays on the tab. A row past the list means nothing.
+    Toggle(usize),
 }
 
 /// What a person means in a form: the flow's own intents, whatever key or host sends them.

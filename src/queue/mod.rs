@@ -15,6 +15,7 @@
 //! Renames are atomic, so two inboxes never claim the same ask; a claim whose process is gone is
 //! stale and goes back to the queue, so an inbox killed mid-form loses nothing.
 
+pub mod listing;
 pub mod waiter;
 
 use std::io;
@@ -260,6 +261,48 @@ impl Queue {
         ));
         crate::atomic::write(&path, b"", crate::atomic::Permissions::Private)?;
         Ok(InboxPresence { path })
+    }
+
+    /// Announces that this process serves the queue's asks as a web page at `origin` (its
+    /// address, never its sign-in token), until the presence is dropped. It counts as an inbox
+    /// watching: an asker queues its asks for it as for a terminal inbox.
+    pub fn announce_web(&self, origin: &str) -> io::Result<InboxPresence> {
+        let me = ProcessId::current();
+        let path = self.dir.join(format!(
+            "inbox.{}.{}.watching",
+            me.pid,
+            me.start.unwrap_or(0)
+        ));
+        crate::atomic::write(
+            &path,
+            origin.as_bytes(),
+            crate::atomic::Permissions::Private,
+        )?;
+        Ok(InboxPresence { path })
+    }
+
+    /// The web pages serving this queue now (`pi-ask serve`): each server's process and address.
+    pub fn web_pages(&self) -> Vec<(ProcessId, String)> {
+        let mut pages = Vec::new();
+        for name in self.names() {
+            if !name.ends_with(".watching") {
+                continue;
+            }
+            let Some(process) = inbox_process(&name) else {
+                continue;
+            };
+            if !process_is_alive(&process) {
+                continue;
+            }
+            let Ok(bytes) = ENTRY.with_cap(512).read(&self.dir.join(&name)) else {
+                continue;
+            };
+            let origin = String::from_utf8_lossy(&bytes).trim().to_owned();
+            if origin.starts_with("http://") {
+                pages.push((process, crate::printable::printable(&origin)));
+            }
+        }
+        pages
     }
 
     /// How many asks an inbox holds claimed now.

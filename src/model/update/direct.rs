@@ -10,6 +10,7 @@ use crate::model::Direct;
 
 pub(super) fn update(model: &mut Model, direct: Direct) -> Vec<Cmd> {
     match (direct, model.tab()) {
+        (Direct::GoTo(tab), _) => go_to(model, tab),
         (Direct::Review, Tab::Review) => Vec::new(),
         (Direct::Review, Tab::Question(q)) => move_tab(model, (model.questions.len() - q) as isize),
         // The other meanings are a question's: on the review they mean nothing.
@@ -17,7 +18,23 @@ pub(super) fn update(model: &mut Model, direct: Direct) -> Vec<Cmd> {
         (Direct::Choose(options), Tab::Question(q)) => choose(model, q, &options),
         (Direct::Own(text), Tab::Question(q)) => own(model, q, &text),
         (Direct::Note { option, text }, Tab::Question(q)) => note(model, q, option, &text),
+        (Direct::Toggle(row), Tab::Question(q)) => toggle_at(model, q, row),
     }
+}
+
+fn go_to(model: &mut Model, tab: usize) -> Vec<Cmd> {
+    if tab >= model.tab_count() || tab == model.tab_index() {
+        return Vec::new();
+    }
+    move_tab(model, tab as isize - model.tab_index() as isize)
+}
+
+fn toggle_at(model: &mut Model, q: usize, row: usize) -> Vec<Cmd> {
+    if row >= model.questions[q].row_count() {
+        return Vec::new();
+    }
+    cursor_to(model, q, row);
+    toggle(model)
 }
 
 /// Puts question `q`'s cursor on `row` as the arrow keys would move it there (an open editor is

@@ -1,0 +1,429 @@
+//! The HTTP side of `pi-ask serve`: axum routes that check every request at the door (host,
+//! origin, session), hand what the page asks to the desk's thread, and send back its HTML; the
+//! event stream that tells open pages what changed; and the bounds that keep a flood of requests
+//! from taking memory (connections, event streams, bodies).
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, Query, Request as HttpRequest, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use tokio::sync::{oneshot, watch};
+
+use super::auth::{COOKIE, Gate, Refused};
+use super::desk::{Changes, Reply, Request};
+use super::page;
+
+/// The largest request body taken (a posted form with its notes).
+const MAX_BODY: usize = 1024 * 1024;
+/// The most connections served at once; more wait in the kernel's backlog.
+pub const MAX_CONNECTIONS: usize = 64;
+/// The most event streams open at once (each open page holds one).
+const MAX_STREAMS: usize = 32;
+
+/// The header the page's script sends to get only a page's `<main>` back.
+const FRAGMENT: &str = "x-pi-ask-fragment";
+
+const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/// A request for the desk, with where its reply goes.
+pub type DeskCall = (Request, oneshot::Sender<Reply>);
+
+/// Says a new sign-in link (the one just used is spent): on the terminal, and in `--url-file`.
+pub type LinkAnnouncer = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct Shared {
+    /// The sign-in state.
+    pub gate: Arc<Mutex<Gate>>,
+    /// The desk's thread.
+    pub desk: Sender<DeskCall>,
+    /// What changed, for the event streams.
+    pub changes: watch::Receiver<Changes>,
+    /// Says the next sign-in link.
+    pub announce: LinkAnnouncer,
+    /// The sign-in URL without its token (`http://127.0.0.1:7439/signin?token=`).
+    pub link_base: String,
+    streams: Arc<AtomicUsize>,
+}
+
+impl Shared {
+    /// What the handlers share.
+    pub fn new(
+        gate: Gate,
+        desk: Sender<DeskCall>,
+        changes: watch::Receiver<Changes>,
+        announce: LinkAnnouncer,
+        link_base: String,
+    ) -> Shared {
+        Shared {
+            gate: Arc::new(Mutex::new(gate)),
+            desk,
+            changes,
+            announce,
+            link_base,
+            streams: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    fn gate(&self) -> std::sync::MutexGuard<'_, Gate> {
+        self.gate.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The routes, behind the door's checks.
+pub fn router(shared: Shared) -> Router {
+    Router::new()
+        .route("/", get(list))
+        .route("/signin", get(sign_in))
+        .route("/ask/{id}", get(ask).post(act))
+        .route("/ask/{id}/later", post(later))
+        .route("/ask/{id}/decline", post(decline))
+        .route("/events", get(events))
+        .route("/app.js", get(script))
+        .route("/app.css", get(style))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(shared.clone(), door))
+        .with_state(shared)
+}
+
+fn header_text(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// Every request passes here first: a foreign `Host` or `Origin` is refused whatever the path;
+/// everything but the sign-in link and the page's own script and style needs a session.
+async fn door(State(shared): State<Shared>, request: HttpRequest, next: Next) -> Response {
+    let headers = request.headers();
+    let checked = {
+        let gate = shared.gate();
+        gate.check_headers(
+            header_text(headers, header::HOST),
+            header_text(headers, header::ORIGIN),
+        )
+        .and_then(|()| match request.uri().path() {
+            "/signin" | "/app.js" | "/app.css" => Ok(()),
+            _ => gate.signed_in(header_text(headers, header::COOKIE)),
+        })
+    };
+    let mut response = match checked {
+        Ok(()) => next.run(request).await,
+        Err(refused) => refusal(&refused),
+    };
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (header::CONTENT_SECURITY_POLICY, CSP),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::CACHE_CONTROL, "no-store"),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    response
+}
+
+fn refusal(refused: &Refused) -> Response {
+    let status = match refused {
+        Refused::ForeignHost | Refused::ForeignOrigin => StatusCode::FORBIDDEN,
+        Refused::NotSignedIn | Refused::StaleLink => StatusCode::UNAUTHORIZED,
+    };
+    let html = page::document("Not allowed", &page::refused_main(&refused.to_string()), 0);
+    (status, html_type(), html).into_response()
+}
+
+fn html_type() -> [(header::HeaderName, &'static str); 1] {
+    [(header::CONTENT_TYPE, "text/html; charset=utf-8")]
+}
+
+async fn sign_in(
+    State(shared): State<Shared>,
+    Query(query): Query<std::collections::HashMap<String, String>>,
+) -> Response {
+    let token = query.get("token").map(String::as_str).unwrap_or("");
+    let exchanged = {
+        let mut gate = shared.gate();
+        gate.exchange(token)
+            .map(|session| (session, gate.sign_in_token().as_str().to_owned()))
+    };
+    match exchanged {
+        Ok((session, next)) => {
+            (shared.announce)(&format!("{}{next}", shared.link_base));
+            let cookie = format!(
+                "{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/",
+                session.as_str()
+            );
+            let mut response = see_other("/");
+            if let Ok(value) = HeaderValue::from_str(&cookie) {
+                response.headers_mut().insert(header::SET_COOKIE, value);
+            }
+            response
+        }
+        Err(refused) => refusal(&refused),
+    }
+}
+
+fn see_other(to: &str) -> Response {
+    let mut response = StatusCode::SEE_OTHER.into_response();
+    if let Ok(value) = HeaderValue::from_str(to) {
+        response.headers_mut().insert(header::LOCATION, value);
+    }
+    response
+}
+
+/// Asks the desk's thread, and waits for its reply.
+async fn call(shared: &Shared, request: Request) -> Reply {
+    let (tx, rx) = oneshot::channel();
+    if shared.desk.send((request, tx)).is_err() {
+        return Reply::BadRequest("pi-ask serve is stopping".to_owned());
+    }
+    rx.await
+        .unwrap_or_else(|_| Reply::BadRequest("pi-ask serve is stopping".to_owned()))
+}
+
+fn wants_fragment(headers: &HeaderMap) -> bool {
+    headers.contains_key(FRAGMENT)
+}
+
+/// A reply as a whole page, or (for the page's script) its `<main>` alone.
+fn page_response(reply: Reply, fragment: bool) -> Response {
+    match reply {
+        Reply::Page {
+            title,
+            main,
+            waiting,
+        } => {
+            let body = if fragment {
+                main
+            } else {
+                page::document(&title, &main, waiting)
+            };
+            (StatusCode::OK, html_type(), body).into_response()
+        }
+        Reply::BadRequest(why) => {
+            let main = page::refused_main(&why);
+            let body = if fragment {
+                main
+            } else {
+                page::document("Not understood", &main, 0)
+            };
+            (StatusCode::BAD_REQUEST, html_type(), body).into_response()
+        }
+    }
+}
+
+async fn list(State(shared): State<Shared>, headers: HeaderMap) -> Response {
+    page_response(call(&shared, Request::List).await, wants_fragment(&headers))
+}
+
+async fn ask(State(shared): State<Shared>, Path(id): Path<String>, headers: HeaderMap) -> Response {
+    page_response(
+        call(&shared, Request::Ask(id)).await,
+        wants_fragment(&headers),
+    )
+}
+
+async fn act(
+    State(shared): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let reply = call(&shared, Request::Act(id.clone(), body.to_vec())).await;
+    if wants_fragment(&headers) || matches!(reply, Reply::BadRequest(_)) {
+        return page_response(reply, wants_fragment(&headers));
+    }
+    // A page without its script: post, then get (the browser's back button stays harmless).
+    see_other(&format!("/ask/{}", page::esc(&id)))
+}
+
+async fn later(
+    State(shared): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let reply = call(&shared, Request::Later(id)).await;
+    if wants_fragment(&headers) {
+        return page_response(reply, true);
+    }
+    see_other("/")
+}
+
+async fn decline(
+    State(shared): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let reply = call(&shared, Request::Decline(id)).await;
+    page_response(reply, wants_fragment(&headers))
+}
+
+async fn not_found() -> Response {
+    let main =
+        "<div data-page=\"missing\"><h1>Not here</h1><p><a href=\"/\">Waiting asks</a></p></div>";
+    (
+        StatusCode::NOT_FOUND,
+        html_type(),
+        page::document("Not here", main, 0),
+    )
+        .into_response()
+}
+
+async fn script() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        include_str!("assets/app.js"),
+    )
+        .into_response()
+}
+
+async fn style() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        include_str!("assets/app.css"),
+    )
+        .into_response()
+}
+
+/// One open event stream, counted while it lasts.
+struct StreamSlot(Arc<AtomicUsize>);
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+fn changes_event(changes: &Changes) -> Event {
+    let data = serde_json::json!({
+        "list": changes.list,
+        "asks": changes.asks,
+        "waiting": changes.waiting,
+        "newest": changes.newest,
+    });
+    Event::default().event("changes").data(data.to_string())
+}
+
+/// What changed, as server-sent events: the state at once, then each change.
+async fn events(State(shared): State<Shared>) -> Response {
+    if shared.streams.fetch_add(1, Ordering::Relaxed) >= MAX_STREAMS {
+        shared.streams.fetch_sub(1, Ordering::Relaxed);
+        return (StatusCode::SERVICE_UNAVAILABLE, "too many open pages").into_response();
+    }
+    let slot = StreamSlot(Arc::clone(&shared.streams));
+    let mut changes = shared.changes.clone();
+    let first = changes_event(&changes.borrow_and_update());
+    let stream = futures_util::stream::unfold(
+        (Some(first), changes, slot),
+        |(first, mut changes, slot)| async move {
+            if let Some(first) = first {
+                return Some((Ok::<Event, Infallible>(first), (None, changes, slot)));
+            }
+            changes.changed().await.ok()?;
+            let event = changes_event(&changes.borrow_and_update());
+            Some((Ok(event), (None, changes, slot)))
+        },
+    );
+    Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+/// A listener that serves at most [`MAX_CONNECTIONS`] connections at once: each accepted
+/// connection holds a permit until it closes.
+pub struct Limited {
+    inner: tokio::net::TcpListener,
+    permits: Arc<tokio::sync::Semaphore>,
+}
+
+impl Limited {
+    /// `inner`, limited.
+    pub fn new(inner: tokio::net::TcpListener) -> Limited {
+        Limited {
+            inner,
+            permits: Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS)),
+        }
+    }
+}
+
+/// A connection with its permit.
+pub struct LimitedIo {
+    stream: tokio::net::TcpStream,
+    _permit: tokio::sync::OwnedSemaphorePermit,
+}
+
+impl axum::serve::Listener for Limited {
+    type Io = LimitedIo;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (LimitedIo, SocketAddr) {
+        let permit = Arc::clone(&self.permits)
+            .acquire_owned()
+            .await
+            .expect("the semaphore is never closed");
+        loop {
+            match self.inner.accept().await {
+                Ok((stream, addr)) => {
+                    return (
+                        LimitedIo {
+                            stream,
+                            _permit: permit,
+                        },
+                        addr,
+                    );
+                }
+                // Out of descriptors and the like: wait a moment rather than spin.
+                Err(_) => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
+            }
+        }
+    }
+
+    fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.inner.local_addr()
+    }
+}
+
+impl tokio::io::AsyncRead for LimitedIo {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl tokio::io::AsyncWrite for LimitedIo {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        std::pin::Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
