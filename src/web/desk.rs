@@ -124,7 +124,11 @@ impl Desk {
     /// Serves a request.
     pub fn handle(&mut self, request: Request, now: Instant) -> Reply {
         match request {
-            Request::List => self.list_page(None),
+            Request::List => {
+                // What the page shows is what waits now, not at the last look.
+                self.tick(now);
+                self.list_page(None)
+            }
             Request::Ask(id) => self.ask_page(&id, now),
             Request::Act(id, body) => match action::parse(&body) {
                 Ok(posted) => self.act(&id, posted, now),
@@ -213,6 +217,9 @@ impl Desk {
     }
 
     fn ask_page(&mut self, id: &str, now: Instant) -> Reply {
+        if self.list.entry(id).is_none() {
+            self.tick(now);
+        }
         if !self.open.contains_key(id)
             && let Err(outcome) = self.open_form(id, now)
         {

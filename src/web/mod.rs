@@ -95,16 +95,22 @@ pub fn serve(setup: Setup) -> Result<(), ServeError> {
     let make_desk = setup.desk;
     let desk_thread = std::thread::spawn(move || {
         let mut desk = make_desk();
+        let mut looked = Instant::now();
         loop {
             if stop.load(Ordering::Relaxed) {
                 desk.close_all(Instant::now());
                 break;
             }
-            match inbox.recv_timeout(LOOK) {
+            // The queues are looked at on a schedule, however busy the pages keep the desk.
+            if looked.elapsed() >= LOOK {
+                desk.tick(Instant::now());
+                looked = Instant::now();
+            }
+            match inbox.recv_timeout(LOOK.saturating_sub(looked.elapsed())) {
                 Ok((request, reply)) => {
                     let _ = reply.send(desk.handle(request, Instant::now()));
                 }
-                Err(RecvTimeoutError::Timeout) => desk.tick(Instant::now()),
+                Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
                     desk.close_all(Instant::now());
                     break;

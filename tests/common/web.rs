@@ -1,0 +1,204 @@
+//! `pi-ask serve` run as a person runs it, and spoken to over plain HTTP/1.1 (a raw socket: the
+//! tests set every header themselves, as a hostile page or a rebinding DNS name would).
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A running `pi-ask serve` on a free loopback port.
+pub struct Served {
+    pub child: Child,
+    /// `127.0.0.1:PORT`.
+    pub address: String,
+    /// Where it writes its sign-in links.
+    pub url_file: PathBuf,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One HTTP response.
+#[derive(Debug)]
+pub struct Response {
+    pub status: u16,
+    /// Header lines, names lowercased.
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Response {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+impl Served {
+    /// `pi-ask serve` over `queue`, with HOME (history, config) in `home`.
+    pub fn start(home: &Path, queue: &Path, extra: &[&str]) -> Served {
+        let url_file = home.join("serve-url");
+        // A link left by an earlier server in the same home is not this one's.
+        let _ = std::fs::remove_file(&url_file);
+        let child = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--queue"])
+            .arg(queue)
+            .arg("--url-file")
+            .arg(&url_file)
+            .args(extra)
+            .env("HOME", home)
+            .env_remove("PI_ASK_QUEUE")
+            .env_remove("PI_ASK_CONFIG")
+            .env_remove("PI_ASK_HISTORY")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("pi-ask serve starts");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let link = loop {
+            if let Ok(text) = std::fs::read_to_string(&url_file)
+                && text.ends_with('\n')
+            {
+                break text.trim().to_owned();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "pi-ask serve wrote no sign-in link"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let address = link
+            .strip_prefix("http://")
+            .and_then(|rest| rest.split('/').next())
+            .expect("an http link")
+            .to_owned();
+        Served {
+            child,
+            address,
+            url_file,
+        }
+    }
+
+    /// The current sign-in link's path and query (`/signin?token=…`).
+    pub fn sign_in_path(&self) -> String {
+        let link = std::fs::read_to_string(&self.url_file).unwrap();
+        let link = link.trim();
+        link[link.find("/signin").expect("a sign-in link")..].to_owned()
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    pub fn origin(&self) -> String {
+        format!("http://{}", self.address)
+    }
+
+    /// Signs in with the current link; the session cookie's `name=value`.
+    pub fn sign_in(&self) -> String {
+        let response = self.get(&self.sign_in_path(), &[]);
+        assert_eq!(response.status, 303, "{response:?}");
+        let cookie = response.header("set-cookie").expect("a session cookie");
+        cookie.split(';').next().unwrap().to_owned()
+    }
+
+    /// A request with exactly these extra headers (`Host` is the server's own unless given).
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> Response {
+        let mut stream = TcpStream::connect(&self.address).expect("the server listens");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        let mut head = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+        if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("host")) {
+            head.push_str(&format!("Host: {}\r\n", self.address));
+        }
+        for (name, value) in headers {
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
+        if method == "POST" {
+            head.push_str(&format!(
+                "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n",
+                body.len()
+            ));
+        }
+        head.push_str("\r\n");
+        stream.write_all(head.as_bytes()).unwrap();
+        stream.write_all(body.as_bytes()).unwrap();
+        let mut raw = Vec::new();
+        let _ = stream.read_to_end(&mut raw);
+        parse(&raw)
+    }
+
+    pub fn get(&self, path: &str, headers: &[(&str, &str)]) -> Response {
+        self.request("GET", path, headers, "")
+    }
+
+    /// A press on an ask's page, as the page's script sends it (its own origin, the session).
+    pub fn press(&self, cookie: &str, id: &str, body: &str) -> Response {
+        let origin = self.origin();
+        self.request(
+            "POST",
+            &format!("/ask/{id}"),
+            &[
+                ("Cookie", cookie),
+                ("Origin", &origin),
+                ("x-pi-ask-fragment", "1"),
+            ],
+            body,
+        )
+    }
+}
+
+fn parse(raw: &[u8]) -> Response {
+    let text = String::from_utf8_lossy(raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect::<Vec<_>>();
+    let chunked = headers
+        .iter()
+        .any(|(n, v)| n == "transfer-encoding" && v.contains("chunked"));
+    let body = if chunked {
+        dechunk(body)
+    } else {
+        body.to_owned()
+    };
+    Response {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let Ok(size) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
+        if size == 0 || rest.len() < size {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = rest[size..].trim_start_matches("\r\n");
+    }
+    out
+}

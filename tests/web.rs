@@ -1,0 +1,449 @@
+//! `pi-ask serve` over plain HTTP: a real server, a real MCP asker (`pi-ask mcp`) or the queue's
+//! own asker, and requests with exactly the headers a browser, a hostile page or a rebinding DNS
+//! name would send. The browser itself is tests/web_browser.rs.
+
+mod common;
+
+use common::mcp::Mcp;
+use common::web::Served;
+use common::{queued_ask, wait_answer};
+use pi_ask::queue::Queue;
+use pi_ask::testing::Harness;
+use serde_json::{Value, json};
+
+fn payload() -> Value {
+    json!({"title":"Set-up","questions":[
+        {"id":"db","prompt":"Which **database**?","options":[
+            {"value":"pg","label":"PostgreSQL","description":"Solid and boring","recommended":true},
+            {"value":"sqlite","label":"SQLite"},
+            {"value":"mysql","label":"MySQL"}]},
+        {"id":"features","type":"multi","prompt":"Which features?","options":[
+            {"value":"auth","label":"Auth"},
+            {"value":"billing","label":"Billing"},
+            {"value":"search","label":"Search"}]},
+        {"id":"layout","type":"preview","prompt":"Which layout?","options":[
+            {"value":"cards","label":"Cards","preview":"# Cards\n\n| a | b |\n|---|---|\n| 1 | 2 |"},
+            {"value":"table","label":"Table","preview":"```\n+---+---+\n| a | b |\n+---+---+\n```"}]}
+    ]})
+}
+
+struct Setting {
+    home: tempfile::TempDir,
+    queue: Queue,
+}
+
+fn setting() -> Setting {
+    let home = tempfile::tempdir().unwrap();
+    let queue = Queue::open(home.path().join("queue")).unwrap();
+    Setting { home, queue }
+}
+
+fn queued_id(queue: &Queue) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        if let Some(ask) = queue.pending().into_iter().next() {
+            return ask.id;
+        }
+        assert!(std::time::Instant::now() < deadline, "nothing was queued");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// The same choices with the terminal form's keys.
+fn terminal_result() -> Value {
+    let mut h = Harness::new(&payload().to_string(), 100, 30).unwrap();
+    h.press("shift+n").type_text("keep it small").press("enter");
+    h.press("down").press("enter");
+    h.press("space").keys(&["down", "down"]).press("space");
+    h.press("n").type_text("only titles").press("enter");
+    // Enter keeps a multi question's own answer and stays; Tab goes on.
+    h.press("down")
+        .type_text("exports")
+        .press("enter")
+        .press("tab");
+    h.press("down").press("enter");
+    h.press("enter");
+    serde_json::to_value(h.result().expect("submitted on the terminal")).unwrap()
+}
+
+#[test]
+fn an_mcp_ask_answered_on_the_page_gives_the_terminals_result() {
+    let s = setting();
+    let served = Served::start(s.home.path(), s.queue.dir(), &[]);
+    let mut mcp = Mcp::start_on(
+        tempfile::tempdir().unwrap(),
+        s.queue.clone(),
+        &[],
+        json!({}),
+    );
+    mcp.call(7, payload());
+    let id = queued_id(&s.queue);
+    let cookie = served.sign_in();
+    let list = served.get("/", &[("Cookie", &cookie)]);
+    assert_eq!(list.status, 200);
+    assert!(list.body.contains(&format!("/ask/{id}")), "{}", list.body);
+    let page = served.get(&format!("/ask/{id}"), &[("Cookie", &cookie)]);
+    assert!(
+        page.body.contains("<strong>database</strong>"),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("type=\"radio\""));
+    for press in [
+        "tab=0&act=qnote&qnote=keep+it+small",
+        "tab=0&act=pick:1",
+        "tab=1&act=toggle:0",
+        "tab=1&act=toggle:2",
+        "tab=1&act=note:2&note2=only+titles",
+        "tab=1&act=own&own=exports",
+        "tab=2&act=pick:1",
+    ] {
+        let response = served.press(&cookie, &id, press);
+        assert_eq!(response.status, 200, "{press}: {}", response.body);
+    }
+    let review = served.press(&cookie, &id, "tab=3&act=goto:3");
+    assert!(review.body.contains("Review answers"), "{}", review.body);
+    for word in [
+        "SQLite",
+        "Auth",
+        "Search",
+        "exports",
+        "Table",
+        "keep it small",
+    ] {
+        assert!(
+            review.body.contains(word),
+            "{word} on the review: {}",
+            review.body
+        );
+    }
+    let done = served.press(&cookie, &id, "tab=3&act=submit");
+    assert!(
+        done.body.contains("The agent has your answer"),
+        "{}",
+        done.body
+    );
+    let result = mcp.response(7)["result"].clone();
+    let terminal = terminal_result();
+    assert_eq!(result["structuredContent"], terminal["details"]);
+    assert_eq!(result["content"][0]["text"], terminal["content"][0]["text"]);
+    // The page of an answered ask says so.
+    let again = served.get(&format!("/ask/{id}"), &[("Cookie", &cookie)]);
+    assert!(again.body.contains("Answered"), "{}", again.body);
+}
+
+#[test]
+fn elaborate_and_cancel_reach_the_asker_as_on_the_terminal() {
+    let s = setting();
+    let served = Served::start(s.home.path(), s.queue.dir(), &[]);
+    let cookie = served.sign_in();
+    for (n, (presses, mode)) in [
+        (
+            &[
+                "tab=0&act=note:0&note0=why+this",
+                "tab=0&act=goto:1",
+                "tab=1&act=elaborate",
+            ][..],
+            "elaborate",
+        ),
+        (&["tab=0&act=goto:1", "tab=1&act=cancel"][..], "cancel"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let id = format!("ask-{n}");
+        s.queue
+            .submit(&queued_ask(&id, "Where?", n as u64))
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        for press in presses {
+            let response = served.press(&cookie, &id, press);
+            assert_eq!(response.status, 200, "{press}: {}", response.body);
+        }
+        let answer = wait_answer(&s.queue, &id);
+        match mode {
+            "elaborate" => assert_eq!(answer["details"]["mode"], "elaborate", "{answer}"),
+            _ => assert_eq!(answer["details"]["cancelled"], true, "{answer}"),
+        }
+    }
+}
+
+#[test]
+fn a_sign_in_link_works_once_and_the_next_is_written() {
+    let s = setting();
+    let served = Served::start(s.home.path(), s.queue.dir(), &[]);
+    let first = served.sign_in_path();
+    let signed = served.get(&first, &[]);
+    assert_eq!(signed.status, 303);
+    let cookie = signed.header("set-cookie").unwrap();
+    for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {
+        assert!(cookie.contains(attribute), "{cookie}");
+    }
+    assert_eq!(
+        signed.header("location"),
+        Some("/"),
+        "the token leaves the address bar"
+    );
+    let reused = served.get(&first, &[]);
+    assert_eq!(reused.status, 401, "a link works once: {reused:?}");
+    assert!(!reused.body.contains(&first[first.find('=').unwrap() + 1..]));
+    let next = served.sign_in_path();
+    assert_ne!(next, first, "a new link for the next device");
+    let mode = std::os::unix::fs::PermissionsExt::mode(
+        &std::fs::metadata(&served.url_file).unwrap().permissions(),
+    );
+    assert_eq!(mode & 0o777, 0o600);
+    assert_eq!(served.get(&next, &[]).status, 303);
+}
+
+#[test]
+fn nothing_is_shown_or_done_without_a_session() {
+    let s = setting();
+    s.queue
+        .submit(&queued_ask("secret-ask", "The secret prompt", 1))
+        .unwrap();
+    let served = Served::start(s.home.path(), s.queue.dir(), &[]);
+    for path in ["/", "/ask/secret-ask", "/events"] {
+        let response = served.get(path, &[("Cookie", "pi_ask_session=guessed")]);
+        assert_eq!(response.status, 401, "{path}");
+        assert!(!response.body.contains("secret prompt"), "{path}");
+    }
+    let origin = served.origin();
+    let declined = served.request(
+        "POST",
+        "/ask/secret-ask/decline",
+        &[("Origin", &origin)],
+        "",
+    );
+    assert_eq!(declined.status, 401);
+    assert_eq!(s.queue.pending().len(), 1, "the ask still waits");
+}
+
+#[test]
+fn requests_from_another_site_or_host_are_refused_whatever_they_ask() {
+    let s = setting();
+    s.queue.submit(&queued_ask("a1", "Deploy?", 1)).unwrap();
+    let served = Served::start(s.home.path(), s.queue.dir(), &[]);
+    let cookie = served.sign_in();
+    let evil = [
+        ("Cookie", cookie.as_str()),
+        ("Origin", "http://evil.example"),
+    ];
+    assert_eq!(served.get("/", &evil).status, 403);
+    assert_eq!(served.get("/events", &evil).status, 403);
+    let declined = served.request("POST", "/ask/a1/decline", &evil, "");
+    assert_eq!(declined.status, 403);
+    let pressed = served.request("POST", "/ask/a1", &evil, "tab=0&act=pick:0");
+    assert_eq!(pressed.status, 403);
+    assert_eq!(
+        served
+            .get("/", &[("Cookie", &cookie), ("Origin", "null")])
+            .status,
+        403
+    );
+    // DNS rebinding: the browser thinks it talks to the attacker's name.
+    let port = served.address.rsplit(':').next().unwrap().to_owned();
+    let rebound = format!("attacker.example:{port}");
+    let response = served.get("/", &[("Cookie", &cookie), ("Host", &rebound)]);
+    assert_eq!(response.status, 403);
+    assert!(!response.body.contains("Deploy?"));
+    assert_eq!(s.queue.pending().len(), 1, "nothing was answered");
+    // Its own origin passes; a name given with --allow-host too.
+    let own = served.origin();
+    assert_eq!(
+        served
+            .get("/", &[("Cookie", &cookie), ("Origin", &own)])
+            .status,
+        200
+    );
+    drop(served);
+    let served = Served::start(
+        s.home.path(),
+        s.queue.dir(),
+        &["--allow-host", "laptop.example"],
+    );
+    let cookie = served.sign_in();
+    let host = format!(
+        "laptop.example:{}",
+        served.address.rsplit(':').next().unwrap()
+    );
+    assert_eq!(
+        served
+            .get("/", &[("Cookie", &cookie), ("Host", &host)])
+            .status,
+        200
+    );
+}
+
+#[test]
+fn no_script_from_a_payload_reaches_the_page() {
+    let s = setting();
+    let hostile = "<script>alert(1)</script><img src=x onerror=alert(2)>[x](javascript:alert(3))";
+    let mut ask = queued_ask("h1", hostile, 1);
+    ask.payload = json!({"title": hostile, "questions":[{"id":"q","type":"preview","prompt":hostile,"options":[
+        {"value":"a","label":hostile,"description":hostile,"preview":hostile},
+        {"value":"b","label":"B"}]}]});
+    ask.client = hostile.to_owned();
+    s.queue.submit(&ask).unwrap();
+    let served = Served::start(s.home.path(), s.queue.dir(), &[]);
+    let cookie = served.sign_in();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    for path in ["/", "/ask/h1"] {
+        let response = served.get(path, &[("Cookie", &cookie)]);
+        assert_eq!(response.status, 200, "{path}");
+        let body = response.body.to_ascii_lowercase();
+        // Escaped, the hostile text is only text; inside a tag nothing of it may stand.
+        for tag in tags(&body) {
+            for bad in ["<script>", "<img", "onerror", "javascript:"] {
+                assert!(!tag.contains(bad), "{bad} in the tag {tag} on {path}");
+            }
+        }
+        assert_eq!(
+            body.matches("<script").count(),
+            1,
+            "only the page's own script"
+        );
+        let csp = response.header("content-security-policy").unwrap();
+        assert!(
+            csp.contains("default-src 'none'") && csp.contains("script-src 'self'"),
+            "{csp}"
+        );
+        assert_eq!(response.header("x-content-type-options"), Some("nosniff"));
+        assert_eq!(response.header("referrer-policy"), Some("no-referrer"));
+    }
+}
+
+/// The tags of an HTML text (`<…>`), as a browser's tokenizer would start them.
+fn tags(html: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    let mut rest = html;
+    while let Some(start) = rest.find('<') {
+        let end = rest[start..]
+            .find('>')
+            .map_or(rest.len(), |e| start + e + 1);
+        found.push(&rest[start..end]);
+        rest = &rest[end..];
+    }
+    found
+}
+
+#[test]
+fn a_press_that_is_not_understood_is_refused_and_loses_nothing() {
+    let s = setting();
+    s.queue.submit(&queued_ask("b1", "Deploy?", 1)).unwrap();
+    let served = Served::start(s.home.path(), s.queue.dir(), &[]);
+    let cookie = served.sign_in();
+    served.press(&cookie, "b1", "tab=0&act=qnote&qnote=careful");
+    for body in ["", "tab=0&act=rm+-rf", "tab=x&act=next", "\u{0}\u{ff}"] {
+        let response = served.press(&cookie, "b1", body);
+        assert_eq!(response.status, 400, "{body:?}");
+    }
+    let page = served.get("/ask/b1", &[("Cookie", &cookie)]);
+    assert!(page.body.contains("careful"), "the note is still there");
+    let huge = format!("tab=0&act=own&own={}", "a".repeat(2 * 1024 * 1024));
+    assert_eq!(served.press(&cookie, "b1", &huge).status, 413);
+    assert_eq!(s.queue.pending().len(), 1);
+}
+
+#[test]
+fn later_and_decline_from_the_list() {
+    let s = setting();
+    s.queue.submit(&queued_ask("first", "First?", 1)).unwrap();
+    s.queue.submit(&queued_ask("second", "Second?", 2)).unwrap();
+    let served = Served::start(s.home.path(), s.queue.dir(), &[]);
+    let cookie = served.sign_in();
+    let origin = served.origin();
+    let headers = [("Cookie", cookie.as_str()), ("Origin", origin.as_str())];
+    let later = served.request("POST", "/ask/first/later", &headers, "");
+    assert_eq!(later.status, 303);
+    let list = served.get("/", &[("Cookie", &cookie)]).body;
+    let (second, first) = (list.find("Second?").unwrap(), list.find("First?").unwrap());
+    assert!(second < first, "left for later goes last: {list}");
+    assert!(list.contains("left for later"));
+    let declined = served.request("POST", "/ask/second/decline", &headers, "");
+    assert_eq!(declined.status, 200);
+    let answer = wait_answer(&s.queue, "second");
+    assert_eq!(answer["details"]["cancelled"], true);
+    assert!(
+        answer["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("declined"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn the_first_answer_wins_between_a_terminal_inbox_and_the_page() {
+    let s = setting();
+    s.queue.submit(&queued_ask("race", "Deploy?", 1)).unwrap();
+    let served = Served::start(s.home.path(), s.queue.dir(), &[]);
+    let cookie = served.sign_in();
+    // The page opens the ask and a choice is made there…
+    served.press(&cookie, "race", "tab=0&act=qnote&qnote=from+the+page");
+    // …while a terminal inbox (this process, as `pi-ask inbox` does) opens it too: it claims it.
+    let claim = s
+        .queue
+        .claim("race")
+        .unwrap()
+        .expect("the terminal's claim");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let page = loop {
+        let page = served.get("/ask/race", &[("Cookie", &cookie)]).body;
+        if page.contains("Open in another inbox") || std::time::Instant::now() > deadline {
+            break page;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(page.contains("Open in another inbox"), "{page}");
+    // A press on the page now claims nothing and sends nothing.
+    let late = served.press(&cookie, "race", "tab=0&act=pick:1");
+    assert!(late.body.contains("Open in another inbox"), "{}", late.body);
+    // The terminal answers: that answer is the one the asker gets, once.
+    let answer = json!({"content":[{"type":"text","text":"from the terminal"}],"details":{"cancelled":false}});
+    s.queue.answer(claim, &answer).unwrap();
+    assert_eq!(wait_answer(&s.queue, "race"), answer);
+    let after = served.get("/ask/race", &[("Cookie", &cookie)]).body;
+    assert!(
+        after.contains("Answered elsewhere") || after.contains("Open in another inbox"),
+        "{after}"
+    );
+}
+
+#[test]
+fn a_thousand_waiting_asks_are_listed() {
+    let s = setting();
+    for n in 0..1000u64 {
+        s.queue
+            .submit(&queued_ask(
+                &format!("ask-{n:04}"),
+                &format!("Question {n}?"),
+                n,
+            ))
+            .unwrap();
+    }
+    let served = Served::start(s.home.path(), s.queue.dir(), &[]);
+    let cookie = served.sign_in();
+    let list = served.get("/", &[("Cookie", &cookie)]);
+    assert_eq!(list.status, 200);
+    assert_eq!(list.body.matches("<li>").count(), 1000);
+    assert!(list.body.contains("<title>(1000) Waiting asks"));
+}
+
+#[test]
+fn status_and_doctor_say_where_the_page_serves() {
+    let s = setting();
+    let served = Served::start(s.home.path(), s.queue.dir(), &[]);
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .args(["inbox", "--status", "--queue"])
+        .arg(s.queue.dir())
+        .env("HOME", s.home.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&status.stdout);
+    assert!(
+        text.contains(&format!("web page: serving at {}", served.origin())),
+        "{text}"
+    );
+    assert!(status.status.success(), "the page watches: {text}");
+}
