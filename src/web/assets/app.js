@@ -103,7 +103,8 @@
     const current = page();
     if (!current) return;
     if (moved) {
-      const heading = current.querySelector("[role=heading], h2, h1");
+      const heading = current.querySelector("#prompt") || current.querySelector("h2")
+        || current.querySelector("h1");
       if (heading) {
         heading.tabIndex = -1;
         heading.focus();
