@@ -14,7 +14,7 @@ use crate::remote::{RemoteMode, RemoteResponse, validate_submit};
 use crate::settings::{Setting, Settings};
 
 /// Every target, by its name in `fuzz/`.
-pub const TARGETS: [&str; 17] = [
+pub const TARGETS: [&str; 18] = [
     "payload",
     "keymaps",
     "config_toml",
@@ -32,6 +32,7 @@ pub const TARGETS: [&str; 17] = [
     "line_command",
     "embed_session",
     "markdown",
+    "web_press",
 ];
 
 /// Runs target `name` on `data` (`dir`: a scratch folder for the targets that write files).
@@ -54,6 +55,7 @@ pub fn run(name: &str, data: &[u8], dir: &Path) {
         "line_command" => line_command(data),
         "embed_session" => embed_session(data, dir),
         "markdown" => markdown(data),
+        "web_press" => web_press(data),
         other => panic!("no fuzz target {other}"),
     }
 }
@@ -539,4 +541,75 @@ pub fn embed_session(data: &[u8], dir: &Path) {
         }
     }
     assert!(ended, "the engine ended without a result:\n{out}");
+}
+
+/// What a web page posts (any bytes; a posted body each line, `%0A` for a line break inside a
+/// field): each is read or refused, what is read steps the form through the engine, and the page
+/// drawn after every press holds no tag but the page's own (a note or an own answer carrying
+/// markup is text, or Markdown cleaned to the allow-list) and no control character.
+pub fn web_press(data: &[u8]) {
+    use crate::engine::{Engine, Input, Viewport};
+    use crate::tui::{App, Screen, Session};
+    let payload = serde_json::json!({"questions": [
+        {"id": "a", "prompt": "A?", "options": [{"value": "x", "label": "X"}, {"value": "y", "label": "Y", "preview": "p"}]},
+        {"id": "b", "prompt": "B?", "type": "multi", "options": [{"value": "x", "label": "X"}, {"value": "y", "label": "Y"}]}
+    ]});
+    let form = crate::input::validate_payload(&payload).expect("a valid form");
+    let app = App::new(
+        form,
+        Settings::defaults(),
+        crate::keymap::BindingTable::default(),
+        String::new(),
+        None,
+    );
+    let session = Session::new(Screen::Flow(Box::new(app)), None, Box::new(|_, _| {}));
+    let mut engine = Engine::new(session, Viewport::Headless);
+    let asker = crate::web::page::Asker {
+        id: "fuzz",
+        client: "fuzz",
+        cwd: "/",
+    };
+    let now = std::time::Instant::now();
+    for body in data.split(|&b| b == b'\n').take(64) {
+        let Ok(posted) = crate::web::action::parse(body) else {
+            continue;
+        };
+        engine.step(posted.msgs().into_iter().map(Input::Msg), now);
+        let Some(app) = engine.session().app() else {
+            return;
+        };
+        let html = crate::web::page::form_main(&asker, app.model());
+        assert!(
+            html.chars()
+                .all(|c| !c.is_control() || c == '\n' || c == '\t'),
+            "a control character on the page"
+        );
+        let lower = html.to_ascii_lowercase();
+        let mut rest = lower.as_str();
+        while let Some(start) = rest.find('<') {
+            let end = rest[start..]
+                .find('>')
+                .map_or(rest.len(), |e| start + e + 1);
+            let tag = &rest[start..end];
+            for bad in ["<script", "<img", "<iframe", "<style", "javascript:"] {
+                assert!(!tag.contains(bad), "{bad} in the tag {tag}");
+            }
+            // No event handler attribute (` onerror=`), whatever else a text in the tag says.
+            for (at, _) in tag.match_indices(" on") {
+                let name: String = tag[at + 1..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric())
+                    .collect();
+                let after = tag[at + 1 + name.len()..].trim_start();
+                assert!(
+                    !after.starts_with('='),
+                    "the handler {name} in the tag {tag}"
+                );
+            }
+            rest = &rest[end..];
+        }
+        if engine.is_done() {
+            return;
+        }
+    }
 }

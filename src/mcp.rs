@@ -23,6 +23,7 @@ use crate::result::{self, AskResult};
 
 mod closed_forms;
 mod elicit;
+pub mod http;
 pub(crate) mod line_check;
 mod line_guard;
 mod stdio;
@@ -176,6 +177,16 @@ impl AskServer {
             last_unwatched_notice: Arc::default(),
             gone: Arc::new(tokio::sync::watch::Sender::new(false)),
             closed_forms: closed_forms::ClosedForms::default(),
+        }
+    }
+
+    /// A server for another client of the same queue and settings (the HTTP transport's next
+    /// session): its own "client gone" state and closed forms, the same watcher and notices.
+    pub fn for_another_client(&self) -> AskServer {
+        AskServer {
+            gone: Arc::new(tokio::sync::watch::Sender::new(false)),
+            closed_forms: closed_forms::ClosedForms::default(),
+            ..self.clone()
         }
     }
 

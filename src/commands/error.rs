@@ -97,6 +97,9 @@ pub enum CommandError {
     /// The MCP server stopped with an error.
     #[error(transparent)]
     Mcp(#[from] crate::mcp::ServeError),
+    /// `pi-ask mcp --http` has no token.
+    #[error(transparent)]
+    McpToken(#[from] crate::mcp::http::TokenError),
     /// `pi-ask serve` could not serve.
     #[error(transparent)]
     Serve(#[from] crate::web::ServeError),

@@ -31,6 +31,14 @@ pub struct McpArgs {
     /// config's [mcp] elicitAfterSeconds; 5).
     #[arg(long, value_name = "SECONDS")]
     pub elicit_after: Option<f64>,
+    /// Serve MCP's Streamable HTTP transport at http://ADDR:PORT/mcp instead of stdio, for an
+    /// agent on another machine (through `ssh -R` or a tunnel). Agents send the bearer token
+    /// kept in the queue folder's mcp-http.token. See docs/remote.md.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub http: Option<std::net::SocketAddr>,
+    /// With --http: another name the Host header may carry (a tunnel's); may be repeated.
+    #[arg(long = "allow-host", value_name = "NAME", requires = "http")]
+    pub allow_hosts: Vec<String>,
 }
 
 /// Serves MCP on standard input and output until the client disconnects.
@@ -96,6 +104,43 @@ pub fn run(args: McpArgs) -> Ended {
         }
         None => Duration::from_secs(mcp_config.elicit_after_seconds),
     };
-    crate::mcp::serve(server)?;
+    match args.http {
+        Some(address) => serve_http(server, address, args.allow_hosts)?,
+        None => crate::mcp::serve(server)?,
+    }
     Ok(CommandOutcome::Done)
+}
+
+/// `pi-ask mcp --http`: binds, makes or reads the token, says where and how to connect, serves.
+fn serve_http(
+    server: crate::mcp::AskServer,
+    address: std::net::SocketAddr,
+    allow_hosts: Vec<String>,
+) -> Result<(), super::CommandError> {
+    use crate::mcp::http;
+    let listener = crate::web::bind(address).map_err(super::CommandError::Serve)?;
+    let address = listener.local_addr().map_err(|source| {
+        super::CommandError::Serve(crate::web::ServeError::Listen { address, source })
+    })?;
+    let token_file = http::token_path(server.queue.dir());
+    let token = http::token(&token_file).map_err(super::CommandError::McpToken)?;
+    if !address.ip().is_loopback() {
+        report(
+            "listening on an address other machines can reach, over plain HTTP: the bearer token travels in clear. Safer: keep 127.0.0.1 and let the agent reach it through ssh -R (docs/remote.md)",
+        );
+    }
+    report(&format!(
+        "mcp: serving MCP over HTTP at {}; agents send Authorization: Bearer <the token in {}>",
+        http::url(address),
+        crate::paths::display(&token_file)
+    ));
+    http::serve_http(
+        server,
+        http::HttpSetup {
+            listener,
+            token,
+            allow_hosts,
+        },
+    )
+    .map_err(super::CommandError::Mcp)
 }

