@@ -228,6 +228,10 @@ enum Command {
         /// The queue folder (default: as `pi-ask inbox`).
         #[arg(long, value_name = "DIR")]
         queue: Option<PathBuf>,
+        /// The address your devices reach the page at (a forwarded port, a tunnel), for the
+        /// links in notifications (ASK_NOTIFY_URL); default: the listen address.
+        #[arg(long, value_name = "URL")]
+        public_url: Option<String>,
         /// Config file (default: as `pi-ask ask`).
         #[arg(long, value_name = "PATH")]
         config: Option<PathBuf>,
@@ -450,6 +454,7 @@ fn dispatch(command: Command) -> Ended {
             url_file,
             allow_hosts,
             queue,
+            public_url,
             config,
             history,
         } => {
@@ -463,6 +468,7 @@ fn dispatch(command: Command) -> Ended {
                 url_file,
                 allow_hosts,
                 queue,
+                public_url,
             };
             commands::serve::run(args, &options, history)
         }

@@ -447,3 +447,117 @@ fn status_and_doctor_say_where_the_page_serves() {
     );
     assert!(status.status.success(), "the page watches: {text}");
 }
+
+/// One HTTP request a stand-in server took: its request line, headers and body.
+struct Taken {
+    line: String,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+/// A stand-in for ntfy on a free port: takes one request, answers 200, hands it over.
+fn stand_in() -> (String, std::sync::mpsc::Receiver<Taken>) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let Ok((stream, _)) = listener.accept() else {
+            return;
+        };
+        let mut reader = BufReader::new(stream.try_clone().unwrap());
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        let mut headers = Vec::new();
+        loop {
+            let mut header = String::new();
+            reader.read_line(&mut header).unwrap();
+            let header = header.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            if let Some((n, v)) = header.split_once(':') {
+                headers.push((n.trim().to_ascii_lowercase(), v.trim().to_owned()));
+            }
+        }
+        let length: usize = headers
+            .iter()
+            .find(|(n, _)| n == "content-length")
+            .map_or(0, |(_, v)| v.parse().unwrap());
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body).unwrap();
+        let mut stream = stream;
+        let _ = stream
+            .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+        let _ = tx.send(Taken {
+            line: line.trim_end().to_owned(),
+            headers,
+            body: String::from_utf8_lossy(&body).into_owned(),
+        });
+    });
+    (address, rx)
+}
+
+/// The config block docs/web.md gives for ntfy, as written there.
+fn ntfy_recipe() -> String {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/web.md")).unwrap();
+    let after = &doc[doc.find("<!-- ntfy-recipe").expect("the recipe's marker")..];
+    let block = &after[after.find("```toml\n").unwrap() + 8..];
+    block[..block.find("```").unwrap()].to_owned()
+}
+
+#[test]
+fn a_new_ask_reaches_a_phone_through_the_documented_ntfy_recipe() {
+    if std::process::Command::new("curl")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        return common::not_run("curl is not installed");
+    }
+    let s = setting();
+    let (address, taken) = stand_in();
+    let config = s.home.path().join(".pi/agent/extensions");
+    std::fs::create_dir_all(&config).unwrap();
+    // The block added to a config (every config starts with its schema version).
+    let toml = format!("schemaVersion = 1\n\n{}", ntfy_recipe());
+    std::fs::write(config.join("pi-ask.toml"), toml).unwrap();
+    let topic = s.home.path().join(".config/pi-ask");
+    std::fs::create_dir_all(&topic).unwrap();
+    std::fs::write(
+        topic.join("ntfy-topic-url"),
+        format!("http://{address}/pi-ask-0123456789abcdef0123456789abcdef\n"),
+    )
+    .unwrap();
+    let _served = Served::start(
+        s.home.path(),
+        s.queue.dir(),
+        &["--public-url", "http://phone.example:9000/"],
+    );
+    s.queue
+        .submit(&queued_ask("pushed", "Deploy now?", 1))
+        .unwrap();
+    let request = taken
+        .recv_timeout(std::time::Duration::from_secs(15))
+        .expect("the stand-in for ntfy was told");
+    assert_eq!(
+        request.line,
+        "POST /pi-ask-0123456789abcdef0123456789abcdef HTTP/1.1"
+    );
+    let header = |name: &str| {
+        request
+            .headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let page = "http://phone.example:9000/ask/pushed";
+    assert_eq!(header("title"), "pi-ask");
+    assert_eq!(header("click"), page);
+    assert_eq!(header("actions"), format!("view, Answer, {page}"));
+    assert_eq!(
+        request.body,
+        "Question waiting from claude-code: Deploy now?"
+    );
+}

@@ -23,6 +23,9 @@ pub struct ServeArgs {
     pub allow_hosts: Vec<String>,
     /// `--queue`.
     pub queue: Option<PathBuf>,
+    /// `--public-url`: the address the person's devices reach the page at (a forwarded port, a
+    /// tunnel), for the links in notifications; default: the listen address.
+    pub public_url: Option<String>,
 }
 
 /// The warning for an address other machines can reach.
@@ -92,6 +95,14 @@ pub fn run(args: ServeArgs, options: &RunOptions, history: HistoryChoice) -> End
     });
     let desk_queues = queues.clone();
     let desk_options = options.clone();
+    let notifications = crate::config::peek(&crate::config::ConfigPaths::from_env(
+        options.config.as_deref(),
+    ))
+    .notifications;
+    let public = args
+        .public_url
+        .as_deref()
+        .map_or_else(|| origin.clone(), |u| u.trim_end_matches('/').to_owned());
     let setup = web::Setup {
         listener,
         allow_hosts: args.allow_hosts,
@@ -101,6 +112,7 @@ pub fn run(args: ServeArgs, options: &RunOptions, history: HistoryChoice) -> End
                 desk_options,
                 Box::new(move |ask| history.journal(ask)),
             )
+            .with_arrivals(arrival_notice(notifications, public, on_terminal))
         }),
         announce,
         stop,
@@ -108,6 +120,40 @@ pub fn run(args: ServeArgs, options: &RunOptions, history: HistoryChoice) -> End
     web::serve(setup).map_err(CommandError::Serve)?;
     report("stopped; every unanswered ask stays in the queue");
     Ok(CommandOutcome::Done)
+}
+
+/// Tells each ask that arrives through the configured channels: the terminal's (bell, OSC) on this
+/// terminal when there is one, and commands with `ASK_NOTIFY_URL` set to the ask's page (a phone
+/// notification: docs/web.md's ntfy recipe).
+fn arrival_notice(
+    notifications: crate::config::Notifications,
+    public: String,
+    on_terminal: bool,
+) -> web::desk::ArrivalHook {
+    let mut tty: Box<dyn std::io::Write> = match crate::drivers::tty::open_tty() {
+        Ok(tty) if on_terminal => Box::new(tty),
+        _ => Box::new(std::io::sink()),
+    };
+    Box::new(move |ask| {
+        if !notifications.enabled {
+            return;
+        }
+        let n = crate::model::Notification {
+            event: "question-waiting".into(),
+            title: "pi-ask".into(),
+            message: crate::printable::printable(&format!(
+                "Question waiting from {}: {}",
+                ask.client, ask.first_prompt
+            )),
+        };
+        let url = format!("{public}/ask/{}", ask.id);
+        crate::tui::notify::send_with(
+            &n,
+            &notifications.channels,
+            &mut tty,
+            &[("ASK_NOTIFY_URL", url)],
+        );
+    })
 }
 
 /// Says a sign-in link on the terminal: the first with a QR code (a phone's camera opens it), the

@@ -47,6 +47,17 @@ pub fn terminal_sequence(channel: &Channel, n: &Notification) -> Option<String> 
 /// Sends the notification through every channel in order. Terminal channels write to `tty`;
 /// commands run in the background (`sh -c`) so a slow one cannot hold up the form.
 pub fn send(n: &Notification, channels: &[Channel], tty: &mut dyn Write) -> Vec<Attempt> {
+    send_with(n, channels, tty, &[])
+}
+
+/// [`send`], with more variables in the commands' environment (`pi-ask serve` adds
+/// `ASK_NOTIFY_URL`, the page of the ask).
+pub fn send_with(
+    n: &Notification,
+    channels: &[Channel],
+    tty: &mut dyn Write,
+    env: &[(&str, String)],
+) -> Vec<Attempt> {
     channels
         .iter()
         .map(|channel| match (channel, terminal_sequence(channel, n)) {
@@ -70,6 +81,7 @@ pub fn send(n: &Notification, channels: &[Channel], tty: &mut dyn Write) -> Vec<
                     .env("ASK_NOTIFY_EVENT", &n.event)
                     .env("ASK_NOTIFY_TITLE", &n.title)
                     .env("ASK_NOTIFY_MESSAGE", &n.message)
+                    .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
                     .stdin(Stdio::null())
                     .stdout(Stdio::null())
                     .stderr(Stdio::null())

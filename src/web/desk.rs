@@ -32,6 +32,9 @@ const OUTCOMES: usize = 64;
 /// Makes the history journal of an ask opened here (none when the history is off).
 pub type JournalMaker = Box<dyn Fn(PendingAsk) -> Option<JournalHandle>>;
 
+/// Told once of each ask that arrives (the notification channels).
+pub type ArrivalHook = Box<dyn FnMut(&WaitingAsk)>;
+
 /// What a page asks of the desk.
 #[derive(Debug, Clone)]
 pub enum Request {
@@ -93,9 +96,32 @@ pub struct Desk {
     open: HashMap<String, OpenAsk>,
     outcomes: VecDeque<(String, Outcome)>,
     changes: Changes,
+    arrived: Option<ArrivalHook>,
+    /// The asks told of (those still waiting).
+    told: std::collections::HashSet<String>,
 }
 
 impl Desk {
+    /// Tells `hook` of each ask that arrives from now on, once (those waiting already too).
+    pub fn with_arrivals(mut self, hook: ArrivalHook) -> Desk {
+        self.arrived = Some(hook);
+        self.tell_arrivals();
+        self
+    }
+
+    fn tell_arrivals(&mut self) {
+        let Some(hook) = self.arrived.as_mut() else {
+            return;
+        };
+        for ask in self.list.entries() {
+            if self.told.insert(ask.id.clone()) {
+                hook(ask);
+            }
+        }
+        let list = &self.list;
+        self.told.retain(|id| list.entry(id).is_some());
+    }
+
     /// A desk over `queues` (the first is where asks go now), opening forms with `options`.
     pub fn new(queues: Vec<Queue>, options: RunOptions, journal: JournalMaker) -> Desk {
         let mut list = InboxList::default();
@@ -111,6 +137,8 @@ impl Desk {
             open: HashMap::new(),
             outcomes: VecDeque::new(),
             changes: Changes::default(),
+            arrived: None,
+            told: std::collections::HashSet::new(),
         };
         desk.tick(Instant::now());
         desk
@@ -159,6 +187,7 @@ impl Desk {
         let ids: Vec<String> = self.list.entries().iter().map(|e| e.id.clone()).collect();
         if ids != before {
             self.changes.list += 1;
+            self.tell_arrivals();
         }
         let gone: Vec<String> = self
             .open
