@@ -406,7 +406,7 @@ fn the_line_mode_inbox_says_the_list_again_when_an_ask_goes_away() {
     s.wait_for("2 asks waiting:");
     let claim = queue.claim("a1").unwrap().unwrap();
     queue.answer(claim, &json!({})).unwrap();
-    s.wait_for("The list changed.");
+    s.wait_for("The list changed:");
     s.wait_for("1. Which database?");
     queue
         .submit(&common::queued_ask("a3", "Which region?", 3))

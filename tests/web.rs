@@ -561,3 +561,66 @@ fn a_new_ask_reaches_a_phone_through_the_documented_ntfy_recipe() {
         "Question waiting from claude-code: Deploy now?"
     );
 }
+
+#[test]
+fn a_terminal_inbox_and_the_page_on_the_same_asks_answer_each_once_and_say_so() {
+    use common::pty::Session;
+    let s = setting();
+    s.queue
+        .submit(&queued_ask("w1", "First on the web?", 1))
+        .unwrap();
+    s.queue
+        .submit(&queued_ask("w2", "Second in the terminal?", 2))
+        .unwrap();
+    let served = Served::start(s.home.path(), s.queue.dir(), &[]);
+    let cookie = served.sign_in();
+    let queue_dir = s.queue.dir().to_str().unwrap().to_owned();
+    let mut inbox = Session::start(&["inbox", "--no-history", "--queue", &queue_dir], |_| {});
+    inbox.wait_for("pi-ask inbox · 2 asks waiting");
+    // The page answers the first: the terminal's list says one went elsewhere.
+    served.press(&cookie, "w1", "tab=0&act=pick:0");
+    let done = served.press(&cookie, "w1", "tab=1&act=submit");
+    assert!(
+        done.body.contains("The agent has your answer"),
+        "{}",
+        done.body
+    );
+    assert_eq!(
+        wait_answer(&s.queue, "w1")["details"]["answers"]["env"]["values"][0],
+        "staging"
+    );
+    inbox.wait_for("1 ask waiting · 1 answered elsewhere or withdrawn");
+    // The terminal opens the second (it claims it): the page says so and sends nothing.
+    served.press(&cookie, "w2", "tab=0&act=qnote&qnote=typed+on+the+page");
+    inbox.send("\r");
+    inbox.wait_for("Type your own");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        let page = served.get("/ask/w2", &[("Cookie", &cookie)]).body;
+        if page.contains("Open in another inbox") {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{page}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let refused = served.press(&cookie, "w2", "tab=0&act=pick:0");
+    assert!(
+        refused.body.contains("Open in another inbox"),
+        "{}",
+        refused.body
+    );
+    inbox.send("2");
+    inbox.wait_for("Review");
+    inbox.send("\r");
+    let answer = wait_answer(&s.queue, "w2");
+    assert_eq!(
+        answer["details"]["answers"]["env"]["values"][0], "prod",
+        "the terminal's, once"
+    );
+    assert!(
+        answer["details"]["answers"]["env"].get("note").is_none(),
+        "{answer}"
+    );
+    let after = served.get("/ask/w2", &[("Cookie", &cookie)]).body;
+    assert!(after.contains("Answered elsewhere"), "{after}");
+}

@@ -284,7 +284,12 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
             Ok(ListEnding::Chose(InboxCmd::Quit)) | Ok(ListEnding::Interrupted) => {
                 return Ok(CommandOutcome::Done);
             }
-            Ok(ListEnding::Empty) => continue,
+            Ok(ListEnding::Empty) => {
+                report(
+                    "the asks listed were answered elsewhere (another inbox, the web page) or withdrawn",
+                );
+                continue;
+            }
             Ok(ListEnding::Chose(chosen)) => chosen,
             Err(e) => return Err(CommandError::InboxTerminal(e)),
         };

@@ -56,6 +56,9 @@ pub struct InboxList {
     later: Vec<String>,
     /// The type-to-filter line (`inbox.filter`, `/`), while it is open.
     filter: Option<Filter>,
+    /// How many asks left the list while it was shown: answered in another inbox or on the web
+    /// page, or withdrawn by their askers (this list's own choices end it first).
+    gone_elsewhere: usize,
 }
 
 impl InboxList {
@@ -172,6 +175,12 @@ impl InboxList {
         None
     }
 
+    /// How many asks left the list while it was shown (answered elsewhere, withdrawn): the list
+    /// says so, so that no ask disappears silently.
+    pub fn gone_elsewhere(&self) -> usize {
+        self.gone_elsewhere
+    }
+
     /// The asks left for later, in the order they were left.
     pub fn later(&self) -> &[String] {
         &self.later
@@ -193,6 +202,11 @@ impl InboxList {
     /// Returns whether the list changed (what it shows, or its order).
     pub fn refresh(&mut self, mut entries: Vec<WaitingAsk>) -> bool {
         let highlighted = self.entries.get(self.cursor).map(|e| e.id.clone());
+        self.gone_elsewhere += self
+            .entries
+            .iter()
+            .filter(|old| !entries.iter().any(|e| e.id == old.id))
+            .count();
         let later_at = |id: &str| self.later.iter().position(|l| l == id);
         entries.sort_by_key(|e| (later_at(&e.id), e.created_at));
         self.later.retain(|id| entries.iter().any(|e| &e.id == id));

@@ -42,10 +42,15 @@ pub fn draw(
     let cols = area.width as usize;
     let bottom = area.y + area.height;
     let n = list.entries().len();
-    let heading = match n {
+    let mut heading = match n {
         1 => "pi-ask inbox · 1 ask waiting".to_owned(),
         n => format!("pi-ask inbox · {n} asks waiting"),
     };
+    match list.gone_elsewhere() {
+        0 => {}
+        1 => heading.push_str(" · 1 answered elsewhere or withdrawn"),
+        gone => heading.push_str(&format!(" · {gone} answered elsewhere or withdrawn")),
+    }
     put(buf, area.x, area.y, heading, cols, theme.bold_accent());
     // The footer and its rule take the last two rows when there is room for anything else.
     let list_bottom = if area.height >= 4 { bottom - 2 } else { bottom };

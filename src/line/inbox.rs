@@ -169,7 +169,9 @@ fn said_list(
         if before.iter().any(|id| !ids.contains(&id.as_str())) {
             // An ask went away (answered elsewhere, withdrawn): the numbers moved, so the
             // whole list is said again before a number can name the wrong ask.
-            let mut lines = vec!["The list changed.".to_owned()];
+            let mut lines = vec![
+                "The list changed: an ask was answered elsewhere (another inbox, the web page) or withdrawn.".to_owned(),
+            ];
             lines.extend(list_lines(list, now_ms()));
             say(out, lines)?;
             continue;

@@ -289,12 +289,12 @@ impl Desk {
     }
 
     fn outcome_page(&self, id: &str, fallback: Outcome) -> Reply {
-        let outcome = self
-            .outcomes
-            .iter()
-            .rev()
-            .find(|(o, _)| o == id)
-            .map_or(fallback, |(_, outcome)| outcome.clone());
+        let outcome = match self.remembered(id) {
+            // Open in another inbox: where it is now says more (answered there by now?).
+            Some(Outcome::OpenElsewhere) => self.whereabouts(id),
+            Some(known) => known.clone(),
+            None => fallback,
+        };
         Reply::Page {
             title: "pi-ask".to_owned(),
             main: page::outcome_main(&outcome),
@@ -354,7 +354,6 @@ impl Desk {
     }
 
     fn whereabouts(&self, id: &str) -> Outcome {
-        let mut outcome = Outcome::Unknown;
         for queue in &self.queues {
             match queue.whereabouts(id) {
                 Whereabouts::Withdrawn => return Outcome::Withdrawn,
@@ -362,10 +361,20 @@ impl Desk {
                 Whereabouts::Waiting | Whereabouts::Gone => {}
             }
         }
-        if let Some((_, known)) = self.outcomes.iter().rev().find(|(o, _)| o == id) {
-            outcome = known.clone();
+        match self.remembered(id) {
+            // It was open in another inbox and is gone from the queue now: answered there.
+            Some(Outcome::OpenElsewhere) => Outcome::AnsweredElsewhere,
+            Some(known) => known.clone(),
+            None => Outcome::Unknown,
         }
-        outcome
+    }
+
+    fn remembered(&self, id: &str) -> Option<&Outcome> {
+        self.outcomes
+            .iter()
+            .rev()
+            .find(|(o, _)| o == id)
+            .map(|(_, outcome)| outcome)
     }
 
     fn act(&mut self, id: &str, posted: action::Posted, now: Instant) -> Reply {
