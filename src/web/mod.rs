@@ -95,6 +95,16 @@ pub fn serve(setup: Setup) -> Result<(), ServeError> {
     let make_desk = setup.desk;
     let desk_thread = std::thread::spawn(move || {
         let mut desk = make_desk();
+        // What changed goes to the pages at once, after a look as after a request.
+        let publish = |desk: &Desk| {
+            changes_tx.send_if_modified(|shown| {
+                let changed = shown != desk.changes();
+                if changed {
+                    *shown = desk.changes().clone();
+                }
+                changed
+            });
+        };
         let mut looked = Instant::now();
         loop {
             if stop.load(Ordering::Relaxed) {
@@ -105,10 +115,12 @@ pub fn serve(setup: Setup) -> Result<(), ServeError> {
             if looked.elapsed() >= LOOK {
                 desk.tick(Instant::now());
                 looked = Instant::now();
+                publish(&desk);
             }
             match inbox.recv_timeout(LOOK.saturating_sub(looked.elapsed())) {
                 Ok((request, reply)) => {
                     let _ = reply.send(desk.handle(request, Instant::now()));
+                    publish(&desk);
                 }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
@@ -116,13 +128,6 @@ pub fn serve(setup: Setup) -> Result<(), ServeError> {
                     break;
                 }
             }
-            changes_tx.send_if_modified(|shown| {
-                let changed = shown != desk.changes();
-                if changed {
-                    *shown = desk.changes().clone();
-                }
-                changed
-            });
         }
         // Dropping the sender ends every page's event stream, so the server can stop.
         drop(changes_tx);
