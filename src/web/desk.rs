@@ -1,7 +1,7 @@
 //! The web page's side of the one engine: the waiting asks (read from the queues as every inbox
 //! reads them), and for each ask a person works on in a browser an [`Engine`] over the same
 //! session the terminal form runs (config, keymaps, settings, drafts in the history). A posted
-//! form becomes [`Msg`](crate::model::Msg)s, stepped through that engine; the page is drawn from
+//! form becomes [`Msg`]s, stepped through that engine; the page is drawn from
 //! its model. Nothing here is behaviour of the page's own.
 //!
 //! An ask is claimed only when its form ends with a result, and answered at once: the claim is
