@@ -426,6 +426,80 @@ fn the_filter_hides_the_options_that_do_not_match() {
     );
 }
 
+fn the_keys_of_the_persons_keymap_work_on_the_page() {
+    let (home, queue) = setting();
+    // The person's keymap: `l` for the next tab, `m` for an option's note.
+    let config = home.path().join(".pi/agent/extensions");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("pi-ask.toml"),
+        "schemaVersion = 1\n\n[keymaps.main]\nnextTab = [\"l\", \"tab\", \"right\"]\noptionNote = [\"m\"]\n",
+    )
+    .unwrap();
+    let served = Served::start(home.path(), queue.dir(), &[]);
+    let mut ask = queued_ask("keys", "Which database?", 1);
+    ask.payload = payload();
+    queue.submit(&ask).unwrap();
+    let driver = driver();
+    run(async {
+        let client = browser(&driver, 1024, 768, false).await;
+        client.goto(&sign_in_link(&served)).await.unwrap();
+        client
+            .goto(&format!("{}/ask/keys", served.origin()))
+            .await
+            .unwrap();
+        let first = wait_for(&client, "#o0").await;
+        let down: char = fantoccini::key::Key::Down.into();
+        let enter: char = fantoccini::key::Key::Enter.into();
+        // Down moves the focus and chooses nothing; Enter chooses the one in focus and goes on.
+        first.send_keys(&down.to_string()).await.unwrap();
+        let focused: Value = client
+            .execute("return [document.activeElement.id, document.querySelectorAll('.option input:checked').length]", vec![])
+            .await
+            .unwrap();
+        assert_eq!(focused, json!(["o1", 0]));
+        client
+            .active_element()
+            .await
+            .unwrap()
+            .send_keys(&enter.to_string())
+            .await
+            .unwrap();
+        wait_for(&client, "[data-page=form][data-tab='1']").await;
+        // `m`, the person's key for a note, opens the note of the option in focus; `n` does not.
+        let checkbox = wait_for(&client, "#o1").await;
+        checkbox.send_keys("n").await.unwrap();
+        let open: Value = client
+            .execute(
+                "return document.querySelectorAll('details.note[open]').length",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(open, json!(0), "n is not bound any more");
+        checkbox.send_keys("m").await.unwrap();
+        let note: Value = client
+            .execute("return document.activeElement.name", vec![])
+            .await
+            .unwrap();
+        assert_eq!(note, json!("note1"));
+        // `l`, the person's key for the next tab.
+        let checkbox = wait_for(&client, "#o0").await;
+        checkbox.send_keys("l").await.unwrap();
+        wait_for(&client, "[data-page=form][data-tab='2']").await;
+        // A digit chooses that option (a preview question's, which goes on to the review).
+        client
+            .active_element()
+            .await
+            .unwrap()
+            .send_keys("2")
+            .await
+            .unwrap();
+        wait_for(&client, "[data-page=form][data-tab='3']").await;
+        client.close().await.unwrap();
+    });
+}
+
 fn main() -> std::process::ExitCode {
     use libtest_mimic::{Arguments, Failed, Trial};
     let args = Arguments::from_args();
@@ -445,6 +519,10 @@ fn main() -> std::process::ExitCode {
         (
             "the_filter_hides_the_options_that_do_not_match",
             the_filter_hides_the_options_that_do_not_match,
+        ),
+        (
+            "the_keys_of_the_persons_keymap_work_on_the_page",
+            the_keys_of_the_persons_keymap_work_on_the_page,
         ),
     ];
     let missing = missing();

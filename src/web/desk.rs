@@ -99,6 +99,8 @@ pub struct Desk {
     arrived: Option<ArrivalHook>,
     /// The asks told of (those still waiting).
     told: std::collections::HashSet<String>,
+    /// The page's keys from the person's keymap ([`page::keys_json`]).
+    keys: String,
 }
 
 impl Desk {
@@ -139,7 +141,12 @@ impl Desk {
             changes: Changes::default(),
             arrived: None,
             told: std::collections::HashSet::new(),
+            keys: String::new(),
         };
+        let config = crate::config::peek(&crate::config::ConfigPaths::from_env(
+            desk.options.config.as_deref(),
+        ));
+        desk.keys = page::keys_json(&crate::keymap::BindingTable::new(config.keymaps));
         desk.tick(Instant::now());
         desk
     }
@@ -283,7 +290,7 @@ impl Desk {
             .map_or_else(|| "Review".to_owned(), |q| q.label.clone());
         Reply::Page {
             title,
-            main: page::form_main(&asker, model),
+            main: page::form_main(&asker, model, &self.keys),
             waiting: self.waiting(),
         }
     }

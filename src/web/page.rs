@@ -166,11 +166,40 @@ pub struct Asker<'a> {
     pub cwd: &'a str,
 }
 
-/// An open ask: its tab bar, then the question or the review the model is on.
-pub fn form_main(asker: &Asker<'_>, model: &Model) -> String {
+/// The page's keys from the person's keymap, as JSON for the page's script: for each thing the
+/// page does on a key (filter, a note on the option in focus, the question's note, the next and
+/// previous tab), the keys bound to the same action in the terminal form. Tab and Shift+Tab stay
+/// the browser's (moving the focus), as do the arrows inside a group of choices.
+pub fn keys_json(table: &crate::keymap::BindingTable) -> String {
+    use crate::keymap::Action;
+    let browsers = ["tab", "shift+tab"];
+    let keys = |action: Action| -> Vec<String> {
+        table
+            .keys(action)
+            .iter()
+            .map(ToString::to_string)
+            .filter(|k| !browsers.contains(&k.as_str()))
+            .collect()
+    };
+    serde_json::json!({
+        "filter": keys(Action::MainFilter),
+        "optionNote": keys(Action::MainOptionNote),
+        "questionNote": keys(Action::MainQuestionNote),
+        "nextTab": keys(Action::MainNextTab),
+        "previousTab": keys(Action::MainPreviousTab),
+    })
+    .to_string()
+}
+
+/// An open ask: its tab bar, then the question or the review the model is on. `keys` is
+/// [`keys_json`]'s.
+pub fn form_main(asker: &Asker<'_>, model: &Model, keys: &str) -> String {
     let id = esc(asker.id);
     let tab = model.tab_index();
-    let mut out = format!("<div data-page=\"form\" data-ask=\"{id}\" data-tab=\"{tab}\">");
+    let mut out = format!(
+        "<div data-page=\"form\" data-ask=\"{id}\" data-tab=\"{tab}\" data-keys=\"{}\">",
+        esc(keys)
+    );
     if let Some(title) = model.title() {
         let _ = write!(out, "<h1>{}</h1>", esc(title));
     }

@@ -59,7 +59,7 @@
     const act = input.dataset && input.dataset.act;
     if (!act) return;
     if (act === "own") {
-      document.getElementById("own-text").focus();
+      openOwn();
       return;
     }
     post(input.form, act);
@@ -70,12 +70,96 @@
     if (event.target.matches(".filter-input")) filter(event.target.value);
   });
 
+  // A key as the keymap names it (`shift+n`, `ctrl+l`, `right`, `/`).
+  const NAMED = {
+    ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right", Enter: "enter",
+    Escape: "esc", Tab: "tab", " ": "space", Home: "home", End: "end", PageUp: "pageUp",
+    PageDown: "pageDown", Backspace: "backspace", Delete: "delete",
+  };
+  function keyId(event) {
+    const single = event.key.length === 1;
+    const base = NAMED[event.key] || (single ? event.key.toLowerCase() : null);
+    if (!base) return null;
+    const cased = single && event.key.toLowerCase() !== event.key.toUpperCase();
+    return (event.ctrlKey ? "ctrl+" : "") + (event.shiftKey && (cased || !single) ? "shift+" : "")
+      + (event.altKey ? "alt+" : "") + (event.metaKey ? "super+" : "") + base;
+  }
+
+  function openOwn() {
+    document.getElementById("own-text").focus();
+  }
+
+  function openNote(details) {
+    if (!details) return;
+    details.open = true;
+    const box = details.querySelector("textarea");
+    if (box) box.focus();
+  }
+
+  // What the person's keymap binds, done the page's way (the terminal's actions of the same name).
+  const PAGE_KEYS = {
+    filter: () => { const box = document.querySelector(".filter-input"); if (box) box.focus(); },
+    optionNote: () => {
+      const focused = document.activeElement && document.activeElement.closest
+        && document.activeElement.closest(".option[data-option]");
+      const checked = document.querySelector(".option[data-option] input:checked");
+      const option = focused || (checked && checked.closest(".option"))
+        || document.querySelector(".option[data-option]");
+      if (option) openNote(option.querySelector("details.note"));
+    },
+    questionNote: () => openNote(document.querySelector(".question > form > details.note")),
+    nextTab: () => { const form = document.querySelector("form.tabs"); if (form) post(form, "next"); },
+    previousTab: () => {
+      const form = document.querySelector("form.tabs");
+      if (form && page().dataset.tab !== "0") post(form, "back");
+    },
+  };
+
   document.addEventListener("keydown", (event) => {
     // Enter in the own answer's box uses it, as Enter does in the terminal's editor;
     // Shift+Enter starts a new line.
     if (event.key === "Enter" && !event.shiftKey && event.target.id === "own-text") {
       event.preventDefault();
       post(event.target.form, "own");
+      return;
+    }
+    const typing = event.target.matches && event.target.matches("textarea, input[type=search]");
+    const current = page();
+    if (typing || !current || current.dataset.page !== "form") return;
+    const id = keyId(event);
+    // On a choice, Up and Down move the focus as the terminal's cursor moves (a browser's radio
+    // group would choose on every arrow, and a choice goes on to the next question); Enter
+    // chooses the one in focus, as in the terminal.
+    const choice = event.target.matches && event.target.matches(".option > input");
+    if (choice && (id === "up" || id === "down")) {
+      event.preventDefault();
+      const inputs = [...document.querySelectorAll(".option:not([hidden]) > input:not([disabled])")];
+      const at = inputs.indexOf(event.target) + (id === "down" ? 1 : -1);
+      if (inputs[at]) inputs[at].focus();
+      return;
+    }
+    if (choice && id === "enter") {
+      event.preventDefault();
+      const input = event.target;
+      if (input.dataset.act === "own") openOwn();
+      else if (input.type === "checkbox") post(input.form, "next");
+      else if (input.checked) post(input.form, input.dataset.act);
+      else input.click();
+      return;
+    }
+    // The digits choose (or tick) that option, as in the terminal.
+    if (/^[1-9]$/.test(id || "")) {
+      const input = document.querySelectorAll(".option[data-option] > input")[Number(id) - 1];
+      if (input) { event.preventDefault(); input.click(); }
+      return;
+    }
+    const bound = JSON.parse(current.dataset.keys || "{}");
+    for (const [action, keys] of Object.entries(bound)) {
+      if (keys.includes(id) && PAGE_KEYS[action]) {
+        event.preventDefault();
+        PAGE_KEYS[action]();
+        return;
+      }
     }
   });
 
