@@ -27,6 +27,8 @@ pub struct Session {
     pub raw: Arc<Mutex<Vec<u8>>>,
     pub out: PathBuf,
     pub dir: tempfile::TempDir,
+    /// Set once the reader has taken everything the program wrote (its side closed).
+    drained: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Session {
@@ -120,6 +122,8 @@ impl Session {
         let raw = Arc::new(Mutex::new(Vec::new()));
         let raw_sink = raw.clone();
         let answer = writer.clone();
+        let drained = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let done = drained.clone();
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             while let Ok(n) = reader.read(&mut buf) {
@@ -142,6 +146,8 @@ impl Session {
                 // Recorded once the screen shows it: output seen here is on the screen too.
                 raw_sink.lock().unwrap().extend_from_slice(&buf[..n]);
             }
+            // Every byte the program wrote is on the screen (its side of the pty is closed).
+            done.store(true, std::sync::atomic::Ordering::SeqCst);
         });
         Session {
             master: pty.master,
@@ -151,6 +157,18 @@ impl Session {
             raw,
             out,
             dir,
+            drained,
+        }
+    }
+
+    /// Waits (a moment at most) until the reader has taken the last output of a program that
+    /// ended: what it drew last, such as leaving the alternate screen, is on the screen.
+    fn drain(&self) {
+        let start = Instant::now();
+        while !self.drained.load(std::sync::atomic::Ordering::SeqCst)
+            && start.elapsed() < Duration::from_secs(2)
+        {
+            std::thread::sleep(Duration::from_millis(5));
         }
     }
 
@@ -285,8 +303,7 @@ impl Session {
         let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
-                // Let the reader thread take the last output.
-                std::thread::sleep(Duration::from_millis(50));
+                self.drain();
                 return status.exit_code();
             }
             assert!(
@@ -308,6 +325,7 @@ impl Session {
         let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
+                self.drain();
                 let text = std::fs::read_to_string(&self.out).unwrap_or_default();
                 let json = serde_json::from_str(&text)
                     .unwrap_or_else(|e| panic!("no JSON ({e}): {text:?}"));
