@@ -193,3 +193,46 @@ fn raw_post(address: &str, host: &str, origin: Option<&str>, bearer: &str, body:
     let _ = stream.read_exact(&mut first);
     String::from_utf8_lossy(&first[9..12]).parse().unwrap_or(0)
 }
+
+#[test]
+fn an_agent_behind_ssh_r_reaches_the_laptops_pi_ask() {
+    if let Some(why) = common::ssh::missing() {
+        return common::not_run(&why);
+    }
+    let home = tempfile::tempdir().unwrap();
+    let queue = Queue::open(home.path().join("queue")).unwrap();
+    let mut server = http_server(home.path(), &queue);
+    let port: u16 = server
+        .url
+        .trim_end_matches("/mcp")
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    // docs/remote.md: `ssh -R 7440:127.0.0.1:7440 server`, here with free ports on loopback.
+    let tunnel = common::ssh::Tunnel::start(common::ssh::Forward::Remote, port);
+    server.url = format!("http://127.0.0.1:{}/mcp", tunnel.port);
+    let served = Served::start(home.path(), queue.dir(), &[]);
+    let asking = agent("call", &server);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let ask = loop {
+        if let Some(ask) = queue.pending().into_iter().next() {
+            break ask;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the agent's ask never came through the tunnel"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let cookie = served.sign_in();
+    served.press(&cookie, &ask.id, "tab=0&act=pick:0");
+    served.press(&cookie, &ask.id, "tab=1&act=submit");
+    let seen = asking.join().unwrap();
+    assert_eq!(
+        seen["result"]["content"][0]["text"], "Q1: Staging",
+        "{seen}"
+    );
+    drop(tunnel);
+}

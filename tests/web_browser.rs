@@ -500,6 +500,46 @@ fn the_keys_of_the_persons_keymap_work_on_the_page() {
     });
 }
 
+/// The "done when": the person leaves the terminal and answers from a phone's browser
+/// through an SSH-forwarded port (docs/remote.md's `ssh -L`), and the agent (`pi-ask mcp`) gets
+/// the result.
+fn a_phone_through_an_ssh_forwarded_port_answers_an_mcp_ask() {
+    if let Some(why) = common::ssh::missing() {
+        return common::not_run(&why);
+    }
+    let (home, queue) = setting();
+    let served = Served::start(home.path(), queue.dir(), &[]);
+    let port: u16 = served.address.rsplit(':').next().unwrap().parse().unwrap();
+    let tunnel = common::ssh::Tunnel::start(common::ssh::Forward::Local, port);
+    let mut mcp = Mcp::start_on(tempfile::tempdir().unwrap(), queue.clone(), &[], json!({}));
+    mcp.call(5, payload());
+    mcp.queued(1);
+    let driver = driver();
+    run(async {
+        let client = browser(&driver, 390, 844, false).await;
+        let link = format!("http://127.0.0.1:{}{}", tunnel.port, served.sign_in_path());
+        client.goto(&link).await.unwrap();
+        click(&client, "a.ask").await;
+        click(&client, "label[for=o0]").await;
+        wait_for(&client, "[data-page=form][data-tab='1']").await;
+        click(&client, "label[for=o1]").await;
+        wait_for(&client, "#o1:checked").await;
+        click(&client, "button[value=next]").await;
+        wait_for(&client, "[data-page=form][data-tab='2']").await;
+        click(&client, "label[for=o0]").await;
+        wait_for(&client, "[data-page=form][data-tab='3']").await;
+        click(&client, "button[value=submit]").await;
+        wait_for(&client, "[data-page=outcome]").await;
+        client.close().await.unwrap();
+    });
+    let result = mcp.response(5)["result"].clone();
+    assert_eq!(
+        result["content"][0]["text"], "Q1: PostgreSQL\nQ2: Billing\nQ3: Cards",
+        "{result}"
+    );
+    drop(tunnel);
+}
+
 fn main() -> std::process::ExitCode {
     use libtest_mimic::{Arguments, Failed, Trial};
     let args = Arguments::from_args();
@@ -523,6 +563,10 @@ fn main() -> std::process::ExitCode {
         (
             "the_keys_of_the_persons_keymap_work_on_the_page",
             the_keys_of_the_persons_keymap_work_on_the_page,
+        ),
+        (
+            "a_phone_through_an_ssh_forwarded_port_answers_an_mcp_ask",
+            a_phone_through_an_ssh_forwarded_port_answers_an_mcp_ask,
         ),
     ];
     let missing = missing();

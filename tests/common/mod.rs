@@ -6,6 +6,7 @@ pub mod embed_host;
 pub mod mcp;
 pub mod pty;
 pub mod registry;
+pub mod ssh;
 pub mod web;
 
 use std::time::Duration;
