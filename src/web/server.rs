@@ -4,6 +4,7 @@
 //! from taking memory (connections, event streams, bodies).
 
 use std::convert::Infallible;
+use std::future::Future as _;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::Sender;
@@ -29,6 +30,9 @@ const MAX_BODY: usize = 1024 * 1024;
 pub const MAX_CONNECTIONS: usize = 64;
 /// The most event streams open at once (each open page holds one).
 const MAX_STREAMS: usize = 32;
+/// A connection that neither reads nor writes for this long is closed (an event stream writes a
+/// keep-alive every 15 s): one opened and left idle, or sending nothing, frees its place.
+pub const IDLE: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// The header the page's script sends to get only a page's `<main>` back.
 const FRAGMENT: &str = "x-pi-ask-fragment";
@@ -357,10 +361,27 @@ impl Limited {
     }
 }
 
-/// A connection with its permit.
+/// A connection with its permit, closed after [`IDLE`] without traffic either way.
 pub struct LimitedIo {
     stream: tokio::net::TcpStream,
     _permit: tokio::sync::OwnedSemaphorePermit,
+    idle: std::pin::Pin<Box<tokio::time::Sleep>>,
+}
+
+impl LimitedIo {
+    /// Traffic: the idle time starts again.
+    fn active(&mut self) {
+        self.idle.as_mut().reset(tokio::time::Instant::now() + IDLE);
+    }
+
+    /// Whether the connection has been idle too long (and the task is woken when it will be).
+    fn expired(&mut self, cx: &mut std::task::Context<'_>) -> bool {
+        self.idle.as_mut().poll(cx).is_ready()
+    }
+}
+
+fn idle_error() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::TimedOut, "idle connection closed")
 }
 
 impl axum::serve::Listener for Limited {
@@ -379,6 +400,7 @@ impl axum::serve::Listener for Limited {
                         LimitedIo {
                             stream,
                             _permit: permit,
+                            idle: Box::pin(tokio::time::sleep(IDLE)),
                         },
                         addr,
                     );
@@ -400,7 +422,19 @@ impl tokio::io::AsyncRead for LimitedIo {
         cx: &mut std::task::Context<'_>,
         buf: &mut tokio::io::ReadBuf<'_>,
     ) -> std::task::Poll<std::io::Result<()>> {
-        std::pin::Pin::new(&mut self.stream).poll_read(cx, buf)
+        let before = buf.filled().len();
+        match std::pin::Pin::new(&mut self.stream).poll_read(cx, buf) {
+            std::task::Poll::Ready(Ok(())) => {
+                if buf.filled().len() > before {
+                    self.active();
+                }
+                std::task::Poll::Ready(Ok(()))
+            }
+            std::task::Poll::Pending if self.expired(cx) => {
+                std::task::Poll::Ready(Err(idle_error()))
+            }
+            other => other,
+        }
     }
 }
 
@@ -410,7 +444,11 @@ impl tokio::io::AsyncWrite for LimitedIo {
         cx: &mut std::task::Context<'_>,
         buf: &[u8],
     ) -> std::task::Poll<std::io::Result<usize>> {
-        std::pin::Pin::new(&mut self.stream).poll_write(cx, buf)
+        let written = std::pin::Pin::new(&mut self.stream).poll_write(cx, buf);
+        if matches!(written, std::task::Poll::Ready(Ok(n)) if n > 0) {
+            self.active();
+        }
+        written
     }
 
     fn poll_flush(
