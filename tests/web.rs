@@ -130,6 +130,24 @@ fn an_mcp_ask_answered_on_the_page_gives_the_terminals_result() {
     // The page of an answered ask says so.
     let again = served.get(&format!("/ask/{id}"), &[("Cookie", &cookie)]);
     assert!(again.body.contains("Answered"), "{}", again.body);
+    // Recorded in the history as the terminal inbox records an ask it answers.
+    let history = s.home.path().join(".pi/agent/pi-ask/history.jsonl");
+    let text = std::fs::read_to_string(&history).expect("the history");
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let opened = lines
+        .iter()
+        .find(|l| l.to_string().contains(&format!("\"queueId\":\"{id}\"")))
+        .expect("the opening, with the queued ask's id");
+    let history_id = opened["id"].as_str().unwrap();
+    assert!(
+        lines.iter().any(|l| l["id"] == history_id
+            && l.to_string().contains("SQLite")
+            && l.get("result").is_some()),
+        "the end with the answer: {text}"
+    );
 }
 
 #[test]

@@ -469,13 +469,18 @@ impl Desk {
             Whereabouts::OpenElsewhere => Outcome::OpenElsewhere,
             Whereabouts::Waiting | Whereabouts::Gone => Outcome::AnsweredElsewhere,
         };
-        // What was entered here is kept: a draft, and the form's end as the terminal records a
-        // form its asker withdrew.
+        // What was entered here is kept. Withdrawn, the form ends as the terminal's does (closed
+        // as cancelled); answered or open in another inbox, this record stays open with its
+        // draft, and the history marks it answered elsewhere once that inbox answers.
         open.engine.session_mut().record_draft();
-        open.engine
-            .step([Input::Msg(Msg::External(External::RemoteCancel))], now);
-        if let (Some(journal), Some(result)) = (&open.journal, open.engine.session().result()) {
-            journal.finish(result, outcome == Outcome::OpenElsewhere);
+        if outcome == Outcome::Withdrawn {
+            open.engine
+                .step([Input::Msg(Msg::External(External::RemoteCancel))], now);
+            if let (Some(journal), Some(result)) = (&open.journal, open.engine.session().result()) {
+                journal.finish(result, false);
+            }
+        } else if let Some(journal) = &open.journal {
+            journal.abandon();
         }
         self.ended(id, outcome);
     }
