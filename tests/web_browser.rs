@@ -442,7 +442,8 @@ fn the_keys_of_the_persons_keymap_work_on_the_page() {
     queue.submit(&ask).unwrap();
     let driver = driver();
     run(async {
-        let client = browser(&driver, 1024, 768, false).await;
+        // In the dark, for its screenshot of a preview question on a desktop.
+        let client = browser(&driver, 1280, 800, true).await;
         client.goto(&sign_in_link(&served)).await.unwrap();
         client
             .goto(&format!("{}/ask/keys", served.origin()))
@@ -487,6 +488,7 @@ fn the_keys_of_the_persons_keymap_work_on_the_page() {
         let checkbox = wait_for(&client, "#o0").await;
         checkbox.send_keys("l").await.unwrap();
         wait_for(&client, "[data-page=form][data-tab='2']").await;
+        keep_screenshot(&client, "preview-desktop-dark").await;
         // A digit chooses that option (a preview question's, which goes on to the review).
         client
             .active_element()
