@@ -642,3 +642,30 @@ fn a_terminal_inbox_and_the_page_on_the_same_asks_answer_each_once_and_say_so() 
     let after = served.get("/ask/w2", &[("Cookie", &cookie)]).body;
     assert!(after.contains("Answered elsewhere"), "{after}");
 }
+
+#[test]
+fn a_page_without_its_script_posts_and_is_sent_back_to_the_ask() {
+    let s = setting();
+    s.queue.submit(&queued_ask("plain", "Deploy?", 1)).unwrap();
+    let served = Served::start(s.home.path(), s.queue.dir(), &[]);
+    let cookie = served.sign_in();
+    let origin = served.origin();
+    let headers = [("Cookie", cookie.as_str()), ("Origin", origin.as_str())];
+    // The checked box and the button, as a form without a script sends them.
+    let chosen = served.request("POST", "/ask/plain", &headers, "tab=0&opt=1&act=choose");
+    assert_eq!(chosen.status, 303);
+    assert_eq!(chosen.header("location"), Some("/ask/plain"));
+    let review = served.get("/ask/plain", &[("Cookie", &cookie)]).body;
+    assert!(
+        review.contains("Review answers") && review.contains("Production"),
+        "{review}"
+    );
+    let odd = served.request("POST", "/ask/..%2F%0d%0aX:%20y", &headers, "tab=0&act=next");
+    assert_eq!(odd.header("location"), Some("/"), "{odd:?}");
+    let sent = served.request("POST", "/ask/plain", &headers, "tab=1&act=submit");
+    assert_eq!(sent.status, 303);
+    assert_eq!(
+        wait_answer(&s.queue, "plain")["details"]["answers"]["env"]["values"][0],
+        "prod"
+    );
+}

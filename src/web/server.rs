@@ -249,7 +249,12 @@ async fn act(
         return page_response(reply, wants_fragment(&headers));
     }
     // A page without its script: post, then get (the browser's back button stays harmless).
-    see_other(&format!("/ask/{}", page::esc(&id)))
+    // Only an id pi-ask writes goes back into a URL; anything else had no ask to show anyway.
+    if crate::queue::is_valid_id(&id) {
+        see_other(&format!("/ask/{id}"))
+    } else {
+        see_other("/")
+    }
 }
 
 async fn later(
