@@ -669,3 +669,51 @@ fn a_page_without_its_script_posts_and_is_sent_back_to_the_ask() {
         "prod"
     );
 }
+
+#[test]
+fn a_signal_stops_the_page_and_loses_nothing() {
+    let s = setting();
+    s.queue.submit(&queued_ask("kept", "Deploy?", 1)).unwrap();
+    let mut served = Served::start(s.home.path(), s.queue.dir(), &[]);
+    let cookie = served.sign_in();
+    let noted = served.press(&cookie, "kept", "tab=0&act=qnote&qnote=half+typed+thought");
+    assert_eq!(noted.status, 200);
+    let pid = served.child.id() as i32;
+    unsafe { libc::kill(pid, libc::SIGTERM) };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = served.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "pi-ask serve did not stop"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+    // The ask still waits for the next inbox; nobody is said to watch any more.
+    assert_eq!(s.queue.pending().len(), 1);
+    assert!(s.queue.inboxes_watching().is_empty());
+    assert!(s.queue.web_pages().is_empty());
+    // What was typed on the page is in the history, as a terminal form's draft is.
+    let history = s.home.path().join(".pi/agent/pi-ask/history.jsonl");
+    let text = std::fs::read_to_string(history).unwrap();
+    assert!(text.contains("half typed thought"), "{text}");
+}
+
+#[test]
+fn without_a_terminal_the_link_needs_a_file() {
+    let s = setting();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--queue"])
+        .arg(s.queue.dir())
+        .env("HOME", s.home.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("--url-file FILE"), "{said}");
+    assert!(!said.contains("token="), "no link in a log: {said}");
+}
