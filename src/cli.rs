@@ -56,6 +56,22 @@ struct FormOptions {
     look: LookOptions,
 }
 
+/// The hosts `pi-ask hook` answers for.
+#[derive(Debug, Clone, clap::Subcommand)]
+enum HookHost {
+    /// Claude Code: a `PreToolUse` hook for `AskUserQuestion` (its event on stdin, the answer on
+    /// stdout).
+    Claude {
+        /// The queue folder (default: as `pi-ask inbox`).
+        #[arg(long, value_name = "DIR")]
+        queue: Option<PathBuf>,
+        /// How long to wait for an answer before the host asks itself (keep it under the hook's
+        /// own timeout in the host's config).
+        #[arg(long, value_name = "SECONDS", default_value_t = 590.0)]
+        wait: f64,
+    },
+}
+
 /// Where asks are recorded.
 #[derive(Debug, Clone, clap::Args)]
 struct HistoryOptions {
@@ -237,6 +253,13 @@ enum Command {
         config: Option<PathBuf>,
         #[command(flatten)]
         history: HistoryOptions,
+    },
+    /// Answer an agent host's own question tool in pi-ask, as the host's hook (no terminal:
+    /// the ask is answered in `pi-ask inbox` or the web page; without one watching, the host
+    /// asks itself). See docs/hosts.md.
+    Hook {
+        #[command(subcommand)]
+        host: HookHost,
     },
     /// Serve the ask_user tool to an MCP client over stdio; its asks are answered in `pi-ask inbox`.
     Mcp(commands::mcp::McpArgs),
@@ -471,6 +494,16 @@ fn dispatch(command: Command) -> Ended {
                 public_url,
             };
             commands::serve::run(args, &options, history)
+        }
+        Command::Hook {
+            host: HookHost::Claude { queue, wait },
+        } => {
+            let wait = std::time::Duration::from_secs_f64(if wait.is_finite() {
+                wait.clamp(0.0, 86_400.0)
+            } else {
+                0.0
+            });
+            commands::hook::claude(queue, wait)
         }
         Command::Mcp(args) => commands::mcp::run(args),
         Command::Events { socket, wait } => commands::remote::events(&socket, wait),

@@ -14,7 +14,7 @@ use crate::remote::{RemoteMode, RemoteResponse, validate_submit};
 use crate::settings::{Setting, Settings};
 
 /// Every target, by its name in `fuzz/`.
-pub const TARGETS: [&str; 18] = [
+pub const TARGETS: [&str; 19] = [
     "payload",
     "keymaps",
     "config_toml",
@@ -33,6 +33,7 @@ pub const TARGETS: [&str; 18] = [
     "embed_session",
     "markdown",
     "web_press",
+    "hook_event",
 ];
 
 /// Runs target `name` on `data` (`dir`: a scratch folder for the targets that write files).
@@ -56,6 +57,7 @@ pub fn run(name: &str, data: &[u8], dir: &Path) {
         "embed_session" => embed_session(data, dir),
         "markdown" => markdown(data),
         "web_press" => web_press(data),
+        "hook_event" => hook_event(data),
         other => panic!("no fuzz target {other}"),
     }
 }
@@ -610,6 +612,41 @@ pub fn web_press(data: &[u8]) {
         }
         if engine.is_done() {
             return;
+        }
+    }
+}
+
+/// A host's hook event (any bytes): read as Claude Code's `AskUserQuestion`, it becomes a valid
+/// ask or is refused with a reason, and the answer to a valid one (submitted as it opens, and
+/// cancelled) is the hook's output: an allow with the original questions, or a deny.
+pub fn hook_event(data: &[u8]) {
+    let Ok(event) = serde_json::from_slice::<Value>(data) else {
+        return;
+    };
+    let Ok(payload) = crate::hooks::claude::payload(&event) else {
+        return;
+    };
+    let form =
+        crate::input::validate_payload(&payload).expect("the ask made from a hook event is valid");
+    for action in [ReviewAction::Submit, ReviewAction::Cancel] {
+        let mut model = Model::new(form.clone(), Settings::defaults());
+        let result = update(&mut model, Msg::Intent(Intent::Review(action)))
+            .into_iter()
+            .find_map(|cmd| match cmd {
+                Cmd::Finish(result) => Some(*result),
+                _ => None,
+            });
+        let Some(result) = result else {
+            continue;
+        };
+        let out = crate::hooks::claude::output(&event, &result);
+        let decision = &out["hookSpecificOutput"]["permissionDecision"];
+        assert!(decision == "allow" || decision == "deny", "{out}");
+        if decision == "allow" {
+            assert_eq!(
+                out["hookSpecificOutput"]["updatedInput"]["questions"],
+                event["tool_input"]["questions"]
+            );
         }
     }
 }

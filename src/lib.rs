@@ -39,6 +39,8 @@ pub mod form;
 pub mod fuzzing;
 #[cfg(feature = "cli")]
 pub mod history;
+#[cfg(feature = "cli")]
+pub mod hooks;
 pub(crate) mod inbox;
 pub mod input;
 pub mod keymap;

@@ -9,6 +9,7 @@ pub mod doctor;
 pub mod embed;
 mod error;
 pub mod history;
+pub mod hook;
 pub mod inbox;
 pub mod mcp;
 pub mod queues;

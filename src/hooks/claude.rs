@@ -1,0 +1,267 @@
+//! Claude Code's `AskUserQuestion` in pi-ask's terms, and back: the hook event's questions as an
+//! `ask_user` payload, and pi-ask's result as the hook's answer. Pure.
+//!
+//! Claude Code's tool input: `questions: [{question, header, multiSelect, options: [{label,
+//! description}]}]`; its "Other" is pi-ask's own `Type your own` row. The hook answers with
+//! `permissionDecision: "allow"` and the tool input updated with `answers` (question text → the
+//! chosen label, several joined with ", ", or the person's own words), and notes as
+//! `additionalContext`. A cancelled form is the host's own deny, never a made-up answer; an
+//! elaborate request is a deny whose reason asks the model to elaborate.
+
+use serde_json::{Map, Value, json};
+
+use crate::result::{AskResult, Mode};
+
+/// Why a hook event is not one pi-ask answers (the hook then stays silent: the host asks).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotOurs {
+    /// Another event or tool than `PreToolUse` for `AskUserQuestion`.
+    #[error("not a PreToolUse event for AskUserQuestion")]
+    OtherEvent,
+    /// The tool input has no questions pi-ask can show.
+    #[error("AskUserQuestion's input has no questions with options")]
+    NoQuestions,
+    /// The questions break a rule of pi-ask's contract (the issues said).
+    #[error("pi-ask cannot show these questions: {0}")]
+    Invalid(String),
+}
+
+/// The longest tab label taken from a `header` (pi-ask's labels are short).
+const LABEL_CHARS: usize = 24;
+
+/// The `ask_user` payload for an `AskUserQuestion` hook event, or why there is none.
+pub fn payload(event: &Value) -> Result<Value, NotOurs> {
+    if event.get("hook_event_name").and_then(Value::as_str) != Some("PreToolUse")
+        || event.get("tool_name").and_then(Value::as_str) != Some("AskUserQuestion")
+    {
+        return Err(NotOurs::OtherEvent);
+    }
+    let questions = event
+        .pointer("/tool_input/questions")
+        .and_then(Value::as_array)
+        .ok_or(NotOurs::NoQuestions)?;
+    let mut asked = Vec::new();
+    for (n, q) in questions.iter().enumerate() {
+        let Some(prompt) = q
+            .get("question")
+            .and_then(Value::as_str)
+            .filter(|p| !p.trim().is_empty())
+        else {
+            continue;
+        };
+        let options: Vec<Value> = q
+            .get("options")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .filter_map(|(i, o)| {
+                let label = o
+                    .get("label")
+                    .and_then(Value::as_str)
+                    .filter(|l| !l.trim().is_empty())?;
+                let mut option = json!({"value": format!("o{}", i + 1), "label": label});
+                if let Some(d) = o.get("description").and_then(Value::as_str) {
+                    option["description"] = d.into();
+                }
+                Some(option)
+            })
+            .collect();
+        if options.is_empty() {
+            continue;
+        }
+        let multi = q.get("multiSelect").and_then(Value::as_bool) == Some(true);
+        let mut question = json!({
+            "id": format!("q{}", n + 1),
+            "prompt": prompt,
+            "type": if multi { "multi" } else { "single" },
+            "options": options,
+        });
+        if let Some(header) = q.get("header").and_then(Value::as_str) {
+            let header: String = header.trim().chars().take(LABEL_CHARS).collect();
+            if !header.is_empty() {
+                question["label"] = header.into();
+            }
+        }
+        asked.push(question);
+    }
+    if asked.is_empty() {
+        return Err(NotOurs::NoQuestions);
+    }
+    let payload = json!({"questions": asked});
+    // What pi-ask cannot show as it is (a rule of the contract the host does not have) is left
+    // to the host.
+    match crate::input::validate_payload(&payload) {
+        Ok(_) => Ok(payload),
+        Err(invalid) => Err(NotOurs::Invalid(invalid.to_string())),
+    }
+}
+
+/// The hook's output for pi-ask's `result` of the ask made from `event`.
+pub fn output(event: &Value, result: &AskResult) -> Value {
+    let details = &result.details;
+    if details.cancelled {
+        return deny(&format!(
+            "The user declined to answer these questions in pi-ask (cancelled). {}",
+            result.text()
+        ));
+    }
+    if details.mode == Mode::Elaborate {
+        return deny(&format!(
+            "The user wants you to explain before they answer: {} Ask again afterwards.",
+            result.text()
+        ));
+    }
+    let questions = event
+        .pointer("/tool_input/questions")
+        .cloned()
+        .unwrap_or(Value::Array(Vec::new()));
+    let mut answers = Map::new();
+    let mut notes = Vec::new();
+    for (n, q) in questions.as_array().into_iter().flatten().enumerate() {
+        let Some(text) = q.get("question").and_then(Value::as_str) else {
+            continue;
+        };
+        let Some(answer) = details.answers.get(&format!("q{}", n + 1)) else {
+            continue;
+        };
+        let mut chosen = answer.labels.clone();
+        if let Some(own) = &answer.custom_text
+            && !chosen.contains(own)
+        {
+            chosen.push(own.clone());
+        }
+        if !chosen.is_empty() {
+            answers.insert(text.to_owned(), chosen.join(", ").into());
+        }
+        if let Some(note) = &answer.note {
+            notes.push(format!("On \"{text}\": {note}"));
+        }
+        for (value, note) in answer.option_notes.iter().flatten() {
+            let label = q
+                .get("options")
+                .and_then(Value::as_array)
+                .and_then(|o| {
+                    let i: usize = value.strip_prefix('o')?.parse().ok()?;
+                    o.get(i.checked_sub(1)?)?.get("label")?.as_str()
+                })
+                .unwrap_or(value);
+            notes.push(format!("On \"{text}\", option \"{label}\": {note}"));
+        }
+    }
+    let mut specific = json!({
+        "hookEventName": "PreToolUse",
+        "permissionDecision": "allow",
+        "updatedInput": {"questions": questions, "answers": answers},
+    });
+    if !notes.is_empty() {
+        specific["additionalContext"] = format!(
+            "The user's notes on their answers (given in pi-ask): {}",
+            notes.join("; ")
+        )
+        .into();
+    }
+    json!({ "hookSpecificOutput": specific })
+}
+
+fn deny(reason: &str) -> Value {
+    json!({"hookSpecificOutput": {
+        "hookEventName": "PreToolUse",
+        "permissionDecision": "deny",
+        "permissionDecisionReason": reason,
+    }})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Direct, Intent, Msg, ReviewAction};
+
+    fn event() -> Value {
+        json!({"hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_input":{"questions":[
+            {"question":"Which database?","header":"Database","multiSelect":false,"options":[
+                {"label":"PostgreSQL","description":"Solid"},{"label":"SQLite"}]},
+            {"question":"Which checks?","header":"Checks","multiSelect":true,"options":[
+                {"label":"Lint"},{"label":"Tests"}]}]}})
+    }
+
+    /// The result of the ask made from `event` after `msgs`, as the form builds it.
+    fn answered(msgs: Vec<Msg>) -> AskResult {
+        let payload = payload(&event()).unwrap();
+        let form = crate::input::validate_payload(&payload).unwrap();
+        let mut model = crate::model::Model::new(form, crate::settings::Settings::defaults());
+        let mut result = None;
+        for msg in msgs {
+            for cmd in crate::model::update(&mut model, msg) {
+                if let crate::model::Cmd::Finish(r) = cmd {
+                    result = Some(*r);
+                }
+            }
+        }
+        result.expect("finished")
+    }
+
+    #[test]
+    fn the_questions_become_an_ask_and_other_events_are_not_ours() {
+        let p = payload(&event()).unwrap();
+        assert_eq!(p["questions"][0]["label"], "Database");
+        assert_eq!(p["questions"][1]["type"], "multi");
+        assert_eq!(p["questions"][0]["options"][0]["description"], "Solid");
+        assert!(crate::input::validate_payload(&p).is_ok());
+        let mut other = event();
+        other["tool_name"] = "Bash".into();
+        assert_eq!(payload(&other), Err(NotOurs::OtherEvent));
+        let mut empty = event();
+        empty["tool_input"]["questions"] = json!([]);
+        assert_eq!(payload(&empty), Err(NotOurs::NoQuestions));
+        // Blank questions and labels are left out; what is left must be an ask pi-ask can show.
+        let mut blank = event();
+        blank["tool_input"]["questions"][0]["question"] = " ".into();
+        blank["tool_input"]["questions"][1]["options"][0]["label"] = "".into();
+        let p = payload(&blank).unwrap();
+        assert_eq!(p["questions"].as_array().unwrap().len(), 1);
+        assert_eq!(p["questions"][0]["options"].as_array().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn answers_labels_own_words_and_notes_go_back_in_claudes_shape() {
+        let result = answered(vec![
+            Msg::Direct(Direct::Note {
+                option: None,
+                text: "small steps".into(),
+            }),
+            Msg::Direct(Direct::Choose(vec![1])),
+            Msg::Direct(Direct::Choose(vec![0, 1])),
+            Msg::Intent(Intent::Review(ReviewAction::Submit)),
+        ]);
+        let out = output(&event(), &result);
+        let specific = &out["hookSpecificOutput"];
+        assert_eq!(specific["permissionDecision"], "allow");
+        assert_eq!(
+            specific["updatedInput"]["answers"]["Which database?"],
+            "SQLite"
+        );
+        assert_eq!(
+            specific["updatedInput"]["answers"]["Which checks?"],
+            "Lint, Tests"
+        );
+        assert_eq!(
+            specific["updatedInput"]["questions"],
+            event()["tool_input"]["questions"]
+        );
+        assert!(
+            specific["additionalContext"]
+                .as_str()
+                .unwrap()
+                .contains("small steps")
+        );
+    }
+
+    #[test]
+    fn a_cancel_is_the_hosts_deny_never_an_answer() {
+        let result = answered(vec![Msg::Intent(Intent::Review(ReviewAction::Cancel))]);
+        let out = output(&event(), &result);
+        assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
+        assert!(out["hookSpecificOutput"].get("updatedInput").is_none());
+    }
+}

@@ -1,0 +1,91 @@
+//! `pi-ask hook <host>`: pi-ask answering an agent host's own question tool through the host's
+//! hooks. The hook reads the host's event on standard input, queues the questions as an ask where
+//! `pi-ask inbox` and the web page answer it, waits, and prints the answer in the host's format.
+//!
+//! Hooks run with no terminal, so the hook never draws. It fails open: when nothing watches the
+//! queue, when the event is not one it answers, or when nobody answers within its time, it exits
+//! 0 with no output at once, and the host asks in its own way. A signal (the host giving up on
+//! the hook) takes the ask back.
+
+pub mod claude;
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::queue::{Queue, QueuedAsk, Withdrawal};
+
+/// Why an ask made by a hook has no answer (the hook then stays silent and the host asks).
+#[derive(Debug, thiserror::Error)]
+pub enum NotAnswered {
+    /// Neither a terminal inbox nor a web page watches the queue.
+    #[error("no pi-ask inbox or web page is watching the queue")]
+    Unwatched,
+    /// The ask could not be queued.
+    #[error("cannot queue the ask: {0}")]
+    Queue(#[source] std::io::Error),
+    /// A signal (the host gave up on the hook); the ask was taken back.
+    #[error("stopped by a signal; the ask was taken back")]
+    Stopped,
+    /// Nobody answered in time; the ask was taken back.
+    #[error("nobody answered within {0} s; the ask was taken back")]
+    TimedOut(u64),
+    /// An answer crossed the withdrawal and never arrived.
+    #[error("an answer crossed the withdrawal and never arrived")]
+    Lost,
+}
+
+/// How often the queue is looked at for the answer.
+const LOOK: Duration = Duration::from_millis(20);
+
+/// Asks `payload` in `queue` for `client` in `cwd`, waiting up to `wait` (or until `stop` is
+/// set); the answer as JSON, or why there is none (the ask is then taken back).
+pub fn ask(
+    queue: &Queue,
+    payload: Value,
+    client: &str,
+    cwd: &str,
+    wait: Duration,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<Value, NotAnswered> {
+    if queue.inboxes_watching().is_empty() {
+        return Err(NotAnswered::Unwatched);
+    }
+    let ask = QueuedAsk {
+        id: crate::queue::new_id(),
+        created_at: crate::remote::protocol::unix_ms(),
+        client: client.to_owned(),
+        cwd: cwd.to_owned(),
+        asker: crate::liveness::ProcessId::current(),
+        payload,
+    };
+    queue.submit(&ask).map_err(NotAnswered::Queue)?;
+    let deadline = Instant::now() + wait;
+    loop {
+        if let Some(answer) = queue.take_result(&ask.id) {
+            return Ok(answer);
+        }
+        let why = if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            NotAnswered::Stopped
+        } else if Instant::now() >= deadline {
+            NotAnswered::TimedOut(wait.as_secs())
+        } else {
+            std::thread::sleep(LOOK);
+            continue;
+        };
+        return match queue.withdraw(&ask.id) {
+            Ok(Withdrawal::AlreadyAnswered) => {
+                // An inbox answered at that very moment: its answer is on its way.
+                let grace = Instant::now() + crate::queue::SETTLED_ANSWER_GRACE;
+                while Instant::now() < grace {
+                    if let Some(answer) = queue.take_result(&ask.id) {
+                        return Ok(answer);
+                    }
+                    std::thread::sleep(LOOK);
+                }
+                Err(NotAnswered::Lost)
+            }
+            _ => Err(why),
+        };
+    }
+}
