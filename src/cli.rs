@@ -72,6 +72,25 @@ enum HookHost {
     },
 }
 
+/// The hosts `pi-ask setup` registers pi-ask with.
+#[derive(Debug, Clone, clap::Subcommand)]
+enum SetupHost {
+    /// Claude Code: `pi-ask hook claude` as the `PreToolUse` hook of `AskUserQuestion` in
+    /// ~/.claude/settings.json.
+    Claude {
+        /// The settings file (default: ~/.claude/settings.json; a project's
+        /// .claude/settings.json works too).
+        #[arg(long, value_name = "FILE")]
+        settings: Option<PathBuf>,
+        /// Show the file as it would be; write nothing.
+        #[arg(long)]
+        print: bool,
+        /// Remove pi-ask's hook instead.
+        #[arg(long)]
+        remove: bool,
+    },
+}
+
 /// Where asks are recorded.
 #[derive(Debug, Clone, clap::Args)]
 struct HistoryOptions {
@@ -260,6 +279,12 @@ enum Command {
     Hook {
         #[command(subcommand)]
         host: HookHost,
+    },
+    /// Register pi-ask's hook in an agent host's settings (or remove it), changing nothing else
+    /// there. See docs/hosts.md.
+    Setup {
+        #[command(subcommand)]
+        host: SetupHost,
     },
     /// Serve the ask_user tool to an MCP client over stdio; its asks are answered in `pi-ask inbox`.
     Mcp(commands::mcp::McpArgs),
@@ -505,6 +530,14 @@ fn dispatch(command: Command) -> Ended {
             });
             commands::hook::claude(queue, wait)
         }
+        Command::Setup {
+            host:
+                SetupHost::Claude {
+                    settings,
+                    print,
+                    remove,
+                },
+        } => commands::setup::claude(settings, print, remove),
         Command::Mcp(args) => commands::mcp::run(args),
         Command::Events { socket, wait } => commands::remote::events(&socket, wait),
         Command::Submit {

@@ -258,8 +258,19 @@ fn claudes_ask_user_question_is_answered_on_the_web_page() {
         return common::not_run("Claude Code is not installed (npm ci --prefix hosts)");
     };
     let home = tempfile::tempdir().unwrap();
-    let queue = Queue::open(home.path().join("queue")).unwrap();
-    register_hook(home.path(), queue.dir());
+    // Registered as a person does it (`pi-ask setup claude`), with the queue where it goes by
+    // default.
+    let queue = Queue::open(home.path().join(".pi/agent/pi-ask/queue")).unwrap();
+    let setup = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .args(["setup", "claude"])
+        .env("HOME", home.path())
+        .output()
+        .unwrap();
+    assert!(
+        setup.status.success(),
+        "{}",
+        String::from_utf8_lossy(&setup.stderr)
+    );
     let served = Served::start(home.path(), queue.dir(), &[]);
     let (model, tool_results) = model();
     let running = run_claude(&binary, home.path(), &model);
@@ -376,4 +387,80 @@ fn with_nothing_watching_the_hook_is_silent_and_claude_asks_itself() {
     );
     assert!(queue.pending().is_empty());
     running.join().unwrap();
+}
+
+#[test]
+fn setup_registers_once_keeps_the_rest_and_undoes() {
+    let home = tempfile::tempdir().unwrap();
+    // The settings live in a dotfiles folder; ~/.claude/settings.json is a link to them.
+    let dotfiles = home.path().join("dotfiles");
+    std::fs::create_dir_all(&dotfiles).unwrap();
+    std::fs::create_dir_all(home.path().join(".claude")).unwrap();
+    let real = dotfiles.join("claude-settings.json");
+    let before = json!({"model": "opus", "hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit-bash"}]}]},
+        "permissions": {"allow": ["Read"]}});
+    std::fs::write(&real, serde_json::to_string_pretty(&before).unwrap()).unwrap();
+    let link = home.path().join(".claude/settings.json");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let setup = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+            .arg("setup")
+            .arg("claude")
+            .args(args)
+            .env("HOME", home.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let read =
+        || -> Value { serde_json::from_str(&std::fs::read_to_string(&real).unwrap()).unwrap() };
+    // --print shows and writes nothing.
+    let (shown, _) = setup(&["--print"]);
+    assert!(
+        shown.contains("AskUserQuestion") && shown.contains("hook claude"),
+        "{shown}"
+    );
+    assert_eq!(read(), before);
+    setup(&[]);
+    let after = read();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link stays"
+    );
+    assert_eq!(
+        after["hooks"]["PreToolUse"][0],
+        before["hooks"]["PreToolUse"][0]
+    );
+    assert_eq!(
+        after["hooks"]["PreToolUse"][1]["matcher"],
+        "AskUserQuestion"
+    );
+    assert_eq!(after["permissions"], before["permissions"]);
+    let (_, said) = setup(&[]);
+    assert!(said.contains("already runs"), "{said}");
+    assert_eq!(read(), after, "registered once");
+    setup(&["--remove"]);
+    assert_eq!(read(), before, "undone, the rest as it was");
+    // Settings that are not JSON are left alone, with the reason.
+    std::fs::write(&real, "{ not json").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .args(["setup", "claude"])
+        .env("HOME", home.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not JSON"));
+    assert_eq!(std::fs::read_to_string(&real).unwrap(), "{ not json");
 }

@@ -100,6 +100,9 @@ pub enum CommandError {
     /// `pi-ask mcp --http` has no token.
     #[error(transparent)]
     McpToken(#[from] crate::mcp::http::TokenError),
+    /// `pi-ask setup` left the host's settings alone.
+    #[error(transparent)]
+    Setup(#[from] super::setup::SetupError),
     /// `pi-ask serve` could not serve.
     #[error(transparent)]
     Serve(#[from] crate::web::ServeError),

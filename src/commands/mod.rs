@@ -16,6 +16,7 @@ pub mod queues;
 pub mod remote;
 pub mod reopen;
 pub mod serve;
+pub mod setup;
 
 use std::path::{Path, PathBuf};
 

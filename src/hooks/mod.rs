@@ -8,6 +8,7 @@
 //! the hook) takes the ask back.
 
 pub mod claude;
+pub mod setup;
 
 use std::time::{Duration, Instant};
 
