@@ -361,14 +361,18 @@ impl Desk {
     }
 
     fn whereabouts(&self, id: &str) -> Outcome {
+        let mut waiting = false;
         for queue in &self.queues {
             match queue.whereabouts(id) {
                 Whereabouts::Withdrawn => return Outcome::Withdrawn,
                 Whereabouts::OpenElsewhere => return Outcome::OpenElsewhere,
-                Whereabouts::Waiting | Whereabouts::Gone => {}
+                Whereabouts::Waiting => waiting = true,
+                Whereabouts::Gone => {}
             }
         }
         match self.remembered(id) {
+            // Put back by the inbox that had it open: not answered there (the next look lists it).
+            Some(Outcome::OpenElsewhere) if waiting => Outcome::Unknown,
             // It was open in another inbox and is gone from the queue now: answered there.
             Some(Outcome::OpenElsewhere) => Outcome::AnsweredElsewhere,
             Some(known) => known.clone(),
