@@ -580,7 +580,7 @@ pub fn web_press(data: &[u8]) {
         let Some(app) = engine.session().app() else {
             return;
         };
-        let html = crate::web::page::form_main(&asker, app.model(), "{}");
+        let html = crate::web::page::form_main(&asker, app.model(), "{}", 0);
         assert!(
             html.chars()
                 .all(|c| !c.is_control() || c == '\n' || c == '\t'),

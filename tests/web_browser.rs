@@ -124,8 +124,21 @@ async fn wait_for(client: &Client, css: &str) -> fantoccini::elements::Element {
         .unwrap_or_else(|e| panic!("{css} never appeared: {e}"))
 }
 
+/// Clicks what `css` finds, finding it again when the page put new content in its place between
+/// the finding and the click (a press's answer, another window's change).
 async fn click(client: &Client, css: &str) {
-    wait_for(client, css).await.click().await.unwrap();
+    for _ in 0..5 {
+        match wait_for(client, css).await.click().await {
+            Ok(()) => return,
+            Err(fantoccini::error::CmdError::Standard(e))
+                if e.error == fantoccini::error::ErrorStatus::StaleElementReference =>
+            {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("clicking {css}: {e}"),
+        }
+    }
+    panic!("{css} kept going stale");
 }
 
 /// Saves a screenshot as docs/web/NAME.png when `PI_ASK_BLESS=1`.

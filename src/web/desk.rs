@@ -290,7 +290,12 @@ impl Desk {
             .map_or_else(|| "Review".to_owned(), |q| q.label.clone());
         Reply::Page {
             title,
-            main: page::form_main(&asker, model, &self.keys),
+            main: page::form_main(
+                &asker,
+                model,
+                &self.keys,
+                self.changes.asks.get(id).copied().unwrap_or(0),
+            ),
             waiting: self.waiting(),
         }
     }

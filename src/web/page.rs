@@ -192,12 +192,13 @@ pub fn keys_json(table: &crate::keymap::BindingTable) -> String {
 }
 
 /// An open ask: its tab bar, then the question or the review the model is on. `keys` is
-/// [`keys_json`]'s.
-pub fn form_main(asker: &Asker<'_>, model: &Model, keys: &str) -> String {
+/// [`keys_json`]'s; `version` counts the ask's changes (the page's script fetches the page again
+/// only when the server's events name a newer one).
+pub fn form_main(asker: &Asker<'_>, model: &Model, keys: &str, version: u64) -> String {
     let id = esc(asker.id);
     let tab = model.tab_index();
     let mut out = format!(
-        "<div data-page=\"form\" data-ask=\"{id}\" data-tab=\"{tab}\" data-keys=\"{}\">",
+        "<div data-page=\"form\" data-ask=\"{id}\" data-tab=\"{tab}\" data-version=\"{version}\" data-keys=\"{}\">",
         esc(keys)
     );
     if let Some(title) = model.title() {

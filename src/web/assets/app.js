@@ -6,7 +6,6 @@
 (() => {
   const FRAGMENT = { "x-pi-ask-fragment": "1" };
   let seen = null;
-  let ownPostAt = 0;
   let dirty = false;
 
   const main = () => document.getElementById("main");
@@ -21,7 +20,6 @@
   }
 
   async function send(url, body) {
-    ownPostAt = Date.now();
     try {
       const response = await fetch(url, { method: "POST", body, headers: FRAGMENT });
       put(await response.text());
@@ -216,9 +214,10 @@
       const kind = current.dataset.page;
       if (kind === "list" && now.list !== before.list) reload();
       if (kind === "form") {
+        // Fetched again only when the ask changed after what this page shows (another window,
+        // an answer elsewhere): the page's own presses are already on it.
         const id = current.dataset.ask;
-        if ((now.asks[id] || 0) === (before.asks[id] || 0)) return;
-        if (Date.now() - ownPostAt < 1000) return;
+        if ((now.asks[id] || 0) <= Number(current.dataset.version || 0)) return;
         if (dirty) {
           say("This ask changed in another window; save what you typed to see it.");
           return;
