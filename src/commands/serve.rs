@@ -60,6 +60,11 @@ pub fn run(args: ServeArgs, options: &RunOptions, history: HistoryChoice) -> End
     if !address.ip().is_loopback() {
         report(NOT_LOOPBACK);
     }
+    if address.ip().is_unspecified() {
+        report(
+            "listening on every address: the link names 0.0.0.0; open it with this machine's address or name instead, and name that with --allow-host NAME (requests naming any other host are refused)",
+        );
+    }
     let stop = crate::drivers::runtime::signal_flag().map_err(crate::run::RunError::Signals)?;
     let origin = format!("http://{address}");
     let _presence: Vec<_> = queues
