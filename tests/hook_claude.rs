@@ -22,23 +22,10 @@ use common::web::Served;
 use pi_ask::queue::Queue;
 use serde_json::{Value, json};
 
-static INSTALL: Mutex<()> = Mutex::new(());
-
 /// Claude Code's native binary, installed from the committed lock when missing.
 fn claude() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("hosts");
-    let binary = root.join("node_modules/@anthropic-ai/claude-code-linux-x64/claude");
-    let _turn = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
-    if !binary.exists() {
-        let _ = Command::new("npm")
-            .arg("ci")
-            .arg("--prefix")
-            .arg(&root)
-            .args(["--no-audit", "--no-fund", "--loglevel=error"])
-            .stdout(Stdio::null())
-            .status();
-    }
-    binary.exists().then_some(binary)
+    common::npm::installed("hosts", &["@anthropic-ai/claude-code-linux-x64/claude"])
+        .map(|mut paths| paths.remove(0))
 }
 
 /// The question the scripted model asks with `AskUserQuestion`.
@@ -238,20 +225,6 @@ fn run_claude(binary: &Path, home: &Path, model: &str) -> std::thread::JoinHandl
     })
 }
 
-fn wait_pending(queue: &Queue) -> pi_ask::queue::QueuedAsk {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        if let Some(ask) = queue.pending().into_iter().next() {
-            return ask;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "Claude Code's question never reached the queue"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 #[test]
 fn claudes_ask_user_question_is_answered_on_the_web_page() {
     let Some(binary) = claude() else {
@@ -274,7 +247,7 @@ fn claudes_ask_user_question_is_answered_on_the_web_page() {
     let served = Served::start(home.path(), queue.dir(), &[]);
     let (model, tool_results) = model();
     let running = run_claude(&binary, home.path(), &model);
-    let ask = wait_pending(&queue);
+    let ask = common::wait_pending(&queue);
     assert_eq!(ask.client, "Claude Code");
     assert_eq!(ask.payload["questions"][0]["label"], "Database");
     let cookie = served.sign_in();
@@ -324,7 +297,7 @@ fn a_cancel_in_pi_ask_is_claudes_own_deny() {
     let served = Served::start(home.path(), queue.dir(), &[]);
     let (model, tool_results) = model();
     let running = run_claude(&binary, home.path(), &model);
-    let ask = wait_pending(&queue);
+    let ask = common::wait_pending(&queue);
     let cookie = served.sign_in();
     served.press(&cookie, &ask.id, "tab=2&act=cancel");
     let seen = tool_results

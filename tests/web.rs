@@ -8,7 +8,6 @@ use common::mcp::Mcp;
 use common::web::Served;
 use common::{queued_ask, wait_answer};
 use pi_ask::queue::Queue;
-use pi_ask::testing::Harness;
 use serde_json::{Value, json};
 
 fn payload() -> Value {
@@ -38,34 +37,6 @@ fn setting() -> Setting {
     Setting { home, queue }
 }
 
-fn queued_id(queue: &Queue) -> String {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    loop {
-        if let Some(ask) = queue.pending().into_iter().next() {
-            return ask.id;
-        }
-        assert!(std::time::Instant::now() < deadline, "nothing was queued");
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-}
-
-/// The same choices with the terminal form's keys.
-fn terminal_result() -> Value {
-    let mut h = Harness::new(&payload().to_string(), 100, 30).unwrap();
-    h.press("shift+n").type_text("keep it small").press("enter");
-    h.press("down").press("enter");
-    h.press("space").keys(&["down", "down"]).press("space");
-    h.press("n").type_text("only titles").press("enter");
-    // Enter keeps a multi question's own answer and stays; Tab goes on.
-    h.press("down")
-        .type_text("exports")
-        .press("enter")
-        .press("tab");
-    h.press("down").press("enter");
-    h.press("enter");
-    serde_json::to_value(h.result().expect("submitted on the terminal")).unwrap()
-}
-
 #[test]
 fn an_mcp_ask_answered_on_the_page_gives_the_terminals_result() {
     let s = setting();
@@ -77,7 +48,7 @@ fn an_mcp_ask_answered_on_the_page_gives_the_terminals_result() {
         json!({}),
     );
     mcp.call(7, payload());
-    let id = queued_id(&s.queue);
+    let id = common::wait_pending(&s.queue).id;
     let cookie = served.sign_in();
     let list = served.get("/", &[("Cookie", &cookie)]);
     assert_eq!(list.status, 200);
@@ -124,7 +95,7 @@ fn an_mcp_ask_answered_on_the_page_gives_the_terminals_result() {
         done.body
     );
     let result = mcp.response(7)["result"].clone();
-    let terminal = terminal_result();
+    let terminal = common::web::terminal_result(&payload());
     assert_eq!(result["structuredContent"], terminal["details"]);
     assert_eq!(result["content"][0]["text"], terminal["content"][0]["text"]);
     // The page of an answered ask says so.

@@ -16,7 +16,6 @@ use common::queued_ask;
 use common::web::Served;
 use fantoccini::{Client, ClientBuilder, Locator};
 use pi_ask::queue::Queue;
-use pi_ask::testing::Harness;
 use serde_json::{Value, json};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -167,22 +166,6 @@ fn payload() -> Value {
     ]})
 }
 
-/// The same choices with the terminal form's keys.
-fn terminal_result() -> Value {
-    let mut h = Harness::new(&payload().to_string(), 100, 30).unwrap();
-    h.press("shift+n").type_text("keep it small").press("enter");
-    h.press("down").press("enter");
-    h.press("space").keys(&["down", "down"]).press("space");
-    h.press("n").type_text("only titles").press("enter");
-    h.press("down")
-        .type_text("exports")
-        .press("enter")
-        .press("tab");
-    h.press("down").press("enter");
-    h.press("enter");
-    serde_json::to_value(h.result().expect("submitted on the terminal")).unwrap()
-}
-
 fn setting() -> (tempfile::TempDir, Queue) {
     let home = tempfile::tempdir().unwrap();
     let queue = Queue::open(home.path().join("queue")).unwrap();
@@ -273,7 +256,7 @@ fn every_kind_of_question_is_answered_by_clicking_labels_and_buttons() {
         client.close().await.unwrap();
     });
     let result = mcp.response(3)["result"].clone();
-    let terminal = terminal_result();
+    let terminal = common::web::terminal_result(&payload());
     assert_eq!(result["structuredContent"], terminal["details"]);
     assert_eq!(result["content"][0]["text"], terminal["content"][0]["text"]);
 }

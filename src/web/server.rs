@@ -289,20 +289,20 @@ async fn not_found() -> Response {
         .into_response()
 }
 
+/// One of the page's own files, whose content is part of the program.
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, content_type)], body).into_response()
+}
+
 async fn script() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+    asset(
+        "text/javascript; charset=utf-8",
         include_str!("assets/app.js"),
     )
-        .into_response()
 }
 
 async fn style() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
-        include_str!("assets/app.css"),
-    )
-        .into_response()
+    asset("text/css; charset=utf-8", include_str!("assets/app.css"))
 }
 
 /// One open event stream, counted while it lasts.

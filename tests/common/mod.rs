@@ -4,6 +4,7 @@
 pub mod batches;
 pub mod embed_host;
 pub mod mcp;
+pub mod npm;
 pub mod pty;
 pub mod registry;
 pub mod ssh;
@@ -209,6 +210,21 @@ pub fn queued_ask(id: &str, prompt: &str, at: u64) -> QueuedAsk {
         asker: ProcessId::current(),
         payload: json!({"questions":[{"id":"env","prompt":prompt,"options":[
             {"value":"staging","label":"Staging"},{"value":"prod","label":"Production"}]}]}),
+    }
+}
+
+/// The first ask waiting in `queue`, waited for up to 60 s (a panic otherwise).
+pub fn wait_pending(queue: &Queue) -> QueuedAsk {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(ask) = queue.pending().into_iter().next() {
+            return ask;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no ask reached the queue"
+        );
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 

@@ -202,3 +202,22 @@ fn dechunk(mut body: &str) -> String {
     }
     out
 }
+
+/// The result of `payload` (a single question, a multi one, a preview one, as the web tests ask)
+/// answered with the terminal form's keys: a note on the first and its second option; the first
+/// and third of the second, a note on the third, own words; the second of the third; Submit.
+pub fn terminal_result(payload: &serde_json::Value) -> serde_json::Value {
+    let mut h = pi_ask::testing::Harness::new(&payload.to_string(), 100, 30).unwrap();
+    h.press("shift+n").type_text("keep it small").press("enter");
+    h.press("down").press("enter");
+    h.press("space").keys(&["down", "down"]).press("space");
+    h.press("n").type_text("only titles").press("enter");
+    // Enter keeps a multi question's own answer and stays; Tab goes on.
+    h.press("down")
+        .type_text("exports")
+        .press("enter")
+        .press("tab");
+    h.press("down").press("enter");
+    h.press("enter");
+    serde_json::to_value(h.result().expect("submitted on the terminal")).unwrap()
+}
