@@ -67,9 +67,11 @@ fn clean(html: &str) -> String {
     CLEANER
         .get_or_init(|| {
             let mut builder = ammonia::Builder::default();
+            // No relative link either: on this page it would point into pi-ask's own server.
             builder
                 .rm_tags(["img"])
                 .url_schemes(["http", "https", "mailto"].into())
+                .url_relative(ammonia::UrlRelative::Deny)
                 .link_rel(Some("noopener noreferrer nofollow"));
             builder
         })
