@@ -64,6 +64,15 @@ pub struct Setup {
     pub stop: Arc<AtomicBool>,
 }
 
+/// Sets its flag when dropped.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// Binds `address` (before anything else, so a port in use is said at once).
 pub fn bind(address: SocketAddr) -> Result<std::net::TcpListener, ServeError> {
     let listener = std::net::TcpListener::bind(address)
@@ -94,6 +103,9 @@ pub fn serve(setup: Setup) -> Result<(), ServeError> {
     let stop = Arc::clone(&setup.stop);
     let make_desk = setup.desk;
     let desk_thread = std::thread::spawn(move || {
+        // However the desk ends (a panic included), the server stops with it: a page that could
+        // no longer be answered is not left serving.
+        let _stop_with_me = StopOnDrop(Arc::clone(&stop));
         let mut desk = make_desk();
         // What changed goes to the pages at once, after a look as after a request.
         let publish = |desk: &Desk| {
