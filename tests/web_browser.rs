@@ -51,24 +51,41 @@ fn free_port() -> u16 {
         .port()
 }
 
+/// A chromedriver on a free port. Tests run side by side: a port another test's driver took
+/// between the finding and the binding makes this one's driver exit, and another port is tried.
 fn driver() -> Driver {
-    let port = free_port();
-    let child = Command::new(CHROMEDRIVER)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("chromedriver starts");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "chromedriver never listened");
-        std::thread::sleep(Duration::from_millis(50));
+    for _ in 0..10 {
+        let port = free_port();
+        let mut child = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let listening = loop {
+            if let Ok(Some(_)) = child.try_wait() {
+                break false;
+            }
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                // Ours, not another test's: it is still running after the port answered.
+                std::thread::sleep(Duration::from_millis(50));
+                break child.try_wait().is_ok_and(|s| s.is_none());
+            }
+            assert!(Instant::now() < deadline, "chromedriver never listened");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        if listening {
+            return Driver {
+                child,
+                url: format!("http://127.0.0.1:{port}"),
+                _profile: tempfile::tempdir().unwrap(),
+            };
+        }
+        let _ = child.kill();
+        let _ = child.wait();
     }
-    Driver {
-        child,
-        url: format!("http://127.0.0.1:{port}"),
-        _profile: tempfile::tempdir().unwrap(),
-    }
+    panic!("no chromedriver could take a port");
 }
 
 /// A headless Chromium of `width` x `height` CSS pixels, light or dark; a width under 500 is a
@@ -135,6 +152,22 @@ async fn click(client: &Client, css: &str) {
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
             Err(e) => panic!("clicking {css}: {e}"),
+        }
+    }
+    panic!("{css} kept going stale");
+}
+
+/// The text of what `css` finds, found again when the page replaced it meanwhile.
+async fn text_of(client: &Client, css: &str) -> String {
+    for _ in 0..5 {
+        match wait_for(client, css).await.text().await {
+            Ok(text) => return text,
+            Err(fantoccini::error::CmdError::Standard(e))
+                if e.error == fantoccini::error::ErrorStatus::StaleElementReference =>
+            {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("reading {css}: {e}"),
         }
     }
     panic!("{css} kept going stale");
@@ -235,7 +268,12 @@ fn every_kind_of_question_is_answered_by_clicking_labels_and_buttons() {
         click(&client, "label[for=o1]").await;
         wait_for(&client, "[data-page=form][data-tab='3']").await;
         keep_screenshot(&client, "review-desktop").await;
-        let review = wait_for(&client, ".review").await.text().await.unwrap();
+        let title = client.title().await.unwrap();
+        assert!(
+            title.contains("Review"),
+            "the title follows the tab: {title}"
+        );
+        let review = text_of(&client, ".review").await;
         for word in [
             "SQLite",
             "Auth",
@@ -247,11 +285,7 @@ fn every_kind_of_question_is_answered_by_clicking_labels_and_buttons() {
             assert!(review.contains(word), "{word} on the review: {review}");
         }
         click(&client, "button[value=submit]").await;
-        let said = wait_for(&client, "[data-page=outcome]")
-            .await
-            .text()
-            .await
-            .unwrap();
+        let said = text_of(&client, "[data-page=outcome]").await;
         assert!(said.contains("The agent has your answer"), "{said}");
         client.close().await.unwrap();
     });
@@ -282,7 +316,7 @@ fn a_new_ask_appears_without_reloading() {
         );
         let title = client.title().await.unwrap();
         assert!(title.starts_with("(1) "), "the title counts it: {title}");
-        let status = wait_for(&client, "#status").await.text().await.unwrap();
+        let status = text_of(&client, "#status").await;
         assert!(
             status.contains("A fresh question?"),
             "the live region says it: {status}"

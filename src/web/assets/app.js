@@ -12,20 +12,61 @@
   const page = () => main().firstElementChild;
   const say = (text) => { document.getElementById("status").textContent = text; };
 
+  // The title: how many asks wait, then where the page is (a tab's name, or the heading).
+  function retitle() {
+    const tab = document.querySelector("nav .tabs [aria-current]");
+    const heading = document.querySelector("#main h1");
+    const name = (tab && tab.firstChild && tab.firstChild.textContent.trim())
+      || (heading && heading.textContent.trim()) || "pi-ask";
+    const count = seen && seen.waiting > 0 ? `(${seen.waiting}) ` : "";
+    document.title = `${count}${name} · pi-ask`;
+  }
+
   function put(html) {
     const before = page() && page().dataset.tab;
     main().innerHTML = html;
     dirty = false;
     prepare(before !== (page() && page().dataset.tab));
+    retitle();
   }
 
+  // Presses on their way: an event about the ask that arrives before a press's own answer is
+  // looked at again once that answer is on the page (it may already show what the event says).
+  let inflight = 0;
+  let recheck = false;
+
   async function send(url, body) {
+    inflight += 1;
     try {
       const response = await fetch(url, { method: "POST", body, headers: FRAGMENT });
       put(await response.text());
     } catch (_) {
       say("The server did not answer; nothing was lost here. Try again.");
+    } finally {
+      inflight -= 1;
     }
+    if (inflight === 0 && recheck) {
+      recheck = false;
+      followAsk();
+    }
+  }
+
+  // Fetches the open ask's page again when the server changed it after what the page shows
+  // (another window, an answer elsewhere); the page's own presses are already on it.
+  function followAsk() {
+    const current = page();
+    if (!current || current.dataset.page !== "form" || !seen) return;
+    const id = current.dataset.ask;
+    if ((seen.asks[id] || 0) <= Number(current.dataset.version || 0)) return;
+    if (inflight > 0) {
+      recheck = true;
+      return;
+    }
+    if (dirty) {
+      say("This ask changed in another window; save what you typed to see it.");
+      return;
+    }
+    reload();
   }
 
   async function reload() {
@@ -198,10 +239,9 @@
     const events = new EventSource("/events");
     events.addEventListener("changes", (event) => {
       const now = JSON.parse(event.data);
-      document.title = document.title.replace(/^\(\d+\) /, "");
-      if (now.waiting > 0) document.title = `(${now.waiting}) ${document.title}`;
       const before = seen;
       seen = now;
+      retitle();
       if (!before) return;
       if (now.waiting > before.waiting && now.list !== before.list) {
         say(`A new question is waiting: ${now.newest || ""}`);
@@ -212,18 +252,9 @@
       const current = page();
       if (!current) return;
       const kind = current.dataset.page;
-      if (kind === "list" && now.list !== before.list) reload();
-      if (kind === "form") {
-        // Fetched again only when the ask changed after what this page shows (another window,
-        // an answer elsewhere): the page's own presses are already on it.
-        const id = current.dataset.ask;
-        if ((now.asks[id] || 0) <= Number(current.dataset.version || 0)) return;
-        if (dirty) {
-          say("This ask changed in another window; save what you typed to see it.");
-          return;
-        }
-        reload();
-      }
+      // (A press on the list on its way brings the new list itself.)
+      if (kind === "list" && now.list !== before.list && inflight === 0) reload();
+      if (kind === "form") followAsk();
     });
   }
 
