@@ -521,3 +521,29 @@ fn an_open_ask_whose_asker_dies_says_so_on_the_form_at_once() {
     s.send("\u{3}");
     assert_eq!(s.wait_exit(), 0);
 }
+
+#[test]
+fn an_ask_answered_here_is_not_counted_as_answered_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Queue::open(dir.path().join("q")).unwrap();
+    queue.submit(&ask("one", "First question?", 1)).unwrap();
+    queue.submit(&ask("two", "Second question?", 2)).unwrap();
+    let mut s = inbox(&queue, &[]);
+    open_from_list(&mut s, "pi-ask inbox · 2 asks waiting");
+    s.send("1");
+    s.wait_for("Review");
+    s.send(ENTER);
+    wait_answer(&queue, "one");
+    s.wait_for("pi-ask inbox · 1 ask waiting");
+    assert!(
+        !s.contents().contains("answered elsewhere"),
+        "{}",
+        s.contents()
+    );
+    // One taken by another inbox is counted.
+    let claim = queue.claim("two").unwrap().unwrap();
+    queue.submit(&ask("three", "Third question?", 3)).unwrap();
+    s.wait_for("Third question?");
+    s.wait_for("1 answered elsewhere or withdrawn");
+    queue.release(claim).unwrap();
+}

@@ -305,6 +305,8 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
         let Some(claim) = queue.claim(&id).map_err(CommandError::Claim)? else {
             continue;
         };
+        // Taken here: when it leaves the queue, the list does not count it as gone elsewhere.
+        list.taken_here(&id);
         let shown = if declined {
             decline(claim, queue)
         } else {

@@ -181,6 +181,13 @@ impl InboxList {
         self.gone_elsewhere
     }
 
+    /// This list's own inbox took ask `id` (to show or decline it): it leaves the list now and
+    /// is not counted as gone elsewhere.
+    pub fn taken_here(&mut self, id: &str) {
+        self.entries.retain(|e| e.id != id);
+        self.cursor = self.cursor.min(self.entries.len().saturating_sub(1));
+    }
+
     /// The asks left for later, in the order they were left.
     pub fn later(&self) -> &[String] {
         &self.later
@@ -280,6 +287,29 @@ impl InboxList {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn gone_ask(id: &str) -> WaitingAsk {
+        WaitingAsk {
+            id: id.into(),
+            client: "c".into(),
+            cwd: "/".into(),
+            created_at: 1,
+            first_prompt: id.into(),
+            asker_alive: true,
+            queue: 0,
+        }
+    }
+
+    #[test]
+    fn only_an_ask_taken_elsewhere_counts_as_gone_elsewhere() {
+        let mut list = InboxList::default();
+        list.refresh(vec![gone_ask("a"), gone_ask("b"), gone_ask("c")]);
+        list.taken_here("a");
+        list.refresh(vec![gone_ask("b"), gone_ask("c")]);
+        assert_eq!(list.gone_elsewhere(), 0, "taken here");
+        list.refresh(vec![gone_ask("c")]);
+        assert_eq!(list.gone_elsewhere(), 1, "b went elsewhere");
+    }
 
     fn entry(id: &str, at: u64) -> WaitingAsk {
         WaitingAsk {
