@@ -688,7 +688,19 @@ fn a_frame_goes_out_in_one_or_two_writes() {
     let wrapper = format!("strace -f -e trace=write -o '{}'", trace.display());
     let mut s = Session::start_wrapped(&wrapper, &["demo"], &[], |_| {});
     s.wait_for("Single-select demo");
-    std::thread::sleep(Duration::from_millis(200));
+    // The opening ends with the bell (the form's one notification, after the first frame): waited
+    // for, so that a slow machine's late bell is not counted as a key's write.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !terminal_writes(&trace)
+        .iter()
+        .any(|w| w.contains(r#""\7""#))
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no bell after the first frame"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let opening = terminal_writes(&trace).len();
     // Taking the terminal (modes, the cursor query), the first frame and its end marker, the bell.
     assert!(
