@@ -181,10 +181,10 @@ impl AskServer {
     }
 
     /// A server for another client of the same queue and settings (the HTTP transport's next
-    /// session): its own "client gone" state and closed forms, the same watcher and notices.
+    /// session): its own record of the host forms it closed; the same watcher, notices and "gone"
+    /// signal (the server stopping is every session's client going).
     pub fn for_another_client(&self) -> AskServer {
         AskServer {
-            gone: Arc::new(tokio::sync::watch::Sender::new(false)),
             closed_forms: closed_forms::ClosedForms::default(),
             ..self.clone()
         }

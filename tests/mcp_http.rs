@@ -9,17 +9,13 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::web::Served;
 use pi_ask::queue::Queue;
 use serde_json::Value;
-
-fn node() -> PathBuf {
-    common::npm::node_with_sdk()
-}
 
 /// A running `pi-ask mcp --http` on a free loopback port.
 struct HttpServer {
@@ -69,25 +65,10 @@ fn http_server(home: &Path, queue: &Queue) -> HttpServer {
 }
 
 fn agent(scenario: &str, server: &HttpServer) -> std::thread::JoinHandle<Value> {
-    let node = node();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("pi-extension/mcp-host/http-host.mjs");
     let (url, token) = (server.url.clone(), server.token.clone());
     let scenario = scenario.to_owned();
     std::thread::spawn(move || {
-        let out = Command::new(node)
-            .arg(script)
-            .arg(&scenario)
-            .arg(url)
-            .arg(token)
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "{scenario}: {}\n{stdout}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{scenario}: {e}: {stdout}"))
+        common::npm::run_sdk_host("http-host.mjs", &[&scenario, &url, &token])
     })
 }
 
@@ -208,4 +189,25 @@ fn an_agent_behind_ssh_r_reaches_the_laptops_pi_ask() {
         "{seen}"
     );
     drop(tunnel);
+}
+
+#[test]
+fn a_signal_to_the_http_server_takes_its_waiting_asks_back() {
+    let home = tempfile::tempdir().unwrap();
+    let queue = Queue::open(home.path().join("queue")).unwrap();
+    let mut server = http_server(home.path(), &queue);
+    // The agent's call fails when the server stops; what matters here is the queue.
+    let _asking = agent("call", &server);
+    let ask = common::wait_pending(&queue);
+    unsafe { libc::kill(server.child.id() as i32, libc::SIGTERM) };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !queue.is_withdrawn(&ask.id) {
+        assert!(
+            Instant::now() < deadline,
+            "the ask was left waiting for nobody"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(queue.pending().is_empty());
+    let _ = server.child.wait();
 }

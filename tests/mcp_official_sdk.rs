@@ -9,35 +9,13 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
 use serde_json::{Value, json};
-
-/// One install at a time.
-fn node() -> PathBuf {
-    common::npm::node_with_sdk()
-}
 
 /// Runs one scenario of the SDK host; returns what it saw.
 fn host(scenario: &str) -> Value {
-    let node = node();
     let home = tempfile::tempdir().unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("pi-extension/mcp-host/host.mjs");
-    let out = Command::new(node)
-        .arg(script)
-        .arg(scenario)
-        .arg(env!("CARGO_BIN_EXE_pi-ask"))
-        .arg(home.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{scenario}: {}\n{stdout}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{scenario}: {e}: {stdout}"))
+    let home = home.path().to_str().unwrap().to_owned();
+    common::npm::run_sdk_host("host.mjs", &[scenario, env!("CARGO_BIN_EXE_pi-ask"), &home])
 }
 
 #[test]

@@ -10,22 +10,6 @@ use common::{queued_ask, wait_answer};
 use pi_ask::queue::Queue;
 use serde_json::{Value, json};
 
-fn payload() -> Value {
-    json!({"title":"Set-up","questions":[
-        {"id":"db","prompt":"Which **database**?","options":[
-            {"value":"pg","label":"PostgreSQL","description":"Solid and boring","recommended":true},
-            {"value":"sqlite","label":"SQLite"},
-            {"value":"mysql","label":"MySQL"}]},
-        {"id":"features","type":"multi","prompt":"Which features?","options":[
-            {"value":"auth","label":"Auth"},
-            {"value":"billing","label":"Billing"},
-            {"value":"search","label":"Search"}]},
-        {"id":"layout","type":"preview","prompt":"Which layout?","options":[
-            {"value":"cards","label":"Cards","preview":"# Cards\n\n| a | b |\n|---|---|\n| 1 | 2 |"},
-            {"value":"table","label":"Table","preview":"```\n+---+---+\n| a | b |\n+---+---+\n```"}]}
-    ]})
-}
-
 struct Setting {
     home: tempfile::TempDir,
     queue: Queue,
@@ -47,7 +31,7 @@ fn an_mcp_ask_answered_on_the_page_gives_the_terminals_result() {
         &[],
         json!({}),
     );
-    mcp.call(7, payload());
+    mcp.call(7, common::web::form_payload());
     let id = common::wait_pending(&s.queue).id;
     let cookie = served.sign_in();
     let list = served.get("/", &[("Cookie", &cookie)]);
@@ -95,7 +79,7 @@ fn an_mcp_ask_answered_on_the_page_gives_the_terminals_result() {
         done.body
     );
     let result = mcp.response(7)["result"].clone();
-    let terminal = common::web::terminal_result(&payload());
+    let terminal = common::web::terminal_result();
     assert_eq!(result["structuredContent"], terminal["details"]);
     assert_eq!(result["content"][0]["text"], terminal["content"][0]["text"]);
     // The page of an answered ask says so.
@@ -686,5 +670,36 @@ fn without_a_terminal_the_link_needs_a_file() {
     assert_eq!(out.status.code(), Some(1));
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("--url-file FILE"), "{said}");
+    assert!(!said.contains("token="), "no link in a log: {said}");
+}
+
+#[test]
+fn listening_beyond_loopback_warns_and_names_ssh_forwarding() {
+    let s = setting();
+    let url_file = s.home.path().join("url");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .args(["serve", "--listen", "0.0.0.0:0", "--url-file"])
+        .arg(&url_file)
+        .arg("--queue")
+        .arg(s.queue.dir())
+        .env("HOME", s.home.path())
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !std::fs::read_to_string(&url_file).is_ok_and(|t| t.ends_with('\n')) {
+        assert!(std::time::Instant::now() < deadline, "no sign-in link");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("other machines can reach"), "{said}");
+    assert!(said.contains("SSH port forwarding"), "{said}");
+    assert!(
+        said.contains("--allow-host"),
+        "the link names 0.0.0.0: {said}"
+    );
     assert!(!said.contains("token="), "no link in a log: {said}");
 }

@@ -183,22 +183,6 @@ async fn keep_screenshot(client: &Client, name: &str) {
     }
 }
 
-fn payload() -> Value {
-    json!({"title":"Set-up","questions":[
-        {"id":"db","prompt":"Which **database** should the service use?","options":[
-            {"value":"pg","label":"PostgreSQL","description":"Solid and boring","recommended":true},
-            {"value":"sqlite","label":"SQLite","description":"One file, no server"},
-            {"value":"mysql","label":"MySQL"}]},
-        {"id":"features","type":"multi","prompt":"Which features ship first?","options":[
-            {"value":"auth","label":"Auth"},
-            {"value":"billing","label":"Billing"},
-            {"value":"search","label":"Search"}]},
-        {"id":"layout","type":"preview","prompt":"Which layout for the dashboard?","options":[
-            {"value":"cards","label":"Cards","preview":"## Cards\n\nEach project is a card with its **status** and last deploy.\n\n| name | status |\n|---|---|\n| api | green |"},
-            {"value":"table","label":"Table","preview":"## Table\n\n```\nname   status  deployed\napi    green   2 h ago\nweb    amber   1 d ago\n```"}]}
-    ]})
-}
-
 fn setting() -> (tempfile::TempDir, Queue) {
     let home = tempfile::tempdir().unwrap();
     let queue = Queue::open(home.path().join("queue")).unwrap();
@@ -223,7 +207,7 @@ fn every_kind_of_question_is_answered_by_clicking_labels_and_buttons() {
         .env("HOME", asker_home.path())
         .stderr(Stdio::null());
     let mut mcp = Mcp::spawn(command, queue.clone(), Some(asker_home), json!({}));
-    mcp.call(3, payload());
+    mcp.call(3, common::web::form_payload());
     mcp.queued(1);
     let driver = driver();
     run(async {
@@ -290,7 +274,7 @@ fn every_kind_of_question_is_answered_by_clicking_labels_and_buttons() {
         client.close().await.unwrap();
     });
     let result = mcp.response(3)["result"].clone();
-    let terminal = common::web::terminal_result(&payload());
+    let terminal = common::web::terminal_result();
     assert_eq!(result["structuredContent"], terminal["details"]);
     assert_eq!(result["content"][0]["text"], terminal["content"][0]["text"]);
 }
@@ -329,7 +313,7 @@ fn a_phone_sees_the_whole_form_without_sideways_scrolling() {
     let (home, queue) = setting();
     let served = Served::start(home.path(), queue.dir(), &[]);
     let mut ask = queued_ask("phone", "Which layout?", 1);
-    ask.payload = payload();
+    ask.payload = common::web::form_payload();
     ask.payload["questions"][2]["options"][0]["label"] =
         "A label with a very long unbroken word: Donaudampfschifffahrtsgesellschaftskapitänskajüte"
             .into();
@@ -468,7 +452,7 @@ fn the_keys_of_the_persons_keymap_work_on_the_page() {
     .unwrap();
     let served = Served::start(home.path(), queue.dir(), &[]);
     let mut ask = queued_ask("keys", "Which database?", 1);
-    ask.payload = payload();
+    ask.payload = common::web::form_payload();
     queue.submit(&ask).unwrap();
     let driver = driver();
     run(async {
@@ -544,7 +528,7 @@ fn a_phone_through_an_ssh_forwarded_port_answers_an_mcp_ask() {
     let port: u16 = served.address.rsplit(':').next().unwrap().parse().unwrap();
     let tunnel = common::ssh::Tunnel::start(common::ssh::Forward::Local, port);
     let mut mcp = Mcp::start_on(tempfile::tempdir().unwrap(), queue.clone(), &[], json!({}));
-    mcp.call(5, payload());
+    mcp.call(5, common::web::form_payload());
     mcp.queued(1);
     let driver = driver();
     run(async {

@@ -33,11 +33,11 @@ const NOT_LOOPBACK: &str = "listening on an address other machines can reach: an
 
 /// `pi-ask serve`.
 pub fn run(args: ServeArgs, options: &RunOptions, history: HistoryChoice) -> Ended {
-    let max_bytes = crate::config::peek(&crate::config::ConfigPaths::from_env(
+    // Read once: the queue's limit, the notification channels, the keymap the page follows.
+    let config = crate::config::peek(&crate::config::ConfigPaths::from_env(
         options.config.as_deref(),
-    ))
-    .mcp
-    .max_ask_bytes;
+    ));
+    let max_bytes = config.mcp.max_ask_bytes;
     let explicit = args.queue.is_some() || std::env::var_os("PI_ASK_QUEUE").is_some();
     let primary = super::queues::open_queue(args.queue.clone())?.with_max_bytes(max_bytes);
     let mut queues = vec![primary];
@@ -100,10 +100,8 @@ pub fn run(args: ServeArgs, options: &RunOptions, history: HistoryChoice) -> End
     });
     let desk_queues = queues.clone();
     let desk_options = options.clone();
-    let notifications = crate::config::peek(&crate::config::ConfigPaths::from_env(
-        options.config.as_deref(),
-    ))
-    .notifications;
+    let notifications = config.notifications;
+    let table = crate::keymap::BindingTable::new(config.keymaps);
     let public = args
         .public_url
         .as_deref()
@@ -116,6 +114,7 @@ pub fn run(args: ServeArgs, options: &RunOptions, history: HistoryChoice) -> End
                 desk_queues,
                 desk_options,
                 Box::new(move |ask| history.journal(ask)),
+                &table,
             )
             .with_arrivals(arrival_notice(notifications, public, on_terminal))
         }),

@@ -98,7 +98,8 @@ pub fn claude(settings: Option<PathBuf>, print: bool, remove: bool) -> Ended {
     })?;
     let pretty = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
     if print {
-        crate::report::print_line(&pretty);
+        // The settings are the person's file, but a terminal reads it: shown as print_json would.
+        crate::report::print_line(&crate::printable::json_for_stdout(&pretty));
         return Ok(CommandOutcome::Done);
     }
     match (change, remove) {

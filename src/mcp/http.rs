@@ -10,7 +10,7 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::{HeaderValue, StatusCode, header};
@@ -112,18 +112,18 @@ fn bearer_matches(header: Option<&HeaderValue>, token: &str) -> bool {
     else {
         return false;
     };
-    let (a, b) = (given.trim().as_bytes(), token.as_bytes());
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+    crate::web::auth::same_secret(given.trim(), token)
 }
 
 /// Serves `base`'s tool over Streamable HTTP until a termination signal: each client session
-/// gets its own server (its own "client gone" state), all on the same queue.
+/// gets its own server ([`AskServer::for_another_client`]), all on the same queue; stopping is
+/// every session's client going, so every waiting call takes its ask back.
 pub fn serve_http(base: AskServer, setup: HttpSetup) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(ServeError::Runtime)?;
-    let sessions: Arc<Mutex<Vec<AskServer>>> = Arc::default();
+    let stopping = base.clone();
     let served = runtime.block_on(async move {
         let cancel = tokio_util::sync::CancellationToken::new();
         let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"]
@@ -134,15 +134,8 @@ pub fn serve_http(base: AskServer, setup: HttpSetup) -> Result<(), ServeError> {
         let mut config = StreamableHttpServerConfig::default().enforce_origin_validation();
         config.allowed_hosts = hosts;
         config.cancellation_token = cancel.clone();
-        let made = Arc::clone(&sessions);
         let service = StreamableHttpService::new(
-            move || {
-                let server = base.for_another_client();
-                made.lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(server.clone());
-                Ok(server)
-            },
+            move || Ok(base.for_another_client()),
             Arc::new(LocalSessionManager::default()),
             config,
         );
@@ -170,13 +163,10 @@ pub fn serve_http(base: AskServer, setup: HttpSetup) -> Result<(), ServeError> {
                 },
             ));
         let listener = tokio::net::TcpListener::from_std(setup.listener)?;
-        let stopping = Arc::clone(&sessions);
         let shutdown = async move {
             let _ = until_signal().await;
             // Every waiting call takes its ask back, as when a stdio client goes.
-            for server in stopping.lock().unwrap_or_else(|e| e.into_inner()).iter() {
-                server.client_gone();
-            }
+            stopping.client_gone();
             tokio::time::sleep(Duration::from_millis(200)).await;
             cancel.cancel();
         };

@@ -74,6 +74,15 @@ pub enum Whereabouts {
 }
 
 impl Queue {
+    /// Waiting ask `id`, read alone (not the whole folder): `None` when it is not waiting (claimed,
+    /// withdrawn, answered) or its file is not a good ask (the next look sets that aside).
+    pub fn read_waiting(&self, id: &str) -> Option<super::QueuedAsk> {
+        if !super::is_valid_id(id) || self.is_withdrawn(id) {
+            return None;
+        }
+        self.read_ask(id, &self.path(id, ".ask.json")).ok()
+    }
+
     /// Where ask `id` is now.
     pub fn whereabouts(&self, id: &str) -> Whereabouts {
         if !super::is_valid_id(id) {

@@ -44,11 +44,17 @@ impl Secret {
         &self.0
     }
 
-    /// Whether `given` is this secret, in time that does not depend on where they differ.
+    /// Whether `given` is this secret ([`same_secret`]).
     fn matches(&self, given: &str) -> bool {
-        let (a, b) = (self.0.as_bytes(), given.as_bytes());
-        a.len() == b.len() && a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+        same_secret(&self.0, given)
     }
+}
+
+/// Whether `given` is `secret`, in time that does not depend on where they differ (a token or a
+/// cookie compared byte by byte would tell a prober how much of its guess was right).
+pub fn same_secret(secret: &str, given: &str) -> bool {
+    let (a, b) = (secret.as_bytes(), given.as_bytes());
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
 }
 
 /// Why a request was refused.

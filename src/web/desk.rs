@@ -124,8 +124,14 @@ impl Desk {
         self.told.retain(|id| list.entry(id).is_some());
     }
 
-    /// A desk over `queues` (the first is where asks go now), opening forms with `options`.
-    pub fn new(queues: Vec<Queue>, options: RunOptions, journal: JournalMaker) -> Desk {
+    /// A desk over `queues` (the first is where asks go now), opening forms with `options`; the
+    /// page's keys follow `table` (the person's keymap).
+    pub fn new(
+        queues: Vec<Queue>,
+        options: RunOptions,
+        journal: JournalMaker,
+        table: &crate::keymap::BindingTable,
+    ) -> Desk {
         let mut list = InboxList::default();
         let mut marks: Vec<(std::time::SystemTime, String)> =
             queues.iter().flat_map(Queue::later_marks).collect();
@@ -141,12 +147,8 @@ impl Desk {
             changes: Changes::default(),
             arrived: None,
             told: std::collections::HashSet::new(),
-            keys: String::new(),
+            keys: page::keys_json(table),
         };
-        let config = crate::config::peek(&crate::config::ConfigPaths::from_env(
-            desk.options.config.as_deref(),
-        ));
-        desk.keys = page::keys_json(&crate::keymap::BindingTable::new(config.keymaps));
         desk.tick(Instant::now());
         desk
     }
@@ -319,9 +321,7 @@ impl Desk {
         let entry: &WaitingAsk = self.list.entry(id).ok_or_else(|| self.whereabouts(id))?;
         let queue = entry.queue;
         let ask = self.queues[queue]
-            .waiting()
-            .into_iter()
-            .find(|a| a.id == id)
+            .read_waiting(id)
             .ok_or_else(|| self.whereabouts(id))?;
         let form = match crate::input::validate_payload(&ask.payload) {
             Ok(form) => form,
@@ -496,10 +496,7 @@ impl Desk {
 
     fn decline(&mut self, id: &str) -> Option<String> {
         let queue = self.list.entry(id)?.queue;
-        let ask = self.queues[queue]
-            .waiting()
-            .into_iter()
-            .find(|a| a.id == id)?;
+        let ask = self.queues[queue].read_waiting(id)?;
         if let Some(open) = self.open.remove(id)
             && let Some(journal) = &open.journal
         {

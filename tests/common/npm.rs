@@ -42,3 +42,24 @@ pub fn node_with_sdk() -> PathBuf {
     .expect("the official MCP SDK and Node are not installed: run `npm ci --prefix pi-extension`")
     .remove(0)
 }
+
+/// Runs `pi-extension/mcp-host/<script>` on that Node with `args` (its scenario first); the one
+/// JSON line it printed of what it saw. A panic with its output when it failed.
+pub fn run_sdk_host(script: &str, args: &[&str]) -> serde_json::Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("pi-extension/mcp-host")
+        .join(script);
+    let out = Command::new(node_with_sdk())
+        .arg(path)
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let what = args.first().copied().unwrap_or(script);
+    assert!(
+        out.status.success(),
+        "{what}: {}\n{stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{what}: {e}: {stdout}"))
+}

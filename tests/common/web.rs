@@ -203,11 +203,29 @@ fn dechunk(mut body: &str) -> String {
     out
 }
 
-/// The result of `payload` (a single question, a multi one, a preview one, as the web tests ask)
-/// answered with the terminal form's keys: a note on the first and its second option; the first
-/// and third of the second, a note on the third, own words; the second of the third; Submit.
-pub fn terminal_result(payload: &serde_json::Value) -> serde_json::Value {
-    let mut h = pi_ask::testing::Harness::new(&payload.to_string(), 100, 30).unwrap();
+/// The web tests' form: a single question (Markdown, a recommended option, descriptions), a multi
+/// one and a preview one (a table and a code block).
+pub fn form_payload() -> serde_json::Value {
+    serde_json::json!({"title":"Set-up","questions":[
+        {"id":"db","prompt":"Which **database** should the service use?","options":[
+            {"value":"pg","label":"PostgreSQL","description":"Solid and boring","recommended":true},
+            {"value":"sqlite","label":"SQLite","description":"One file, no server"},
+            {"value":"mysql","label":"MySQL"}]},
+        {"id":"features","type":"multi","prompt":"Which features ship first?","options":[
+            {"value":"auth","label":"Auth"},
+            {"value":"billing","label":"Billing"},
+            {"value":"search","label":"Search"}]},
+        {"id":"layout","type":"preview","prompt":"Which layout for the dashboard?","options":[
+            {"value":"cards","label":"Cards","preview":"## Cards\n\nEach project is a card with its **status** and last deploy.\n\n| name | status |\n|---|---|\n| api | green |"},
+            {"value":"table","label":"Table","preview":"## Table\n\n```\nname   status  deployed\napi    green   2 h ago\nweb    amber   1 d ago\n```"}]}
+    ]})
+}
+
+/// [`form_payload`] answered with the terminal form's keys: a note on the first question and its
+/// second option; the first and third of the second, a note on the third, own words; the second
+/// of the third; Submit.
+pub fn terminal_result() -> serde_json::Value {
+    let mut h = pi_ask::testing::Harness::new(&form_payload().to_string(), 100, 30).unwrap();
     h.press("shift+n").type_text("keep it small").press("enter");
     h.press("down").press("enter");
     h.press("space").keys(&["down", "down"]).press("space");
