@@ -17,18 +17,21 @@ use serde_json::Value;
 use crate::form::Form;
 use crate::history::ProcessId;
 use crate::input;
-use crate::queue::waiter::Watcher;
+use crate::queue::waiter::{Waiting, Watcher};
 use crate::queue::{Queue, QueuedAsk, Waited};
 use crate::result::{self, AskResult};
 
+mod client;
 mod closed_forms;
 mod elicit;
+mod host_form;
 pub mod http;
 pub(crate) mod line_check;
 mod line_guard;
 mod stdio;
 
 pub use crate::config::ElicitMode;
+pub use client::{Client, Dialect};
 pub use elicit::{ElicitReply, Elicitation, elicitation};
 
 pub use line_guard::{IdScanner, LineGuard, Piece};
@@ -105,13 +108,18 @@ pub fn split_queue_hint(queue: &Queue, env: impl Fn(&str) -> Option<String>) -> 
     }
 }
 
-/// The progress message of a waiting call.
-pub fn progress_message(watched: bool, waited: Duration) -> String {
+/// The progress message of a waiting call: where it can be answered, and for how long it waited.
+pub fn progress_message(watched: bool, in_host_form: bool, waited: Duration) -> String {
     let secs = waited.as_secs();
-    if watched {
-        format!("waiting for an answer in pi-ask inbox ({secs} s)")
-    } else {
-        format!("{NO_INBOX} ({secs} s)")
+    match (watched, in_host_form) {
+        (true, true) => {
+            format!("waiting for an answer in pi-ask inbox or this host's form ({secs} s)")
+        }
+        (true, false) => format!("waiting for an answer in pi-ask inbox ({secs} s)"),
+        (false, true) => format!(
+            "waiting for an answer in this host's form; no pi-ask inbox is watching ({secs} s)"
+        ),
+        (false, false) => format!("{NO_INBOX} ({secs} s)"),
     }
 }
 
@@ -159,6 +167,12 @@ pub struct AskServer {
     /// The host's forms closed before the person answered there (a reply that comes anyway is
     /// said).
     closed_forms: closed_forms::ClosedForms,
+    /// The client declined a form at once (it has nobody to show forms to): no more are sent.
+    forms_declined: Arc<std::sync::atomic::AtomicBool>,
+    /// The asks open in the client's form (progress says they can be answered there too).
+    form_open: Arc<std::sync::Mutex<std::collections::HashSet<String>>>,
+    /// Asks whose form a 2026-07-28 client shows, until it calls again.
+    suspended: host_form::Suspensions,
 }
 
 impl AskServer {
@@ -177,15 +191,21 @@ impl AskServer {
             last_unwatched_notice: Arc::default(),
             gone: Arc::new(tokio::sync::watch::Sender::new(false)),
             closed_forms: closed_forms::ClosedForms::default(),
+            forms_declined: Arc::default(),
+            form_open: Arc::default(),
+            suspended: Arc::default(),
         }
     }
 
     /// A server for another client of the same queue and settings (the HTTP transport's next
-    /// session): its own record of the host forms it closed; the same watcher, notices and "gone"
+    /// session): its own record of the host forms it opened and closed; the same watcher, notices and "gone"
     /// signal (the server stopping is every session's client going).
     pub fn for_another_client(&self) -> AskServer {
         AskServer {
             closed_forms: closed_forms::ClosedForms::default(),
+            forms_declined: Arc::default(),
+            form_open: Arc::default(),
+            suspended: Arc::default(),
             ..self.clone()
         }
     }
@@ -203,8 +223,11 @@ impl AskServer {
     }
 }
 
-fn text_result(result: &AskResult, is_error: bool) -> CallToolResult {
-    let mut call = if is_error {
+/// The call's result: `result` with what happened said in it ([`result::state_outcome`]); an
+/// error result when the payload was refused.
+fn text_result(mut result: AskResult, happened: Option<result::Resolution>) -> CallToolResult {
+    result::state_outcome(&mut result, happened);
+    let mut call = if result.details.error.is_some() {
         CallToolResult::error(vec![ContentBlock::text(result.text())])
     } else {
         CallToolResult::success(vec![ContentBlock::text(result.text())])
@@ -228,81 +251,6 @@ pub fn timed_out_result(form: &Form, timeout: Duration) -> AskResult {
 }
 
 impl AskServer {
-    /// Whether this call may be answered in the host's own form: the mode allows it and the client
-    /// declared the elicitation capability.
-    fn can_elicit(&self, context: &RequestContext<RoleServer>) -> bool {
-        self.elicit != ElicitMode::Never
-            && context
-                .peer
-                .peer_info()
-                .is_some_and(|info| info.capabilities.elicitation.is_some())
-    }
-
-    /// Asks through the host's form once no inbox has taken the ask within the grace period
-    /// (at once with `always`). The server first claims the ask itself, so no inbox can show it
-    /// meanwhile, and delivers the reply through the queue, so it and the call's deadline settle
-    /// exactly one outcome. `None` (the ask goes on waiting for an inbox) when an inbox took it,
-    /// the host failed, or the deadline won.
-    async fn elicit(
-        &self,
-        id: &str,
-        form: &Form,
-        context: &RequestContext<RoleServer>,
-    ) -> Option<Value> {
-        if self.elicit == ElicitMode::Fallback {
-            tokio::time::sleep(self.elicit_after).await;
-        }
-        let claim = self.queue.claim(id).ok()??;
-        let asked = elicitation(form);
-        let params =
-            serde_json::from_value::<rmcp::model::ElicitRequestParams>(serde_json::json!({
-            "mode": "form", "message": asked.message, "requestedSchema": asked.schema}));
-        let reply = match params {
-            Ok(params) => PendingForm::ask(&context.peer, id, params, &self.closed_forms)
-                .await
-                .map_err(|e| e.to_string()),
-            Err(e) => Err(format!("the form cannot be described to the host: {e}")),
-        };
-        let reply = match reply {
-            Ok(reply) => reply,
-            Err(e) => {
-                crate::report::report(&format!(
-                    "ask {id}: the host's form failed ({e}); it waits for pi-ask inbox"
-                ));
-                let _ = self.queue.release(claim);
-                return None;
-            }
-        };
-        let kind = match reply.action {
-            rmcp::model::ElicitationAction::Accept => ElicitReply::Accept,
-            rmcp::model::ElicitationAction::Decline => ElicitReply::Decline,
-            _ => ElicitReply::Cancel,
-        };
-        let read = asked.result(form, kind, reply.content.as_ref());
-        for stray in &read.unmatched {
-            crate::report::report(&format!(
-                "ask {id}: the host's form gave {stray}, no option's value or label; kept as the person's own words"
-            ));
-        }
-        let value = serde_json::to_value(&read.result).ok()?;
-        match self.queue.answer(claim, &value) {
-            Ok(crate::queue::Delivery::Delivered) => {
-                crate::report::report(&format!("ask {id} answered in the host's form"));
-                Some(value)
-            }
-            Ok(crate::queue::Delivery::TooLate) => None,
-            // This server is the asker: the answer in hand is the agent's, queue or not.
-            Err(failed) => {
-                crate::report::report(&format!(
-                    "ask {id} answered in the host's form; the queue could not record it ({}), so it is given to the agent directly",
-                    failed.why
-                ));
-                let _ = self.queue.withdraw(id);
-                Some(value)
-            }
-        }
-    }
-
     /// An ask was queued and no inbox watches: the person is told, through stderr (the host's
     /// log) and the notification channels, at most once for asks queued close together.
     fn tell_nobody_watches(&self, id: &str, form: &Form) {
@@ -353,23 +301,44 @@ impl AskServer {
         })
     }
 
-    /// Waits for the answer to ask `id` (the one [`crate::queue::waiter`]), reporting progress
-    /// while it waits when the client asked for it; the call's cancellation withdraws the ask.
+    /// Waits for the answer to ask `id` (the one [`crate::queue::waiter`]) for the server's
+    /// timeout, reporting progress while it waits when the client asked for it; the call's
+    /// cancellation withdraws the ask.
     async fn wait(&self, id: &str, context: &RequestContext<RoleServer>) -> Waited {
+        let mut waiting = self.watcher.wait_for(&self.queue, id, self.timeout);
+        self.wait_on(&mut waiting, id, context, None)
+            .await
+            .unwrap_or(Waited::TimedOut)
+    }
+
+    /// Waits on `waiting` as [`AskServer::wait`] does, until `pause_at` if given (then `None`:
+    /// the ask is still waiting, and `waiting` with it).
+    async fn wait_on(
+        &self,
+        waiting: &mut Waiting,
+        id: &str,
+        context: &RequestContext<RoleServer>,
+        pause_at: Option<Instant>,
+    ) -> Option<Waited> {
         let start = Instant::now();
         let progress = context.meta.get_progress_token();
         let mut next_progress = start + self.progress_every;
-        let mut waiting = self.watcher.wait_for(&self.queue, id, self.timeout);
         loop {
-            let until = progress.is_some().then_some(next_progress);
+            if pause_at.is_some_and(|at| Instant::now() >= at) {
+                return None;
+            }
+            let wake = [progress.is_some().then_some(next_progress), pause_at]
+                .into_iter()
+                .flatten()
+                .min();
             let give_up = async {
                 tokio::select! {
                     _ = context.ct.cancelled() => {}
                     _ = self.until_gone() => {}
                 }
             };
-            if let Some(waited) = waiting.until(until, give_up).await {
-                return waited;
+            if let Some(waited) = waiting.until(wake, give_up).await {
+                return Some(waited);
             }
             if let Some(token) = &progress
                 && Instant::now() >= next_progress
@@ -379,11 +348,43 @@ impl AskServer {
                     ProgressNotificationParam::new(token.clone(), start.elapsed().as_secs_f64());
                 p.message = Some(progress_message(
                     !self.queue.inboxes_watching().is_empty(),
+                    self.is_in_host_form(id),
                     start.elapsed(),
                 ));
                 let _ = context.peer.notify_progress(p).await;
             }
         }
+    }
+
+    /// The call's result for what its waiting came to.
+    fn finish(&self, id: &str, form: &Form, outcome: Waited) -> Result<CallToolResult, McpError> {
+        Ok(match outcome {
+            Waited::Answered(value) => match serde_json::from_value::<AskResult>(value) {
+                Ok(result) => text_result(result, None),
+                Err(e) => {
+                    return Err(McpError::internal_error(
+                        format!("the inbox's answer is not a result: {e}"),
+                        None,
+                    ));
+                }
+            },
+            Waited::TimedOut => text_result(
+                timed_out_result(form, self.timeout.unwrap_or_default()),
+                Some(result::Resolution::TimedOut),
+            ),
+            Waited::Withdrawn => {
+                let why = if *self.gone.borrow() {
+                    "the client is gone"
+                } else {
+                    "the call was cancelled"
+                };
+                crate::report::report(&format!("ask {id} withdrawn: {why}"));
+                text_result(
+                    result::needs_input_result(form),
+                    Some(result::Resolution::Withdrawn),
+                )
+            }
+        })
     }
 }
 
@@ -420,6 +421,12 @@ impl ServerHandler for AskServer {
                 None,
             ));
         }
+        if let Some(state) = request.request_state.as_deref() {
+            // The call again, with the host's form's reply (2026-07-28's round trips).
+            return self
+                .resume(state, request.input_responses.as_ref(), &context)
+                .await;
+        }
         let payload = Value::Object(request.arguments.unwrap_or_default());
         if let Some(refused) = self.over_a_limit(&payload) {
             crate::report::report(&refused);
@@ -428,21 +435,14 @@ impl ServerHandler for AskServer {
         let form = match input::validate_payload(&payload) {
             Ok(form) => form,
             Err(invalid) => {
-                return Ok(text_result(&result::invalid_input_result(&invalid), true).into());
+                return Ok(text_result(result::invalid_input_result(&invalid), None).into());
             }
         };
-        let client = context
-            .peer
-            .peer_info()
-            .map(|info| {
-                let c = &info.client_info;
-                format!("{} {}", c.name, c.version).trim().to_owned()
-            })
-            .unwrap_or_else(|| "an MCP client".into());
+        let client = client::Client::of(&context);
         let ask = QueuedAsk {
             id: crate::queue::new_id(),
             created_at: crate::remote::protocol::unix_ms(),
-            client,
+            client: client.name.clone(),
             cwd: self.cwd.clone(),
             asker: ProcessId::current(),
             payload,
@@ -460,108 +460,28 @@ impl ServerHandler for AskServer {
         if self.queue.inboxes_watching().is_empty() {
             self.tell_nobody_watches(&ask.id, &form);
         }
-        let outcome = if self.can_elicit(&context) {
+        let outcome = if !self.can_elicit(&client) {
+            self.wait(&ask.id, &context).await
+        } else if client.round_trips() {
+            match self
+                .wait_or_suspend(&ask.id, &form, &client, &context)
+                .await
+            {
+                Ok(outcome) => outcome,
+                Err(input_required) => return Ok(input_required.into()),
+            }
+        } else {
             tokio::select! {
                 outcome = self.wait(&ask.id, &context) => outcome,
-                Some(value) = self.elicit(&ask.id, &form, &context) => {
+                Some(value) = self.elicit(&ask.id, &form, &client, &context) => {
                     // Answered in the host's form, through the queue like an inbox's answer.
                     self.watcher.unregister(&ask.id);
                     let _ = self.queue.take_result(&ask.id);
                     Waited::Answered(value)
                 }
             }
-        } else {
-            self.wait(&ask.id, &context).await
         };
-        let call = match outcome {
-            Waited::Answered(value) => match serde_json::from_value::<AskResult>(value) {
-                Ok(result) => text_result(&result, result.details.error.is_some()),
-                Err(e) => {
-                    return Err(McpError::internal_error(
-                        format!("the inbox's answer is not a result: {e}"),
-                        None,
-                    ));
-                }
-            },
-            Waited::TimedOut => text_result(
-                &timed_out_result(&form, self.timeout.unwrap_or_default()),
-                false,
-            ),
-            Waited::Withdrawn => {
-                let why = if *self.gone.borrow() {
-                    "the client is gone"
-                } else {
-                    "the call was cancelled"
-                };
-                crate::report::report(&format!("ask {} withdrawn: {why}", ask.id));
-                text_result(&result::needs_input_result(&form), false)
-            }
-        };
-        Ok(call.into())
-    }
-}
-
-/// The host's form while it is open. Dropped before the person answered there (the ask was
-/// answered in an inbox, timed out, or the call was cancelled), it closes the form
-/// (`notifications/cancelled` for the request), and a reply that comes anyway is said on stderr
-/// ([`closed_forms::ClosedForms`]).
-struct PendingForm {
-    handle: Option<rmcp::service::RequestHandle<RoleServer>>,
-    ask: String,
-    closed: closed_forms::ClosedForms,
-}
-
-impl PendingForm {
-    /// Sends the elicitation and waits for the person's reply there.
-    async fn ask(
-        peer: &rmcp::service::Peer<RoleServer>,
-        ask: &str,
-        params: rmcp::model::ElicitRequestParams,
-        closed: &closed_forms::ClosedForms,
-    ) -> Result<rmcp::model::ElicitResult, rmcp::service::ServiceError> {
-        let request =
-            rmcp::model::ServerRequest::ElicitRequest(rmcp::model::ElicitRequest::new(params));
-        let handle = peer
-            .send_cancellable_request(request, rmcp::service::PeerRequestOptions::no_options())
-            .await?;
-        let mut pending = PendingForm {
-            handle: Some(handle),
-            ask: ask.to_owned(),
-            closed: closed.clone(),
-        };
-        let reply = match pending.handle.as_mut() {
-            Some(handle) => (&mut handle.rx).await,
-            None => return Err(rmcp::service::ServiceError::TransportClosed),
-        };
-        // Answered (or failed): nothing to cancel.
-        pending.handle = None;
-        match reply.map_err(|_| rmcp::service::ServiceError::TransportClosed)?? {
-            rmcp::model::ClientResult::ElicitResult(result) => Ok(result),
-            _ => Err(rmcp::service::ServiceError::UnexpectedResponse),
-        }
-    }
-}
-
-impl Drop for PendingForm {
-    fn drop(&mut self) {
-        let Some(handle) = self.handle.take() else {
-            return;
-        };
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        if let Ok(id) = serde_json::to_value(&handle.id) {
-            self.closed.closed(&id, &self.ask);
-        }
-        runtime.spawn(async move {
-            let reason =
-                "the ask was settled elsewhere (answered in pi-ask inbox, timed out, or withdrawn)";
-            let cancel = rmcp::model::CancelledNotificationParam::new(
-                Some(handle.id.clone()),
-                Some(reason.to_owned()),
-            );
-            let _ = handle.peer.notify_cancelled(cancel).await;
-        });
+        Ok(self.finish(&ask.id, &form, outcome)?.into())
     }
 }
 

@@ -252,6 +252,7 @@ fn the_list_leaves_asks_for_later_declines_them_and_quits_leaving_them_queued() 
     s.send("d");
     let declined = wait_answer(&queue, "new");
     assert_eq!(declined["details"]["cancelled"], true);
+    assert_eq!(declined["details"]["outcome"], "declined");
     assert_eq!(
         declined["content"][0]["text"],
         "User cancelled the ask flow: they declined it in pi-ask inbox."

@@ -168,6 +168,12 @@ fn an_unanswered_call_times_out_as_cancelled_with_a_clear_text() {
     );
     assert!(text.contains("Where to?"), "{text}");
     assert_eq!(result["structuredContent"]["cancelled"], true);
+    // Told apart from a person's cancel in the structured result too (all some hosts pass on).
+    assert_eq!(result["structuredContent"]["outcome"], "timed_out");
+    assert!(text.ends_with(&format!(
+        "\n\nNext: {}",
+        result["structuredContent"]["next"].as_str().unwrap()
+    )));
     assert!(mcp.queue.pending().is_empty());
 }
 
@@ -442,8 +448,8 @@ fn a_host_with_its_own_form_answers_when_no_inbox_takes_the_ask() {
         "Production (recommended)"
     );
     assert_eq!(schema["checks"]["type"], "array");
-    // While the host's form is open, no inbox is offered the ask.
-    assert!(mcp.queue.pending().is_empty());
+    // While the host's form is open, an inbox is still offered the ask (first to claim wins).
+    assert_eq!(mcp.queue.pending().len(), 1);
     mcp.send(
         json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept", "content": {
         "env": "prod", "env_note": "after 6pm", "checks": ["test"], "checks_own": "smoke"}}}),
@@ -451,6 +457,8 @@ fn a_host_with_its_own_form_answers_when_no_inbox_takes_the_ask() {
     let reply = mcp.response(1);
     let details = &reply["result"]["structuredContent"];
     assert_eq!(details["cancelled"], false, "{reply}");
+    assert_eq!(details["outcome"], "answered", "{reply}");
+    assert!(details.get("next").is_none(), "{reply}");
     assert_eq!(details["answers"]["env"]["values"], json!(["prod"]));
     assert_eq!(details["answers"]["env"]["note"], "after 6pm");
     assert_eq!(
@@ -538,19 +546,103 @@ fn declining_or_cancelling_the_hosts_form_is_a_cancelled_result() {
         let request = mcp
             .server_request("elicitation/create", Duration::from_secs(10))
             .expect("asked at once");
+        // A person reads the form before declining it (one declined at once is the host's own).
+        std::thread::sleep(Duration::from_millis(1100));
         mcp.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": action}}));
         let response = mcp.response(1);
         let details = response["result"]["structuredContent"].clone();
         assert_eq!(details["cancelled"], true, "{action}: {details}");
         assert_eq!(details["answers"], json!({}), "{action}");
-        // The model is told which it was (every cancel used to read the same).
+        // The model is told which it was (every cancel used to read the same), and what next,
+        // in the text and in the structured result (all that some hosts hand the model).
         let text = response["result"]["content"][0]["text"].as_str().unwrap();
-        let said = match action {
-            "decline" => "User cancelled the ask flow: they declined the host's form.",
-            _ => "User cancelled the ask flow: they closed the host's form without answering.",
+        let (said, outcome) = match action {
+            "decline" => (
+                "User cancelled the ask flow: they declined the host's form.",
+                "declined",
+            ),
+            _ => (
+                "User cancelled the ask flow: they closed the host's form without answering.",
+                "cancelled",
+            ),
         };
-        assert_eq!(text, said);
+        let next = details["next"].as_str().expect("what next");
+        assert_eq!(text, format!("{said}\n\nNext: {next}"));
+        assert_eq!(details["outcome"], outcome);
+        assert!(next.contains("do not assume answers"), "{next}");
     }
+}
+
+/// A host with nobody at its form (headless) declines it at once: the ask is not ended by that.
+/// It waits in the queue, an inbox's answer is the call's answer, and the host is not sent a form
+/// again.
+#[test]
+fn a_form_the_host_declines_at_once_leaves_the_ask_to_the_inbox() {
+    let mut mcp = Mcp::start_logged(&["--elicit", "always"], json!({"elicitation": {}}));
+    mcp.call(1, two_questions());
+    let request = mcp
+        .server_request("elicitation/create", Duration::from_secs(10))
+        .expect("asked at once");
+    mcp.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "decline"}}));
+    let ask = mcp.queued(1).remove(0);
+    std::thread::sleep(Duration::from_millis(300));
+    let claim = mcp
+        .queue
+        .claim(&ask.id)
+        .unwrap()
+        .expect("still waiting for an inbox");
+    mcp.queue.answer(claim, &answered(&ask.payload, 1)).unwrap();
+    let details = mcp.response(1)["result"]["structuredContent"].clone();
+    assert_eq!(details["cancelled"], false, "{details}");
+    assert_eq!(details["outcome"], "answered");
+    mcp.call(2, two_questions());
+    assert!(
+        mcp.server_request("elicitation/create", Duration::from_millis(800))
+            .is_none(),
+        "no second form"
+    );
+    let ask = mcp.queued(1).remove(0);
+    let claim = mcp.queue.claim(&ask.id).unwrap().unwrap();
+    mcp.queue.answer(claim, &answered(&ask.payload, 2)).unwrap();
+    assert_eq!(mcp.response(2)["result"]["isError"], false);
+    let said = mcp.stderr_after_close();
+    assert!(
+        said.contains("the host declined its form at once"),
+        "{said}"
+    );
+}
+
+/// An inbox opens the ask while the host's form shows it too: the inbox's claim wins, the form's
+/// later answer is not used (and said), and the inbox's answer is the call's.
+#[test]
+fn an_inbox_that_opened_the_ask_wins_over_the_hosts_form() {
+    let mut mcp = Mcp::start_logged(&["--elicit", "always"], json!({"elicitation": {}}));
+    mcp.call(1, two_questions());
+    let request = mcp
+        .server_request("elicitation/create", Duration::from_secs(10))
+        .expect("asked at once");
+    let ask = mcp.queued(1).remove(0);
+    let claim = mcp
+        .queue
+        .claim(&ask.id)
+        .unwrap()
+        .expect("the inbox opens it");
+    mcp.send(
+        json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept", "content": {"env": "staging"}}}),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    mcp.queue.answer(claim, &answered(&ask.payload, 2)).unwrap();
+    let details = mcp.response(1)["result"]["structuredContent"].clone();
+    assert_eq!(
+        details["answers"]["env"]["values"],
+        json!(["prod"]),
+        "{details}"
+    );
+    let said = mcp.stderr_after_close();
+    assert!(
+        said.contains("pi-ask inbox had the ask open already"),
+        "{said}"
+    );
 }
 
 /// An inbox that takes the ask within the grace period wins: the host is never asked. A client
@@ -786,5 +878,161 @@ fn every_line_is_answered_and_a_lone_surrogate_is_repaired() {
     assert_eq!(
         mcp.response(14)["result"]["structuredContent"]["cancelled"],
         true
+    );
+}
+
+/// A 2025-06-18 host rejects the titled enums and arrays of later protocols: its form has `enum`
+/// with `enumNames`, and a multi question as a text of choices, read back by name.
+#[test]
+fn a_2025_06_18_host_gets_the_form_its_protocol_allows() {
+    let mut mcp = Mcp::start_logged_as(
+        Some("2025-06-18"),
+        &["--elicit", "always"],
+        json!({"elicitation": {}}),
+    );
+    mcp.call(1, two_questions());
+    let request = mcp
+        .server_request("elicitation/create", Duration::from_secs(10))
+        .expect("asked at once");
+    let schema = &request["params"]["requestedSchema"]["properties"];
+    assert_eq!(schema["env"]["enum"], json!(["staging", "prod"]));
+    assert_eq!(
+        schema["env"]["enumNames"],
+        json!(["Staging", "Production (recommended)"])
+    );
+    assert_eq!(schema["checks"]["type"], "string");
+    let text = request.to_string();
+    assert!(!text.contains("oneOf") && !text.contains("anyOf") && !text.contains("\"array\""));
+    mcp.send(
+        json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept",
+        "content": {"env": "prod", "checks": "Lint, Tests"}}}),
+    );
+    let details = mcp.response(1)["result"]["structuredContent"].clone();
+    assert_eq!(details["answers"]["env"]["values"], json!(["prod"]));
+    assert_eq!(
+        details["answers"]["checks"]["values"],
+        json!(["lint", "test"])
+    );
+}
+
+/// What a 2026-07-28 client (Claude Code 2.1.332) puts in each request's `_meta`: it never
+/// sends `initialize`.
+fn current_meta() -> Value {
+    json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "claude-code", "title": "Claude Code", "version": "2.1.332"},
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}, "url": {}}}})
+}
+
+/// A `tools/call` of a 2026-07-28 client, again with the form's reply when `reply` is given.
+fn current_call(mcp: &mut Mcp, id: u64, reply: Option<(&Value, Value)>) {
+    let mut params =
+        json!({"name": "ask_user", "arguments": two_questions(), "_meta": current_meta()});
+    if let Some((state, response)) = reply {
+        params["requestState"] = state.clone();
+        params["inputResponses"] = json!({ "form": response });
+    }
+    mcp.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}));
+}
+
+/// A client of MCP 2026-07-28: named in the inbox from its requests' `_meta`, and asked through
+/// its own form by a round trip (`input_required`, then the call again with the reply), the ask
+/// staying in the queue meanwhile. A `requestState` naming no ask of this server is refused.
+#[test]
+fn a_2026_07_28_client_is_named_from_its_requests_and_asked_by_a_round_trip() {
+    let mut mcp = Mcp::start_logged_as(None, &["--elicit", "always"], json!({}));
+    current_call(&mut mcp, 1, None);
+    let first = mcp.response(1)["result"].clone();
+    assert_eq!(first["resultType"], "input_required", "{first}");
+    let form = &first["inputRequests"]["form"];
+    assert_eq!(form["method"], "elicitation/create", "{first}");
+    assert_eq!(
+        form["params"]["requestedSchema"]["properties"]["env"]["oneOf"][1]["title"],
+        "Production (recommended)"
+    );
+    let state = first["requestState"].clone();
+    let ask = mcp.queued(1).remove(0);
+    assert_eq!(ask.client, "Claude Code 2.1.332");
+    assert_eq!(
+        state, ask.id,
+        "the ask waits in the queue while the host's form shows it"
+    );
+    // A forged state is no ask of this server's.
+    current_call(
+        &mut mcp,
+        2,
+        Some((&json!("0123456789abcdef"), json!({"action": "accept"}))),
+    );
+    assert!(mcp.response(2)["error"].is_object());
+    std::thread::sleep(Duration::from_millis(1100));
+    current_call(
+        &mut mcp,
+        3,
+        Some((
+            &state,
+            json!({"action": "accept", "content": {"env": "prod", "checks": ["lint"]}}),
+        )),
+    );
+    let details = mcp.response(3)["result"]["structuredContent"].clone();
+    assert_eq!(details["outcome"], "answered", "{details}");
+    assert_eq!(details["answers"]["env"]["values"], json!(["prod"]));
+    assert_eq!(details["answers"]["checks"]["values"], json!(["lint"]));
+    assert!(mcp.queue.waiting().is_empty());
+}
+
+/// A headless 2026-07-28 client declines the form at once: the call goes on waiting, the
+/// inbox's answer is its answer, and its next ask gets no form. An inbox that answers while the
+/// form shows the ask wins over the form's reply.
+#[test]
+fn a_round_trip_declined_at_once_or_answered_meanwhile_leaves_it_to_the_inbox() {
+    let mut mcp = Mcp::start_logged_as(None, &["--elicit", "always"], json!({}));
+    current_call(&mut mcp, 1, None);
+    let state = mcp.response(1)["result"]["requestState"].clone();
+    // Answered in an inbox while the host's form shows it: the form's reply is not used.
+    let ask = mcp.queued(1).remove(0);
+    let claim = mcp.queue.claim(&ask.id).unwrap().unwrap();
+    mcp.queue.answer(claim, &answered(&ask.payload, 1)).unwrap();
+    std::thread::sleep(Duration::from_millis(1100));
+    current_call(
+        &mut mcp,
+        2,
+        Some((
+            &state,
+            json!({"action": "accept", "content": {"env": "prod"}}),
+        )),
+    );
+    let details = mcp.response(2)["result"]["structuredContent"].clone();
+    assert_eq!(
+        details["answers"]["env"]["values"],
+        json!(["staging"]),
+        "{details}"
+    );
+
+    current_call(&mut mcp, 3, None);
+    let state = mcp.response(3)["result"]["requestState"].clone();
+    current_call(&mut mcp, 4, Some((&state, json!({"action": "decline"}))));
+    let ask = mcp.queued(1).remove(0);
+    std::thread::sleep(Duration::from_millis(300));
+    let claim = mcp
+        .queue
+        .claim(&ask.id)
+        .unwrap()
+        .expect("still waiting for an inbox");
+    mcp.queue.answer(claim, &answered(&ask.payload, 2)).unwrap();
+    let details = mcp.response(4)["result"]["structuredContent"].clone();
+    assert_eq!(details["outcome"], "answered", "{details}");
+    // The next ask gets no form: it waits for the inbox.
+    current_call(&mut mcp, 5, None);
+    let ask = mcp.queued(1).remove(0);
+    let claim = mcp.queue.claim(&ask.id).unwrap().unwrap();
+    mcp.queue.answer(claim, &answered(&ask.payload, 1)).unwrap();
+    assert_eq!(
+        mcp.response(5)["result"]["structuredContent"]["outcome"],
+        "answered"
+    );
+    let said = mcp.stderr_after_close();
+    assert!(said.contains("the form's reply was not used"), "{said}");
+    assert!(
+        said.contains("the host declined its form at once"),
+        "{said}"
     );
 }

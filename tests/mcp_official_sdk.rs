@@ -37,12 +37,50 @@ fn the_sdks_form_answering_with_labels_is_read_as_options_and_the_rest_kept() {
 #[test]
 fn declining_and_closing_the_sdks_form_say_which() {
     let seen = host("decline");
+    let texts: Vec<&str> = seen["texts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    assert!(
+        texts[0]
+            .starts_with("User cancelled the ask flow: they declined the host's form.\n\nNext: "),
+        "{seen}"
+    );
+    assert!(
+        texts[1].starts_with(
+            "User cancelled the ask flow: they closed the host's form without answering.\n\nNext: "
+        ),
+        "{seen}"
+    );
+    // The structured result (all some hosts give the model) says which, too.
+    assert_eq!(seen["outcomes"], json!(["declined", "cancelled"]));
+}
+
+#[test]
+fn a_form_the_sdk_host_declines_at_once_does_not_end_the_ask() {
+    let seen = host("declinedAtOnce");
     assert_eq!(
-        seen["texts"],
-        json!([
-            "User cancelled the ask flow: they declined the host's form.",
-            "User cancelled the ask flow: they closed the host's form without answering."
-        ])
+        seen["forms"], 1,
+        "no second form for a host that declines: {seen}"
+    );
+    for result in seen["results"].as_array().unwrap() {
+        let details = &result["structuredContent"];
+        assert_eq!(details["outcome"], "timed_out", "{seen}");
+        assert!(
+            details["next"]
+                .as_str()
+                .unwrap()
+                .contains("ask again later")
+        );
+    }
+    assert!(
+        seen["stderr"]
+            .as_str()
+            .unwrap()
+            .contains("the host declined its form at once"),
+        "{seen}"
     );
 }
 
@@ -51,6 +89,7 @@ fn the_sdks_form_is_cancelled_when_the_ask_times_out() {
     let seen = host("cancelled");
     assert_eq!(seen["aborted"], true, "{seen}");
     assert_eq!(seen["result"]["structuredContent"]["cancelled"], true);
+    assert_eq!(seen["result"]["structuredContent"]["outcome"], "timed_out");
     assert!(
         seen["result"]["content"][0]["text"]
             .as_str()

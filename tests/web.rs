@@ -78,10 +78,7 @@ fn an_mcp_ask_answered_on_the_page_gives_the_terminals_result() {
         "{}",
         done.body
     );
-    let result = mcp.response(7)["result"].clone();
-    let terminal = common::web::terminal_result();
-    assert_eq!(result["structuredContent"], terminal["details"]);
-    assert_eq!(result["content"][0]["text"], terminal["content"][0]["text"]);
+    common::web::assert_same_as_terminal(&mcp.response(7)["result"]);
     // The page of an answered ask says so.
     let again = served.get(&format!("/ask/{id}"), &[("Cookie", &cookie)]);
     assert!(again.body.contains("Answered"), "{}", again.body);

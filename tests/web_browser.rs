@@ -273,10 +273,7 @@ fn every_kind_of_question_is_answered_by_clicking_labels_and_buttons() {
         assert!(said.contains("The agent has your answer"), "{said}");
         client.close().await.unwrap();
     });
-    let result = mcp.response(3)["result"].clone();
-    let terminal = common::web::terminal_result();
-    assert_eq!(result["structuredContent"], terminal["details"]);
-    assert_eq!(result["content"][0]["text"], terminal["content"][0]["text"]);
+    common::web::assert_same_as_terminal(&mcp.response(3)["result"]);
 }
 
 fn a_new_ask_appears_without_reloading() {

@@ -57,16 +57,34 @@ const scenarios = {
     await client.close();
     return { result, stderr: stderr() };
   },
-  // The person declines the host's form, then closes it.
+  // The person declines the host's form, then closes it (after reading it for a moment).
   async decline() {
     const texts = [];
+    const outcomes = [];
     for (const action of ["decline", "cancel"]) {
-      const { client } = await connect(["--elicit", "always"], async () => ({ action }));
+      const { client } = await connect(["--elicit", "always"], async () => {
+        await sleep(1200);
+        return { action };
+      });
       const result = await call(client);
       texts.push(result.content[0].text);
+      outcomes.push(result.structuredContent.outcome);
       await client.close();
     }
-    return { texts };
+    return { texts, outcomes };
+  },
+  // A host with nobody at its form declines every form at once (as headless hosts do): the ask
+  // is not ended by that; it waits for an inbox until its time runs out, and the host is not
+  // sent a form for the next ask.
+  async declinedAtOnce() {
+    let forms = 0;
+    const { client, stderr } = await connect(["--elicit", "always", "--timeout", "2"], async () => {
+      forms += 1;
+      return { action: "decline" };
+    });
+    const results = [await call(client), await call(client)];
+    await client.close();
+    return { forms, results, stderr: stderr() };
   },
   // The ask times out while the host's form is open: the form is cancelled (the SDK aborts the
   // handler's signal, and does not send the answer the handler gives after that).

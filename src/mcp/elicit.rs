@@ -8,6 +8,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::client::Dialect;
 use crate::form::{Form, Question, QuestionType};
 use crate::model::AnswerState;
 use crate::result::{AskResult, Outcome, build_from_state};
@@ -34,6 +35,7 @@ pub struct Elicitation {
     /// The form as a flat JSON Schema.
     pub schema: Value,
     fields: Vec<Fields>,
+    dialect: Dialect,
 }
 
 /// A field name not yet taken: `base`, else `base_2`, `base_3`, …
@@ -66,8 +68,8 @@ fn excerpt(text: &str, chars: usize) -> String {
     cut
 }
 
-/// The elicitation for a form.
-pub fn elicitation(form: &Form) -> Elicitation {
+/// The elicitation for a form, in the schema dialect of the client's protocol version.
+pub fn elicitation(form: &Form, dialect: Dialect) -> Elicitation {
     let mut taken: Vec<String> = form.questions.iter().map(|q| q.id.clone()).collect();
     let mut properties = Map::new();
     let mut fields = Vec::new();
@@ -99,12 +101,24 @@ pub fn elicitation(form: &Form) -> Elicitation {
             .collect();
         let choice = (!question.options.is_empty()).then(|| {
             let multi = question.presented_type == QuestionType::Multi;
-            let field = if multi {
-                json!({"type": "array", "title": format!("{number}. {}", question.label),
-                    "description": question.prompt, "items": {"anyOf": choices}})
-            } else {
-                json!({"type": "string", "title": format!("{number}. {}", question.label),
-                    "description": question.prompt, "oneOf": choices})
+            let title = format!("{number}. {}", question.label);
+            let field = match (dialect, multi) {
+                (Dialect::Titled, true) => json!({"type": "array", "title": title,
+                    "description": question.prompt, "items": {"anyOf": choices}}),
+                (Dialect::Titled, false) => json!({"type": "string", "title": title,
+                    "description": question.prompt, "oneOf": choices}),
+                // 2025-06-18 has no arrays: the choices are named in a text, read back by name.
+                (Dialect::Legacy, true) => {
+                    let titles: Vec<String> = (0..question.options.len())
+                        .map(|i| option_title(question, i))
+                        .collect();
+                    json!({"type": "string", "title": title, "description": format!(
+                        "{} Any of: {} (separate them with commas)", question.prompt, titles.join(", "))})
+                }
+                (Dialect::Legacy, false) => json!({"type": "string", "title": title,
+                    "description": question.prompt,
+                    "enum": question.options.iter().map(|o| o.value.clone()).collect::<Vec<_>>(),
+                    "enumNames": (0..question.options.len()).map(|i| option_title(question, i)).collect::<Vec<_>>()}),
             };
             properties.insert(question.id.clone(), field);
             question.id.clone()
@@ -136,6 +150,7 @@ pub fn elicitation(form: &Form) -> Elicitation {
         message: excerpt(&message, MAX_MESSAGE_CHARS),
         schema: json!({"type": "object", "properties": properties}),
         fields,
+        dialect,
     }
 }
 
@@ -194,6 +209,9 @@ impl Elicitation {
                 _ => "they closed the host's form without answering",
             };
             crate::result::mark_cancelled_because(&mut result, why);
+            if reply == ElicitReply::Decline {
+                result.details.outcome = Some(crate::result::Resolution::Declined);
+            }
             return ReadReply {
                 result,
                 unmatched: Vec::new(),
@@ -207,7 +225,10 @@ impl Elicitation {
         {
             let mut strays: Vec<&str> = Vec::new();
             if let Some(choice) = &fields.choice {
+                let legacy_multi = self.dialect == Dialect::Legacy
+                    && question.presented_type == QuestionType::Multi;
                 let given: Vec<&str> = match content.get(choice) {
+                    Some(Value::String(v)) if legacy_multi => v.split(',').collect(),
                     Some(Value::String(v)) => vec![v.as_str()],
                     Some(Value::Array(vs)) => vs.iter().filter_map(Value::as_str).collect(),
                     _ => Vec::new(),
@@ -274,7 +295,7 @@ mod tests {
 
     #[test]
     fn every_question_becomes_a_choice_own_words_and_a_note_and_rmcp_accepts_the_schema() {
-        let e = elicitation(&form());
+        let e = elicitation(&form(), Dialect::Titled);
         let names: Vec<&String> = e.schema["properties"].as_object().unwrap().keys().collect();
         assert_eq!(
             names,
@@ -315,7 +336,7 @@ mod tests {
     #[test]
     fn accept_is_a_submit_with_values_labels_indices_own_words_and_notes() {
         let form = form();
-        let e = elicitation(&form);
+        let e = elicitation(&form, Dialect::Titled);
         let content = json!({"env": "prod", "env_note": " watch the logs ", "checks": ["e2e", "lint", "nope"],
             "checks_own": "fuzz", "env_own_own": "my own", "env_own": "a"});
         let result = e.result(&form, ElicitReply::Accept, Some(&content)).result;
@@ -338,7 +359,7 @@ mod tests {
     #[test]
     fn decline_and_cancel_are_cancelled_results_with_nothing_chosen() {
         let form = form();
-        let e = elicitation(&form);
+        let e = elicitation(&form, Dialect::Titled);
         for (reply, said) in [
             (
                 ElicitReply::Decline,
@@ -359,7 +380,7 @@ mod tests {
     #[test]
     fn labels_and_titles_are_read_as_their_options_and_the_rest_is_kept_and_named() {
         let form = form();
-        let e = elicitation(&form);
+        let e = elicitation(&form, Dialect::Titled);
         let content =
             json!({"env": " production (Recommended) ", "checks": ["Lint", "tests", "Smoke"]});
         let read = e.result(&form, ElicitReply::Accept, Some(&content));
@@ -375,5 +396,39 @@ mod tests {
         let answers = &serde_json::to_value(&read.result.details).unwrap()["answers"];
         assert_eq!(answers["env"]["values"], json!(["Canary"]));
         assert_eq!(answers["env"]["customText"], "Canary");
+    }
+
+    /// A 2025-06-18 host rejects titled enums and arrays: its form has `enum` + `enumNames`, and a
+    /// multi question as a text naming its choices, read back by name.
+    #[test]
+    fn the_legacy_dialect_has_no_titled_enums_or_arrays_and_reads_named_choices() {
+        let form = form();
+        let e = elicitation(&form, Dialect::Legacy);
+        let env = &e.schema["properties"]["env"];
+        assert_eq!(env["enum"], json!(["staging", "prod"]));
+        assert_eq!(
+            env["enumNames"],
+            json!(["Staging", "Production (recommended)"])
+        );
+        assert!(env.get("oneOf").is_none());
+        let checks = &e.schema["properties"]["checks"];
+        assert_eq!(checks["type"], "string");
+        assert!(
+            checks["description"]
+                .as_str()
+                .unwrap()
+                .contains("Any of: Lint, Tests, E2E")
+        );
+        let schema = e.schema.to_string();
+        assert!(
+            !schema.contains("oneOf") && !schema.contains("anyOf") && !schema.contains("array")
+        );
+        let params = json!({"mode": "form", "message": e.message, "requestedSchema": e.schema});
+        serde_json::from_value::<rmcp::model::ElicitRequestParams>(params).expect("rmcp reads it");
+        let content = json!({"env": "prod", "checks": "Lint, e2e ,smoke"});
+        let read = e.result(&form, ElicitReply::Accept, Some(&content));
+        let answers = &serde_json::to_value(&read.result.details).unwrap()["answers"];
+        assert_eq!(answers["env"]["values"], json!(["prod"]));
+        assert_eq!(answers["checks"]["values"], json!(["lint", "e2e", "smoke"]));
     }
 }

@@ -54,6 +54,7 @@ pub fn declined(payload: &Value, because: &str) -> crate::result::AskResult {
                 crate::result::Outcome::Cancelled,
             );
             crate::result::mark_cancelled_because(&mut result, because);
+            result.details.outcome = Some(crate::result::Resolution::Declined);
             result
         }
         Err(invalid) => crate::result::invalid_input_result(&invalid),

@@ -155,6 +155,14 @@ impl Waiting {
         None
     }
 
+    /// Stops waiting without withdrawing the ask (it stays queued, as while the host's form shows
+    /// it): the answer the watcher already handed over, if any. An answer given later stays in
+    /// the queue for the next wait.
+    pub fn pause(mut self) -> Option<Value> {
+        self.watcher.unregister(&self.id);
+        self.answer.try_recv().ok()
+    }
+
     /// Stops waiting: the answer the watcher already handed over, or the withdrawal (or the
     /// answer that won the race against it).
     async fn stop(&mut self) -> Option<Value> {

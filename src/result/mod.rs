@@ -52,6 +52,8 @@ pub fn build_from_state(
         answers: all,
         continuation: None,
         elaboration: None,
+        outcome: None,
+        next: None,
     };
     if outcome == Outcome::Elaborate {
         details.continuation = Some(continuation(questions, states, &details.answers));
@@ -159,6 +161,26 @@ pub fn mark_cancelled_because(result: &mut AskResult, why: &str) {
     ))];
 }
 
+/// Says in `details` what happened to the ask (`outcome`, kept when already set, else read from
+/// the result) and, when it was not answered, what the agent should do next, in `details.next`
+/// and as the text's last paragraph. For readers that may see only `details` (MCP hosts).
+pub fn state_outcome(result: &mut AskResult, happened: Option<Resolution>) {
+    let happened = result
+        .details
+        .outcome
+        .or(happened)
+        .unwrap_or_else(|| Resolution::read_from(&result.details));
+    result.details.outcome = Some(happened);
+    let Some(next) = happened.next() else {
+        return;
+    };
+    if result.details.next.is_none() {
+        result.details.next = Some(next.to_owned());
+        let text = format!("{}\n\nNext: {next}", result.text());
+        result.content = vec![Content::text(text)];
+    }
+}
+
 /// Marks a cancelled result as given up after `limit` with no answer (`ask --timeout`):
 /// `cancelled` stays true and the answers so far stay in `details`, but the text says nobody
 /// answered in time.
@@ -184,6 +206,8 @@ pub fn invalid_input_result(invalid: &InvalidInput) -> AskResult {
             answers: IndexMap::new(),
             continuation: None,
             elaboration: None,
+            outcome: None,
+            next: None,
         },
     }
 }
@@ -214,6 +238,8 @@ pub fn needs_input_result(form: &Form) -> AskResult {
             answers: IndexMap::new(),
             continuation: None,
             elaboration: None,
+            outcome: None,
+            next: None,
         },
     }
 }

@@ -83,6 +83,75 @@ pub struct Details {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     /// The notes to elaborate on (elaborate only).
     pub elaboration: Option<Elaboration>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// What happened to the ask, for readers that see only `details` (MCP hosts hand the model
+    /// `structuredContent` alone): not in the original's results, set by pi-ask's MCP server and
+    /// by a decline in an inbox.
+    pub outcome: Option<Resolution>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// What the agent should do next when the ask was not answered (with `outcome`).
+    pub next: Option<String>,
+}
+
+/// What happened to an ask (`details.outcome`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Resolution {
+    /// The person submitted answers.
+    Answered,
+    /// The person asked the agent to explain first.
+    Elaborate,
+    /// The person dismissed the form.
+    Cancelled,
+    /// The person declined the ask (in an inbox's list, or the host's form).
+    Declined,
+    /// Nobody answered within the time allowed.
+    TimedOut,
+    /// The call was cancelled, or the client went, before an answer.
+    Withdrawn,
+    /// The payload was refused before any form opened.
+    InvalidInput,
+}
+
+impl Resolution {
+    /// What the agent should do next, when the ask was not answered.
+    pub fn next(self) -> Option<&'static str> {
+        Some(match self {
+            Resolution::Answered => return None,
+            Resolution::Elaborate => {
+                "Explain what the person's notes ask about, then ask again (details.continuation holds the questions)."
+            }
+            Resolution::Cancelled => {
+                "The person dismissed the questions: do not assume answers or take this as approval; go on only with what needs no answer, or stop and say what you need."
+            }
+            Resolution::Declined => {
+                "The person declined to answer: do not assume answers, and do not ask the same again right away; go on only with what needs no answer, or stop and say what you need."
+            }
+            Resolution::TimedOut => {
+                "Nobody answered in time (the person may be away): do not assume answers; ask again later, or go on with work that needs no answer."
+            }
+            Resolution::Withdrawn => {
+                "The call was cancelled before anyone answered: nothing was answered."
+            }
+            Resolution::InvalidInput => {
+                "Fix the payload as details.error.issues say, then call again."
+            }
+        })
+    }
+
+    /// What `details` says of itself when nobody set an outcome: refused, cancelled, elaborate
+    /// or answered.
+    pub fn read_from(details: &Details) -> Resolution {
+        if details.error.is_some() {
+            Resolution::InvalidInput
+        } else if details.cancelled {
+            Resolution::Cancelled
+        } else if details.mode == Mode::Elaborate {
+            Resolution::Elaborate
+        } else {
+            Resolution::Answered
+        }
+    }
 }
 
 /// `details.error` for a payload rejected before any UI opened.

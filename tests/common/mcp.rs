@@ -55,12 +55,25 @@ impl Mcp {
     }
 
     /// A server started by `command` (arguments, environment and standard error as the caller
-    /// set them), whose asks go to `queue`; initialized for a client with `capabilities`.
+    /// set them), whose asks go to `queue`; initialized for a client with `capabilities` on
+    /// protocol 2025-11-25.
     pub fn spawn(
+        command: Command,
+        queue: Queue,
+        dir: Option<tempfile::TempDir>,
+        capabilities: Value,
+    ) -> Mcp {
+        Mcp::spawn_as(command, queue, dir, capabilities, Some("2025-11-25"))
+    }
+
+    /// As [`Mcp::spawn`], initialized on protocol `version`; with `None`, not initialized (a
+    /// 2026-07-28 client sends its identity and capabilities in each request's `_meta`).
+    pub fn spawn_as(
         mut command: Command,
         queue: Queue,
         dir: Option<tempfile::TempDir>,
         capabilities: Value,
+        version: Option<&str>,
     ) -> Mcp {
         let mut child = command
             .stdin(Stdio::piped())
@@ -88,8 +101,11 @@ impl Mcp {
             _dir: dir,
             queue,
         };
+        let Some(version) = version else {
+            return mcp;
+        };
         mcp.send(json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
-            "protocolVersion":"2025-06-18","capabilities":capabilities,"clientInfo":{"name":"test-host","version":"9"}}}));
+            "protocolVersion":version,"capabilities":capabilities,"clientInfo":{"name":"test-host","version":"9"}}}));
         let init = mcp.response(0);
         assert_eq!(init["result"]["serverInfo"]["name"], "pi-ask");
         mcp.send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
@@ -98,6 +114,11 @@ impl Mcp {
 
     /// A server whose standard error is kept ([`Mcp::stderr_after_close`]), on a queue of its own.
     pub fn start_logged(extra: &[&str], capabilities: Value) -> Mcp {
+        Mcp::start_logged_as(Some("2025-11-25"), extra, capabilities)
+    }
+
+    /// As [`Mcp::start_logged`], for a client of protocol `version` ([`Mcp::spawn_as`]).
+    pub fn start_logged_as(version: Option<&str>, extra: &[&str], capabilities: Value) -> Mcp {
         let dir = tempfile::tempdir().unwrap();
         let queue = Queue::open(dir.path().join("queue")).unwrap();
         let mut command = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
@@ -106,7 +127,7 @@ impl Mcp {
             .args(extra)
             .env("HOME", dir.path())
             .stderr(Stdio::piped());
-        Mcp::spawn(command, queue, Some(dir), capabilities)
+        Mcp::spawn_as(command, queue, Some(dir), capabilities, version)
     }
 
     /// Closes the server's input as a host that quits does, waits for it to end (everything

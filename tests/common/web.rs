@@ -239,3 +239,18 @@ pub fn terminal_result() -> serde_json::Value {
     h.press("enter");
     serde_json::to_value(h.result().expect("submitted on the terminal")).unwrap()
 }
+
+/// Asserts that an MCP call's `result`, answered on the page, is the terminal form's for the same
+/// choices ([`terminal_result`]): the same text and `details`, and `outcome: answered`, which the
+/// MCP server adds (the terminal's own result has no such field).
+pub fn assert_same_as_terminal(result: &serde_json::Value) {
+    let mut details = result["structuredContent"].clone();
+    let outcome = details
+        .as_object_mut()
+        .expect("structured content")
+        .shift_remove("outcome");
+    assert_eq!(outcome, Some(serde_json::json!("answered")), "{result}");
+    let terminal = terminal_result();
+    assert_eq!(details, terminal["details"]);
+    assert_eq!(result["content"][0]["text"], terminal["content"][0]["text"]);
+}

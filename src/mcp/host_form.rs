@@ -1,0 +1,433 @@
+//! The host's own form (MCP elicitation) beside the queue. The ask stays in the queue while the
+//! host's form shows it, so a watching inbox and the web page still list it; the first to claim it
+//! wins (an inbox claims when it opens the ask, the host's form when its reply comes), and a reply
+//! is delivered through the queue like an inbox's answer, so it and the call's deadline settle
+//! exactly one outcome.
+//!
+//! Two ways to ask, by the client's protocol: before 2026-07-28 the server sends
+//! `elicitation/create` while the call waits ([`AskServer::elicit`]); from 2026-07-28 the call
+//! returns `input_required` with the form, and the client calls again with the form's reply and
+//! the ask's id as `requestState` ([`AskServer::wait_or_suspend`], [`AskServer::resume`]).
+//!
+//! A form the host declines or closes within [`HOST_DECLINED_AT_ONCE`] was declined without a
+//! person reading it (headless hosts decline every form): the ask goes on waiting for an inbox,
+//! and that client is sent no more forms.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rmcp::model::{ElicitRequest, ElicitRequestParams, ElicitResult, InputRequiredResult};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ErrorData as McpError, model::CallToolResponse};
+use serde_json::Value;
+
+use super::client::{Client, Dialect};
+use super::elicit::{ElicitReply, Elicitation, elicitation};
+use super::{AskServer, ElicitMode, closed_forms};
+use crate::form::Form;
+use crate::queue::Waited;
+use crate::queue::listing::Whereabouts;
+
+/// A host that declines or closes its form this soon after it was sent did so without a person
+/// reading it.
+pub const HOST_DECLINED_AT_ONCE: Duration = Duration::from_secs(1);
+
+/// The name of the form among a round trip's input requests.
+const FORM_INPUT: &str = "form";
+
+/// An ask whose form a 2026-07-28 client is showing: the call returned `input_required`, and
+/// the client will call again with the reply.
+#[derive(Debug)]
+pub struct Suspended {
+    form: Form,
+    asked: Elicitation,
+    sent: Instant,
+    /// The call's deadline (the server's timeout from when it was made).
+    deadline: Option<Instant>,
+    /// Settled while suspended (its deadline passed, or the client went): the answer that won
+    /// the withdrawal, if any.
+    settled: Option<Option<Value>>,
+}
+
+/// A client's suspended asks, by ask id (the `requestState` it echoes, trusted only when it
+/// names one of these).
+pub type Suspensions = Arc<Mutex<HashMap<String, Suspended>>>;
+
+/// Why a form cannot be sent to the host (rmcp refuses its schema).
+#[derive(Debug, thiserror::Error)]
+#[error("the form cannot be described to the host: {0}")]
+struct Undescribable(#[source] serde_json::Error);
+
+/// The form's schema and the elicitation request for `form` in `dialect`.
+fn form_request(
+    form: &Form,
+    dialect: Dialect,
+) -> Result<(Elicitation, ElicitRequestParams), Undescribable> {
+    let asked = elicitation(form, dialect);
+    serde_json::from_value::<ElicitRequestParams>(serde_json::json!({
+        "mode": "form", "message": asked.message, "requestedSchema": asked.schema}))
+    .map(|params| (asked, params))
+    .map_err(Undescribable)
+}
+
+impl AskServer {
+    /// Whether this call may be answered in the host's own form: the mode allows it, the client
+    /// shows forms, and it has not declined one at once.
+    pub(super) fn can_elicit(&self, client: &Client) -> bool {
+        self.elicit != ElicitMode::Never
+            && client.shows_forms
+            && !self.forms_declined.load(Ordering::Relaxed)
+    }
+
+    /// When the host's form is sent: after the grace period in `fallback`, at once in `always`.
+    fn form_after(&self) -> Duration {
+        if self.elicit == ElicitMode::Fallback {
+            self.elicit_after
+        } else {
+            Duration::ZERO
+        }
+    }
+
+    /// Whether the host's form is still to be sent for ask `id`: none declined at once, and the
+    /// ask waits unclaimed (an inbox that has it open keeps it).
+    fn form_still_wanted(&self, id: &str) -> bool {
+        !self.forms_declined.load(Ordering::Relaxed)
+            && self.queue.whereabouts(id) == Whereabouts::Waiting
+    }
+
+    /// Notes that ask `id` is (or no longer is) open in the host's form.
+    fn in_host_form(&self, id: &str, open: bool) {
+        let mut forms = self.form_open.lock().unwrap_or_else(|e| e.into_inner());
+        if open {
+            forms.insert(id.to_owned());
+        } else {
+            forms.remove(id);
+        }
+    }
+
+    /// Whether ask `id` is open in the host's form (progress says it can be answered there).
+    pub(super) fn is_in_host_form(&self, id: &str) -> bool {
+        self.form_open
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(id)
+    }
+
+    /// Before 2026-07-28: asks through the host's form (`elicitation/create`) once the grace
+    /// period is over, while the call waits. `None` (the ask goes on waiting) when an inbox has
+    /// or took the ask, the host failed or declined at once, or the deadline won.
+    pub(super) async fn elicit(
+        &self,
+        id: &str,
+        form: &Form,
+        client: &Client,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<Value> {
+        tokio::time::sleep(self.form_after()).await;
+        if !self.form_still_wanted(id) {
+            return None;
+        }
+        let sent = Instant::now();
+        self.in_host_form(id, true);
+        let reply = match form_request(form, client.dialect()) {
+            Ok((asked, params)) => PendingForm::ask(&context.peer, id, params, &self.closed_forms)
+                .await
+                .map(|reply| (asked, reply))
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        self.in_host_form(id, false);
+        match reply {
+            Ok((asked, reply)) => self.take_form_reply(id, form, &asked, &reply, sent),
+            Err(e) => {
+                crate::report::report(&format!(
+                    "ask {id}: the host's form failed ({e}); it waits for pi-ask inbox"
+                ));
+                None
+            }
+        }
+    }
+
+    /// From 2026-07-28: waits for an inbox through the grace period; then, when the host's form
+    /// is still wanted, the call's `input_required` result with the form (the ask stays queued,
+    /// suspended until the client calls again). Otherwise it waits on as any call.
+    pub(super) async fn wait_or_suspend(
+        &self,
+        id: &str,
+        form: &Form,
+        client: &Client,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Waited, InputRequiredResult> {
+        let deadline = self.timeout.map(|t| Instant::now() + t);
+        let mut waiting = self.watcher.wait_for(&self.queue, id, self.timeout);
+        let grace_over = Instant::now() + self.form_after();
+        if let Some(waited) = self
+            .wait_on(&mut waiting, id, context, Some(grace_over))
+            .await
+        {
+            return Ok(waited);
+        }
+        let request = match form_request(form, client.dialect()) {
+            Ok(request) if self.form_still_wanted(id) => request,
+            Ok(_) => return Ok(self.wait_rest(&mut waiting, id, context).await),
+            Err(e) => {
+                crate::report::report(&format!("ask {id}: {e}; it waits for pi-ask inbox"));
+                return Ok(self.wait_rest(&mut waiting, id, context).await);
+            }
+        };
+        // The ask stays queued while the host shows its form; an answer handed over at this
+        // very moment is the call's.
+        if let Some(answer) = waiting.pause() {
+            return Ok(Waited::Answered(answer));
+        }
+        let (asked, params) = request;
+        self.suspend(id, form.clone(), asked, deadline);
+        let inputs = [(
+            FORM_INPUT.to_owned(),
+            rmcp::model::InputRequest::Elicitation(ElicitRequest::new(params)),
+        )]
+        .into_iter()
+        .collect();
+        Err(InputRequiredResult::new(Some(inputs), Some(id.to_owned())))
+    }
+
+    async fn wait_rest(
+        &self,
+        waiting: &mut crate::queue::waiter::Waiting,
+        id: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Waited {
+        self.wait_on(waiting, id, context, None)
+            .await
+            .unwrap_or(Waited::TimedOut)
+    }
+
+    /// Keeps ask `id` suspended until the client calls again; at its deadline or when the client
+    /// goes, it is withdrawn (an answer that wins the withdrawal is kept for the call).
+    fn suspend(&self, id: &str, form: Form, asked: Elicitation, deadline: Option<Instant>) {
+        self.in_host_form(id, true);
+        self.suspended
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(
+                id.to_owned(),
+                Suspended {
+                    form,
+                    asked,
+                    sent: Instant::now(),
+                    deadline,
+                    settled: None,
+                },
+            );
+        let server = self.clone();
+        let id = id.to_owned();
+        tokio::spawn(async move {
+            let expiry = async {
+                match deadline {
+                    Some(at) => tokio::time::sleep_until(at.into()).await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                () = expiry => {}
+                () = server.until_gone() => {}
+            }
+            let still = server
+                .suspended
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .contains_key(&id);
+            if !still {
+                return;
+            }
+            let answer = crate::queue::waiter::withdraw_or_take(&server.queue, &id).await;
+            server.in_host_form(&id, false);
+            if let Some(entry) = server
+                .suspended
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_mut(&id)
+            {
+                entry.settled = Some(answer);
+            }
+        });
+    }
+
+    /// The client calls again with the host's form's reply: an answer given meanwhile (an inbox,
+    /// the web page) wins; else the reply is taken as [`AskServer::elicit`] takes it; else the
+    /// call waits on for an inbox with the time it has left.
+    pub(super) async fn resume(
+        &self,
+        state: &str,
+        responses: Option<&rmcp::model::InputResponses>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let Some(entry) = self
+            .suspended
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(state)
+        else {
+            return Err(McpError::invalid_params(
+                "requestState names no ask this server is waiting on",
+                None,
+            ));
+        };
+        let id = state;
+        self.in_host_form(id, false);
+        let finish = |outcome| self.finish(id, &entry.form, outcome).map(Into::into);
+        if let Some(settled) = entry.settled {
+            return finish(settled.map_or(Waited::TimedOut, Waited::Answered));
+        }
+        let reply = responses
+            .and_then(|r| r.get(FORM_INPUT))
+            .and_then(|v| serde_json::from_value::<ElicitResult>(v.clone()).ok());
+        if let Some(answer) = self.queue.take_result(id) {
+            if reply.is_some() {
+                crate::report::report(&format!(
+                    "ask {id}: answered in pi-ask inbox while the host's form showed it; the form's reply was not used"
+                ));
+            }
+            return finish(Waited::Answered(answer));
+        }
+        match &reply {
+            Some(reply) => {
+                if let Some(answer) =
+                    self.take_form_reply(id, &entry.form, &entry.asked, reply, entry.sent)
+                {
+                    return finish(Waited::Answered(answer));
+                }
+            }
+            None => crate::report::report(&format!(
+                "ask {id}: the host called again without its form's reply; it waits for pi-ask inbox"
+            )),
+        }
+        let left = entry
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        let mut waiting = self.watcher.wait_for(&self.queue, id, left);
+        let outcome = self.wait_rest(&mut waiting, id, context).await;
+        finish(outcome)
+    }
+
+    /// The host's form's `reply` to ask `id`, sent at `sent`: declined at once, it leaves the ask
+    /// waiting (and this client is sent no more forms); otherwise the ask is claimed and answered
+    /// with it through the queue. `None` when the ask goes on waiting (an inbox had it, or the
+    /// deadline won).
+    fn take_form_reply(
+        &self,
+        id: &str,
+        form: &Form,
+        asked: &Elicitation,
+        reply: &ElicitResult,
+        sent: Instant,
+    ) -> Option<Value> {
+        let kind = match reply.action {
+            rmcp::model::ElicitationAction::Accept => ElicitReply::Accept,
+            rmcp::model::ElicitationAction::Decline => ElicitReply::Decline,
+            _ => ElicitReply::Cancel,
+        };
+        if kind != ElicitReply::Accept && sent.elapsed() < HOST_DECLINED_AT_ONCE {
+            self.forms_declined.store(true, Ordering::Relaxed);
+            crate::report::report(&format!(
+                "ask {id}: the host declined its form at once (nobody there to answer it); the ask waits in pi-ask inbox, and this host is not sent forms again"
+            ));
+            return None;
+        }
+        let read = asked.result(form, kind, reply.content.as_ref());
+        for stray in &read.unmatched {
+            crate::report::report(&format!(
+                "ask {id}: the host's form gave {stray}, no option's value or label; kept as the person's own words"
+            ));
+        }
+        let Some(claim) = self.queue.claim(id).ok().flatten() else {
+            crate::report::report(&format!(
+                "ask {id}: the host's form answered, but pi-ask inbox had the ask open already; the inbox's answer is the one used"
+            ));
+            return None;
+        };
+        let value = serde_json::to_value(&read.result).ok()?;
+        match self.queue.answer(claim, &value) {
+            Ok(crate::queue::Delivery::Delivered) => {
+                crate::report::report(&format!("ask {id} answered in the host's form"));
+                Some(value)
+            }
+            Ok(crate::queue::Delivery::TooLate) => None,
+            // This server is the asker: the answer in hand is the agent's, queue or not.
+            Err(failed) => {
+                crate::report::report(&format!(
+                    "ask {id} answered in the host's form; the queue could not record it ({}), so it is given to the agent directly",
+                    failed.why
+                ));
+                let _ = self.queue.withdraw(id);
+                Some(value)
+            }
+        }
+    }
+}
+
+/// The host's form while it is open. Dropped before the person answered there (the ask was
+/// answered in an inbox, timed out, or the call was cancelled), it closes the form
+/// (`notifications/cancelled` for the request), and a reply that comes anyway is said on stderr
+/// ([`closed_forms::ClosedForms`]).
+struct PendingForm {
+    handle: Option<rmcp::service::RequestHandle<RoleServer>>,
+    ask: String,
+    closed: closed_forms::ClosedForms,
+}
+
+impl PendingForm {
+    /// Sends the elicitation and waits for the person's reply there.
+    async fn ask(
+        peer: &rmcp::service::Peer<RoleServer>,
+        ask: &str,
+        params: rmcp::model::ElicitRequestParams,
+        closed: &closed_forms::ClosedForms,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::service::ServiceError> {
+        let request =
+            rmcp::model::ServerRequest::ElicitRequest(rmcp::model::ElicitRequest::new(params));
+        let handle = peer
+            .send_cancellable_request(request, rmcp::service::PeerRequestOptions::no_options())
+            .await?;
+        let mut pending = PendingForm {
+            handle: Some(handle),
+            ask: ask.to_owned(),
+            closed: closed.clone(),
+        };
+        let reply = match pending.handle.as_mut() {
+            Some(handle) => (&mut handle.rx).await,
+            None => return Err(rmcp::service::ServiceError::TransportClosed),
+        };
+        // Answered (or failed): nothing to cancel.
+        pending.handle = None;
+        match reply.map_err(|_| rmcp::service::ServiceError::TransportClosed)?? {
+            rmcp::model::ClientResult::ElicitResult(result) => Ok(result),
+            _ => Err(rmcp::service::ServiceError::UnexpectedResponse),
+        }
+    }
+}
+
+impl Drop for PendingForm {
+    fn drop(&mut self) {
+        let Some(handle) = self.handle.take() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        if let Ok(id) = serde_json::to_value(&handle.id) {
+            self.closed.closed(&id, &self.ask);
+        }
+        runtime.spawn(async move {
+            let reason =
+                "the ask was settled elsewhere (answered in pi-ask inbox, timed out, or withdrawn)";
+            let cancel = rmcp::model::CancelledNotificationParam::new(
+                Some(handle.id.clone()),
+                Some(reason.to_owned()),
+            );
+            let _ = handle.peer.notify_cancelled(cancel).await;
+        });
+    }
+}
