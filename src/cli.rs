@@ -56,39 +56,59 @@ struct FormOptions {
     look: LookOptions,
 }
 
+/// What `pi-ask hook <host>` is told.
+#[derive(Debug, Clone, clap::Args)]
+struct HookArgs {
+    /// The queue folder (default: as `pi-ask inbox`).
+    #[arg(long, value_name = "DIR")]
+    queue: Option<PathBuf>,
+    /// How long to wait for an answer before the host asks itself (keep it under the hook's
+    /// own timeout in the host's config).
+    #[arg(long, value_name = "SECONDS", default_value_t = 590.0)]
+    wait: f64,
+}
+
 /// The hosts `pi-ask hook` answers for.
 #[derive(Debug, Clone, clap::Subcommand)]
 enum HookHost {
     /// Claude Code: a `PreToolUse` hook for `AskUserQuestion` (its event on stdin, the answer on
     /// stdout).
-    Claude {
-        /// The queue folder (default: as `pi-ask inbox`).
-        #[arg(long, value_name = "DIR")]
-        queue: Option<PathBuf>,
-        /// How long to wait for an answer before the host asks itself (keep it under the hook's
-        /// own timeout in the host's config).
-        #[arg(long, value_name = "SECONDS", default_value_t = 590.0)]
-        wait: f64,
-    },
+    Claude(HookArgs),
+    /// Codex: a `PreToolUse` hook for `request_user_input` (the answers go to the model as the
+    /// hook's reason for denying the tool, the way Codex lets a hook answer).
+    Codex(HookArgs),
+}
+
+/// What `pi-ask setup <host>` is told.
+#[derive(Debug, Clone, clap::Args)]
+struct SetupArgs {
+    /// The hooks file (default: the host's own: ~/.claude/settings.json,
+    /// $CODEX_HOME/hooks.json; a project's works too).
+    #[arg(long, value_name = "FILE")]
+    settings: Option<PathBuf>,
+    /// The file the MCP server goes in (default: ~/.claude.json, $CODEX_HOME/config.toml).
+    #[arg(long, value_name = "FILE")]
+    mcp_config: Option<PathBuf>,
+    /// Register only the hook, not pi-ask's MCP server.
+    #[arg(long)]
+    no_mcp: bool,
+    /// Show the files as they would be; write nothing.
+    #[arg(long)]
+    print: bool,
+    /// Remove pi-ask's entries instead.
+    #[arg(long)]
+    remove: bool,
 }
 
 /// The hosts `pi-ask setup` registers pi-ask with.
 #[derive(Debug, Clone, clap::Subcommand)]
 enum SetupHost {
     /// Claude Code: `pi-ask hook claude` as the `PreToolUse` hook of `AskUserQuestion` in
-    /// ~/.claude/settings.json.
-    Claude {
-        /// The settings file (default: ~/.claude/settings.json; a project's
-        /// .claude/settings.json works too).
-        #[arg(long, value_name = "FILE")]
-        settings: Option<PathBuf>,
-        /// Show the file as it would be; write nothing.
-        #[arg(long)]
-        print: bool,
-        /// Remove pi-ask's hook instead.
-        #[arg(long)]
-        remove: bool,
-    },
+    /// ~/.claude/settings.json, and pi-ask's MCP server in ~/.claude.json.
+    Claude(SetupArgs),
+    /// Codex: `pi-ask hook codex` as the `PreToolUse` hook of `request_user_input` in
+    /// $CODEX_HOME/hooks.json (~/.codex), and pi-ask's MCP server in its config.toml.
+    Codex(SetupArgs),
 }
 
 /// Where asks are recorded.
@@ -520,24 +540,32 @@ fn dispatch(command: Command) -> Ended {
             };
             commands::serve::run(args, &options, history)
         }
-        Command::Hook {
-            host: HookHost::Claude { queue, wait },
-        } => {
+        Command::Hook { host } => {
+            let (host, HookArgs { queue, wait }) = match host {
+                HookHost::Claude(args) => (crate::hooks::Host::Claude, args),
+                HookHost::Codex(args) => (crate::hooks::Host::Codex, args),
+            };
             let wait = std::time::Duration::from_secs_f64(if wait.is_finite() {
                 wait.clamp(0.0, 86_400.0)
             } else {
                 0.0
             });
-            commands::hook::claude(queue, wait)
+            commands::hook::run(host, queue, wait)
         }
-        Command::Setup {
-            host:
-                SetupHost::Claude {
-                    settings,
-                    print,
-                    remove,
-                },
-        } => commands::setup::claude(settings, print, remove),
+        Command::Setup { host } => {
+            let (host, args) = match host {
+                SetupHost::Claude(args) => (crate::hooks::Host::Claude, args),
+                SetupHost::Codex(args) => (crate::hooks::Host::Codex, args),
+            };
+            let options = commands::setup::SetupOptions {
+                hooks_file: args.settings,
+                mcp_file: args.mcp_config,
+                no_mcp: args.no_mcp,
+                print: args.print,
+                remove: args.remove,
+            };
+            commands::setup::run(host, &options)
+        }
         Command::Mcp(args) => commands::mcp::run(args),
         Command::Events { socket, wait } => commands::remote::events(&socket, wait),
         Command::Submit {

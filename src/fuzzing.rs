@@ -14,7 +14,7 @@ use crate::remote::{RemoteMode, RemoteResponse, validate_submit};
 use crate::settings::{Setting, Settings};
 
 /// Every target, by its name in `fuzz/`.
-pub const TARGETS: [&str; 19] = [
+pub const TARGETS: [&str; 20] = [
     "payload",
     "keymaps",
     "config_toml",
@@ -34,6 +34,7 @@ pub const TARGETS: [&str; 19] = [
     "markdown",
     "web_press",
     "hook_event",
+    "host_form_reply",
 ];
 
 /// Runs target `name` on `data` (`dir`: a scratch folder for the targets that write files).
@@ -58,6 +59,7 @@ pub fn run(name: &str, data: &[u8], dir: &Path) {
         "markdown" => markdown(data),
         "web_press" => web_press(data),
         "hook_event" => hook_event(data),
+        "host_form_reply" => host_form_reply(data),
         other => panic!("no fuzz target {other}"),
     }
 }
@@ -618,14 +620,21 @@ pub fn web_press(data: &[u8]) {
     }
 }
 
-/// A host's hook event (any bytes): read as Claude Code's `AskUserQuestion`, it becomes a valid
-/// ask or is refused with a reason, and the answer to a valid one (submitted as it opens, and
-/// cancelled) is the hook's output: an allow with the original questions, or a deny.
+/// A host's hook event (any bytes): read as Claude Code's `AskUserQuestion` and as Codex's
+/// `request_user_input`, it becomes a valid ask or is refused with a reason, and the answer to a
+/// valid one (submitted as it opens, and cancelled) is the hook's output: for Claude an allow with
+/// the original questions or a deny, for Codex always a deny whose reason is what the model reads.
 pub fn hook_event(data: &[u8]) {
     let Ok(event) = serde_json::from_slice::<Value>(data) else {
         return;
     };
-    let Ok(payload) = crate::hooks::claude::payload(&event) else {
+    for host in [crate::hooks::Host::Claude, crate::hooks::Host::Codex] {
+        hook_event_for(host, &event);
+    }
+}
+
+fn hook_event_for(host: crate::hooks::Host, event: &Value) {
+    let Ok(payload) = host.payload(event) else {
         return;
     };
     let form =
@@ -641,9 +650,13 @@ pub fn hook_event(data: &[u8]) {
         let Some(result) = result else {
             continue;
         };
-        let out = crate::hooks::claude::output(&event, &result);
+        let out = host.output(event, &result);
         let decision = &out["hookSpecificOutput"]["permissionDecision"];
         assert!(decision == "allow" || decision == "deny", "{out}");
+        if host == crate::hooks::Host::Codex {
+            assert_eq!(decision, "deny", "{out}");
+            assert!(out["hookSpecificOutput"]["permissionDecisionReason"].is_string());
+        }
         if decision == "allow" {
             assert_eq!(
                 out["hookSpecificOutput"]["updatedInput"]["questions"],
@@ -651,4 +664,51 @@ pub fn hook_event(data: &[u8]) {
             );
         }
     }
+}
+
+/// A host form's reply (any bytes: the first says the dialect and the action, the rest is the
+/// reply's `content` as JSON) to a fixed form of every question type: read into a result whose
+/// choices are the form's options (anything else is the person's own words), never a panic.
+pub fn host_form_reply(data: &[u8]) {
+    use crate::mcp::{Dialect, ElicitReply, elicitation};
+    let Some((&head, rest)) = data.split_first() else {
+        return;
+    };
+    let form = crate::input::validate_payload(&serde_json::json!({"title": "Fuzz", "questions": [
+        {"id": "one", "prompt": "One?", "options": [{"value": "a", "label": "A, with a comma"}, {"value": "b", "label": "B", "recommended": true}]},
+        {"id": "many", "type": "multi", "prompt": "Many?", "options": [{"value": "x", "label": "X"}, {"value": "y", "label": "Y"}]},
+        {"id": "look", "type": "preview", "prompt": "Look?", "options": [{"value": "p", "label": "P", "preview": "p"}, {"value": "q", "label": "Q", "preview": "q"}]}
+    ]}))
+    .expect("the fuzz form is valid");
+    let dialect = if head & 1 == 0 {
+        Dialect::Titled
+    } else {
+        Dialect::Legacy
+    };
+    let reply = match (head >> 1) % 3 {
+        0 => ElicitReply::Accept,
+        1 => ElicitReply::Decline,
+        _ => ElicitReply::Cancel,
+    };
+    let content = serde_json::from_slice::<Value>(rest).ok();
+    let asked = elicitation(&form, dialect);
+    let read = asked.result(&form, reply, content.as_ref());
+    let details = &read.result.details;
+    assert_eq!(details.cancelled, reply != ElicitReply::Accept);
+    for (question, answer) in form
+        .questions
+        .iter()
+        .zip(form.questions.iter().map(|q| details.answers.get(&q.id)))
+    {
+        let Some(answer) = answer else { continue };
+        for value in &answer.values {
+            let an_option = question.options.iter().any(|o| &o.value == value);
+            assert!(
+                an_option || answer.custom_text.as_deref() == Some(value.as_str()),
+                "{value:?} of {}",
+                question.id
+            );
+        }
+    }
+    serde_json::to_string(&read.result).expect("the result is JSON");
 }

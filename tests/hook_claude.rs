@@ -10,14 +10,13 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
+use common::scripted::{Reply, Request};
 use common::web::Served;
 use pi_ask::queue::Queue;
 use serde_json::{Value, json};
@@ -40,52 +39,13 @@ fn questions() -> Value {
 
 /// A scripted Anthropic Messages API on a free loopback port: while the conversation has no tool
 /// result, a request offering `AskUserQuestion` is answered with a call of it; then with text.
-/// Every tool result it was sent comes out of the receiver.
-fn model() -> (String, Receiver<Value>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let (tx, rx) = channel();
-    let tx = Arc::new(Mutex::new(tx));
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(stream) = stream else { break };
-            let tx = Arc::clone(&tx);
-            std::thread::spawn(move || answer_request(stream, &tx));
-        }
-    });
-    (url, rx)
+fn model() -> (String, Receiver<Request>) {
+    common::scripted::serve(reply)
 }
 
-fn answer_request(stream: std::net::TcpStream, results: &Mutex<std::sync::mpsc::Sender<Value>>) {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut line = String::new();
-    if reader.read_line(&mut line).is_err() {
-        return;
-    }
-    let mut length = 0;
-    loop {
-        let mut header = String::new();
-        if reader.read_line(&mut header).is_err() {
-            return;
-        }
-        let header = header.trim_end();
-        if header.is_empty() {
-            break;
-        }
-        if let Some((name, value)) = header.split_once(':')
-            && name.eq_ignore_ascii_case("content-length")
-        {
-            length = value.trim().parse().unwrap_or(0);
-        }
-    }
-    let mut body = vec![0; length];
-    let _ = reader.read_exact(&mut body);
-    let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let mut stream = stream;
-    let offers_ask = request["tools"]
-        .as_array()
-        .is_some_and(|t| t.iter().any(|t| t["name"] == "AskUserQuestion"));
-    let tool_results: Vec<Value> = request["messages"]
+/// The tool results in a request's conversation.
+fn tool_results(request: &Value) -> Vec<Value> {
+    request["messages"]
         .as_array()
         .into_iter()
         .flatten()
@@ -94,42 +54,108 @@ fn answer_request(stream: std::net::TcpStream, results: &Mutex<std::sync::mpsc::
         .flatten()
         .filter(|c| c["type"] == "tool_result")
         .cloned()
-        .collect();
-    // Each tool result, with what else the model was told beside it (a hook's context).
-    let told = String::from_utf8_lossy(&body).into_owned();
-    for result in &tool_results {
-        let _ = results
-            .lock()
-            .unwrap()
-            .send(json!({"result": result, "told": told}));
+        .collect()
+}
+
+/// The first tool result the model is sent, and the whole request it came in (what else the
+/// model was told beside it: a hook's context).
+fn first_tool_result(requests: &Receiver<Request>) -> (Value, String) {
+    tool_result_of(requests, |_| true)
+}
+
+/// The first tool result the model is sent that `wanted` picks, and its request's body.
+fn tool_result_of(
+    requests: &Receiver<Request>,
+    wanted: impl Fn(&Value) -> bool,
+) -> (Value, String) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let request = requests
+            .recv_timeout(left)
+            .expect("the model was sent the tool's result");
+        if let Some(result) = tool_results(&request.body).into_iter().find(|r| wanted(r)) {
+            return (result, request.raw);
+        }
     }
+}
+
+fn reply(request: &Request) -> Reply {
+    let request = &request.body;
     if request["stream"] != true {
-        let reply =
-            json!({"id":"msg_1","type":"message","role":"assistant","model":request["model"],
-            "content":[{"type":"text","text":"ok"}],"stop_reason":"end_turn","stop_sequence":null,
-            "usage":{"input_tokens":1,"output_tokens":1}})
-            .to_string();
-        let _ = write!(
-            stream,
-            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{reply}",
-            reply.len()
-        );
-        return;
+        return not_streamed(request);
     }
-    let (block, delta, stop) = if offers_ask && tool_results.is_empty() {
-        (
-            json!({"type":"tool_use","id":"toolu_01","name":"AskUserQuestion","input":{}}),
-            json!({"type":"input_json_delta","partial_json":questions().to_string()}),
-            "tool_use",
-        )
+    if offers(request, "AskUserQuestion") && tool_results(request).is_empty() {
+        tool_call(request, "toolu_01", "AskUserQuestion", &questions())
     } else {
-        (
-            json!({"type":"text","text":""}),
-            json!({"type":"text_delta","text":"done"}),
-            "end_turn",
-        )
-    };
-    let events = [
+        said_done(request)
+    }
+}
+
+/// The MCP ask the scripted model makes with pi-ask's `ask_user`.
+fn mcp_payload() -> Value {
+    json!({"title": "Setup", "questions": [{"id": "db", "prompt": "Which database?", "options": [
+        {"value": "pg", "label": "PostgreSQL"}, {"value": "sqlite", "label": "SQLite"}]}]})
+}
+
+/// A scripted model calling pi-ask's MCP tool: Claude Code defers MCP tools, so it first finds
+/// the tool with `ToolSearch`, then calls it, then says it is done.
+fn mcp_reply(request: &Request) -> Reply {
+    let request = &request.body;
+    if request["stream"] != true {
+        return not_streamed(request);
+    }
+    let results = tool_results(request);
+    let asked = results.iter().any(|r| r["tool_use_id"] == "toolu_02");
+    if !offers(request, MCP_TOOL) && results.is_empty() {
+        let search = json!({"query": format!("select:{MCP_TOOL}"), "max_results": 1});
+        tool_call(request, "toolu_01", "ToolSearch", &search)
+    } else if offers(request, MCP_TOOL) && !asked {
+        tool_call(request, "toolu_02", MCP_TOOL, &mcp_payload())
+    } else {
+        said_done(request)
+    }
+}
+
+/// pi-ask's tool as Claude Code names it.
+const MCP_TOOL: &str = "mcp__pi-ask__ask_user";
+
+fn offers(request: &Value, tool: &str) -> bool {
+    request["tools"]
+        .as_array()
+        .is_some_and(|t| t.iter().any(|t| t["name"] == tool))
+}
+
+/// The reply to a request that does not stream (Claude Code's side requests).
+fn not_streamed(request: &Value) -> Reply {
+    Reply::json(
+        &json!({"id":"msg_1","type":"message","role":"assistant","model":request["model"],
+        "content":[{"type":"text","text":"ok"}],"stop_reason":"end_turn","stop_sequence":null,
+        "usage":{"input_tokens":1,"output_tokens":1}}),
+    )
+}
+
+fn tool_call(request: &Value, id: &str, name: &str, input: &Value) -> Reply {
+    streamed(
+        request,
+        json!({"type":"tool_use","id":id,"name":name,"input":{}}),
+        json!({"type":"input_json_delta","partial_json":input.to_string()}),
+        "tool_use",
+    )
+}
+
+fn said_done(request: &Value) -> Reply {
+    streamed(
+        request,
+        json!({"type":"text","text":""}),
+        json!({"type":"text_delta","text":"done"}),
+        "end_turn",
+    )
+}
+
+/// One streamed message of one content block.
+fn streamed(request: &Value, block: Value, delta: Value, stop: &str) -> Reply {
+    Reply::events(&[
         (
             "message_start",
             json!({"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":request["model"],"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}),
@@ -151,14 +177,7 @@ fn answer_request(stream: std::net::TcpStream, results: &Mutex<std::sync::mpsc::
             json!({"type":"message_delta","delta":{"stop_reason":stop,"stop_sequence":null},"usage":{"output_tokens":1}}),
         ),
         ("message_stop", json!({"type":"message_stop"})),
-    ];
-    let mut out = String::from(
-        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n",
-    );
-    for (name, data) in events {
-        out.push_str(&format!("event: {name}\ndata: {data}\n\n"));
-    }
-    let _ = stream.write_all(out.as_bytes());
+    ])
 }
 
 /// Claude Code's settings in `home` with the hook registered as docs/hosts.md writes it.
@@ -245,7 +264,7 @@ fn claudes_ask_user_question_is_answered_on_the_web_page() {
         String::from_utf8_lossy(&setup.stderr)
     );
     let served = Served::start(home.path(), queue.dir(), &[]);
-    let (model, tool_results) = model();
+    let (model, requests) = model();
     let running = run_claude(&binary, home.path(), &model);
     let ask = common::wait_pending(&queue);
     assert_eq!(ask.client, "Claude Code");
@@ -262,21 +281,14 @@ fn claudes_ask_user_question_is_answered_on_the_web_page() {
         "{}",
         done.body
     );
-    let seen = tool_results
-        .recv_timeout(Duration::from_secs(60))
-        .expect("the model was sent the tool's result");
-    let result = &seen["result"];
+    let (result, told) = first_tool_result(&requests);
     let text = result["content"].to_string();
     assert!(
         text.contains(r#"\"Which database should we use?\"=\"SQLite\""#),
         "{result}"
     );
     // The note on the option reached the model beside the answer (the hook's context).
-    assert!(
-        seen["told"].as_str().unwrap().contains("keep it simple"),
-        "the note: {}",
-        seen["told"]
-    );
+    assert!(told.contains("keep it simple"), "the note: {told}");
     assert!(
         text.contains(r#"\"Which checks should run?\"=\"Lint, Tests\""#),
         "{result}"
@@ -295,15 +307,12 @@ fn a_cancel_in_pi_ask_is_claudes_own_deny() {
     let queue = Queue::open(home.path().join("queue")).unwrap();
     register_hook(home.path(), queue.dir());
     let served = Served::start(home.path(), queue.dir(), &[]);
-    let (model, tool_results) = model();
+    let (model, requests) = model();
     let running = run_claude(&binary, home.path(), &model);
     let ask = common::wait_pending(&queue);
     let cookie = served.sign_in();
     served.press(&cookie, &ask.id, "tab=2&act=cancel");
-    let seen = tool_results
-        .recv_timeout(Duration::from_secs(60))
-        .expect("the model was sent the tool's result");
-    let result = &seen["result"];
+    let (result, _) = first_tool_result(&requests);
     let text = result["content"].to_string();
     assert!(text.contains("declined to answer"), "{result}");
     assert!(!text.contains("=\\\"SQLite"), "no made-up answer: {result}");
@@ -348,12 +357,9 @@ fn with_nothing_watching_the_hook_is_silent_and_claude_asks_itself() {
     // In Claude Code: its own way of asking takes over (headless, its permission prompt on
     // stdio, which this test does not answer).
     register_hook(home.path(), queue.dir());
-    let (model, tool_results) = model();
+    let (model, requests) = model();
     let running = run_claude(&binary, home.path(), &model);
-    let seen = tool_results
-        .recv_timeout(Duration::from_secs(60))
-        .expect("the model was sent the tool's result");
-    let result = &seen["result"];
+    let (result, _) = first_tool_result(&requests);
     assert!(
         result["content"].to_string().contains("permission"),
         "{result}"
@@ -394,6 +400,12 @@ fn setup_registers_once_keeps_the_rest_and_undoes() {
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
     };
+    // Claude Code's own state file, where its MCP servers are (kept as it is but for pi-ask's).
+    let state = home.path().join(".claude.json");
+    let state_before = json!({"numStartups": 4, "projects": {"/src": {"allowedTools": []}}});
+    std::fs::write(&state, serde_json::to_string_pretty(&state_before).unwrap()).unwrap();
+    let read_state =
+        || -> Value { serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap() };
     let read =
         || -> Value { serde_json::from_str(&std::fs::read_to_string(&real).unwrap()).unwrap() };
     // --print shows and writes nothing.
@@ -402,9 +414,15 @@ fn setup_registers_once_keeps_the_rest_and_undoes() {
         shown.contains("AskUserQuestion") && shown.contains("hook claude"),
         "{shown}"
     );
+    assert!(shown.contains("\"mcpServers\""), "{shown}");
     assert_eq!(read(), before);
+    assert_eq!(read_state(), state_before);
     setup(&[]);
     let after = read();
+    let state_after = read_state();
+    assert_eq!(state_after["numStartups"], 4);
+    assert_eq!(state_after["projects"], state_before["projects"]);
+    assert_eq!(state_after["mcpServers"]["pi-ask"]["args"], json!(["mcp"]));
     assert!(
         std::fs::symlink_metadata(&link)
             .unwrap()
@@ -420,12 +438,15 @@ fn setup_registers_once_keeps_the_rest_and_undoes() {
         after["hooks"]["PreToolUse"][1]["matcher"],
         "AskUserQuestion"
     );
-    assert_eq!(after["permissions"], before["permissions"]);
+    // The person's rules stay; pi-ask's MCP tool is allowed beside them.
+    assert_eq!(after["permissions"]["allow"], json!(["Read", MCP_TOOL]));
     let (_, said) = setup(&[]);
-    assert!(said.contains("already runs"), "{said}");
+    assert!(said.contains("is already in"), "{said}");
     assert_eq!(read(), after, "registered once");
+    assert_eq!(read_state(), state_after);
     setup(&["--remove"]);
     assert_eq!(read(), before, "undone, the rest as it was");
+    assert_eq!(read_state(), state_before);
     // Settings that are not JSON are left alone, with the reason.
     std::fs::write(&real, "{ not json").unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
@@ -436,4 +457,82 @@ fn setup_registers_once_keeps_the_rest_and_undoes() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not JSON"));
     assert_eq!(std::fs::read_to_string(&real).unwrap(), "{ not json");
+}
+
+/// Claude Code 2.1.332 speaks MCP 2026-07-28: no `initialize`, its name and capabilities in each
+/// request's `_meta`. pi-ask's MCP server (registered by `pi-ask setup claude`) names it in the
+/// queue, asks through its form by a round trip (`input_required`), and headless Claude Code
+/// declines that at once: the ask goes on waiting, is answered on the web page, and the model
+/// gets the structured result saying it was answered.
+#[test]
+fn claudes_mcp_call_over_the_current_protocol_is_answered_on_the_web_page() {
+    let Some(binary) = claude() else {
+        return common::not_run("Claude Code is not installed (npm ci --prefix hosts)");
+    };
+    let home = tempfile::tempdir().unwrap();
+    let queue = Queue::open(home.path().join(".pi/agent/pi-ask/queue")).unwrap();
+    let setup = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .args(["setup", "claude"])
+        .env("HOME", home.path())
+        .output()
+        .unwrap();
+    assert!(setup.status.success());
+    let settings = std::fs::read_to_string(home.path().join(".claude/settings.json")).unwrap();
+    assert!(
+        settings.contains(MCP_TOOL),
+        "the tool is allowed: {settings}"
+    );
+    // The MCP server as `setup` registers it, run through a script that keeps its standard error
+    // (the form's round trip is said there) and sends forms at once.
+    let log = home.path().join("mcp.log");
+    let wrapper = home.path().join("pi-ask-mcp.sh");
+    common::write_executable(
+        &wrapper,
+        &format!(
+            "#!/bin/sh\nexec '{}' mcp --elicit always \"$@\" 2>>'{}'\n",
+            env!("CARGO_BIN_EXE_pi-ask"),
+            log.display()
+        ),
+    );
+    let state = home.path().join(".claude.json");
+    let mut config: Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(config["mcpServers"]["pi-ask"]["args"], json!(["mcp"]));
+    config["mcpServers"]["pi-ask"] = json!({"type": "stdio", "command": wrapper, "args": []});
+    std::fs::write(&state, config.to_string()).unwrap();
+    let served = Served::start(home.path(), queue.dir(), &[]);
+    let (model, requests) = common::scripted::serve(mcp_reply);
+    let running = run_claude(&binary, home.path(), &model);
+    let ask = common::wait_pending(&queue);
+    assert_eq!(ask.client, "Claude Code 2.1.332");
+    // The form's round trip is over (declined at once) before the person answers.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .contains("declined its form at once")
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the round trip: {:?}",
+            std::fs::read_to_string(&log)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let cookie = served.sign_in();
+    served.press(&cookie, &ask.id, "tab=0&act=pick:1");
+    let done = served.press(&cookie, &ask.id, "tab=1&act=submit");
+    assert!(
+        done.body.contains("The agent has your answer"),
+        "{}",
+        done.body
+    );
+    let (result, _) = tool_result_of(&requests, |r| r["tool_use_id"] == "toolu_02");
+    let text = match &result["content"] {
+        Value::String(text) => text.clone(),
+        other => other[0]["text"].as_str().unwrap_or_default().to_owned(),
+    };
+    let details: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {result}"));
+    assert_eq!(details["outcome"], "answered", "{details}");
+    assert_eq!(details["answers"]["db"]["values"], json!(["sqlite"]));
+    running.join().unwrap();
 }

@@ -1,4 +1,5 @@
-//! `pi-ask hook claude`: Claude Code's `AskUserQuestion` answered in pi-ask (see [`crate::hooks`]).
+//! `pi-ask hook claude|codex`: the host's own question tool answered in pi-ask (see
+//! [`crate::hooks`]).
 //! Whatever happens, the exit status is 0 and nothing but an answer is printed: a hook that fails
 //! must leave the host to ask in its own way (why is said on standard error).
 
@@ -6,15 +7,16 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::Ended;
+use crate::hooks::Host;
 use crate::report::{CommandOutcome, report};
 
-/// The longest hook event read (Claude Code's questions are a few kilobytes).
+/// The longest hook event read (a host's questions are a few kilobytes).
 const MAX_EVENT: u64 = 1024 * 1024;
 
-/// `pi-ask hook claude [--queue DIR] [--wait SECONDS]`.
-pub fn claude(queue: Option<PathBuf>, wait: Duration) -> Ended {
+/// `pi-ask hook <host> [--queue DIR] [--wait SECONDS]`.
+pub fn run(host: Host, queue: Option<PathBuf>, wait: Duration) -> Ended {
     let silent = |why: &str| {
-        report(&format!("hook: {why}; Claude Code asks itself"));
+        report(&format!("hook: {why}; {} asks itself", host.name()));
         Ok(CommandOutcome::Done)
     };
     let bytes = match crate::bounded_read::read_stream(std::io::stdin().lock(), MAX_EVENT, 4096) {
@@ -25,7 +27,7 @@ pub fn claude(queue: Option<PathBuf>, wait: Duration) -> Ended {
         Ok(event) => event,
         Err(e) => return silent(&format!("the hook event is not JSON: {e}")),
     };
-    let payload = match crate::hooks::claude::payload(&event) {
+    let payload = match host.payload(&event) {
         Ok(payload) => payload,
         Err(why) => return silent(&why.to_string()),
     };
@@ -42,7 +44,7 @@ pub fn claude(queue: Option<PathBuf>, wait: Duration) -> Ended {
         .and_then(serde_json::Value::as_str)
         .map(str::to_owned)
         .unwrap_or_else(|| super::recorded_cwd(&crate::run::RunOptions::default()));
-    let answer = match crate::hooks::ask(&queue, payload, "Claude Code", &cwd, wait, &stop) {
+    let answer = match crate::hooks::ask(&queue, payload, host.name(), &cwd, wait, &stop) {
         Ok(answer) => answer,
         Err(why) => return silent(&why.to_string()),
     };
@@ -50,6 +52,6 @@ pub fn claude(queue: Option<PathBuf>, wait: Duration) -> Ended {
         Ok(result) => result,
         Err(e) => return silent(&format!("the answer is not an ask_user result: {e}")),
     };
-    crate::report::print_json(&crate::hooks::claude::output(&event, &result));
+    crate::report::print_json(&host.output(&event, &result));
     Ok(CommandOutcome::Done)
 }

@@ -1,23 +1,32 @@
-//! `pi-ask setup claude [--print] [--remove] [--settings FILE]`: registers `pi-ask hook claude`
-//! in Claude Code's settings (or removes it), changing nothing else in the file; `--print` shows
-//! the file as it would be and writes nothing.
+//! `pi-ask setup claude|codex [--print] [--remove] [--settings FILE] [--mcp-config FILE]
+//! [--no-mcp]`: registers `pi-ask hook <host>` in the host's hooks config and pi-ask's MCP server
+//! in its MCP config (or removes them), changing nothing else in the files; `--print` shows the
+//! files as they would be and writes nothing.
 
 use std::path::{Path, PathBuf};
 
 use super::Ended;
+use crate::hooks::Host;
 use crate::hooks::setup::{self, Change};
 use crate::report::{CommandOutcome, report};
 
-/// The hook's own timeout in Claude Code's settings: above `pi-ask hook claude --wait` (590 s).
+/// The hook's own timeout in the host's config (seconds): above `pi-ask hook --wait` (590 s).
 const HOOK_TIMEOUT: u64 = 600;
+
+/// pi-ask's MCP tool as Claude Code names it (allowed without a prompt).
+const CLAUDE_MCP_TOOL: &str = "mcp__pi-ask__ask_user";
+
+/// How long Codex lets pi-ask's `ask_user` run (seconds; Codex's default is a minute):
+/// `pi-ask mcp`'s own default timeout.
+const CODEX_TOOL_TIMEOUT: u64 = 1800;
 
 /// Why the settings were left alone.
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
-    /// No home folder to find Claude Code's settings in.
-    #[error("no home folder: give --settings FILE")]
+    /// No home folder to find the host's files in.
+    #[error("no home folder: give --settings FILE and --mcp-config FILE (or --no-mcp)")]
     NoHome,
-    /// The settings cannot be read (too large, not text, not a regular file).
+    /// A file cannot be read (too large, not text, not a regular file).
     #[error("cannot read {path}: {why}")]
     Unreadable {
         /// The file.
@@ -25,7 +34,7 @@ pub enum SetupError {
         /// Why.
         why: crate::bounded_read::ReadRefused,
     },
-    /// The settings are not JSON.
+    /// A JSON file is not JSON.
     #[error("{path} is not JSON ({why}); fix it by hand, pi-ask leaves it as it is")]
     NotJson {
         /// The file.
@@ -33,7 +42,7 @@ pub enum SetupError {
         /// Where and why.
         why: serde_json::Error,
     },
-    /// The settings have another shape where the entry goes.
+    /// A file has another shape where the entry goes.
     #[error("{path}: {why}")]
     Unfit {
         /// The file.
@@ -41,7 +50,7 @@ pub enum SetupError {
         /// What.
         why: setup::Unfit,
     },
-    /// The settings cannot be written.
+    /// A file cannot be written.
     #[error("cannot write {path}: {why}")]
     Unwritable {
         /// The file.
@@ -51,88 +60,218 @@ pub enum SetupError {
     },
 }
 
-/// The command that runs this pi-ask as the hook, quoted for the shell Claude Code runs it in.
-fn hook_command() -> String {
-    let exe = std::env::current_exe()
+/// The program path of this pi-ask, as the host will run it.
+fn own_program() -> String {
+    std::env::current_exe()
         .map(|p| p.display().to_string())
-        .unwrap_or_else(|_| "pi-ask".to_owned());
-    format!("'{}' hook claude", exe.replace('\'', r"'\''"))
+        .unwrap_or_else(|_| "pi-ask".to_owned())
 }
 
-/// `pi-ask setup claude`.
-pub fn claude(settings: Option<PathBuf>, print: bool, remove: bool) -> Ended {
-    let path = match settings {
-        Some(path) => path,
-        None => std::env::var_os("HOME")
+/// The command that runs this pi-ask as `host`'s hook, quoted for the shell the host runs it in.
+fn hook_command(host: Host) -> String {
+    format!(
+        "'{}' hook {}",
+        own_program().replace('\'', r"'\''"),
+        host.word()
+    )
+}
+
+/// What `pi-ask setup <host>` was told.
+#[derive(Debug, Clone, Default)]
+pub struct SetupOptions {
+    /// The hooks file instead of the host's own (`--settings`).
+    pub hooks_file: Option<PathBuf>,
+    /// The MCP config file instead of the host's own (`--mcp-config`).
+    pub mcp_file: Option<PathBuf>,
+    /// Leave the MCP server out (`--no-mcp`).
+    pub no_mcp: bool,
+    /// Show the files as they would be; write nothing.
+    pub print: bool,
+    /// Remove pi-ask's entries instead.
+    pub remove: bool,
+}
+
+/// One of the host's files and what pi-ask puts in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// The hook for the question tool (JSON `hooks`).
+    Hook,
+    /// The MCP server in a JSON config (`mcpServers`).
+    McpJson,
+    /// The MCP server in a TOML config (`[mcp_servers]`).
+    McpToml,
+}
+
+impl Part {
+    /// What it is, as the person is told.
+    fn what(self, host: Host, with_mcp: bool) -> String {
+        match self {
+            Part::Hook if host == Host::Claude && with_mcp => format!(
+                "the hook for {} (and the rule allowing pi-ask's MCP tool)",
+                host.tool()
+            ),
+            Part::Hook => format!("the hook for {}", host.tool()),
+            Part::McpJson | Part::McpToml => "pi-ask's MCP server (ask_user)".to_owned(),
+        }
+    }
+}
+
+/// The host's config folder: Codex's `$CODEX_HOME`, else the folder under the home.
+fn host_file(host: Host, name: &str) -> Result<PathBuf, SetupError> {
+    let home = || {
+        std::env::var_os("HOME")
             .filter(|h| !h.is_empty())
-            .map(|h| Path::new(&h).join(".claude/settings.json"))
-            .ok_or(SetupError::NoHome)?,
+            .map(PathBuf::from)
+            .ok_or(SetupError::NoHome)
     };
-    // A settings file that is a link (dotfiles) is edited where it points, so the link stays.
-    let target = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+    Ok(match (host, name) {
+        (Host::Claude, ".claude.json") => home()?.join(name),
+        (Host::Claude, _) => home()?.join(".claude").join(name),
+        (Host::Codex, _) => std::env::var_os("CODEX_HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)
+            .map_or_else(|| home().map(|h| h.join(".codex")), Ok)?
+            .join(name),
+    })
+}
+
+/// `pi-ask setup <host>`: each of the host's files edited in turn (a file already so is left
+/// untouched; one that cannot take its entry stops the command before the next is written).
+pub fn run(host: Host, options: &SetupOptions) -> Ended {
+    let hooks = match &options.hooks_file {
+        Some(path) => path.clone(),
+        None => host_file(
+            host,
+            match host {
+                Host::Claude => "settings.json",
+                Host::Codex => "hooks.json",
+            },
+        )?,
+    };
+    let mut parts = vec![(Part::Hook, hooks)];
+    if !options.no_mcp {
+        let (part, name) = match host {
+            Host::Claude => (Part::McpJson, ".claude.json"),
+            Host::Codex => (Part::McpToml, "config.toml"),
+        };
+        let path = match &options.mcp_file {
+            Some(path) => path.clone(),
+            None => host_file(host, name)?,
+        };
+        parts.push((part, path));
+    }
+    let mut wrote = false;
+    for (part, path) in &parts {
+        wrote |= edit(host, *part, path, options)?;
+    }
+    if options.print {
+        return Ok(CommandOutcome::Done);
+    }
+    if options.remove {
+        report(&format!("{}: pi-ask is no longer registered", host.name()));
+        return Ok(CommandOutcome::Done);
+    }
+    report(&format!(
+        "{}'s {} now goes to pi-ask: answer it in `pi-ask inbox` or `pi-ask serve`; undo with `pi-ask setup {} --remove`",
+        host.name(),
+        host.tool(),
+        host.word()
+    ));
+    if host == Host::Codex && wrote {
+        report(
+            "Codex runs a new hook only once you trust it: start `codex`, open /hooks and trust pi-ask's (or choose \"Trust all and continue\" when Codex asks)",
+        );
+    }
+    Ok(CommandOutcome::Done)
+}
+
+/// Puts `part` in (or takes it out of) the file at `path`; whether the file was written.
+fn edit(host: Host, part: Part, path: &Path, options: &SetupOptions) -> Result<bool, SetupError> {
+    // A file that is a link (dotfiles) is edited where it points, so the link stays.
+    let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let shown = crate::paths::display(&target);
     let rule = crate::bounded_read::ReadRule::capped(crate::bounded_read::CONFIG_CAP);
     let text = match rule.read_text(&target) {
-        Ok(text) => Some(text),
-        Err(why) if why.is_missing() => None,
-        Err(why) => return Err(SetupError::Unreadable { path: shown, why }.into()),
+        Ok(text) => text,
+        Err(why) if why.is_missing() => String::new(),
+        Err(why) => return Err(SetupError::Unreadable { path: shown, why }),
     };
-    let mut value = match &text {
-        Some(text) if !text.trim().is_empty() => {
-            serde_json::from_str(text).map_err(|why| SetupError::NotJson {
-                path: shown.clone(),
-                why,
-            })?
-        }
-        _ => serde_json::json!({}),
-    };
-    let command = hook_command();
-    let change = if remove {
-        setup::unregister(&mut value)
-    } else {
-        setup::register(&mut value, &command, HOOK_TIMEOUT)
-    }
-    .map_err(|why| SetupError::Unfit {
+    let unfit = |why| SetupError::Unfit {
         path: shown.clone(),
         why,
-    })?;
-    let pretty = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
-    if print {
-        // The settings are the person's file, but a terminal reads it: shown as print_json would.
-        crate::report::print_line(&crate::printable::json_for_stdout(&pretty));
-        return Ok(CommandOutcome::Done);
+    };
+    let program = own_program();
+    let (new_text, change) = match part {
+        Part::McpToml if options.remove => setup::unregister_mcp_toml(&text).map_err(unfit)?,
+        Part::McpToml => setup::register_mcp_toml(&text, &program, &["mcp"], CODEX_TOOL_TIMEOUT)
+            .map_err(unfit)?,
+        Part::Hook | Part::McpJson => {
+            let mut value = if text.trim().is_empty() {
+                serde_json::json!({})
+            } else {
+                serde_json::from_str(&text).map_err(|why| SetupError::NotJson {
+                    path: shown.clone(),
+                    why,
+                })?
+            };
+            let mut change = match (part, options.remove) {
+                (Part::Hook, true) => setup::unregister(&mut value, &host.slot()),
+                (Part::Hook, false) => {
+                    setup::register(&mut value, &host.slot(), &hook_command(host), HOOK_TIMEOUT)
+                }
+                (_, true) => setup::unregister_mcp_json(&mut value),
+                (_, false) => setup::register_mcp_json(&mut value, &program, &["mcp"]),
+            }
+            .map_err(unfit)?;
+            // Claude Code asks the person before each MCP call: pi-ask's, which only asks the
+            // person, is allowed in the same settings as the hook.
+            if part == Part::Hook && host == Host::Claude && !options.no_mcp {
+                let allowed = if options.remove {
+                    setup::disallow_tool(&mut value, CLAUDE_MCP_TOOL)
+                } else {
+                    setup::allow_tool(&mut value, CLAUDE_MCP_TOOL).map_err(unfit)?
+                };
+                if allowed == Change::Changed {
+                    change = Change::Changed;
+                }
+            }
+            (
+                serde_json::to_string_pretty(&value).unwrap_or_default() + "\n",
+                change,
+            )
+        }
+    };
+    if options.print {
+        // The file is the person's, but a terminal reads it: shown as print_json would.
+        crate::report::print_line(&format!("# {shown}"));
+        crate::report::print_line(&crate::printable::json_for_stdout(&new_text));
+        return Ok(false);
     }
-    match (change, remove) {
-        (Change::AlreadySo, false) => {
-            report(&format!("Claude Code already runs pi-ask's hook ({shown})"));
-            return Ok(CommandOutcome::Done);
-        }
-        (Change::AlreadySo, true) => {
-            report(&format!(
-                "pi-ask's hook is not in {shown}; nothing to remove"
-            ));
-            return Ok(CommandOutcome::Done);
-        }
-        (Change::Changed, _) => {}
+    let what = part.what(host, !options.no_mcp);
+    if change == Change::AlreadySo {
+        report(&if options.remove {
+            format!("{what} is not in {shown}; nothing to remove")
+        } else {
+            format!("{what} is already in {shown}")
+        });
+        return Ok(false);
     }
     if let Some(folder) = target.parent() {
         let _ = std::fs::create_dir_all(folder);
     }
     crate::atomic::write(
         &target,
-        pretty.as_bytes(),
+        new_text.as_bytes(),
         crate::atomic::Permissions::KeepExisting,
     )
     .map_err(|why| SetupError::Unwritable {
         path: shown.clone(),
         why,
     })?;
-    if remove {
-        report(&format!("removed pi-ask's hook from {shown}"));
+    report(&if options.remove {
+        format!("removed {what} from {shown}")
     } else {
-        report(&format!(
-            "Claude Code's AskUserQuestion now goes to pi-ask ({shown}): answer it in `pi-ask inbox` or `pi-ask serve`; undo with `pi-ask setup claude --remove`"
-        ));
-    }
-    Ok(CommandOutcome::Done)
+        format!("added {what} to {shown}")
+    });
+    Ok(true)
 }

@@ -10,24 +10,8 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::result::{AskResult, Mode};
-
-/// Why a hook event is not one pi-ask answers (the hook then stays silent: the host asks).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum NotOurs {
-    /// Another event or tool than `PreToolUse` for `AskUserQuestion`.
-    #[error("not a PreToolUse event for AskUserQuestion")]
-    OtherEvent,
-    /// The tool input has no questions pi-ask can show.
-    #[error("AskUserQuestion's input has no questions with options")]
-    NoQuestions,
-    /// The questions break a rule of pi-ask's contract (the issues said).
-    #[error("pi-ask cannot show these questions: {0}")]
-    Invalid(String),
-}
-
-/// The longest tab label taken from a `header` (pi-ask's labels are short).
-const LABEL_CHARS: usize = 24;
+pub use super::questions::NotOurs;
+use crate::result::AskResult;
 
 /// The `ask_user` payload for an `AskUserQuestion` hook event, or why there is none.
 pub fn payload(event: &Value) -> Result<Value, NotOurs> {
@@ -36,81 +20,14 @@ pub fn payload(event: &Value) -> Result<Value, NotOurs> {
     {
         return Err(NotOurs::OtherEvent);
     }
-    let questions = event
-        .pointer("/tool_input/questions")
-        .and_then(Value::as_array)
-        .ok_or(NotOurs::NoQuestions)?;
-    let mut asked = Vec::new();
-    for (n, q) in questions.iter().enumerate() {
-        let Some(prompt) = q
-            .get("question")
-            .and_then(Value::as_str)
-            .filter(|p| !p.trim().is_empty())
-        else {
-            continue;
-        };
-        let options: Vec<Value> = q
-            .get("options")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
-            .filter_map(|(i, o)| {
-                let label = o
-                    .get("label")
-                    .and_then(Value::as_str)
-                    .filter(|l| !l.trim().is_empty())?;
-                let mut option = json!({"value": format!("o{}", i + 1), "label": label});
-                if let Some(d) = o.get("description").and_then(Value::as_str) {
-                    option["description"] = d.into();
-                }
-                Some(option)
-            })
-            .collect();
-        if options.is_empty() {
-            continue;
-        }
-        let multi = q.get("multiSelect").and_then(Value::as_bool) == Some(true);
-        let mut question = json!({
-            "id": format!("q{}", n + 1),
-            "prompt": prompt,
-            "type": if multi { "multi" } else { "single" },
-            "options": options,
-        });
-        if let Some(header) = q.get("header").and_then(Value::as_str) {
-            let header: String = header.trim().chars().take(LABEL_CHARS).collect();
-            if !header.is_empty() {
-                question["label"] = header.into();
-            }
-        }
-        asked.push(question);
-    }
-    if asked.is_empty() {
-        return Err(NotOurs::NoQuestions);
-    }
-    let payload = json!({"questions": asked});
-    // What pi-ask cannot show as it is (a rule of the contract the host does not have) is left
-    // to the host.
-    match crate::input::validate_payload(&payload) {
-        Ok(_) => Ok(payload),
-        Err(invalid) => Err(NotOurs::Invalid(invalid.to_string())),
-    }
+    super::questions::payload(event.pointer("/tool_input/questions"))
 }
 
 /// The hook's output for pi-ask's `result` of the ask made from `event`.
 pub fn output(event: &Value, result: &AskResult) -> Value {
     let details = &result.details;
-    if details.cancelled {
-        return deny(&format!(
-            "The user declined to answer these questions in pi-ask (cancelled). {}",
-            result.text()
-        ));
-    }
-    if details.mode == Mode::Elaborate {
-        return deny(&format!(
-            "The user wants you to explain before they answer: {} Ask again afterwards.",
-            result.text()
-        ));
+    if let Some(reason) = super::questions::not_answered(result) {
+        return deny(&reason);
     }
     let questions = event
         .pointer("/tool_input/questions")
@@ -118,34 +35,20 @@ pub fn output(event: &Value, result: &AskResult) -> Value {
         .unwrap_or(Value::Array(Vec::new()));
     let mut answers = Map::new();
     let mut notes = Vec::new();
-    for (n, q) in questions.as_array().into_iter().flatten().enumerate() {
-        let Some(text) = q.get("question").and_then(Value::as_str) else {
+    for index in 0..questions.as_array().map_or(0, Vec::len) {
+        let (Some(text), Some(answer)) = (
+            super::questions::question_text(&questions, index),
+            super::questions::answer(details, &questions, index),
+        ) else {
             continue;
         };
-        let Some(answer) = details.answers.get(&format!("q{}", n + 1)) else {
-            continue;
-        };
-        let mut chosen = answer.labels.clone();
-        if let Some(own) = &answer.custom_text
-            && !chosen.contains(own)
-        {
-            chosen.push(own.clone());
-        }
-        if !chosen.is_empty() {
-            answers.insert(text.to_owned(), chosen.join(", ").into());
+        if !answer.chosen.is_empty() {
+            answers.insert(text.to_owned(), answer.chosen.join(", ").into());
         }
         if let Some(note) = &answer.note {
             notes.push(format!("On \"{text}\": {note}"));
         }
-        for (value, note) in answer.option_notes.iter().flatten() {
-            let label = q
-                .get("options")
-                .and_then(Value::as_array)
-                .and_then(|o| {
-                    let i: usize = value.strip_prefix('o')?.parse().ok()?;
-                    o.get(i.checked_sub(1)?)?.get("label")?.as_str()
-                })
-                .unwrap_or(value);
+        for (label, note) in &answer.option_notes {
             notes.push(format!("On \"{text}\", option \"{label}\": {note}"));
         }
     }

@@ -8,6 +8,8 @@
 //! the hook) takes the ask back.
 
 pub mod claude;
+pub mod codex;
+pub mod questions;
 pub mod setup;
 
 use std::time::{Duration, Instant};
@@ -15,6 +17,71 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::queue::{Queue, QueuedAsk, Withdrawal};
+use crate::result::AskResult;
+
+/// An agent host whose own question tool pi-ask answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Host {
+    /// Claude Code's `AskUserQuestion`.
+    Claude,
+    /// Codex's `request_user_input`.
+    Codex,
+}
+
+impl Host {
+    /// The host's name, as the inbox shows who asks.
+    pub fn name(self) -> &'static str {
+        match self {
+            Host::Claude => "Claude Code",
+            Host::Codex => "Codex",
+        }
+    }
+
+    /// The word naming it on pi-ask's command line (`pi-ask hook <word>`).
+    pub fn word(self) -> &'static str {
+        match self {
+            Host::Claude => "claude",
+            Host::Codex => "codex",
+        }
+    }
+
+    /// The host's question tool.
+    pub fn tool(self) -> &'static str {
+        self.slot().matcher
+    }
+
+    /// Where pi-ask's hook goes in the host's hooks config.
+    pub fn slot(self) -> setup::HookSlot {
+        match self {
+            Host::Claude => setup::HookSlot {
+                event: "PreToolUse",
+                matcher: "AskUserQuestion",
+                marker: "hook claude",
+            },
+            Host::Codex => setup::HookSlot {
+                event: "PreToolUse",
+                matcher: "request_user_input",
+                marker: "hook codex",
+            },
+        }
+    }
+
+    /// The `ask_user` payload for the host's hook `event`, or why there is none.
+    pub fn payload(self, event: &Value) -> Result<Value, questions::NotOurs> {
+        match self {
+            Host::Claude => claude::payload(event),
+            Host::Codex => codex::payload(event),
+        }
+    }
+
+    /// The hook's output for `result`, the answer to the ask made from `event`.
+    pub fn output(self, event: &Value, result: &AskResult) -> Value {
+        match self {
+            Host::Claude => claude::output(event, result),
+            Host::Codex => codex::output(event, result),
+        }
+    }
+}
 
 /// Why an ask made by a hook has no answer (the hook then stays silent and the host asks).
 #[derive(Debug, thiserror::Error)]

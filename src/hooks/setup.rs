@@ -1,6 +1,9 @@
-//! `pi-ask setup claude`: the hook entry in Claude Code's settings, added or removed without
-//! touching anything else in the file (its other keys and hooks, their order). Pure: the command
-//! reads and writes the file.
+//! `pi-ask setup <host>`: pi-ask's entries in an agent host's own config files, added or removed
+//! without touching anything else in them (their other keys, entries and comments, their order):
+//! the hook for the host's question tool (`hooks.<event>` in Claude Code's `settings.json`, in
+//! Codex's `hooks.json`, in Gemini CLI's `settings.json`, which share one shape) and pi-ask's MCP
+//! server (`mcpServers` in a JSON config, `[mcp_servers]` in Codex's `config.toml`). Pure: the
+//! command reads and writes the files.
 
 use serde_json::{Value, json};
 
@@ -13,62 +16,88 @@ pub enum Change {
     AlreadySo,
 }
 
-/// Why the settings cannot take the entry.
+/// Why a config cannot take the entry.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Unfit {
-    /// A part of the settings the entry goes in is not what Claude Code writes there.
-    #[error("{0} in the settings is not {1}; fix it by hand, pi-ask leaves the file as it is")]
-    Shape(&'static str, &'static str),
+    /// A part of the config the entry goes in is not what the host writes there.
+    #[error("{0} in the file is not {1}; fix it by hand, pi-ask leaves the file as it is")]
+    Shape(String, &'static str),
+    /// A TOML config does not parse.
+    #[error("the file is not TOML ({0}); fix it by hand, pi-ask leaves it as it is")]
+    NotToml(String),
 }
 
-/// Whether a hook entry is pi-ask's (a command running `pi-ask … hook claude`).
-fn is_ours(hook: &Value) -> bool {
-    hook.get("command")
-        .and_then(Value::as_str)
-        .is_some_and(|c| c.contains("pi-ask") && c.contains("hook claude"))
+/// Where a host's hook goes: `hooks.<event>`, an entry matching `matcher`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HookSlot {
+    /// The hook event (`PreToolUse`, `BeforeTool`).
+    pub event: &'static str,
+    /// The tool the entry matches.
+    pub matcher: &'static str,
+    /// What pi-ask's command holds (`hook claude`): how its entry is told from others.
+    pub marker: &'static str,
 }
 
-/// The `PreToolUse` list of `settings`, made when missing.
-fn pre_tool_use(settings: &mut Value) -> Result<&mut Vec<Value>, Unfit> {
+impl HookSlot {
+    /// Whether a hook entry is pi-ask's (a command running `pi-ask … hook <host>`).
+    fn is_ours(&self, hook: &Value) -> bool {
+        hook.get("command")
+            .and_then(Value::as_str)
+            .is_some_and(|c| c.contains("pi-ask") && c.contains(self.marker))
+    }
+}
+
+/// The entries list of `slot.event` in `settings`, made when missing.
+fn event_entries<'a>(
+    settings: &'a mut Value,
+    slot: &HookSlot,
+) -> Result<&'a mut Vec<Value>, Unfit> {
     let root = settings
         .as_object_mut()
-        .ok_or(Unfit::Shape("the file", "a JSON object"))?;
+        .ok_or(Unfit::Shape("the file".into(), "a JSON object"))?;
     let hooks = root
         .entry("hooks")
         .or_insert_with(|| json!({}))
         .as_object_mut()
-        .ok_or(Unfit::Shape("\"hooks\"", "an object"))?;
+        .ok_or(Unfit::Shape("\"hooks\"".into(), "an object"))?;
     hooks
-        .entry("PreToolUse")
+        .entry(slot.event)
         .or_insert_with(|| json!([]))
         .as_array_mut()
-        .ok_or(Unfit::Shape("\"hooks.PreToolUse\"", "a list"))
+        .ok_or_else(|| Unfit::Shape(format!("\"hooks.{}\"", slot.event), "a list"))
 }
 
-/// `settings` with pi-ask's hook for `AskUserQuestion` running `command` (waiting up to
-/// `timeout` seconds), unless one is there.
-pub fn register(settings: &mut Value, command: &str, timeout: u64) -> Result<Change, Unfit> {
-    let entries = pre_tool_use(settings)?;
+/// `settings` with pi-ask's hook in `slot` running `command` (the host waiting up to `timeout`
+/// in its own unit), unless one is there.
+pub fn register(
+    settings: &mut Value,
+    slot: &HookSlot,
+    command: &str,
+    timeout: u64,
+) -> Result<Change, Unfit> {
+    let entries = event_entries(settings, slot)?;
     let present = entries.iter().any(|entry| {
         entry
             .get("hooks")
             .and_then(Value::as_array)
-            .is_some_and(|hooks| hooks.iter().any(is_ours))
+            .is_some_and(|hooks| hooks.iter().any(|h| slot.is_ours(h)))
     });
     if present {
         return Ok(Change::AlreadySo);
     }
     entries.push(json!({
-        "matcher": "AskUserQuestion",
+        "matcher": slot.matcher,
         "hooks": [{"type": "command", "command": command, "timeout": timeout}],
     }));
     Ok(Change::Changed)
 }
 
-/// `settings` without pi-ask's hook (an entry left with no hooks goes too; others stay).
-pub fn unregister(settings: &mut Value) -> Result<Change, Unfit> {
+/// `settings` without pi-ask's hook in `slot` (an entry left with no hooks goes too, and an
+/// event list or `hooks` object left empty by that; everything else stays).
+pub fn unregister(settings: &mut Value, slot: &HookSlot) -> Result<Change, Unfit> {
     let Some(entries) = settings
-        .pointer_mut("/hooks/PreToolUse")
+        .get_mut("hooks")
+        .and_then(|h| h.get_mut(slot.event))
         .and_then(Value::as_array_mut)
     else {
         return Ok(Change::AlreadySo);
@@ -77,25 +106,206 @@ pub fn unregister(settings: &mut Value) -> Result<Change, Unfit> {
     for entry in entries.iter_mut() {
         if let Some(hooks) = entry.get_mut("hooks").and_then(Value::as_array_mut) {
             let before = hooks.len();
-            hooks.retain(|h| !is_ours(h));
+            hooks.retain(|h| !slot.is_ours(h));
             changed |= hooks.len() != before;
         }
+    }
+    if !changed {
+        return Ok(Change::AlreadySo);
     }
     entries.retain(|e| {
         e.get("hooks")
             .and_then(Value::as_array)
             .is_none_or(|h| !h.is_empty())
     });
-    Ok(if changed {
-        Change::Changed
-    } else {
-        Change::AlreadySo
-    })
+    let emptied = entries.is_empty();
+    if emptied && let Some(hooks) = settings.get_mut("hooks").and_then(Value::as_object_mut) {
+        hooks.shift_remove(slot.event);
+        if hooks.is_empty()
+            && let Some(root) = settings.as_object_mut()
+        {
+            root.shift_remove("hooks");
+        }
+    }
+    Ok(Change::Changed)
+}
+
+/// `settings` (Claude Code's) with `tool` allowed without a prompt (`permissions.allow`), unless
+/// it is: asking the person whether they may be asked a question would be asking twice.
+pub fn allow_tool(settings: &mut Value, tool: &str) -> Result<Change, Unfit> {
+    let allow = settings
+        .as_object_mut()
+        .ok_or(Unfit::Shape("the file".into(), "a JSON object"))?
+        .entry("permissions")
+        .or_insert_with(|| json!({}))
+        .as_object_mut()
+        .ok_or(Unfit::Shape("\"permissions\"".into(), "an object"))?
+        .entry("allow")
+        .or_insert_with(|| json!([]))
+        .as_array_mut()
+        .ok_or(Unfit::Shape("\"permissions.allow\"".into(), "a list"))?;
+    if allow.iter().any(|t| t == tool) {
+        return Ok(Change::AlreadySo);
+    }
+    allow.push(tool.into());
+    Ok(Change::Changed)
+}
+
+/// `settings` without the rule [`allow_tool`] adds (a list or object left empty by that goes).
+pub fn disallow_tool(settings: &mut Value, tool: &str) -> Change {
+    let Some(allow) = settings
+        .pointer_mut("/permissions/allow")
+        .and_then(Value::as_array_mut)
+    else {
+        return Change::AlreadySo;
+    };
+    let before = allow.len();
+    allow.retain(|t| t != tool);
+    if allow.len() == before {
+        return Change::AlreadySo;
+    }
+    if allow.is_empty()
+        && let Some(permissions) = settings
+            .get_mut("permissions")
+            .and_then(Value::as_object_mut)
+    {
+        permissions.shift_remove("allow");
+        if permissions.is_empty()
+            && let Some(root) = settings.as_object_mut()
+        {
+            root.shift_remove("permissions");
+        }
+    }
+    Change::Changed
+}
+
+/// The name pi-ask's MCP server is registered under.
+pub const MCP_NAME: &str = "pi-ask";
+
+/// `config` (a JSON config with `mcpServers`: Claude Code's `~/.claude.json`, Gemini CLI's
+/// `settings.json`) with pi-ask's MCP server running `program` with `args`, unless a server of
+/// that name is there (a person's own entry is never replaced).
+pub fn register_mcp_json(
+    config: &mut Value,
+    program: &str,
+    args: &[&str],
+) -> Result<Change, Unfit> {
+    let servers = config
+        .as_object_mut()
+        .ok_or(Unfit::Shape("the file".into(), "a JSON object"))?
+        .entry("mcpServers")
+        .or_insert_with(|| json!({}))
+        .as_object_mut()
+        .ok_or(Unfit::Shape("\"mcpServers\"".into(), "an object"))?;
+    if servers.contains_key(MCP_NAME) {
+        return Ok(Change::AlreadySo);
+    }
+    servers.insert(
+        MCP_NAME.into(),
+        json!({"type": "stdio", "command": program, "args": args}),
+    );
+    Ok(Change::Changed)
+}
+
+/// `config` without pi-ask's MCP server (only when it runs pi-ask's `mcp`: an entry of that name
+/// the person wrote for something else stays).
+pub fn unregister_mcp_json(config: &mut Value) -> Result<Change, Unfit> {
+    let Some(servers) = config.get_mut("mcpServers").and_then(Value::as_object_mut) else {
+        return Ok(Change::AlreadySo);
+    };
+    let ours = servers.get(MCP_NAME).is_some_and(|s| {
+        s.get("args")
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.first().and_then(Value::as_str) == Some("mcp"))
+    });
+    if !ours {
+        return Ok(Change::AlreadySo);
+    }
+    servers.shift_remove(MCP_NAME);
+    if servers.is_empty()
+        && let Some(root) = config.as_object_mut()
+    {
+        root.shift_remove("mcpServers");
+    }
+    Ok(Change::Changed)
+}
+
+/// Codex's `config.toml` text with `[mcp_servers.pi-ask]` running `program` with `args` (tool
+/// calls allowed `tool_timeout` seconds: a person takes longer than Codex's default minute;
+/// `ask_user` approved without a prompt),
+/// unless a server of that name is there; comments and layout kept.
+pub fn register_mcp_toml(
+    text: &str,
+    program: &str,
+    args: &[&str],
+    tool_timeout: u64,
+) -> Result<(String, Change), Unfit> {
+    let mut doc: toml_edit::DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| Unfit::NotToml(e.to_string()))?;
+    let servers = doc
+        .entry("mcp_servers")
+        .or_insert_with(|| {
+            let mut table = toml_edit::Table::new();
+            table.set_implicit(true);
+            toml_edit::Item::Table(table)
+        })
+        .as_table_like_mut()
+        .ok_or(Unfit::Shape("mcp_servers".into(), "a table"))?;
+    if servers.contains_key(MCP_NAME) {
+        return Ok((text.to_owned(), Change::AlreadySo));
+    }
+    let mut server = toml_edit::Table::new();
+    server["command"] = toml_edit::value(program);
+    server["args"] = toml_edit::value(args.iter().copied().collect::<toml_edit::Array>());
+    server["tool_timeout_sec"] = toml_edit::value(i64::try_from(tool_timeout).unwrap_or(i64::MAX));
+    // Codex asks the person to approve each MCP call (and refuses it where it cannot ask):
+    // approving a call that only asks the person a question would be asking twice.
+    let mut ask_user = toml_edit::Table::new();
+    ask_user["approval_mode"] = toml_edit::value("approve");
+    let mut tools = toml_edit::Table::new();
+    tools.set_implicit(true);
+    tools.insert("ask_user", toml_edit::Item::Table(ask_user));
+    server.insert("tools", toml_edit::Item::Table(tools));
+    servers.insert(MCP_NAME, toml_edit::Item::Table(server));
+    Ok((doc.to_string(), Change::Changed))
+}
+
+/// Codex's `config.toml` text without pi-ask's MCP server (only when it runs pi-ask's `mcp`).
+pub fn unregister_mcp_toml(text: &str) -> Result<(String, Change), Unfit> {
+    let mut doc: toml_edit::DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| Unfit::NotToml(e.to_string()))?;
+    let Some(servers) = doc
+        .get_mut("mcp_servers")
+        .and_then(|s| s.as_table_like_mut())
+    else {
+        return Ok((text.to_owned(), Change::AlreadySo));
+    };
+    let ours = servers
+        .get(MCP_NAME)
+        .and_then(|s| s.get("args"))
+        .and_then(|a| a.as_array())
+        .is_some_and(|a| a.get(0).and_then(|v| v.as_str()) == Some("mcp"));
+    if !ours {
+        return Ok((text.to_owned(), Change::AlreadySo));
+    }
+    servers.remove(MCP_NAME);
+    if servers.is_empty() {
+        doc.remove("mcp_servers");
+    }
+    Ok((doc.to_string(), Change::Changed))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const CLAUDE: HookSlot = HookSlot {
+        event: "PreToolUse",
+        matcher: "AskUserQuestion",
+        marker: "hook claude",
+    };
 
     #[test]
     fn registering_keeps_everything_else_and_happens_once() {
@@ -107,11 +317,11 @@ mod tests {
         });
         let before = settings.clone();
         assert_eq!(
-            register(&mut settings, "pi-ask hook claude", 600),
+            register(&mut settings, &CLAUDE, "pi-ask hook claude", 600),
             Ok(Change::Changed)
         );
         assert_eq!(
-            register(&mut settings, "pi-ask hook claude", 600),
+            register(&mut settings, &CLAUDE, "pi-ask hook claude", 600),
             Ok(Change::AlreadySo)
         );
         let entries = settings["hooks"]["PreToolUse"].as_array().unwrap();
@@ -120,18 +330,110 @@ mod tests {
         assert_eq!(entries[1]["matcher"], "AskUserQuestion");
         let keys: Vec<&String> = settings.as_object().unwrap().keys().collect();
         assert_eq!(keys, ["model", "hooks", "permissions"], "the order kept");
-        assert_eq!(unregister(&mut settings), Ok(Change::Changed));
+        assert_eq!(unregister(&mut settings, &CLAUDE), Ok(Change::Changed));
         assert_eq!(settings, before, "removed, the file is as it was");
-        assert_eq!(unregister(&mut settings), Ok(Change::AlreadySo));
+        assert_eq!(unregister(&mut settings, &CLAUDE), Ok(Change::AlreadySo));
     }
 
     #[test]
-    fn a_fresh_file_and_a_misshapen_one() {
+    fn a_fresh_file_comes_back_empty_and_a_misshapen_one_is_left_alone() {
         let mut fresh = json!({});
-        register(&mut fresh, "pi-ask hook claude", 600).unwrap();
+        register(&mut fresh, &CLAUDE, "pi-ask hook claude", 600).unwrap();
         assert_eq!(fresh["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 600);
+        unregister(&mut fresh, &CLAUDE).unwrap();
+        assert_eq!(fresh, json!({}));
         let mut odd = json!({"hooks": []});
-        assert!(register(&mut odd, "x", 1).is_err());
+        assert!(register(&mut odd, &CLAUDE, "x", 1).is_err());
         assert_eq!(odd, json!({"hooks": []}), "left as it was");
+    }
+
+    #[test]
+    fn the_tool_is_allowed_once_and_the_rule_goes_cleanly() {
+        let mut settings = json!({"permissions": {"allow": ["Read"], "deny": []}});
+        let before = settings.clone();
+        assert_eq!(
+            allow_tool(&mut settings, "mcp__pi-ask__ask_user"),
+            Ok(Change::Changed)
+        );
+        assert_eq!(
+            allow_tool(&mut settings, "mcp__pi-ask__ask_user"),
+            Ok(Change::AlreadySo)
+        );
+        assert_eq!(
+            settings["permissions"]["allow"],
+            json!(["Read", "mcp__pi-ask__ask_user"])
+        );
+        assert_eq!(
+            disallow_tool(&mut settings, "mcp__pi-ask__ask_user"),
+            Change::Changed
+        );
+        assert_eq!(settings, before);
+        let mut fresh = json!({});
+        allow_tool(&mut fresh, "t").unwrap();
+        disallow_tool(&mut fresh, "t");
+        assert_eq!(fresh, json!({}));
+        assert!(allow_tool(&mut json!({"permissions": []}), "t").is_err());
+    }
+
+    #[test]
+    fn the_mcp_server_in_json_never_replaces_a_persons_own_entry() {
+        let mut config = json!({"numStartups": 3, "mcpServers": {"other": {"command": "x"}}});
+        let before = config.clone();
+        assert_eq!(
+            register_mcp_json(&mut config, "/bin/pi-ask", &["mcp"]),
+            Ok(Change::Changed)
+        );
+        assert_eq!(config["mcpServers"]["pi-ask"]["args"], json!(["mcp"]));
+        assert_eq!(
+            register_mcp_json(&mut config, "/bin/pi-ask", &["mcp"]),
+            Ok(Change::AlreadySo)
+        );
+        assert_eq!(unregister_mcp_json(&mut config), Ok(Change::Changed));
+        assert_eq!(config, before);
+        let mut theirs = json!({"mcpServers": {"pi-ask": {"command": "their-own"}}});
+        assert_eq!(unregister_mcp_json(&mut theirs), Ok(Change::AlreadySo));
+        assert_eq!(
+            register_mcp_json(&mut theirs, "/bin/pi-ask", &["mcp"]),
+            Ok(Change::AlreadySo)
+        );
+    }
+
+    #[test]
+    fn the_mcp_server_in_toml_keeps_comments_and_goes_away_cleanly() {
+        let text =
+            "# my settings\nmodel = \"o4\" # the model\n\n[mcp_servers.other]\ncommand = \"x\"\n";
+        let (added, change) = register_mcp_toml(text, "/bin/pi-ask", &["mcp"], 1800).unwrap();
+        assert_eq!(change, Change::Changed);
+        assert!(
+            added.starts_with(text),
+            "what was there is kept as it was:\n{added}"
+        );
+        let parsed: toml::Table = toml::from_str(&added).unwrap();
+        assert_eq!(
+            parsed["mcp_servers"]["pi-ask"]["args"][0].as_str(),
+            Some("mcp")
+        );
+        assert_eq!(
+            parsed["mcp_servers"]["pi-ask"]["tool_timeout_sec"].as_integer(),
+            Some(1800)
+        );
+        assert_eq!(
+            parsed["mcp_servers"]["pi-ask"]["tools"]["ask_user"]["approval_mode"].as_str(),
+            Some("approve")
+        );
+        let (again, change) = register_mcp_toml(&added, "/bin/pi-ask", &["mcp"], 1800).unwrap();
+        assert_eq!(
+            (again.as_str(), change),
+            (added.as_str(), Change::AlreadySo)
+        );
+        let (removed, change) = unregister_mcp_toml(&added).unwrap();
+        assert_eq!((removed.as_str(), change), (text, Change::Changed));
+        let (fresh, _) = register_mcp_toml("", "/bin/pi-ask", &["mcp"], 1800).unwrap();
+        assert_eq!(unregister_mcp_toml(&fresh).unwrap().0.trim(), "");
+        assert!(matches!(
+            register_mcp_toml("x = [", "p", &[], 1),
+            Err(Unfit::NotToml(_))
+        ));
+        assert!(register_mcp_toml("mcp_servers = 3", "p", &[], 1).is_err());
     }
 }

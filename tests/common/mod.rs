@@ -7,6 +7,7 @@ pub mod mcp;
 pub mod npm;
 pub mod pty;
 pub mod registry;
+pub mod scripted;
 pub mod ssh;
 pub mod web;
 

@@ -1,0 +1,399 @@
+//! pi-ask in the real Codex (`@openai/codex`, pinned in `hosts/package-lock.json`), headless
+//! (`codex exec`), against a scripted model of the test's own on 127.0.0.1 (a `model_providers`
+//! entry with `base_url`; the Responses API with streaming), each test with a fresh HOME set up by
+//! `pi-ask setup codex` as a person does it. The model calls `request_user_input` (answered by
+//! `pi-ask hook codex`, which hands the model the answers as the reason it denies the tool: Codex's
+//! only way for a hook to answer) or pi-ask's own MCP tool; the person answers on the web page.
+//!
+//! `codex exec` runs only trusted hooks, and trust is given in Codex's TUI (`/hooks`): these runs
+//! pass `--dangerously-bypass-hook-trust`, which stands in for that one step (docs/hosts.md).
+//!
+//! Needs the npm package (`npm ci --prefix hosts`), installed first when npm is there; without it
+//! the tests say NOT RUN, and fail under `CI=true` (where `.ci/run` installs it).
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+use common::scripted::{Reply, Request};
+use common::web::Served;
+use pi_ask::queue::Queue;
+use serde_json::{Value, json};
+
+/// Codex's native binary, installed from the committed lock when missing.
+fn codex() -> Option<PathBuf> {
+    common::npm::installed(
+        "hosts",
+        &["@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"],
+    )
+    .map(|mut paths| paths.remove(0))
+}
+
+/// The questions the scripted model asks with `request_user_input`.
+fn questions() -> Value {
+    json!({"questions": [
+        {"id": "db", "header": "Database", "question": "Which database should we use?",
+         "options": [{"label": "PostgreSQL (Recommended)", "description": "Solid"},
+                     {"label": "SQLite", "description": "One file"}]},
+        {"id": "ci", "header": "CI", "question": "Where should checks run?",
+         "options": [{"label": "GitHub", "description": "Hosted"},
+                     {"label": "Locally", "description": "On this machine"}]}
+    ]})
+}
+
+/// A tool call of `request_user_input`.
+fn request_user_input() -> Value {
+    json!({"type": "function_call", "id": "fc_1", "call_id": "call_1", "status": "completed",
+           "name": "request_user_input", "arguments": questions().to_string()})
+}
+
+/// A tool call of pi-ask's MCP tool (Codex offers an MCP server's tools in a namespace).
+fn mcp_ask_user() -> Value {
+    let payload = json!({"title": "Setup", "questions": [{"id": "db", "prompt": "Which database?",
+        "options": [{"value": "pg", "label": "PostgreSQL"}, {"value": "sqlite", "label": "SQLite"}]}]});
+    json!({"type": "function_call", "id": "fc_1", "call_id": "call_1", "status": "completed",
+           "namespace": "mcp__pi_ask", "name": "ask_user", "arguments": payload.to_string()})
+}
+
+/// A scripted Responses API: until the conversation has a tool's output, the model makes `call`;
+/// then it says it is done.
+fn model(call: Value) -> (String, Receiver<Request>) {
+    common::scripted::serve(move |request| {
+        let answered = outputs(&request.body).next().is_some();
+        let item = if answered {
+            json!({"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+                   "content": [{"type": "output_text", "text": "done", "annotations": []}]})
+        } else {
+            call.clone()
+        };
+        let usage = json!({"input_tokens": 1, "output_tokens": 1, "total_tokens": 2,
+            "input_tokens_details": {"cached_tokens": 0}, "output_tokens_details": {"reasoning_tokens": 0}});
+        Reply::events(&[
+            (
+                "response.created",
+                json!({"type": "response.created", "response": {"id": "resp_1"}}),
+            ),
+            (
+                "response.output_item.added",
+                json!({"type": "response.output_item.added", "output_index": 0, "item": item}),
+            ),
+            (
+                "response.output_item.done",
+                json!({"type": "response.output_item.done", "output_index": 0, "item": item}),
+            ),
+            (
+                "response.completed",
+                json!({"type": "response.completed", "response": {"id": "resp_1", "output": [item], "usage": usage}}),
+            ),
+        ])
+    })
+}
+
+/// The tool outputs in a request's input, as text.
+fn outputs(request: &Value) -> impl Iterator<Item = String> + '_ {
+    request["input"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|i| i["type"] == "function_call_output")
+        .map(|i| match &i["output"] {
+            Value::String(text) => text.clone(),
+            Value::Array(parts) => parts
+                .iter()
+                .filter_map(|p| p["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            other => other.to_string(),
+        })
+}
+
+/// The first tool output the model is sent.
+fn first_output(requests: &Receiver<Request>) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let request = requests
+            .recv_timeout(left)
+            .expect("the model was sent the tool's output");
+        if let Some(output) = outputs(&request.body).next() {
+            return output;
+        }
+    }
+}
+
+/// A fresh HOME whose Codex talks to the scripted model at `url`, set up by `pi-ask setup codex`.
+fn home_for(url: &str) -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join(".codex");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("config.toml"),
+        format!(
+            "# The scripted model of the test.\nmodel = \"gpt-test\"\nmodel_provider = \"scripted\"\n\n[model_providers.scripted]\nname = \"scripted\"\nbase_url = \"{url}/v1\"\nwire_api = \"responses\"\n"
+        ),
+    )
+    .unwrap();
+    let setup = pi_ask(home.path(), &["setup", "codex"]);
+    assert!(setup.status.success(), "{setup:?}");
+    home
+}
+
+fn pi_ask(home: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .args(args)
+        .env("HOME", home)
+        .env_remove("CODEX_HOME")
+        .env_remove("PI_ASK_QUEUE")
+        .output()
+        .unwrap()
+}
+
+/// The queue `pi-ask setup`'s entries use (the default under HOME).
+fn queue_in(home: &Path) -> Queue {
+    Queue::open(home.join(".pi/agent/pi-ask/queue")).unwrap()
+}
+
+/// `codex exec` in `home` with one prompt; what it printed when it ends.
+fn run_codex(binary: &Path, home: &Path) -> std::thread::JoinHandle<String> {
+    let binary = binary.to_path_buf();
+    let home = home.to_path_buf();
+    std::thread::spawn(move || {
+        let out = Command::new(binary)
+            .args([
+                "exec",
+                "--skip-git-repo-check",
+                "--dangerously-bypass-hook-trust",
+                "Set the project up; ask me what you need.",
+            ])
+            .current_dir(&home)
+            .env("HOME", &home)
+            .env_remove("CODEX_HOME")
+            .env_remove("PI_ASK_QUEUE")
+            .stdin(Stdio::null())
+            .output()
+            .expect("Codex starts");
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// The answers JSON a deny reason carries.
+fn answers_in(output: &str) -> Value {
+    let start = output
+        .find("{\"answers\"")
+        .unwrap_or_else(|| panic!("{output}"));
+    let mut stream = serde_json::Deserializer::from_str(&output[start..]).into_iter::<Value>();
+    stream.next().unwrap().unwrap()
+}
+
+#[test]
+fn codexs_request_user_input_is_answered_on_the_web_page() {
+    let Some(binary) = codex() else {
+        return common::not_run("Codex is not installed (npm ci --prefix hosts)");
+    };
+    let (url, requests) = model(request_user_input());
+    let home = home_for(&url);
+    let queue = queue_in(home.path());
+    let served = Served::start(home.path(), queue.dir(), &[]);
+    let running = run_codex(&binary, home.path());
+    let ask = common::wait_pending(&queue);
+    assert_eq!(ask.client, "Codex");
+    assert_eq!(ask.payload["questions"][0]["label"], "Database");
+    let first = &ask.payload["questions"][0]["options"][0];
+    assert_eq!(
+        (&first["label"], &first["recommended"]),
+        (&json!("PostgreSQL"), &json!(true))
+    );
+    let cookie = served.sign_in();
+    served.press(
+        &cookie,
+        &ask.id,
+        "tab=0&act=note:1&note1=one+file+is+enough",
+    );
+    served.press(&cookie, &ask.id, "tab=0&act=pick:1");
+    served.press(&cookie, &ask.id, "tab=1&act=pick:0");
+    let done = served.press(&cookie, &ask.id, "tab=2&act=submit");
+    assert!(
+        done.body.contains("The agent has your answer"),
+        "{}",
+        done.body
+    );
+    let output = first_output(&requests);
+    assert!(
+        output.contains("the user answered these questions in pi-ask"),
+        "{output}"
+    );
+    assert_eq!(
+        answers_in(&output),
+        json!({"answers": {
+            "db": {"answers": ["SQLite", "user_note on \"SQLite\": one file is enough"]},
+            "ci": {"answers": ["GitHub"]}
+        }})
+    );
+    let out = running.join().unwrap();
+    assert!(out.contains("done"), "{out}");
+}
+
+#[test]
+fn a_cancel_in_pi_ask_reaches_codexs_model_as_no_answer() {
+    let Some(binary) = codex() else {
+        return common::not_run("Codex is not installed (npm ci --prefix hosts)");
+    };
+    let (url, requests) = model(request_user_input());
+    let home = home_for(&url);
+    let queue = queue_in(home.path());
+    let served = Served::start(home.path(), queue.dir(), &[]);
+    let running = run_codex(&binary, home.path());
+    let ask = common::wait_pending(&queue);
+    let cookie = served.sign_in();
+    served.press(&cookie, &ask.id, "tab=2&act=cancel");
+    let output = first_output(&requests);
+    assert!(output.contains("declined to answer"), "{output}");
+    assert!(
+        !output.contains("\"answers\""),
+        "no made-up answer: {output}"
+    );
+    running.join().unwrap();
+}
+
+#[test]
+fn with_nothing_watching_the_hook_is_silent_and_codex_answers_itself() {
+    let Some(binary) = codex() else {
+        return common::not_run("Codex is not installed (npm ci --prefix hosts)");
+    };
+    let (url, requests) = model(request_user_input());
+    let home = home_for(&url);
+    let queue = queue_in(home.path());
+    // The hook alone: exit 0, nothing on stdout, at once.
+    let started = Instant::now();
+    let mut hook = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .args(["hook", "codex"])
+        .env("HOME", home.path())
+        .env_remove("PI_ASK_QUEUE")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let event = json!({"hook_event_name": "PreToolUse", "tool_name": "request_user_input",
+        "cwd": "/", "tool_input": questions()});
+    hook.stdin
+        .take()
+        .unwrap()
+        .write_all(event.to_string().as_bytes())
+        .unwrap();
+    let out = hook.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Codex asks itself"));
+    assert!(started.elapsed() < Duration::from_secs(5));
+    // In Codex: its own tool runs (in exec, outside Plan mode, it says it cannot ask).
+    let running = run_codex(&binary, home.path());
+    let output = first_output(&requests);
+    assert!(
+        output.contains("request_user_input is unavailable"),
+        "{output}"
+    );
+    assert!(queue.pending().is_empty(), "nothing was left queued");
+    running.join().unwrap();
+}
+
+/// Codex's MCP call of pi-ask's `ask_user`: headless Codex declines the elicitation form at once,
+/// which leaves the ask waiting for an inbox (it used to end as a cancel after five seconds); the
+/// person answers on the web page, and the model gets the structured result saying so.
+#[test]
+fn codexs_mcp_call_is_answered_on_the_web_page_though_codex_declines_forms() {
+    let Some(binary) = codex() else {
+        return common::not_run("Codex is not installed (npm ci --prefix hosts)");
+    };
+    let (url, requests) = model(mcp_ask_user());
+    let home = home_for(&url);
+    let queue = queue_in(home.path());
+    let served = Served::start(home.path(), queue.dir(), &[]);
+    let running = run_codex(&binary, home.path());
+    let ask = common::wait_pending(&queue);
+    assert!(ask.client.starts_with("codex"), "{}", ask.client);
+    // Past the moment Codex would have been sent its form (the default 5 s fallback) and declined.
+    std::thread::sleep(Duration::from_millis(5500));
+    let cookie = served.sign_in();
+    served.press(&cookie, &ask.id, "tab=0&act=pick:1");
+    let done = served.press(&cookie, &ask.id, "tab=1&act=submit");
+    assert!(
+        done.body.contains("The agent has your answer"),
+        "{}",
+        done.body
+    );
+    let output = first_output(&requests);
+    let start = output.find('{').unwrap_or_else(|| panic!("{output}"));
+    let details: Value = serde_json::from_str(&output[start..]).unwrap();
+    assert_eq!(details["outcome"], "answered", "{output}");
+    assert_eq!(details["answers"]["db"]["values"], json!(["sqlite"]));
+    running.join().unwrap();
+}
+
+#[test]
+fn setup_codex_keeps_the_persons_config_and_undoes_byte_for_byte() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join(".codex");
+    std::fs::create_dir_all(&dir).unwrap();
+    let config =
+        "# my Codex\nmodel = \"o4\" # keep\n\n[mcp_servers.docs]\ncommand = \"docs-mcp\"\n";
+    let hooks = serde_json::to_string_pretty(&json!({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit"}]}]}}))
+    .unwrap()
+        + "\n";
+    std::fs::write(dir.join("config.toml"), config).unwrap();
+    std::fs::write(dir.join("hooks.json"), &hooks).unwrap();
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let shown = pi_ask(home.path(), &["setup", "codex", "--print"]);
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        shown.contains("hook codex") && shown.contains("[mcp_servers.pi-ask]"),
+        "{shown}"
+    );
+    assert_eq!(
+        (read("config.toml"), read("hooks.json")),
+        (config.to_owned(), hooks.clone())
+    );
+    let first = pi_ask(home.path(), &["setup", "codex"]);
+    let said = String::from_utf8_lossy(&first.stderr);
+    assert!(said.contains("/hooks"), "the trust step is said: {said}");
+    let after = read("config.toml");
+    assert!(after.starts_with(config), "{after}");
+    let parsed: toml::Table = toml::from_str(&after).unwrap();
+    assert_eq!(
+        parsed["mcp_servers"]["pi-ask"]["args"][0].as_str(),
+        Some("mcp")
+    );
+    let registered: Value = serde_json::from_str(&read("hooks.json")).unwrap();
+    assert_eq!(
+        registered["hooks"]["PreToolUse"][1]["matcher"],
+        "request_user_input"
+    );
+    let again = pi_ask(home.path(), &["setup", "codex"]);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already in"));
+    assert_eq!(read("config.toml"), after, "registered once");
+    let removed = pi_ask(home.path(), &["setup", "codex", "--remove"]);
+    assert!(removed.status.success());
+    assert_eq!(
+        (read("config.toml"), read("hooks.json")),
+        (config.to_owned(), hooks)
+    );
+    // A config that is not TOML is left alone, with the reason.
+    std::fs::write(dir.join("config.toml"), "model = [").unwrap();
+    let refused = pi_ask(home.path(), &["setup", "codex"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not TOML"));
+    assert_eq!(read("config.toml"), "model = [");
+}
