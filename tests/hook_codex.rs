@@ -323,7 +323,7 @@ fn codexs_mcp_call_is_answered_on_the_web_page_though_codex_declines_forms() {
     let served = Served::start(home.path(), queue.dir(), &[]);
     let running = run_codex(&binary, home.path());
     let ask = common::wait_pending(&queue);
-    assert!(ask.client.starts_with("codex"), "{}", ask.client);
+    assert_eq!(ask.client, "Codex 0.171.0", "named by its title");
     // Past the moment Codex would have been sent its form (the default 5 s fallback) and declined.
     std::thread::sleep(Duration::from_millis(5500));
     let cookie = served.sign_in();
