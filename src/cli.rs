@@ -77,16 +77,20 @@ enum HookHost {
     /// Codex: a `PreToolUse` hook for `request_user_input` (the answers go to the model as the
     /// hook's reason for denying the tool, the way Codex lets a hook answer).
     Codex(HookArgs),
+    /// Gemini CLI: a `BeforeTool` hook for `ask_user` (denied with the answers as the reason,
+    /// as for Codex; Gemini CLI offers `ask_user` in its interactive mode only).
+    Gemini(HookArgs),
 }
 
 /// What `pi-ask setup <host>` is told.
 #[derive(Debug, Clone, clap::Args)]
 struct SetupArgs {
     /// The hooks file (default: the host's own: ~/.claude/settings.json,
-    /// $CODEX_HOME/hooks.json; a project's works too).
+    /// $CODEX_HOME/hooks.json, ~/.gemini/settings.json; a project's works too).
     #[arg(long, value_name = "FILE")]
     settings: Option<PathBuf>,
-    /// The file the MCP server goes in (default: ~/.claude.json, $CODEX_HOME/config.toml).
+    /// The file the MCP server goes in (default: ~/.claude.json, $CODEX_HOME/config.toml,
+    /// ~/.gemini/settings.json).
     #[arg(long, value_name = "FILE")]
     mcp_config: Option<PathBuf>,
     /// Register only the hook, not pi-ask's MCP server.
@@ -109,6 +113,9 @@ enum SetupHost {
     /// Codex: `pi-ask hook codex` as the `PreToolUse` hook of `request_user_input` in
     /// $CODEX_HOME/hooks.json (~/.codex), and pi-ask's MCP server in its config.toml.
     Codex(SetupArgs),
+    /// Gemini CLI: `pi-ask hook gemini` as the `BeforeTool` hook of `ask_user`, and pi-ask's MCP
+    /// server (its tool named ask_person), in ~/.gemini/settings.json.
+    Gemini(SetupArgs),
 }
 
 /// Where asks are recorded.
@@ -544,6 +551,7 @@ fn dispatch(command: Command) -> Ended {
             let (host, HookArgs { queue, wait }) = match host {
                 HookHost::Claude(args) => (crate::hooks::Host::Claude, args),
                 HookHost::Codex(args) => (crate::hooks::Host::Codex, args),
+                HookHost::Gemini(args) => (crate::hooks::Host::Gemini, args),
             };
             let wait = std::time::Duration::from_secs_f64(if wait.is_finite() {
                 wait.clamp(0.0, 86_400.0)
@@ -556,6 +564,7 @@ fn dispatch(command: Command) -> Ended {
             let (host, args) = match host {
                 SetupHost::Claude(args) => (crate::hooks::Host::Claude, args),
                 SetupHost::Codex(args) => (crate::hooks::Host::Codex, args),
+                SetupHost::Gemini(args) => (crate::hooks::Host::Gemini, args),
             };
             let options = commands::setup::SetupOptions {
                 hooks_file: args.settings,

@@ -628,7 +628,11 @@ pub fn hook_event(data: &[u8]) {
     let Ok(event) = serde_json::from_slice::<Value>(data) else {
         return;
     };
-    for host in [crate::hooks::Host::Claude, crate::hooks::Host::Codex] {
+    for host in [
+        crate::hooks::Host::Claude,
+        crate::hooks::Host::Codex,
+        crate::hooks::Host::Gemini,
+    ] {
         hook_event_for(host, &event);
     }
 }
@@ -651,6 +655,11 @@ fn hook_event_for(host: crate::hooks::Host, event: &Value) {
             continue;
         };
         let out = host.output(event, &result);
+        if host == crate::hooks::Host::Gemini {
+            assert_eq!(out["decision"], "deny", "{out}");
+            assert!(out["reason"].is_string());
+            continue;
+        }
         let decision = &out["hookSpecificOutput"]["permissionDecision"];
         assert!(decision == "allow" || decision == "deny", "{out}");
         if host == crate::hooks::Host::Codex {

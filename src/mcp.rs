@@ -60,13 +60,55 @@ pub fn tool_description() -> String {
     )
 }
 
-/// The `ask_user` tool as listed.
-pub fn ask_user_tool() -> Tool {
+/// The tool's name unless told otherwise (`pi-ask mcp --tool-name`).
+pub const TOOL_NAME: &str = "ask_user";
+
+/// A name for the tool other than `ask_user` (Gemini CLI hides MCP tools named `ask_user` in
+/// headless mode): 1 to 64 of `A-Z a-z 0-9 _ - .`, as MCP hosts accept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolName(String);
+
+/// Why a tool name was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a tool name is 1 to 64 of the letters A-Z and a-z, digits, '_', '-' and '.'")]
+pub struct BadToolName;
+
+impl std::str::FromStr for ToolName {
+    type Err = BadToolName;
+
+    fn from_str(name: &str) -> Result<ToolName, BadToolName> {
+        let fits = (1..=64).contains(&name.len())
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+        fits.then(|| ToolName(name.to_owned())).ok_or(BadToolName)
+    }
+}
+
+impl ToolName {
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Default for ToolName {
+    fn default() -> ToolName {
+        ToolName(TOOL_NAME.to_owned())
+    }
+}
+
+/// The `ask_user` tool as listed (under `name`).
+pub fn ask_user_tool(name: &ToolName) -> Tool {
     let schema = match crate::schema::input_schema() {
         Value::Object(map) => map,
         _ => serde_json::Map::new(),
     };
-    Tool::new("ask_user", tool_description(), Arc::new(schema))
+    Tool::new(
+        name.as_str().to_owned(),
+        tool_description(),
+        Arc::new(schema),
+    )
 }
 
 /// How long an ask waits for an inbox before the host's own form is used, by default.
@@ -157,6 +199,8 @@ pub struct AskServer {
     pub notifications: crate::config::Notifications,
     /// When to ask through the host's own form (MCP elicitation).
     pub elicit: ElicitMode,
+    /// The tool's name as listed (`ask_user` unless told otherwise).
+    pub tool_name: ToolName,
     /// How long an ask waits for an inbox to take it before the host's form is used (fallback).
     pub elicit_after: Duration,
     /// When the person was last told so (asks queued close together are told once).
@@ -187,6 +231,7 @@ impl AskServer {
             watcher: Arc::new(Watcher::default()),
             notifications: crate::config::Notifications::default(),
             elicit: ElicitMode::default(),
+            tool_name: ToolName::default(),
             elicit_after: DEFAULT_ELICIT_AFTER,
             last_unwatched_notice: Arc::default(),
             gone: Arc::new(tokio::sync::watch::Sender::new(false)),
@@ -405,7 +450,7 @@ impl ServerHandler for AskServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         Ok(ListToolsResult {
-            tools: vec![ask_user_tool()],
+            tools: vec![ask_user_tool(&self.tool_name)],
             ..Default::default()
         })
     }
@@ -415,7 +460,7 @@ impl ServerHandler for AskServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        if request.name != "ask_user" {
+        if request.name != self.tool_name.as_str() {
             return Err(McpError::invalid_params(
                 format!("unknown tool {}", request.name),
                 None,

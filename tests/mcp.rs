@@ -57,6 +57,31 @@ fn tools_list_offers_ask_user_with_its_schema_and_guidance() {
     assert!(!description.contains("Evaluation cases"), "{description}");
 }
 
+/// `--tool-name` lists the tool under another name and answers calls of that name only; a name
+/// hosts would not accept is refused before the server starts.
+#[test]
+fn the_tool_can_go_by_another_name() {
+    let mut mcp = Mcp::start(&["--tool-name", "ask_person"]);
+    mcp.send(json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}));
+    assert_eq!(mcp.response(1)["result"]["tools"][0]["name"], "ask_person");
+    mcp.send(json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask_user","arguments":payload("Where to?")}}));
+    assert!(mcp.response(2)["error"].is_object(), "only its own name");
+    mcp.send(json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ask_person","arguments":payload("Where to?")}}));
+    let ask = mcp.queued(1).remove(0);
+    let claim = mcp.queue.claim(&ask.id).unwrap().unwrap();
+    mcp.queue.answer(claim, &answered(&ask.payload, 1)).unwrap();
+    assert_eq!(
+        mcp.response(3)["result"]["structuredContent"]["outcome"],
+        "answered"
+    );
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .args(["mcp", "--tool-name", "ask user"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("a tool name is 1 to 64"));
+}
+
 /// `pi-ask mcp --help` says the timeout's default as it is (1800 s from the config's default).
 #[test]
 fn mcp_help_says_the_timeout_default() {

@@ -36,6 +36,10 @@ pub struct McpArgs {
     /// kept in the queue folder's mcp-http.token. See docs/remote.md.
     #[arg(long, value_name = "ADDR:PORT")]
     pub http: Option<std::net::SocketAddr>,
+    /// The tool's name (default ask_user). Gemini CLI hides MCP tools named ask_user in
+    /// headless mode: `pi-ask setup gemini` registers the server with --tool-name ask_person.
+    #[arg(long, value_name = "NAME")]
+    pub tool_name: Option<crate::mcp::ToolName>,
     /// With --http: another name the Host header may carry (a tunnel's); may be repeated.
     #[arg(long = "allow-host", value_name = "NAME", requires = "http")]
     pub allow_hosts: Vec<String>,
@@ -92,6 +96,7 @@ pub fn run(args: McpArgs) -> Ended {
     server.max_waiting = mcp_config.max_waiting_calls;
     server.notifications = config.notifications;
     server.elicit = args.elicit.unwrap_or(mcp_config.elicit);
+    server.tool_name = args.tool_name.unwrap_or_default();
     server.elicit_after = match args.elicit_after {
         Some(s) if s.is_finite() && s >= 0.0 => Duration::from_secs_f64(s.min(86_400.0)),
         Some(seconds) => {

@@ -13,10 +13,35 @@ use crate::report::{CommandOutcome, report};
 /// The hook's own timeout in the host's config (seconds): above `pi-ask hook --wait` (590 s).
 const HOOK_TIMEOUT: u64 = 600;
 
+/// The hook's own timeout in `host`'s unit (Gemini CLI counts milliseconds).
+fn hook_timeout(host: Host) -> u64 {
+    match host {
+        Host::Gemini => HOOK_TIMEOUT * 1000,
+        Host::Claude | Host::Codex => HOOK_TIMEOUT,
+    }
+}
+
+/// The tool's name for Gemini CLI, which hides MCP tools named `ask_user` in headless mode.
+const GEMINI_TOOL_NAME: &str = "ask_person";
+
+/// pi-ask's entry in a JSON `mcpServers`, as `host` reads it.
+fn mcp_entry(host: Host, program: &str) -> serde_json::Value {
+    match host {
+        // `trust` skips Gemini CLI's confirmation of each call (asking whether the person may be
+        // asked would be asking twice); `timeout` in milliseconds, as pi-ask's own 30 minutes.
+        Host::Gemini => serde_json::json!({"command": program,
+            "args": ["mcp", "--tool-name", GEMINI_TOOL_NAME],
+            "timeout": CODEX_TOOL_TIMEOUT * 1000, "trust": true}),
+        Host::Claude | Host::Codex => {
+            serde_json::json!({"type": "stdio", "command": program, "args": ["mcp"]})
+        }
+    }
+}
+
 /// pi-ask's MCP tool as Claude Code names it (allowed without a prompt).
 const CLAUDE_MCP_TOOL: &str = "mcp__pi-ask__ask_user";
 
-/// How long Codex lets pi-ask's `ask_user` run (seconds; Codex's default is a minute):
+/// How long a host lets pi-ask's `ask_user` run (seconds; Codex's default is a minute):
 /// `pi-ask mcp`'s own default timeout.
 const CODEX_TOOL_TIMEOUT: u64 = 1800;
 
@@ -127,6 +152,7 @@ fn host_file(host: Host, name: &str) -> Result<PathBuf, SetupError> {
     Ok(match (host, name) {
         (Host::Claude, ".claude.json") => home()?.join(name),
         (Host::Claude, _) => home()?.join(".claude").join(name),
+        (Host::Gemini, _) => home()?.join(".gemini").join(name),
         (Host::Codex, _) => std::env::var_os("CODEX_HOME")
             .filter(|h| !h.is_empty())
             .map(PathBuf::from)
@@ -143,7 +169,7 @@ pub fn run(host: Host, options: &SetupOptions) -> Ended {
         None => host_file(
             host,
             match host {
-                Host::Claude => "settings.json",
+                Host::Claude | Host::Gemini => "settings.json",
                 Host::Codex => "hooks.json",
             },
         )?,
@@ -153,6 +179,8 @@ pub fn run(host: Host, options: &SetupOptions) -> Ended {
         let (part, name) = match host {
             Host::Claude => (Part::McpJson, ".claude.json"),
             Host::Codex => (Part::McpToml, "config.toml"),
+            // Gemini CLI keeps its MCP servers beside its hooks.
+            Host::Gemini => (Part::McpJson, "settings.json"),
         };
         let path = match &options.mcp_file {
             Some(path) => path.clone(),
@@ -177,6 +205,11 @@ pub fn run(host: Host, options: &SetupOptions) -> Ended {
         host.tool(),
         host.word()
     ));
+    if host == Host::Gemini {
+        report(&format!(
+            "Gemini CLI offers ask_user in its interactive mode only; pi-ask's MCP tool is {GEMINI_TOOL_NAME} there (Gemini CLI hides MCP tools named ask_user when headless)"
+        ));
+    }
     if host == Host::Codex && wrote {
         report(
             "Codex runs a new hook only once you trust it: start `codex`, open /hooks and trust pi-ask's (or choose \"Trust all and continue\" when Codex asks)",
@@ -216,11 +249,14 @@ fn edit(host: Host, part: Part, path: &Path, options: &SetupOptions) -> Result<b
             };
             let mut change = match (part, options.remove) {
                 (Part::Hook, true) => setup::unregister(&mut value, &host.slot()),
-                (Part::Hook, false) => {
-                    setup::register(&mut value, &host.slot(), &hook_command(host), HOOK_TIMEOUT)
-                }
+                (Part::Hook, false) => setup::register(
+                    &mut value,
+                    &host.slot(),
+                    &hook_command(host),
+                    hook_timeout(host),
+                ),
                 (_, true) => setup::unregister_mcp_json(&mut value),
-                (_, false) => setup::register_mcp_json(&mut value, &program, &["mcp"]),
+                (_, false) => setup::register_mcp_json(&mut value, mcp_entry(host, &program)),
             }
             .map_err(unfit)?;
             // Claude Code asks the person before each MCP call: pi-ask's, which only asks the

@@ -9,6 +9,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod gemini;
 pub mod questions;
 pub mod setup;
 
@@ -26,6 +27,8 @@ pub enum Host {
     Claude,
     /// Codex's `request_user_input`.
     Codex,
+    /// Gemini CLI's `ask_user`.
+    Gemini,
 }
 
 impl Host {
@@ -34,6 +37,7 @@ impl Host {
         match self {
             Host::Claude => "Claude Code",
             Host::Codex => "Codex",
+            Host::Gemini => "Gemini CLI",
         }
     }
 
@@ -42,6 +46,7 @@ impl Host {
         match self {
             Host::Claude => "claude",
             Host::Codex => "codex",
+            Host::Gemini => "gemini",
         }
     }
 
@@ -63,6 +68,11 @@ impl Host {
                 matcher: "request_user_input",
                 marker: "hook codex",
             },
+            Host::Gemini => setup::HookSlot {
+                event: "BeforeTool",
+                matcher: "ask_user",
+                marker: "hook gemini",
+            },
         }
     }
 
@@ -71,6 +81,7 @@ impl Host {
         match self {
             Host::Claude => claude::payload(event),
             Host::Codex => codex::payload(event),
+            Host::Gemini => gemini::payload(event),
         }
     }
 
@@ -79,6 +90,7 @@ impl Host {
         match self {
             Host::Claude => claude::output(event, result),
             Host::Codex => codex::output(event, result),
+            Host::Gemini => gemini::output(event, result),
         }
     }
 }

@@ -183,13 +183,9 @@ pub fn disallow_tool(settings: &mut Value, tool: &str) -> Change {
 pub const MCP_NAME: &str = "pi-ask";
 
 /// `config` (a JSON config with `mcpServers`: Claude Code's `~/.claude.json`, Gemini CLI's
-/// `settings.json`) with pi-ask's MCP server running `program` with `args`, unless a server of
-/// that name is there (a person's own entry is never replaced).
-pub fn register_mcp_json(
-    config: &mut Value,
-    program: &str,
-    args: &[&str],
-) -> Result<Change, Unfit> {
+/// `settings.json`) with `entry` as pi-ask's MCP server, unless a server of that name is there
+/// (a person's own entry is never replaced).
+pub fn register_mcp_json(config: &mut Value, entry: Value) -> Result<Change, Unfit> {
     let servers = config
         .as_object_mut()
         .ok_or(Unfit::Shape("the file".into(), "a JSON object"))?
@@ -200,10 +196,7 @@ pub fn register_mcp_json(
     if servers.contains_key(MCP_NAME) {
         return Ok(Change::AlreadySo);
     }
-    servers.insert(
-        MCP_NAME.into(),
-        json!({"type": "stdio", "command": program, "args": args}),
-    );
+    servers.insert(MCP_NAME.into(), entry);
     Ok(Change::Changed)
 }
 
@@ -380,12 +373,18 @@ mod tests {
         let mut config = json!({"numStartups": 3, "mcpServers": {"other": {"command": "x"}}});
         let before = config.clone();
         assert_eq!(
-            register_mcp_json(&mut config, "/bin/pi-ask", &["mcp"]),
+            register_mcp_json(
+                &mut config,
+                json!({"command": "/bin/pi-ask", "args": ["mcp"]})
+            ),
             Ok(Change::Changed)
         );
         assert_eq!(config["mcpServers"]["pi-ask"]["args"], json!(["mcp"]));
         assert_eq!(
-            register_mcp_json(&mut config, "/bin/pi-ask", &["mcp"]),
+            register_mcp_json(
+                &mut config,
+                json!({"command": "/bin/pi-ask", "args": ["mcp"]})
+            ),
             Ok(Change::AlreadySo)
         );
         assert_eq!(unregister_mcp_json(&mut config), Ok(Change::Changed));
@@ -393,7 +392,10 @@ mod tests {
         let mut theirs = json!({"mcpServers": {"pi-ask": {"command": "their-own"}}});
         assert_eq!(unregister_mcp_json(&mut theirs), Ok(Change::AlreadySo));
         assert_eq!(
-            register_mcp_json(&mut theirs, "/bin/pi-ask", &["mcp"]),
+            register_mcp_json(
+                &mut theirs,
+                json!({"command": "/bin/pi-ask", "args": ["mcp"]})
+            ),
             Ok(Change::AlreadySo)
         );
     }

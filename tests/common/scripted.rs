@@ -41,6 +41,18 @@ impl Reply {
         }
     }
 
+    /// A server-sent event stream of `data:` lines only (the Gemini API's).
+    pub fn data(events: &[Value]) -> Reply {
+        let mut body = String::new();
+        for data in events {
+            body.push_str(&format!("data: {data}\r\n\r\n"));
+        }
+        Reply {
+            content_type: "text/event-stream",
+            body,
+        }
+    }
+
     /// A JSON body.
     pub fn json(value: &Value) -> Reply {
         Reply {
