@@ -338,7 +338,7 @@ impl AskServer {
                 self.queue.max_bytes()
             ));
         }
-        let waiting = self.watcher.count();
+        let waiting = self.calls_in_flight();
         (waiting >= self.max_waiting).then(|| {
             format!(
                 "{waiting} asks are already waiting for pi-ask inbox, its limit ([mcp] maxWaitingCalls); wait for answers before asking more."
@@ -556,7 +556,7 @@ async fn end_on_signal(server: AskServer) {
     };
     server.client_gone();
     let deadline = Instant::now() + Duration::from_secs(2);
-    while server.watcher.count() > 0 && Instant::now() < deadline {
+    while server.calls_in_flight() > 0 && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     // SAFETY: the default action restored, then the same signal raised at this process: it ends

@@ -1061,3 +1061,23 @@ fn a_round_trip_declined_at_once_or_answered_meanwhile_leaves_it_to_the_inbox() 
         "{said}"
     );
 }
+
+/// An ask whose form a 2026-07-28 client shows still counts as a waiting call: a client that
+/// never calls again cannot queue past the limit (`[mcp] maxWaitingCalls`).
+#[test]
+fn asks_in_a_round_trip_count_toward_the_waiting_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pi-ask.toml");
+    std::fs::write(&config, "schemaVersion = 5\n\n[mcp]\nmaxWaitingCalls = 1\n").unwrap();
+    let mut mcp = Mcp::start_logged_as(
+        None,
+        &["--elicit", "always", "--config", config.to_str().unwrap()],
+        json!({}),
+    );
+    current_call(&mut mcp, 1, None);
+    assert_eq!(mcp.response(1)["result"]["resultType"], "input_required");
+    current_call(&mut mcp, 2, None);
+    let refused = mcp.response(2)["result"].clone();
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(refused.to_string().contains("maxWaitingCalls"), "{refused}");
+}

@@ -107,6 +107,20 @@ impl AskServer {
         }
     }
 
+    /// The calls waiting for an answer: those waiting on the queue, and those whose ask a
+    /// 2026-07-28 client's form shows (not yet settled). Their number is limited
+    /// (`maxWaitingCalls`), and a signal lets them take their asks back before the process ends.
+    pub(super) fn calls_in_flight(&self) -> usize {
+        let suspended = self
+            .suspended
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .filter(|s| s.settled.is_none())
+            .count();
+        self.watcher.count() + suspended
+    }
+
     /// Whether ask `id` is open in the host's form (progress says it can be answered there).
     pub(super) fn is_in_host_form(&self, id: &str) -> bool {
         self.form_open
