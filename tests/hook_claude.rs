@@ -536,3 +536,92 @@ fn claudes_mcp_call_over_the_current_protocol_is_answered_on_the_web_page() {
     assert_eq!(details["answers"]["db"]["values"], json!(["sqlite"]));
     running.join().unwrap();
 }
+
+/// Claude Code's own interface (its TUI in a pseudo-terminal, read through a terminal emulator)
+/// with `pi-ask setup claude` done: with nothing watching, Claude Code's own picker asks; with
+/// `pi-ask inbox` running (in a pseudo-terminal of its own), the question is answered there with
+/// keys and Claude Code shows the answer.
+#[test]
+fn in_claudes_tui_its_picker_asks_alone_and_pi_ask_inbox_answers_when_it_runs() {
+    let Some(binary) = claude() else {
+        return common::not_run("Claude Code is not installed (npm ci --prefix hosts)");
+    };
+    let (model, _requests) = model();
+    const KEY: &str = "sk-test-0000000000000000000000";
+    let claude_home = std::sync::Mutex::new(PathBuf::new());
+    let mut tui = common::pty::Session::start_script(
+        |_| format!("exec '{}'", binary.display()),
+        &[
+            ("ANTHROPIC_BASE_URL", model.as_str()),
+            ("ANTHROPIC_API_KEY", KEY),
+            ("DISABLE_TELEMETRY", "1"),
+            ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
+        ],
+        |home| {
+            // Past Claude Code's first-run screens: onboarding done, the key approved, this
+            // folder trusted.
+            let state = json!({"hasCompletedOnboarding": true, "theme": "dark",
+                "customApiKeyResponses": {"approved": [&KEY[KEY.len() - 20..]], "rejected": []},
+                "projects": {home.to_str().unwrap(): {"hasTrustDialogAccepted": true, "allowedTools": []}}});
+            std::fs::write(home.join(".claude.json"), state.to_string()).unwrap();
+            let setup = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+                .args(["setup", "claude", "--no-mcp"])
+                .env("HOME", home)
+                .output()
+                .unwrap();
+            assert!(setup.status.success());
+            *claude_home.lock().unwrap() = home.to_path_buf();
+        },
+    );
+    let home = claude_home.into_inner().unwrap();
+    let wait = |session: &common::pty::Session, text: &str| {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !session.contents().contains(text) {
+            assert!(
+                Instant::now() < deadline,
+                "never showed {text:?}:\n{}",
+                session.contents()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let prompt = |tui: &mut common::pty::Session, text: &str| {
+        tui.write_raw(text.as_bytes());
+        std::thread::sleep(Duration::from_millis(300));
+        tui.write_raw(b"\r");
+    };
+    wait(&tui, "Claude Code v2.1.332");
+    prompt(&mut tui, "Set the project up; ask me what you need.");
+    // Nothing watches the queue: the hook is silent and Claude Code's own picker asks.
+    wait(&tui, "Type something.");
+    assert!(tui.contents().contains("Which database should we use?"));
+    tui.write_raw(b"\x1b");
+    wait(&tui, "Declined to answer");
+    // pi-ask inbox runs: the same question goes there, and Claude Code waits for the hook.
+    let queue = home.join(".pi/agent/pi-ask/queue");
+    let mut inbox =
+        common::pty::Session::start(&["inbox", "--queue", queue.to_str().unwrap()], |_| {});
+    wait(&inbox, "waiting for asks");
+    prompt(&mut tui, "/clear");
+    wait(&tui, "❯ /clear");
+    prompt(&mut tui, "Set the project up; ask me what you need.");
+    wait(&inbox, "Which database should we use?");
+    inbox.send("\r");
+    wait(&inbox, "PostgreSQL");
+    inbox.send("\x1b[B");
+    inbox.send("\r");
+    wait(&inbox, "Which checks should run?");
+    inbox.send(" ");
+    inbox.send("\x1b[B");
+    inbox.send(" ");
+    inbox.send("\t");
+    wait(&inbox, "Submit");
+    inbox.send("\r");
+    wait(&tui, "Answered Claude's questions:");
+    wait(&tui, "Which database should we use? → SQLite");
+    wait(&tui, "Which checks should run? → Lint, Tests");
+    assert!(
+        !tui.contents().contains("Type something."),
+        "Claude's picker never showed"
+    );
+}
