@@ -397,3 +397,128 @@ fn setup_codex_keeps_the_persons_config_and_undoes_byte_for_byte() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("not TOML"));
     assert_eq!(read("config.toml"), "model = [");
 }
+
+/// Types `text` into a TUI's composer and submits it (a composer that takes the Enter right after
+/// fast typing as part of a paste is sent another one).
+fn submit(tui: &mut common::pty::Session, text: &str, started: &[&str]) {
+    tui.write_raw(text.as_bytes());
+    std::thread::sleep(Duration::from_millis(500));
+    for _ in 0..3 {
+        tui.write_raw(b"\r");
+        let deadline = Instant::now() + Duration::from_secs(3);
+        while Instant::now() < deadline {
+            let screen = tui.contents();
+            if started.iter().any(|s| screen.contains(s)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    panic!("{text:?} was never submitted:\n{}", tui.contents());
+}
+
+/// Presses `key` until the screen shows `text` (a TUI still starting may drop a key).
+fn press_until(tui: &mut common::pty::Session, key: &[u8], text: &str) {
+    for _ in 0..10 {
+        tui.write_raw(key);
+        let deadline = Instant::now() + Duration::from_secs(1);
+        while Instant::now() < deadline {
+            if tui.contents().contains(text) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    panic!("never showed {text:?}:\n{}", tui.contents());
+}
+
+/// Waits up to 30 s for `text` on a session's screen.
+fn wait_screen(session: &common::pty::Session, text: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !session.contents().contains(text) {
+        assert!(
+            Instant::now() < deadline,
+            "never showed {text:?}:\n{}",
+            session.contents()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Codex's own interface (its TUI in a pseudo-terminal, read through a terminal emulator) after
+/// `pi-ask setup codex`: Codex asks the person to trust the new hook (what `setup` says), then,
+/// with nothing watching, Codex's own picker asks in Plan mode; with `pi-ask inbox` running (in a
+/// pseudo-terminal of its own), the question is answered there with keys and Codex shows the
+/// answers the model is given.
+#[test]
+fn in_codexs_tui_the_hook_is_trusted_its_picker_asks_alone_and_pi_ask_inbox_answers() {
+    let Some(binary) = codex() else {
+        return common::not_run("Codex is not installed (npm ci --prefix hosts)");
+    };
+    let (url, _requests) = model(request_user_input());
+    let codex_home = std::sync::Mutex::new(PathBuf::new());
+    let mut tui = common::pty::Session::start_script(
+        |_| format!("exec '{}'", binary.display()),
+        &[],
+        |home| {
+            let dir = home.join(".codex");
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(
+                dir.join("config.toml"),
+                format!("model = \"gpt-test\"\nmodel_provider = \"scripted\"\n\n[model_providers.scripted]\nname = \"scripted\"\nbase_url = \"{url}/v1\"\nwire_api = \"responses\"\n"),
+            )
+            .unwrap();
+            let setup = pi_ask(home, &["setup", "codex", "--no-mcp"]);
+            assert!(setup.status.success());
+            *codex_home.lock().unwrap() = home.to_path_buf();
+        },
+    );
+    let home = codex_home.into_inner().unwrap();
+    wait_screen(&tui, "Hooks need review");
+    tui.write_raw(b"\x1b[B");
+    std::thread::sleep(Duration::from_millis(200));
+    tui.write_raw(b"\r");
+    wait_screen(&tui, "OpenAI Codex (v0.171.0)");
+    let config = std::fs::read_to_string(home.join(".codex/config.toml")).unwrap();
+    assert!(
+        config.contains("trusted_hash"),
+        "Codex recorded the trust: {config}"
+    );
+    // Plan mode, where Codex's own request_user_input asks; nothing watches the queue.
+    press_until(&mut tui, b"\x1b[Z", "Plan mode");
+    submit(
+        &mut tui,
+        "Set the project up; ask me what you need.",
+        &["Question 1/"],
+    );
+    wait_screen(&tui, "None of the above");
+    tui.write_raw(b"\x1b");
+    wait_screen(&tui, "interrupted");
+    // pi-ask inbox runs: a new conversation's question goes there.
+    let queue = home.join(".pi/agent/pi-ask/queue");
+    let mut inbox =
+        common::pty::Session::start(&["inbox", "--queue", queue.to_str().unwrap()], |_| {});
+    wait_screen(&inbox, "waiting for asks");
+    submit(&mut tui, "/new", &["Ask Codex to do anything"]);
+    submit(
+        &mut tui,
+        "Set the project up; ask me what you need.",
+        &["Running hook", "Working"],
+    );
+    wait_screen(&inbox, "Which database should we use?");
+    inbox.send("\r");
+    wait_screen(&inbox, "PostgreSQL");
+    inbox.send("\x1b[B");
+    inbox.send("\r");
+    wait_screen(&inbox, "Where should checks run?");
+    inbox.send("\r");
+    wait_screen(&inbox, "Submit");
+    inbox.send("\r");
+    wait_screen(&tui, "the user answered these questions in pi-ask");
+    let screen = tui.contents().replace('\n', "");
+    assert!(
+        screen.contains(r#"{"answers":{"db":{"answers":["SQLite"]},"ci":{"answers":["GitHub"]}}}"#),
+        "{}",
+        tui.contents()
+    );
+}
