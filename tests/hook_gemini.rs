@@ -244,6 +244,15 @@ fn setup_gemini_shares_one_file_and_undoes_it() {
     std::fs::write(&settings, serde_json::to_string_pretty(&before).unwrap()).unwrap();
     let read =
         || -> Value { serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap() };
+    // --print shows the one file once, as it would be with both entries.
+    let shown = pi_ask(home.path(), &["setup", "gemini", "--print"]);
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert_eq!(shown.matches("# ").count(), 1, "{shown}");
+    assert!(
+        shown.contains("hook gemini") && shown.contains("ask_person"),
+        "{shown}"
+    );
+    assert_eq!(read(), before, "--print writes nothing");
     assert!(pi_ask(home.path(), &["setup", "gemini"]).status.success());
     let after = read();
     assert_eq!(after["theme"], "Dracula");

@@ -188,9 +188,19 @@ pub fn run(host: Host, options: &SetupOptions) -> Ended {
         };
         parts.push((part, path));
     }
+    // Each file once: a file that is a link (dotfiles) is edited where it points, so the link
+    // stays; the parts that go in one file (Gemini CLI's settings) are applied together.
+    let mut files: Vec<(PathBuf, Vec<Part>)> = Vec::new();
+    for (part, path) in parts {
+        let target = std::fs::canonicalize(&path).unwrap_or(path);
+        match files.iter_mut().find(|(file, _)| *file == target) {
+            Some((_, parts)) => parts.push(part),
+            None => files.push((target, vec![part])),
+        }
+    }
     let mut wrote = false;
-    for (part, path) in &parts {
-        wrote |= edit(host, *part, path, options)?;
+    for (target, parts) in &files {
+        wrote |= edit(host, parts, target, options)?;
     }
     if options.print {
         return Ok(CommandOutcome::Done);
@@ -218,32 +228,86 @@ pub fn run(host: Host, options: &SetupOptions) -> Ended {
     Ok(CommandOutcome::Done)
 }
 
-/// Puts `part` in (or takes it out of) the file at `path`; whether the file was written.
-fn edit(host: Host, part: Part, path: &Path, options: &SetupOptions) -> Result<bool, SetupError> {
-    // A file that is a link (dotfiles) is edited where it points, so the link stays.
-    let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let shown = crate::paths::display(&target);
+/// Puts `parts` in (or takes them out of) the file at `target`: shown with `--print`, else
+/// written once when any changed; whether it was written.
+fn edit(
+    host: Host,
+    parts: &[Part],
+    target: &Path,
+    options: &SetupOptions,
+) -> Result<bool, SetupError> {
+    let shown = crate::paths::display(target);
     let rule = crate::bounded_read::ReadRule::capped(crate::bounded_read::CONFIG_CAP);
-    let text = match rule.read_text(&target) {
+    let mut text = match rule.read_text(target) {
         Ok(text) => text,
         Err(why) if why.is_missing() => String::new(),
         Err(why) => return Err(SetupError::Unreadable { path: shown, why }),
     };
+    let mut changed = Vec::new();
+    for &part in parts {
+        let (new_text, change) = apply(host, part, &text, options, &shown)?;
+        if change == Change::Changed {
+            text = new_text;
+        }
+        changed.push((part, change));
+    }
+    if options.print {
+        // The file is the person's, but a terminal reads it: shown as print_json would.
+        crate::report::print_line(&format!("# {shown}"));
+        crate::report::print_line(&crate::printable::json_for_stdout(&text));
+        return Ok(false);
+    }
+    let any = changed.iter().any(|(_, c)| *c == Change::Changed);
+    if any {
+        if let Some(folder) = target.parent() {
+            let _ = std::fs::create_dir_all(folder);
+        }
+        crate::atomic::write(
+            target,
+            text.as_bytes(),
+            crate::atomic::Permissions::KeepExisting,
+        )
+        .map_err(|why| SetupError::Unwritable {
+            path: shown.clone(),
+            why,
+        })?;
+    }
+    for (part, change) in changed {
+        let what = part.what(host, !options.no_mcp);
+        report(&match (change, options.remove) {
+            (Change::AlreadySo, true) => format!("{what} is not in {shown}; nothing to remove"),
+            (Change::AlreadySo, false) => format!("{what} is already in {shown}"),
+            (Change::Changed, true) => format!("removed {what} from {shown}"),
+            (Change::Changed, false) => format!("added {what} to {shown}"),
+        });
+    }
+    Ok(any)
+}
+
+/// `text` (a file's, shown as `shown`) with `part` put in or taken out, and whether it changed.
+fn apply(
+    host: Host,
+    part: Part,
+    text: &str,
+    options: &SetupOptions,
+    shown: &str,
+) -> Result<(String, Change), SetupError> {
     let unfit = |why| SetupError::Unfit {
-        path: shown.clone(),
+        path: shown.to_owned(),
         why,
     };
     let program = own_program();
-    let (new_text, change) = match part {
-        Part::McpToml if options.remove => setup::unregister_mcp_toml(&text).map_err(unfit)?,
-        Part::McpToml => setup::register_mcp_toml(&text, &program, &["mcp"], CODEX_TOOL_TIMEOUT)
-            .map_err(unfit)?,
+    match part {
+        Part::McpToml if options.remove => setup::unregister_mcp_toml(text).map_err(unfit),
+        Part::McpToml => {
+            setup::register_mcp_toml(text, &program, &["mcp"], CODEX_TOOL_TIMEOUT).map_err(unfit)
+        }
         Part::Hook | Part::McpJson => {
             let mut value = if text.trim().is_empty() {
                 serde_json::json!({})
             } else {
-                serde_json::from_str(&text).map_err(|why| SetupError::NotJson {
-                    path: shown.clone(),
+                serde_json::from_str(text).map_err(|why| SetupError::NotJson {
+                    path: shown.to_owned(),
                     why,
                 })?
             };
@@ -271,43 +335,10 @@ fn edit(host: Host, part: Part, path: &Path, options: &SetupOptions) -> Result<b
                     change = Change::Changed;
                 }
             }
-            (
+            Ok((
                 serde_json::to_string_pretty(&value).unwrap_or_default() + "\n",
                 change,
-            )
+            ))
         }
-    };
-    if options.print {
-        // The file is the person's, but a terminal reads it: shown as print_json would.
-        crate::report::print_line(&format!("# {shown}"));
-        crate::report::print_line(&crate::printable::json_for_stdout(&new_text));
-        return Ok(false);
     }
-    let what = part.what(host, !options.no_mcp);
-    if change == Change::AlreadySo {
-        report(&if options.remove {
-            format!("{what} is not in {shown}; nothing to remove")
-        } else {
-            format!("{what} is already in {shown}")
-        });
-        return Ok(false);
-    }
-    if let Some(folder) = target.parent() {
-        let _ = std::fs::create_dir_all(folder);
-    }
-    crate::atomic::write(
-        &target,
-        new_text.as_bytes(),
-        crate::atomic::Permissions::KeepExisting,
-    )
-    .map_err(|why| SetupError::Unwritable {
-        path: shown.clone(),
-        why,
-    })?;
-    report(&if options.remove {
-        format!("removed {what} from {shown}")
-    } else {
-        format!("added {what} to {shown}")
-    });
-    Ok(true)
 }
