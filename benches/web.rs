@@ -5,6 +5,8 @@
 //! - `press_to_answer`: Submit pressed on an open ask until its answer is in the queue for the
 //!   waiting agent;
 //! - `press_to_agent`: the same, until a real `pi-ask mcp` has handed the agent its result;
+//! - `press_to_hook`: the same, until a real `pi-ask hook claude` (as Claude Code runs it, its
+//!   event on stdin) has printed the answer for the host and ended;
 //! - `list_1000`: the list page with 1,000 asks waiting;
 //! - the page's weight (a form page with its script and style), printed once.
 //!
@@ -249,6 +251,56 @@ fn web(c: &mut Criterion) {
         })
     });
     drop(agent);
+    // The same, until `pi-ask hook claude` has printed Claude Code's answer (it too looks at the
+    // queue every 20 ms).
+    let event = json!({"hook_event_name": "PreToolUse", "tool_name": "AskUserQuestion", "cwd": "/",
+        "tool_input": {"questions": [{"question": "Ship?", "header": "Ship", "multiSelect": false,
+            "options": [{"label": "Yes", "description": "now"}, {"label": "No", "description": "later"}]}]}})
+    .to_string();
+    group.bench_function("press_to_hook", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for round in 0..iters {
+                let mut hook = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+                    .args(["hook", "claude", "--queue"])
+                    .arg(server.queue.dir())
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .unwrap();
+                hook.stdin
+                    .take()
+                    .unwrap()
+                    .write_all(event.as_bytes())
+                    .unwrap();
+                let id = loop {
+                    if let Some(ask) = server
+                        .queue
+                        .pending()
+                        .into_iter()
+                        .find(|a| a.client == "Claude Code")
+                    {
+                        break ask.id;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                };
+                server.press(&id, "tab=0&act=pick:0");
+                std::thread::sleep(Duration::from_millis(round * 3 % 20));
+                let start = Instant::now();
+                server.press(&id, "tab=1&act=submit");
+                let out = hook.wait_with_output().unwrap();
+                total += start.elapsed();
+                let said: serde_json::Value =
+                    serde_json::from_slice(&out.stdout).expect("the hook answered");
+                assert_eq!(
+                    said["hookSpecificOutput"]["updatedInput"]["answers"]["Ship?"],
+                    "Yes"
+                );
+            }
+            total
+        })
+    });
     let page = server.get("/ask/none");
     let weight = |path: &str| server.get(path).len();
     server.queue.submit(&ask("weigh", 1)).unwrap();
