@@ -116,11 +116,19 @@ pub fn answer(details: &Details, questions: &Value, index: usize) -> Option<Host
             .and_then(|o| text_of(o, "label"))
             .map_or_else(|| value.to_owned(), str::to_owned)
     };
-    let mut chosen: Vec<String> = answer.values.iter().map(|v| host_label(v)).collect();
-    if let Some(own) = &answer.custom_text
-        && !own.trim().is_empty()
-        && !chosen.contains(own)
-    {
+    // The person's own words are among the values too (multi): they stay words, even ones that
+    // look like an option's value.
+    let own = answer
+        .custom_text
+        .as_ref()
+        .filter(|own| !own.trim().is_empty());
+    let mut chosen: Vec<String> = answer
+        .values
+        .iter()
+        .filter(|v| Some(*v) != own)
+        .map(|v| host_label(v))
+        .collect();
+    if let Some(own) = own {
         chosen.push(own.clone());
     }
     let option_notes = answer
@@ -210,6 +218,31 @@ mod tests {
         // Multi-byte text right before the suffix is cut on a character boundary or left alone.
         assert_eq!(without_recommended("é(Recommended)"), ("é", true));
         assert_eq!(without_recommended("日本"), ("日本", false));
+    }
+
+    #[test]
+    fn own_words_that_look_like_an_option_value_stay_words() {
+        let questions = json!([{"question": "Which?", "multiSelect": true,
+            "options": [{"label": "A"}, {"label": "B"}]}]);
+        let form = crate::input::validate_payload(&payload(Some(&questions)).unwrap()).unwrap();
+        let mut model = crate::model::Model::new(form, crate::settings::Settings::defaults());
+        let mut result = None;
+        for msg in [
+            crate::model::Msg::Direct(crate::model::Direct::Toggle(1)),
+            crate::model::Msg::Direct(crate::model::Direct::Own("o1".into())),
+            crate::model::Msg::Intent(crate::model::Intent::Review(
+                crate::model::ReviewAction::Submit,
+            )),
+        ] {
+            for cmd in crate::model::update(&mut model, msg) {
+                if let crate::model::Cmd::Finish(r) = cmd {
+                    result = Some(*r);
+                }
+            }
+        }
+        let result = result.expect("submitted");
+        let answer = answer(&result.details, &questions, 0).unwrap();
+        assert_eq!(answer.chosen, ["B", "o1"]);
     }
 
     #[test]
