@@ -637,10 +637,11 @@ fn a_form_the_host_declines_at_once_leaves_the_ask_to_the_inbox() {
     );
 }
 
-/// An inbox opens the ask while the host's form shows it too: the inbox's claim wins, the form's
-/// later answer is not used (and said), and the inbox's answer is the call's.
+/// An inbox has the ask open (claimed, not answered) while the host's form shows it too: the
+/// form's answer comes first and wins. The ask is taken back from the inbox with the reason, so
+/// it closes saying so, and its late answer goes nowhere.
 #[test]
-fn an_inbox_that_opened_the_ask_wins_over_the_hosts_form() {
+fn the_hosts_form_answering_first_wins_over_an_inbox_that_has_the_ask_open() {
     let mut mcp = Mcp::start_logged(&["--elicit", "always"], json!({"elicitation": {}}));
     mcp.call(1, two_questions());
     let request = mcp
@@ -655,19 +656,48 @@ fn an_inbox_that_opened_the_ask_wins_over_the_hosts_form() {
     mcp.send(
         json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept", "content": {"env": "staging"}}}),
     );
-    std::thread::sleep(Duration::from_millis(300));
-    mcp.queue.answer(claim, &answered(&ask.payload, 2)).unwrap();
     let details = mcp.response(1)["result"]["structuredContent"].clone();
     assert_eq!(
         details["answers"]["env"]["values"],
-        json!(["prod"]),
+        json!(["staging"]),
         "{details}"
     );
-    let said = mcp.stderr_after_close();
-    assert!(
-        said.contains("pi-ask inbox had the ask open already"),
-        "{said}"
+    assert!(mcp.queue.is_withdrawn(&ask.id));
+    assert_eq!(
+        mcp.queue.withdrawn_because(&ask.id),
+        Some(pi_ask::queue::WithdrawnBecause::AnsweredInHostForm)
     );
+    assert_eq!(
+        mcp.queue.answer(claim, &answered(&ask.payload, 2)).ok(),
+        Some(pi_ask::queue::Delivery::TooLate),
+        "the inbox's late answer goes nowhere"
+    );
+    let said = mcp.stderr_after_close();
+    assert!(said.contains("answered in the host's form first"), "{said}");
+}
+
+/// The real inbox in a pty has the ask open when the host's form answers: the inbox closes the
+/// form and says the ask was answered in the host's own form.
+#[test]
+fn the_real_inbox_closes_an_ask_the_hosts_form_answered_first() {
+    let mut mcp = Mcp::start_with(&["--elicit", "always"], json!({"elicitation": {}}));
+    mcp.call(1, two_questions());
+    let request = mcp
+        .server_request("elicitation/create", Duration::from_secs(10))
+        .expect("asked at once");
+    let queue_dir = mcp.queue.dir().to_str().unwrap().to_owned();
+    let mut inbox =
+        common::pty::Session::start(&["inbox", "--once", "--queue", &queue_dir], |_| {});
+    inbox.wait_for("test-host 9 · ");
+    inbox.send("\r");
+    inbox.wait_for("Type your own");
+    mcp.send(
+        json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept", "content": {"env": "prod"}}}),
+    );
+    let details = mcp.response(1)["result"]["structuredContent"].clone();
+    assert_eq!(details["answers"]["env"]["values"], json!(["prod"]));
+    inbox.wait_for("answered in the agent host's own form first");
+    assert_eq!(inbox.wait_exit(), 0);
 }
 
 /// An inbox that takes the ask within the grace period wins: the host is never asked. A client

@@ -147,7 +147,12 @@ fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoi
     match done {
         _ if queue.is_withdrawn(&ask.id) => {
             let _ = queue.drop_claim(claim);
-            report("the asker withdrew the ask; it was closed unanswered");
+            report(match queue.withdrawn_because(&ask.id) {
+                Some(crate::queue::WithdrawnBecause::AnsweredInHostForm) => {
+                    "the ask was answered in the agent host's own form first; it was closed here"
+                }
+                _ => "the asker withdrew the ask; it was closed unanswered",
+            });
             Shown::Withdrawn
         }
         Ok(done) if !done.interrupted => {

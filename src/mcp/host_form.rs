@@ -1,8 +1,9 @@
 //! The host's own form (MCP elicitation) beside the queue. The ask stays in the queue while the
-//! host's form shows it, so a watching inbox and the web page still list it; the first to claim it
-//! wins (an inbox claims when it opens the ask, the host's form when its reply comes), and a reply
-//! is delivered through the queue like an inbox's answer, so it and the call's deadline settle
-//! exactly one outcome.
+//! host's form shows it, so a watching inbox and the web page still list it, and the first answer
+//! wins: the host's reply claims the ask and is delivered through the queue like an inbox's
+//! answer (so it and the call's deadline settle exactly one outcome); when an inbox has the ask
+//! open but has not answered, the reply takes the ask back from it (the inbox closes it, saying
+//! it was answered in the host's form); an inbox's answer closes the host's form.
 //!
 //! Two ways to ask, by the client's protocol: before 2026-07-28 the server sends
 //! `elicitation/create` while the call waits ([`AskServer::elicit`]); from 2026-07-28 the call
@@ -326,6 +327,33 @@ impl AskServer {
         finish(outcome)
     }
 
+    /// The host's form answered ask `id` while an inbox has it open: the first answer wins, so
+    /// the ask is taken back from the inbox (which closes it, saying it was answered in the
+    /// host's form) and `value` is the call's. `None` when the inbox answered first after all
+    /// (its answer is on its way through the queue), or the ask is no longer there.
+    fn answered_first_in_form(&self, id: &str, value: Value) -> Option<Value> {
+        if self.queue.whereabouts(id) != Whereabouts::OpenElsewhere {
+            return None;
+        }
+        match self
+            .queue
+            .withdraw_because(id, crate::queue::WithdrawnBecause::AnsweredInHostForm)
+        {
+            Ok(crate::queue::Withdrawal::Withdrawn) => {
+                crate::report::report(&format!(
+                    "ask {id} answered in the host's form first; the inbox that had it open closes it"
+                ));
+                Some(value)
+            }
+            _ => {
+                crate::report::report(&format!(
+                    "ask {id}: the host's form answered, but pi-ask inbox answered first; the inbox's answer is the one used"
+                ));
+                None
+            }
+        }
+    }
+
     /// The host's form's `reply` to ask `id`, sent at `sent`: declined at once, it leaves the ask
     /// waiting (and this client is sent no more forms); otherwise the ask is claimed and answered
     /// with it through the queue. `None` when the ask goes on waiting (an inbox had it, or the
@@ -356,13 +384,10 @@ impl AskServer {
                 "ask {id}: the host's form gave {stray}, no option's value or label; kept as the person's own words"
             ));
         }
-        let Some(claim) = self.queue.claim(id).ok().flatten() else {
-            crate::report::report(&format!(
-                "ask {id}: the host's form answered, but pi-ask inbox had the ask open already; the inbox's answer is the one used"
-            ));
-            return None;
-        };
         let value = serde_json::to_value(&read.result).ok()?;
+        let Some(claim) = self.queue.claim(id).ok().flatten() else {
+            return self.answered_first_in_form(id, value);
+        };
         match self.queue.answer(claim, &value) {
             Ok(crate::queue::Delivery::Delivered) => {
                 crate::report::report(&format!("ask {id} answered in the host's form"));

@@ -76,6 +76,19 @@ pub enum Withdrawal {
     AlreadyAnswered,
 }
 
+/// Why an asker took its ask back (what `<id>.withdrawn` holds, so an inbox that had it open can
+/// say which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WithdrawnBecause {
+    /// The call was cancelled, timed out, or its client went (the file is empty).
+    CallEnded,
+    /// The person answered in the agent host's own form first.
+    AnsweredInHostForm,
+}
+
+/// The mark `<id>.withdrawn` holds when the host's form answered first.
+const ANSWERED_IN_HOST_FORM: &[u8] = b"answered in the host's form\n";
+
 /// How long an asker whose withdrawal lost the race waits for the answer file that won it.
 pub const SETTLED_ANSWER_GRACE: Duration = Duration::from_secs(3);
 
@@ -680,13 +693,22 @@ impl Queue {
     /// The asker gives up: an inbox showing the ask closes it, and nobody else will see it.
     /// [`Withdrawal::AlreadyAnswered`] when an inbox's answer came first: the asker takes it.
     pub fn withdraw(&self, id: &str) -> io::Result<Withdrawal> {
+        self.withdraw_because(id, WithdrawnBecause::CallEnded)
+    }
+
+    /// [`Queue::withdraw`], saying why (an inbox that has the ask open tells the person).
+    pub fn withdraw_because(&self, id: &str, why: WithdrawnBecause) -> io::Result<Withdrawal> {
         if self.is_withdrawn(id) {
             return Ok(Withdrawal::Withdrawn);
         }
         if !self.settle(id)? {
             return Ok(Withdrawal::AlreadyAnswered);
         }
-        write_atomically(&self.dir, &format!("{id}.withdrawn"), b"")?;
+        let mark = match why {
+            WithdrawnBecause::CallEnded => &b""[..],
+            WithdrawnBecause::AnsweredInHostForm => ANSWERED_IN_HOST_FORM,
+        };
+        write_atomically(&self.dir, &format!("{id}.withdrawn"), mark)?;
         let _ = std::fs::remove_file(self.path(id, ".ask.json"));
         Ok(Withdrawal::Withdrawn)
     }
@@ -700,6 +722,23 @@ impl Queue {
     /// Whether the asker took ask `id` back.
     pub fn is_withdrawn(&self, id: &str) -> bool {
         self.path(id, ".withdrawn").exists()
+    }
+
+    /// Why the asker took ask `id` back, when it did. (The mark is read capped: it is a few
+    /// bytes, and anything else in the file is read as the call having ended.)
+    pub fn withdrawn_because(&self, id: &str) -> Option<WithdrawnBecause> {
+        if !is_valid_id(id) {
+            return None;
+        }
+        let path = self.path(id, ".withdrawn");
+        let rule = crate::bounded_read::ReadRule::capped(64);
+        match rule.read_text(&path) {
+            Ok(text) if text.as_bytes() == ANSWERED_IN_HOST_FORM => {
+                Some(WithdrawnBecause::AnsweredInHostForm)
+            }
+            Ok(_) => Some(WithdrawnBecause::CallEnded),
+            Err(_) => path.exists().then_some(WithdrawnBecause::CallEnded),
+        }
     }
 
     /// The asks left for later in an inbox (`<id>.later`), each with when it was left.
