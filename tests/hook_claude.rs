@@ -574,17 +574,7 @@ fn in_claudes_tui_its_picker_asks_alone_and_pi_ask_inbox_answers_when_it_runs() 
         },
     );
     let home = claude_home.into_inner().unwrap();
-    let wait = |session: &common::pty::Session, text: &str| {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while !session.contents().contains(text) {
-            assert!(
-                Instant::now() < deadline,
-                "never showed {text:?}:\n{}",
-                session.contents()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    };
+    let wait = |session: &common::pty::Session, text: &str| session.wait_long(text);
     let prompt = |tui: &mut common::pty::Session, text: &str| {
         tui.write_raw(text.as_bytes());
         std::thread::sleep(Duration::from_millis(300));

@@ -434,15 +434,7 @@ fn press_until(tui: &mut common::pty::Session, key: &[u8], text: &str) {
 
 /// Waits up to 30 s for `text` on a session's screen.
 fn wait_screen(session: &common::pty::Session, text: &str) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !session.contents().contains(text) {
-        assert!(
-            Instant::now() < deadline,
-            "never showed {text:?}:\n{}",
-            session.contents()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    session.wait_long(text);
 }
 
 /// Codex's own interface (its TUI in a pseudo-terminal, read through a terminal emulator) after

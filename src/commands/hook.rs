@@ -1,4 +1,4 @@
-//! `pi-ask hook claude|codex`: the host's own question tool answered in pi-ask (see
+//! `pi-ask hook claude|codex|gemini`: the host's own question tool answered in pi-ask (see
 //! [`crate::hooks`]).
 //! Whatever happens, the exit status is 0 and nothing but an answer is printed: a hook that fails
 //! must leave the host to ask in its own way (why is said on standard error).

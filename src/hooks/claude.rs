@@ -90,18 +90,7 @@ mod tests {
 
     /// The result of the ask made from `event` after `msgs`, as the form builds it.
     fn answered(msgs: Vec<Msg>) -> AskResult {
-        let payload = payload(&event()).unwrap();
-        let form = crate::input::validate_payload(&payload).unwrap();
-        let mut model = crate::model::Model::new(form, crate::settings::Settings::defaults());
-        let mut result = None;
-        for msg in msgs {
-            for cmd in crate::model::update(&mut model, msg) {
-                if let crate::model::Cmd::Finish(r) = cmd {
-                    result = Some(*r);
-                }
-            }
-        }
-        result.expect("finished")
+        crate::hooks::questions::result_after(&payload(&event()).unwrap(), msgs)
     }
 
     #[test]

@@ -81,17 +81,7 @@ mod tests {
     }
 
     fn answered_with(msgs: Vec<Msg>) -> AskResult {
-        let form = crate::input::validate_payload(&payload(&event()).unwrap()).unwrap();
-        let mut model = crate::model::Model::new(form, crate::settings::Settings::defaults());
-        let mut result = None;
-        for msg in msgs {
-            for cmd in crate::model::update(&mut model, msg) {
-                if let crate::model::Cmd::Finish(r) = cmd {
-                    result = Some(*r);
-                }
-            }
-        }
-        result.expect("finished")
+        crate::hooks::questions::result_after(&payload(&event()).unwrap(), msgs)
     }
 
     /// The answers JSON in a deny reason.

@@ -161,6 +161,22 @@ pub fn not_answered(result: &AskResult) -> Option<String> {
     })
 }
 
+/// The result of the form `payload` asks after `msgs` (the hooks' unit tests).
+#[cfg(test)]
+pub(super) fn result_after(payload: &Value, msgs: Vec<crate::model::Msg>) -> AskResult {
+    let form = crate::input::validate_payload(payload).expect("a valid payload");
+    let mut model = crate::model::Model::new(form, crate::settings::Settings::defaults());
+    let mut result = None;
+    for msg in msgs {
+        for cmd in crate::model::update(&mut model, msg) {
+            if let crate::model::Cmd::Finish(r) = cmd {
+                result = Some(*r);
+            }
+        }
+    }
+    result.expect("finished")
+}
+
 /// The question's text (`question`) at `index`, if it has one.
 pub fn question_text(questions: &Value, index: usize) -> Option<&str> {
     text_of(questions.as_array()?.get(index)?, "question")
@@ -224,23 +240,15 @@ mod tests {
     fn own_words_that_look_like_an_option_value_stay_words() {
         let questions = json!([{"question": "Which?", "multiSelect": true,
             "options": [{"label": "A"}, {"label": "B"}]}]);
-        let form = crate::input::validate_payload(&payload(Some(&questions)).unwrap()).unwrap();
-        let mut model = crate::model::Model::new(form, crate::settings::Settings::defaults());
-        let mut result = None;
-        for msg in [
-            crate::model::Msg::Direct(crate::model::Direct::Toggle(1)),
-            crate::model::Msg::Direct(crate::model::Direct::Own("o1".into())),
-            crate::model::Msg::Intent(crate::model::Intent::Review(
-                crate::model::ReviewAction::Submit,
-            )),
-        ] {
-            for cmd in crate::model::update(&mut model, msg) {
-                if let crate::model::Cmd::Finish(r) = cmd {
-                    result = Some(*r);
-                }
-            }
-        }
-        let result = result.expect("submitted");
+        use crate::model::{Direct, Intent, Msg, ReviewAction};
+        let result = result_after(
+            &payload(Some(&questions)).unwrap(),
+            vec![
+                Msg::Direct(Direct::Toggle(1)),
+                Msg::Direct(Direct::Own("o1".into())),
+                Msg::Intent(Intent::Review(ReviewAction::Submit)),
+            ],
+        );
         let answer = answer(&result.details, &questions, 0).unwrap();
         assert_eq!(answer.chosen, ["B", "o1"]);
     }

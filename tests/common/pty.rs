@@ -188,6 +188,20 @@ impl Session {
         panic!("screen never showed {text:?}:\n{}", self.contents());
     }
 
+    /// Waits up to 30 s until the screen shows `text` (another program's interface, slower to
+    /// start and to act than pi-ask's).
+    pub fn wait_long(&self, text: &str) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !self.contents().contains(text) {
+            assert!(
+                Instant::now() < deadline,
+                "screen never showed {text:?}:\n{}",
+                self.contents()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// Resizes the terminal: the emulator's screen and the pty (which sends SIGWINCH).
     pub fn resize(&mut self, rows: u16, cols: u16) {
         self.screen.lock().unwrap().screen_mut().set_size(
