@@ -537,6 +537,49 @@ fn claudes_mcp_call_over_the_current_protocol_is_answered_on_the_web_page() {
     running.join().unwrap();
 }
 
+/// Claude Code's TUI in a pty (HOME its temp dir, past its first-run screens: onboarding done,
+/// the API key approved, the folder trusted), talking to the scripted model at `model`, after
+/// `setup` ran in its HOME; the session and its HOME.
+fn claude_tui(
+    binary: &Path,
+    model: &str,
+    setup: impl FnOnce(&Path),
+) -> (common::pty::Session, PathBuf) {
+    const KEY: &str = "sk-test-0000000000000000000000";
+    let claude_home = std::sync::Mutex::new(PathBuf::new());
+    let tui = common::pty::Session::start_script(
+        |_| format!("exec '{}'", binary.display()),
+        &[
+            ("ANTHROPIC_BASE_URL", model),
+            ("ANTHROPIC_API_KEY", KEY),
+            ("DISABLE_TELEMETRY", "1"),
+            ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
+        ],
+        |home| {
+            let state = json!({"hasCompletedOnboarding": true, "theme": "dark",
+                "customApiKeyResponses": {"approved": [&KEY[KEY.len() - 20..]], "rejected": []},
+                "projects": {home.to_str().unwrap(): {"hasTrustDialogAccepted": true, "allowedTools": []}}});
+            std::fs::write(home.join(".claude.json"), state.to_string()).unwrap();
+            setup(home);
+            *claude_home.lock().unwrap() = home.to_path_buf();
+        },
+    );
+    tui.wait_long("Claude Code v2.1.332");
+    let home = claude_home.into_inner().unwrap();
+    (tui, home)
+}
+
+/// `pi-ask setup claude` with `args` in `home`.
+fn setup_claude(home: &Path, args: &[&str]) {
+    let setup = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .args(["setup", "claude"])
+        .args(args)
+        .env("HOME", home)
+        .output()
+        .unwrap();
+    assert!(setup.status.success(), "{setup:?}");
+}
+
 /// Claude Code's own interface (its TUI in a pseudo-terminal, read through a terminal emulator)
 /// with `pi-ask setup claude` done: with nothing watching, Claude Code's own picker asks; with
 /// `pi-ask inbox` running (in a pseudo-terminal of its own), the question is answered there with
@@ -547,40 +590,13 @@ fn in_claudes_tui_its_picker_asks_alone_and_pi_ask_inbox_answers_when_it_runs() 
         return common::not_run("Claude Code is not installed (npm ci --prefix hosts)");
     };
     let (model, _requests) = model();
-    const KEY: &str = "sk-test-0000000000000000000000";
-    let claude_home = std::sync::Mutex::new(PathBuf::new());
-    let mut tui = common::pty::Session::start_script(
-        |_| format!("exec '{}'", binary.display()),
-        &[
-            ("ANTHROPIC_BASE_URL", model.as_str()),
-            ("ANTHROPIC_API_KEY", KEY),
-            ("DISABLE_TELEMETRY", "1"),
-            ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
-        ],
-        |home| {
-            // Past Claude Code's first-run screens: onboarding done, the key approved, this
-            // folder trusted.
-            let state = json!({"hasCompletedOnboarding": true, "theme": "dark",
-                "customApiKeyResponses": {"approved": [&KEY[KEY.len() - 20..]], "rejected": []},
-                "projects": {home.to_str().unwrap(): {"hasTrustDialogAccepted": true, "allowedTools": []}}});
-            std::fs::write(home.join(".claude.json"), state.to_string()).unwrap();
-            let setup = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
-                .args(["setup", "claude", "--no-mcp"])
-                .env("HOME", home)
-                .output()
-                .unwrap();
-            assert!(setup.status.success());
-            *claude_home.lock().unwrap() = home.to_path_buf();
-        },
-    );
-    let home = claude_home.into_inner().unwrap();
+    let (mut tui, home) = claude_tui(&binary, &model, |home| setup_claude(home, &["--no-mcp"]));
     let wait = |session: &common::pty::Session, text: &str| session.wait_long(text);
     let prompt = |tui: &mut common::pty::Session, text: &str| {
         tui.write_raw(text.as_bytes());
         std::thread::sleep(Duration::from_millis(300));
         tui.write_raw(b"\r");
     };
-    wait(&tui, "Claude Code v2.1.332");
     prompt(&mut tui, "Set the project up; ask me what you need.");
     // Nothing watches the queue: the hook is silent and Claude Code's own picker asks.
     wait(&tui, "Type something.");
@@ -614,4 +630,54 @@ fn in_claudes_tui_its_picker_asks_alone_and_pi_ask_inbox_answers_when_it_runs() 
         !tui.contents().contains("Type something."),
         "Claude's picker never showed"
     );
+}
+
+/// A person answers pi-ask's MCP ask in Claude Code's own form, in its TUI (in a pty, read
+/// through a terminal emulator), over MCP 2026-07-28's round trip: the call returns
+/// `input_required`, Claude Code shows the form, and calls again with the reply.
+#[test]
+fn in_claudes_tui_its_own_form_answers_pi_asks_mcp_call_by_a_round_trip() {
+    let Some(binary) = claude() else {
+        return common::not_run("Claude Code is not installed (npm ci --prefix hosts)");
+    };
+    let (model, requests) = common::scripted::serve(mcp_reply);
+    let (mut tui, _home) = claude_tui(&binary, &model, |home| {
+        setup_claude(home, &[]);
+        // The host's form at once (no inbox to wait for first).
+        let path = home.join(".claude.json");
+        let mut config: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        config["mcpServers"]["pi-ask"]["args"] = json!(["mcp", "--elicit", "always"]);
+        std::fs::write(&path, config.to_string()).unwrap();
+    });
+    tui.write_raw(b"ask me");
+    std::thread::sleep(Duration::from_millis(300));
+    tui.write_raw(b"\r");
+    tui.wait_long("requests your input");
+    tui.wait_long("Accept");
+    // Open the first question's choices, pick the second, then down to Accept.
+    for (key, then) in [
+        (&b"\x1b[C"[..], "PostgreSQL"),
+        (b"\x1b[B", "SQLite"),
+        (b" ", "Q1: \u{25b8} SQLite"),
+    ] {
+        tui.write_raw(key);
+        tui.wait_long(then);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    for _ in 0..3 {
+        tui.write_raw(b"\x1b[B");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    tui.wait_long("\u{276f} Accept");
+    tui.write_raw(b"\r");
+    let (result, _) = tool_result_of(&requests, |r| r["tool_use_id"] == "toolu_02");
+    let text = match &result["content"] {
+        Value::String(text) => text.clone(),
+        other => other[0]["text"].as_str().unwrap_or_default().to_owned(),
+    };
+    let details: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {result}"));
+    assert_eq!(details["outcome"], "answered", "{details}");
+    assert_eq!(details["answers"]["db"]["values"], json!(["sqlite"]));
+    tui.wait_long("Called pi-ask");
 }
