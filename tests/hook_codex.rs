@@ -467,15 +467,25 @@ fn in_codexs_tui_the_hook_is_trusted_its_picker_asks_alone_and_pi_ask_inbox_answ
     );
     let home = codex_home.into_inner().unwrap();
     wait_screen(&tui, "Hooks need review");
-    tui.write_raw(b"\x1b[B");
-    std::thread::sleep(Duration::from_millis(200));
+    // Down to "Trust all and continue" (a key sent while the screen is still starting may be
+    // dropped: pressed until the marker is on it), then Enter.
+    press_until(&mut tui, b"\x1b[B", "\u{203a} 2. Trust all and continue");
     tui.write_raw(b"\r");
     wait_screen(&tui, "OpenAI Codex (v0.171.0)");
-    let config = std::fs::read_to_string(home.join(".codex/config.toml")).unwrap();
-    assert!(
-        config.contains("trusted_hash"),
-        "Codex recorded the trust: {config}"
-    );
+    // Codex writes the trust to its config as the screen goes.
+    let config = home.join(".codex/config.toml");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !std::fs::read_to_string(&config)
+        .unwrap_or_default()
+        .contains("trusted_hash")
+    {
+        assert!(
+            Instant::now() < deadline,
+            "Codex recorded the trust: {:?}",
+            std::fs::read_to_string(&config)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
     // Plan mode, where Codex's own request_user_input asks; nothing watches the queue.
     press_until(&mut tui, b"\x1b[Z", "Plan mode");
     submit(
