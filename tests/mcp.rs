@@ -1032,6 +1032,10 @@ fn a_2026_07_28_client_is_named_from_its_requests_and_asked_by_a_round_trip() {
     assert_eq!(details["answers"]["env"]["values"], json!(["prod"]));
     assert_eq!(details["answers"]["checks"]["values"], json!(["lint"]));
     assert!(mcp.queue.waiting().is_empty());
+    assert!(
+        mcp.queue.take_result(&ask.id).is_none(),
+        "the answer was taken from the queue, not left there"
+    );
 }
 
 /// A headless 2026-07-28 client declines the form at once: the call goes on waiting, the

@@ -312,6 +312,8 @@ impl AskServer {
                 if let Some(answer) =
                     self.take_form_reply(id, &entry.form, &entry.asked, reply, entry.sent)
                 {
+                    // Delivered through the queue, where no waiter takes it: taken here.
+                    let _ = self.queue.take_result(id);
                     return finish(Waited::Answered(answer));
                 }
             }
