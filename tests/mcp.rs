@@ -1115,3 +1115,30 @@ fn asks_in_a_round_trip_count_toward_the_waiting_limit() {
     assert_eq!(refused["isError"], true, "{refused}");
     assert!(refused.to_string().contains("maxWaitingCalls"), "{refused}");
 }
+
+/// A 2026-07-28 client that does not call again before the deadline: the ask is withdrawn from
+/// the queue at the deadline (no inbox keeps showing it), and the late call is told it timed out.
+#[test]
+fn a_round_trip_past_its_deadline_is_withdrawn_and_the_late_call_timed_out() {
+    let mut mcp = Mcp::start_logged_as(None, &["--elicit", "always", "--timeout", "1"], json!({}));
+    current_call(&mut mcp, 1, None);
+    let state = mcp.response(1)["result"]["requestState"].clone();
+    let id = state.as_str().unwrap().to_owned();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !mcp.queue.is_withdrawn(&id) {
+        assert!(Instant::now() < deadline, "withdrawn at the deadline");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(mcp.queue.pending().is_empty());
+    current_call(
+        &mut mcp,
+        2,
+        Some((
+            &state,
+            json!({"action": "accept", "content": {"env": "prod"}}),
+        )),
+    );
+    let details = mcp.response(2)["result"]["structuredContent"].clone();
+    assert_eq!(details["outcome"], "timed_out", "{details}");
+    assert_eq!(details["answers"], json!({}));
+}

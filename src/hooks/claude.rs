@@ -1,5 +1,5 @@
-//! Claude Code's `AskUserQuestion` in pi-ask's terms, and back: the hook event's questions as an
-//! `ask_user` payload, and pi-ask's result as the hook's answer. Pure.
+//! Claude Code's `AskUserQuestion` answered: pi-ask's result as the hook's answer (the event's
+//! questions are read by [`super::Host::payload`]). Pure.
 //!
 //! Claude Code's tool input: `questions: [{question, header, multiSelect, options: [{label,
 //! description}]}]`; its "Other" is pi-ask's own `Type your own` row. The hook answers with
@@ -10,18 +10,7 @@
 
 use serde_json::{Map, Value, json};
 
-pub use super::questions::NotOurs;
 use crate::result::AskResult;
-
-/// The `ask_user` payload for an `AskUserQuestion` hook event, or why there is none.
-pub fn payload(event: &Value) -> Result<Value, NotOurs> {
-    if event.get("hook_event_name").and_then(Value::as_str) != Some("PreToolUse")
-        || event.get("tool_name").and_then(Value::as_str) != Some("AskUserQuestion")
-    {
-        return Err(NotOurs::OtherEvent);
-    }
-    super::questions::payload(event.pointer("/tool_input/questions"))
-}
 
 /// The hook's output for pi-ask's `result` of the ask made from `event`.
 pub fn output(event: &Value, result: &AskResult) -> Value {
@@ -79,6 +68,12 @@ fn deny(reason: &str) -> Value {
 mod tests {
     use super::*;
     use crate::model::{Direct, Intent, Msg, ReviewAction};
+
+    use crate::hooks::questions::NotOurs;
+
+    fn payload(event: &Value) -> Result<Value, NotOurs> {
+        crate::hooks::Host::Claude.payload(event)
+    }
 
     fn event() -> Value {
         json!({"hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_input":{"questions":[

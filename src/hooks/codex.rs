@@ -1,4 +1,5 @@
-//! Codex's `request_user_input` in pi-ask's terms, and back. Pure.
+//! Codex's `request_user_input` answered (its questions are read by [`super::Host::payload`]).
+//! Pure.
 //!
 //! Codex's tool input: `questions: [{id, header, question, options: [{label, description}]}]`
 //! (one choice each; Codex adds its own "Other"). Codex has no way for a hook to hand a tool its
@@ -8,18 +9,7 @@
 
 use serde_json::{Map, Value, json};
 
-pub use super::questions::NotOurs;
 use crate::result::AskResult;
-
-/// The `ask_user` payload for a `request_user_input` hook event, or why there is none.
-pub fn payload(event: &Value) -> Result<Value, NotOurs> {
-    if event.get("hook_event_name").and_then(Value::as_str) != Some("PreToolUse")
-        || event.get("tool_name").and_then(Value::as_str) != Some("request_user_input")
-    {
-        return Err(NotOurs::OtherEvent);
-    }
-    super::questions::payload(event.pointer("/tool_input/questions"))
-}
 
 /// The hook's output for pi-ask's `result` of the ask made from `event`: always a deny, whose
 /// reason is what the model reads.
@@ -71,6 +61,12 @@ fn answered(event: &Value, result: &AskResult) -> String {
 mod tests {
     use super::*;
     use crate::model::{Direct, Intent, Msg, ReviewAction};
+
+    use crate::hooks::questions::NotOurs;
+
+    fn payload(event: &Value) -> Result<Value, NotOurs> {
+        crate::hooks::Host::Codex.payload(event)
+    }
 
     fn event() -> Value {
         json!({"hook_event_name":"PreToolUse","tool_name":"request_user_input","tool_input":{"questions":[

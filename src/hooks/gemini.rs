@@ -10,12 +10,12 @@
 
 use serde_json::{Map, Value, json};
 
-pub use super::questions::NotOurs;
+use super::questions::NotOurs;
 use crate::result::AskResult;
 
 /// The event's questions as pi-ask asks them: a `yesno` question gets Yes and No when it has no
-/// options; `None` when one is free-form only (`text`).
-fn questions_of(event: &Value) -> Result<Value, NotOurs> {
+/// options; an event with a free-form only (`text`) question is not pi-ask's.
+pub(super) fn questions_of(event: &Value) -> Result<Value, NotOurs> {
     let questions = event
         .pointer("/tool_input/questions")
         .and_then(Value::as_array)
@@ -43,16 +43,6 @@ fn questions_of(event: &Value) -> Result<Value, NotOurs> {
         asked.push(question);
     }
     Ok(Value::Array(asked))
-}
-
-/// The `ask_user` payload for a `BeforeTool` hook event of `ask_user`, or why there is none.
-pub fn payload(event: &Value) -> Result<Value, NotOurs> {
-    if event.get("hook_event_name").and_then(Value::as_str) != Some("BeforeTool")
-        || event.get("tool_name").and_then(Value::as_str) != Some("ask_user")
-    {
-        return Err(NotOurs::OtherEvent);
-    }
-    super::questions::payload(Some(&questions_of(event)?))
 }
 
 /// The hook's output for pi-ask's `result` of the ask made from `event`: always a deny, whose
@@ -96,6 +86,10 @@ fn answered(event: &Value, result: &AskResult) -> String {
 mod tests {
     use super::*;
     use crate::model::{Direct, Intent, Msg, ReviewAction};
+
+    fn payload(event: &Value) -> Result<Value, NotOurs> {
+        crate::hooks::Host::Gemini.payload(event)
+    }
 
     fn event() -> Value {
         json!({"hook_event_name": "BeforeTool", "tool_name": "ask_user", "tool_input": {"questions": [

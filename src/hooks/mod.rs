@@ -76,12 +76,20 @@ impl Host {
         }
     }
 
-    /// The `ask_user` payload for the host's hook `event`, or why there is none.
+    /// The `ask_user` payload for the host's hook `event` (its event for its question tool), or
+    /// why there is none.
     pub fn payload(self, event: &Value) -> Result<Value, questions::NotOurs> {
+        let slot = self.slot();
+        if event.get("hook_event_name").and_then(Value::as_str) != Some(slot.event)
+            || event.get("tool_name").and_then(Value::as_str) != Some(slot.matcher)
+        {
+            return Err(questions::NotOurs::OtherEvent);
+        }
         match self {
-            Host::Claude => claude::payload(event),
-            Host::Codex => codex::payload(event),
-            Host::Gemini => gemini::payload(event),
+            Host::Gemini => questions::payload(Some(&gemini::questions_of(event)?)),
+            Host::Claude | Host::Codex => {
+                questions::payload(event.pointer("/tool_input/questions"))
+            }
         }
     }
 

@@ -6,6 +6,9 @@
 use rmcp::model::{ClientCapabilities, Implementation, ProtocolVersion};
 use rmcp::service::{RequestContext, RoleServer};
 
+/// The longest client name kept (the inbox shows it on one line).
+const NAME_CHARS: usize = 120;
+
 /// What pi-ask needs to know of a call's client.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Client {
@@ -55,9 +58,9 @@ impl Client {
             .map(|i| {
                 // The title is the name a person knows ("Claude Code", not "claude-code").
                 let shown = i.title.as_deref().filter(|t| !t.trim().is_empty());
-                format!("{} {}", shown.unwrap_or(&i.name), i.version)
-                    .trim()
-                    .to_owned()
+                let name = format!("{} {}", shown.unwrap_or(&i.name), i.version);
+                // The client says what it likes: the queue keeps a name, not a document.
+                name.trim().chars().take(NAME_CHARS).collect::<String>()
             })
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| "an MCP client".to_owned());
@@ -122,6 +125,14 @@ mod tests {
         assert!(Client::from_parts(None, Some(&plain), None).shows_forms);
         assert!(!Client::from_parts(None, None, None).shows_forms);
         assert_eq!(Client::from_parts(None, None, None).name, "an MCP client");
+        let long = implementation(json!({"name": "x".repeat(10_000), "version": "1"}));
+        assert_eq!(
+            Client::from_parts(Some(&long), None, None)
+                .name
+                .chars()
+                .count(),
+            NAME_CHARS
+        );
     }
 
     #[test]

@@ -35,6 +35,10 @@ use crate::queue::listing::Whereabouts;
 /// reading it.
 pub const HOST_DECLINED_AT_ONCE: Duration = Duration::from_secs(1);
 
+/// How long a suspended ask settled without its client (deadline, client gone) is kept for the
+/// client's late call.
+const SETTLED_KEPT: Duration = Duration::from_secs(600);
+
 /// The name of the form among a round trip's input requests.
 const FORM_INPUT: &str = "form";
 
@@ -267,6 +271,14 @@ impl AskServer {
             {
                 entry.settled = Some(answer);
             }
+            // Kept a while for the client's late call, then forgotten: a client that never calls
+            // again does not make the record grow.
+            tokio::time::sleep(SETTLED_KEPT).await;
+            server
+                .suspended
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&id);
         });
     }
 
