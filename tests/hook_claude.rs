@@ -253,16 +253,7 @@ fn claudes_ask_user_question_is_answered_on_the_web_page() {
     // Registered as a person does it (`pi-ask setup claude`), with the queue where it goes by
     // default.
     let queue = Queue::open(home.path().join(".pi/agent/pi-ask/queue")).unwrap();
-    let setup = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
-        .args(["setup", "claude"])
-        .env("HOME", home.path())
-        .output()
-        .unwrap();
-    assert!(
-        setup.status.success(),
-        "{}",
-        String::from_utf8_lossy(&setup.stderr)
-    );
+    setup_claude(home.path(), &[]);
     let served = Served::start(home.path(), queue.dir(), &[]);
     let (model, requests) = model();
     let running = run_claude(&binary, home.path(), &model);
@@ -329,30 +320,13 @@ fn with_nothing_watching_the_hook_is_silent_and_claude_asks_itself() {
     // The hook alone: exit 0, nothing on stdout, at once.
     let event = json!({"hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","cwd":"/",
         "tool_input": questions()});
-    let started = Instant::now();
-    let mut hook = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
-        .args(["hook", "claude", "--queue"])
-        .arg(queue.dir())
-        .env("HOME", home.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    hook.stdin
-        .take()
-        .unwrap()
-        .write_all(event.to_string().as_bytes())
-        .unwrap();
-    let out = hook.wait_with_output().unwrap();
-    assert!(out.status.success());
-    assert!(
-        out.stdout.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
+    common::hooks::assert_silent(
+        "claude",
+        home.path(),
+        &["--queue", queue.dir().to_str().unwrap()],
+        &event,
+        "no pi-ask inbox or web page",
     );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no pi-ask inbox or web page"));
-    assert!(started.elapsed() < Duration::from_secs(5));
     assert!(queue.pending().is_empty(), "nothing was left queued");
     // In Claude Code: its own way of asking takes over (headless, its permission prompt on
     // stdio, which this test does not answer).
@@ -471,12 +445,7 @@ fn claudes_mcp_call_over_the_current_protocol_is_answered_on_the_web_page() {
     };
     let home = tempfile::tempdir().unwrap();
     let queue = Queue::open(home.path().join(".pi/agent/pi-ask/queue")).unwrap();
-    let setup = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
-        .args(["setup", "claude"])
-        .env("HOME", home.path())
-        .output()
-        .unwrap();
-    assert!(setup.status.success());
+    setup_claude(home.path(), &[]);
     let settings = std::fs::read_to_string(home.path().join(".claude/settings.json")).unwrap();
     assert!(
         settings.contains(MCP_TOOL),

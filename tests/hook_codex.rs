@@ -13,7 +13,6 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc::Receiver;
@@ -184,6 +183,32 @@ fn run_codex(binary: &Path, home: &Path) -> std::thread::JoinHandle<String> {
     })
 }
 
+/// `codex exec` in a HOME set up by `pi-ask setup codex`, its model making `call`, with the web
+/// page open on the queue, once the ask is there.
+struct Asking {
+    requests: Receiver<Request>,
+    running: std::thread::JoinHandle<String>,
+    served: Served,
+    ask: pi_ask::queue::QueuedAsk,
+    _home: tempfile::TempDir,
+}
+
+fn codex_asking(binary: &Path, call: Value) -> Asking {
+    let (url, requests) = model(call);
+    let home = home_for(&url);
+    let queue = queue_in(home.path());
+    let served = Served::start(home.path(), queue.dir(), &[]);
+    let running = run_codex(binary, home.path());
+    let ask = common::wait_pending(&queue);
+    Asking {
+        requests,
+        running,
+        served,
+        ask,
+        _home: home,
+    }
+}
+
 /// The answers JSON a deny reason carries.
 fn answers_in(output: &str) -> Value {
     let start = output
@@ -198,12 +223,13 @@ fn codexs_request_user_input_is_answered_on_the_web_page() {
     let Some(binary) = codex() else {
         return common::not_run("Codex is not installed (npm ci --prefix hosts)");
     };
-    let (url, requests) = model(request_user_input());
-    let home = home_for(&url);
-    let queue = queue_in(home.path());
-    let served = Served::start(home.path(), queue.dir(), &[]);
-    let running = run_codex(&binary, home.path());
-    let ask = common::wait_pending(&queue);
+    let Asking {
+        requests,
+        running,
+        served,
+        ask,
+        _home,
+    } = codex_asking(&binary, request_user_input());
     assert_eq!(ask.client, "Codex");
     assert_eq!(ask.payload["questions"][0]["label"], "Database");
     let first = &ask.payload["questions"][0]["options"][0];
@@ -246,12 +272,13 @@ fn a_cancel_in_pi_ask_reaches_codexs_model_as_no_answer() {
     let Some(binary) = codex() else {
         return common::not_run("Codex is not installed (npm ci --prefix hosts)");
     };
-    let (url, requests) = model(request_user_input());
-    let home = home_for(&url);
-    let queue = queue_in(home.path());
-    let served = Served::start(home.path(), queue.dir(), &[]);
-    let running = run_codex(&binary, home.path());
-    let ask = common::wait_pending(&queue);
+    let Asking {
+        requests,
+        running,
+        served,
+        ask,
+        _home,
+    } = codex_asking(&binary, request_user_input());
     let cookie = served.sign_in();
     served.press(&cookie, &ask.id, "tab=2&act=cancel");
     let output = first_output(&requests);
@@ -272,32 +299,9 @@ fn with_nothing_watching_the_hook_is_silent_and_codex_answers_itself() {
     let home = home_for(&url);
     let queue = queue_in(home.path());
     // The hook alone: exit 0, nothing on stdout, at once.
-    let started = Instant::now();
-    let mut hook = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
-        .args(["hook", "codex"])
-        .env("HOME", home.path())
-        .env_remove("PI_ASK_QUEUE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let event = json!({"hook_event_name": "PreToolUse", "tool_name": "request_user_input",
         "cwd": "/", "tool_input": questions()});
-    hook.stdin
-        .take()
-        .unwrap()
-        .write_all(event.to_string().as_bytes())
-        .unwrap();
-    let out = hook.wait_with_output().unwrap();
-    assert!(out.status.success());
-    assert!(
-        out.stdout.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("Codex asks itself"));
-    assert!(started.elapsed() < Duration::from_secs(5));
+    common::hooks::assert_silent("codex", home.path(), &[], &event, "Codex asks itself");
     // In Codex: its own tool runs (in exec, outside Plan mode, it says it cannot ask).
     let running = run_codex(&binary, home.path());
     let output = first_output(&requests);
@@ -317,12 +321,13 @@ fn codexs_mcp_call_is_answered_on_the_web_page_though_codex_declines_forms() {
     let Some(binary) = codex() else {
         return common::not_run("Codex is not installed (npm ci --prefix hosts)");
     };
-    let (url, requests) = model(mcp_ask_user());
-    let home = home_for(&url);
-    let queue = queue_in(home.path());
-    let served = Served::start(home.path(), queue.dir(), &[]);
-    let running = run_codex(&binary, home.path());
-    let ask = common::wait_pending(&queue);
+    let Asking {
+        requests,
+        running,
+        served,
+        ask,
+        _home,
+    } = codex_asking(&binary, mcp_ask_user());
     assert_eq!(ask.client, "Codex 0.171.0", "named by its title");
     // Past the moment Codex would have been sent its form (the default 5 s fallback) and declined.
     std::thread::sleep(Duration::from_millis(5500));

@@ -13,7 +13,6 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc::Receiver;
@@ -195,29 +194,9 @@ fn the_hook_answers_geminis_event_and_headless_gemini_has_no_ask_user() {
     let queue = Queue::open(home.path().join(".pi/agent/pi-ask/queue")).unwrap();
     let event = json!({"hook_event_name": "BeforeTool", "tool_name": "ask_user", "cwd": "/",
         "tool_input": questions});
-    let hook = |event: &Value| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
-            .args(["hook", "gemini"])
-            .env("HOME", home.path())
-            .env_remove("PI_ASK_QUEUE")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(event.to_string().as_bytes())
-            .unwrap();
-        child
-    };
-    let quiet = hook(&event).wait_with_output().unwrap();
-    assert!(quiet.status.success() && quiet.stdout.is_empty());
-    assert!(String::from_utf8_lossy(&quiet.stderr).contains("Gemini CLI asks itself"));
+    common::hooks::assert_silent("gemini", home.path(), &[], &event, "Gemini CLI asks itself");
     let served = Served::start(home.path(), queue.dir(), &[]);
-    let running = hook(&event);
+    let running = common::hooks::start("gemini", home.path(), &[], &event);
     let ask = common::wait_pending(&queue);
     assert_eq!(ask.client, "Gemini CLI");
     let cookie = served.sign_in();

@@ -461,9 +461,7 @@ fn two_questions() -> Value {
 fn a_host_with_its_own_form_answers_when_no_inbox_takes_the_ask() {
     let mut mcp = Mcp::start_with(&["--elicit-after", "0.2"], json!({"elicitation": {}}));
     mcp.call(1, two_questions());
-    let request = mcp
-        .server_request("elicitation/create", Duration::from_secs(10))
-        .expect("the host is asked");
+    let request = mcp.host_form();
     let params = &request["params"];
     assert_eq!(params["mode"], "form");
     assert!(params["message"].as_str().unwrap().starts_with("Deploy\n"));
@@ -475,9 +473,10 @@ fn a_host_with_its_own_form_answers_when_no_inbox_takes_the_ask() {
     assert_eq!(schema["checks"]["type"], "array");
     // While the host's form is open, an inbox is still offered the ask (first to claim wins).
     assert_eq!(mcp.queue.pending().len(), 1);
-    mcp.send(
-        json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept", "content": {
-        "env": "prod", "env_note": "after 6pm", "checks": ["test"], "checks_own": "smoke"}}}),
+    mcp.reply(
+        &request,
+        json!({"action": "accept", "content": {
+        "env": "prod", "env_note": "after 6pm", "checks": ["test"], "checks_own": "smoke"}}),
     );
     let reply = mcp.response(1);
     let details = &reply["result"]["structuredContent"];
@@ -505,12 +504,11 @@ fn a_host_with_its_own_form_answers_when_no_inbox_takes_the_ask() {
 fn a_hosts_form_answering_with_labels_is_read_and_the_rest_is_kept() {
     let mut mcp = Mcp::start_logged(&["--elicit", "always"], json!({"elicitation": {}}));
     mcp.call(1, two_questions());
-    let request = mcp
-        .server_request("elicitation/create", Duration::from_secs(10))
-        .expect("asked at once");
-    mcp.send(
-        json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept",
-        "content": {"env": "Production", "checks": ["Lint", "fuzzing"]}}}),
+    let request = mcp.host_form();
+    mcp.reply(
+        &request,
+        json!({"action": "accept",
+        "content": {"env": "Production", "checks": ["Lint", "fuzzing"]}}),
     );
     let details = mcp.response(1)["result"]["structuredContent"].clone();
     assert_eq!(details["cancelled"], false);
@@ -537,9 +535,7 @@ fn the_hosts_form_is_cancelled_when_the_ask_ends_and_a_late_answer_is_said() {
         json!({"elicitation": {}}),
     );
     mcp.call(1, two_questions());
-    let request = mcp
-        .server_request("elicitation/create", Duration::from_secs(10))
-        .expect("asked at once");
+    let request = mcp.host_form();
     let response = mcp.response(1);
     assert!(
         response["result"]["content"][0]["text"]
@@ -552,9 +548,10 @@ fn the_hosts_form_is_cancelled_when_the_ask_ends_and_a_late_answer_is_said() {
         .notification("notifications/cancelled", Duration::from_secs(5))
         .expect("the host's form is cancelled");
     assert_eq!(cancelled["params"]["requestId"], request["id"]);
-    mcp.send(
-        json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept",
-        "content": {"env": "prod"}}}),
+    mcp.reply(
+        &request,
+        json!({"action": "accept",
+        "content": {"env": "prod"}}),
     );
     let said = mcp.stderr_after_close();
     assert!(
@@ -568,12 +565,10 @@ fn declining_or_cancelling_the_hosts_form_is_a_cancelled_result() {
     for action in ["decline", "cancel"] {
         let mut mcp = Mcp::start_with(&["--elicit", "always"], json!({"elicitation": {}}));
         mcp.call(1, two_questions());
-        let request = mcp
-            .server_request("elicitation/create", Duration::from_secs(10))
-            .expect("asked at once");
+        let request = mcp.host_form();
         // A person reads the form before declining it (one declined at once is the host's own).
         std::thread::sleep(Duration::from_millis(1100));
-        mcp.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": action}}));
+        mcp.reply(&request, json!({"action": action}));
         let response = mcp.response(1);
         let details = response["result"]["structuredContent"].clone();
         assert_eq!(details["cancelled"], true, "{action}: {details}");
@@ -605,10 +600,8 @@ fn declining_or_cancelling_the_hosts_form_is_a_cancelled_result() {
 fn a_form_the_host_declines_at_once_leaves_the_ask_to_the_inbox() {
     let mut mcp = Mcp::start_logged(&["--elicit", "always"], json!({"elicitation": {}}));
     mcp.call(1, two_questions());
-    let request = mcp
-        .server_request("elicitation/create", Duration::from_secs(10))
-        .expect("asked at once");
-    mcp.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "decline"}}));
+    let request = mcp.host_form();
+    mcp.reply(&request, json!({"action": "decline"}));
     let ask = mcp.queued(1).remove(0);
     std::thread::sleep(Duration::from_millis(300));
     let claim = mcp
@@ -644,17 +637,16 @@ fn a_form_the_host_declines_at_once_leaves_the_ask_to_the_inbox() {
 fn the_hosts_form_answering_first_wins_over_an_inbox_that_has_the_ask_open() {
     let mut mcp = Mcp::start_logged(&["--elicit", "always"], json!({"elicitation": {}}));
     mcp.call(1, two_questions());
-    let request = mcp
-        .server_request("elicitation/create", Duration::from_secs(10))
-        .expect("asked at once");
+    let request = mcp.host_form();
     let ask = mcp.queued(1).remove(0);
     let claim = mcp
         .queue
         .claim(&ask.id)
         .unwrap()
         .expect("the inbox opens it");
-    mcp.send(
-        json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept", "content": {"env": "staging"}}}),
+    mcp.reply(
+        &request,
+        json!({"action": "accept", "content": {"env": "staging"}}),
     );
     let details = mcp.response(1)["result"]["structuredContent"].clone();
     assert_eq!(
@@ -682,17 +674,16 @@ fn the_hosts_form_answering_first_wins_over_an_inbox_that_has_the_ask_open() {
 fn the_real_inbox_closes_an_ask_the_hosts_form_answered_first() {
     let mut mcp = Mcp::start_with(&["--elicit", "always"], json!({"elicitation": {}}));
     mcp.call(1, two_questions());
-    let request = mcp
-        .server_request("elicitation/create", Duration::from_secs(10))
-        .expect("asked at once");
+    let request = mcp.host_form();
     let queue_dir = mcp.queue.dir().to_str().unwrap().to_owned();
     let mut inbox =
         common::pty::Session::start(&["inbox", "--once", "--queue", &queue_dir], |_| {});
     inbox.wait_for("test-host 9 · ");
     inbox.send("\r");
     inbox.wait_for("Type your own");
-    mcp.send(
-        json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept", "content": {"env": "prod"}}}),
+    mcp.reply(
+        &request,
+        json!({"action": "accept", "content": {"env": "prod"}}),
     );
     let details = mcp.response(1)["result"]["structuredContent"].clone();
     assert_eq!(details["answers"]["env"]["values"], json!(["prod"]));
@@ -946,9 +937,7 @@ fn a_2025_06_18_host_gets_the_form_its_protocol_allows() {
         json!({"elicitation": {}}),
     );
     mcp.call(1, two_questions());
-    let request = mcp
-        .server_request("elicitation/create", Duration::from_secs(10))
-        .expect("asked at once");
+    let request = mcp.host_form();
     let schema = &request["params"]["requestedSchema"]["properties"];
     assert_eq!(schema["env"]["enum"], json!(["staging", "prod"]));
     assert_eq!(
@@ -958,9 +947,10 @@ fn a_2025_06_18_host_gets_the_form_its_protocol_allows() {
     assert_eq!(schema["checks"]["type"], "string");
     let text = request.to_string();
     assert!(!text.contains("oneOf") && !text.contains("anyOf") && !text.contains("\"array\""));
-    mcp.send(
-        json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept",
-        "content": {"env": "prod", "checks": "Lint, Tests"}}}),
+    mcp.reply(
+        &request,
+        json!({"action": "accept",
+        "content": {"env": "prod", "checks": "Lint, Tests"}}),
     );
     let details = mcp.response(1)["result"]["structuredContent"].clone();
     assert_eq!(details["answers"]["env"]["values"], json!(["prod"]));
@@ -1141,4 +1131,52 @@ fn a_round_trip_past_its_deadline_is_withdrawn_and_the_late_call_timed_out() {
     let details = mcp.response(2)["result"]["structuredContent"].clone();
     assert_eq!(details["outcome"], "timed_out", "{details}");
     assert_eq!(details["answers"], json!({}));
+}
+
+/// While the host's form shows the ask, progress says the ask can be answered there (and in the
+/// inbox once one watches).
+#[test]
+fn progress_says_the_ask_can_be_answered_in_the_hosts_form() {
+    let mut mcp = Mcp::start_with(
+        &["--progress-every", "0.2", "--elicit", "always"],
+        json!({"elicitation": {}}),
+    );
+    mcp.send(
+        json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{
+        "name":"ask_user","arguments":payload("Where to?"),"_meta":{"progressToken":"tok"}}}),
+    );
+    let request = mcp.host_form();
+    let progress_until = |mcp: &mut Mcp, wanted: &str| {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let said = mcp
+                .notification("notifications/progress", left)
+                .unwrap_or_else(|| panic!("no progress saying {wanted:?}"));
+            if said["params"]["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with(wanted))
+            {
+                return;
+            }
+        }
+    };
+    progress_until(
+        &mut mcp,
+        "waiting for an answer in this host's form; no pi-ask inbox is watching",
+    );
+    let presence = mcp.queue.announce_inbox().unwrap();
+    progress_until(
+        &mut mcp,
+        "waiting for an answer in pi-ask inbox or this host's form",
+    );
+    drop(presence);
+    mcp.reply(
+        &request,
+        json!({"action": "accept", "content": {"env": "prod"}}),
+    );
+    assert_eq!(
+        mcp.response(1)["result"]["structuredContent"]["outcome"],
+        "answered"
+    );
 }

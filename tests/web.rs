@@ -58,14 +58,7 @@ fn an_mcp_ask_answered_on_the_page_gives_the_terminals_result() {
     }
     let review = served.press(&cookie, &id, "tab=3&act=goto:3");
     assert!(review.body.contains("Review answers"), "{}", review.body);
-    for word in [
-        "SQLite",
-        "Auth",
-        "Search",
-        "exports",
-        "Table",
-        "keep it small",
-    ] {
+    for word in common::web::REVIEW_WORDS {
         assert!(
             review.body.contains(word),
             "{word} on the review: {}",

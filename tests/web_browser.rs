@@ -258,14 +258,7 @@ fn every_kind_of_question_is_answered_by_clicking_labels_and_buttons() {
             "the title follows the tab: {title}"
         );
         let review = text_of(&client, ".review").await;
-        for word in [
-            "SQLite",
-            "Auth",
-            "Search",
-            "exports",
-            "Table",
-            "keep it small",
-        ] {
+        for word in common::web::REVIEW_WORDS {
             assert!(review.contains(word), "{word} on the review: {review}");
         }
         click(&client, "button[value=submit]").await;

@@ -213,6 +213,17 @@ impl Mcp {
         }
     }
 
+    /// The host's form (`elicitation/create`) the server sends, within 10 s.
+    pub fn host_form(&mut self) -> Value {
+        self.server_request("elicitation/create", Duration::from_secs(10))
+            .expect("the host is sent its form")
+    }
+
+    /// Replies to the server's `request` with `result`, as the host does.
+    pub fn reply(&mut self, request: &Value, result: Value) {
+        self.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": result}));
+    }
+
     pub fn call(&mut self, id: u64, arguments: Value) {
         self.send(json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":"ask_user","arguments":arguments}}));
     }

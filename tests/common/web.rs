@@ -221,6 +221,16 @@ pub fn form_payload() -> serde_json::Value {
     ]})
 }
 
+/// What the review shows of the answers [`terminal_result`] gives (each answer, own words, a note).
+pub const REVIEW_WORDS: [&str; 6] = [
+    "SQLite",
+    "Auth",
+    "Search",
+    "exports",
+    "Table",
+    "keep it small",
+];
+
 /// [`form_payload`] answered with the terminal form's keys: a note on the first question and its
 /// second option; the first and third of the second, a note on the third, own words; the second
 /// of the third; Submit.
