@@ -285,6 +285,19 @@ fn wait_for(session: &Session, text: &str) {
     panic!("pi never showed {text:?}:\n{}", session.contents());
 }
 
+/// Waits until pi's screen no longer shows `text` (pi draws a frame in several writes, so a
+/// screen read just as one change appears may still hold the rest of the frame before it).
+fn wait_gone(session: &Session, text: &str) {
+    let start = Instant::now();
+    while start.elapsed() < PATIENCE {
+        if !session.contents().contains(text) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    panic!("pi kept showing {text:?}:\n{}", session.contents());
+}
+
 fn deploy() -> Value {
     json!({"title": "Deploy", "questions": [{"id": "env", "prompt": "Where to?", "options": [
         {"value": "staging", "label": "Staging"},
@@ -332,11 +345,11 @@ fn a_scripted_ask_is_answered_inside_pi_with_the_same_details_as_pi_ask_ask() {
     );
     choose_production_and_submit(&mut session, "Thanks, deploying.");
     wait_for(&session, "✓ Q1: Production");
-    assert!(
-        !session.contents().contains("waiting for your answer"),
-        "{}",
-        session.contents()
-    );
+    wait_gone(&session, "waiting for your answer");
+    let start = Instant::now();
+    while titles().last().map(String::as_str) != Some("π - work") && start.elapsed() < PATIENCE {
+        std::thread::sleep(Duration::from_millis(30));
+    }
     assert_eq!(titles().last().map(String::as_str), Some("π - work"));
 
     let mut harness = Harness::new(&deploy().to_string(), 100, 30).unwrap();
@@ -414,11 +427,7 @@ fn the_form_hides_to_read_the_conversation_and_comes_back_inside_pi() {
     wait_for(&session, "Ctrl+] hide");
     session.send("\x1d");
     wait_for(&session, "Deploy (hidden) · Ctrl+] show");
-    assert!(
-        !session.contents().contains("Where to?"),
-        "{}",
-        session.contents()
-    );
+    wait_gone(&session, "Where to?");
     assert!(session.contents().contains("please deploy"));
     session.send("\x1d");
     wait_for(&session, "Where to?");
@@ -586,15 +595,7 @@ fn the_settings_open_over_pi_and_close() {
     home.script(json!([]));
     let mut session = asked(&pi, &home, "/ask-settings", "Live settings");
     session.send("\x1b");
-    let start = Instant::now();
-    while session.contents().contains("Live settings") && start.elapsed() < PATIENCE {
-        std::thread::sleep(Duration::from_millis(30));
-    }
-    assert!(
-        !session.contents().contains("Live settings"),
-        "{}",
-        session.contents()
-    );
+    wait_gone(&session, "Live settings");
 }
 
 fn an_ask_interrupted_by_a_kill_is_reopened_once_on_continue() {
