@@ -71,8 +71,8 @@ struct HookArgs {
 /// The hosts `pi-ask hook` answers for.
 #[derive(Debug, Clone, clap::Subcommand)]
 enum HookHost {
-    /// Claude Code: a `PreToolUse` hook for `AskUserQuestion` (its event on stdin, the answer on
-    /// stdout).
+    /// Claude Code: a `PreToolUse` hook for `AskUserQuestion` and an `Elicitation` hook for MCP
+    /// servers' forms of choices (its event on stdin, the answer on stdout).
     Claude(HookArgs),
     /// Codex: a `PreToolUse` hook for `request_user_input` (the answers go to the model as the
     /// hook's reason for denying the tool, the way Codex lets a hook answer).
@@ -107,8 +107,8 @@ struct SetupArgs {
 /// The hosts `pi-ask setup` registers pi-ask with.
 #[derive(Debug, Clone, clap::Subcommand)]
 enum SetupHost {
-    /// Claude Code: `pi-ask hook claude` as the `PreToolUse` hook of `AskUserQuestion` in
-    /// ~/.claude/settings.json, and pi-ask's MCP server in ~/.claude.json.
+    /// Claude Code: `pi-ask hook claude` as the `PreToolUse` hook of `AskUserQuestion` and the
+    /// `Elicitation` hook in ~/.claude/settings.json, and pi-ask's MCP server in ~/.claude.json.
     Claude(SetupArgs),
     /// Codex: `pi-ask hook codex` as the `PreToolUse` hook of `request_user_input` in
     /// $CODEX_HOME/hooks.json (~/.codex), and pi-ask's MCP server in its config.toml.

@@ -620,8 +620,8 @@ pub fn web_press(data: &[u8]) {
     }
 }
 
-/// A host's hook event (any bytes): read as Claude Code's `AskUserQuestion` and as Codex's
-/// `request_user_input`, it becomes a valid ask or is refused with a reason, and the answer to a
+/// A host's hook event (any bytes): read as Claude Code's `AskUserQuestion` or `Elicitation`, as
+/// Codex's `request_user_input` and as Gemini CLI's `ask_user`, it becomes a valid ask or is refused with a reason, and the answer to a
 /// valid one (submitted as it opens, and cancelled) is the hook's output: for Claude an allow with
 /// the original questions or a deny, for Codex always a deny whose reason is what the model reads.
 pub fn hook_event(data: &[u8]) {
@@ -655,6 +655,13 @@ fn hook_event_for(host: crate::hooks::Host, event: &Value) {
             continue;
         };
         let out = host.output(event, &result);
+        if crate::hooks::elicitation::is_elicitation(event) {
+            // An MCP server's form: accepted with content, or declined; a cancel never accepts.
+            let action = &out["hookSpecificOutput"]["action"];
+            assert!(action == "accept" || action == "decline", "{out}");
+            assert!(action == "decline" || action == "accept" && !result.details.cancelled);
+            continue;
+        }
         if host == crate::hooks::Host::Gemini {
             assert_eq!(out["decision"], "deny", "{out}");
             assert!(out["reason"].is_string());

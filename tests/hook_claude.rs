@@ -98,20 +98,25 @@ fn mcp_payload() -> Value {
         {"value": "pg", "label": "PostgreSQL"}, {"value": "sqlite", "label": "SQLite"}]}]})
 }
 
-/// A scripted model calling pi-ask's MCP tool: Claude Code defers MCP tools, so it first finds
-/// the tool with `ToolSearch`, then calls it, then says it is done.
+/// A scripted model calling pi-ask's MCP tool (see [`calling`]).
 fn mcp_reply(request: &Request) -> Reply {
+    calling(request, MCP_TOOL, &mcp_payload())
+}
+
+/// A scripted model calling the MCP tool `tool` with `input`: Claude Code defers MCP tools, so it
+/// first finds the tool with `ToolSearch`, then calls it (as `toolu_02`), then says it is done.
+fn calling(request: &Request, tool: &str, input: &Value) -> Reply {
     let request = &request.body;
     if request["stream"] != true {
         return not_streamed(request);
     }
     let results = tool_results(request);
     let asked = results.iter().any(|r| r["tool_use_id"] == "toolu_02");
-    if !offers(request, MCP_TOOL) && results.is_empty() {
-        let search = json!({"query": format!("select:{MCP_TOOL}"), "max_results": 1});
+    if !offers(request, tool) && results.is_empty() {
+        let search = json!({"query": format!("select:{tool}"), "max_results": 1});
         tool_call(request, "toolu_01", "ToolSearch", &search)
-    } else if offers(request, MCP_TOOL) && !asked {
-        tool_call(request, "toolu_02", MCP_TOOL, &mcp_payload())
+    } else if offers(request, tool) && !asked {
+        tool_call(request, "toolu_02", tool, input)
     } else {
         said_done(request)
     }
@@ -505,6 +510,147 @@ fn claudes_mcp_call_over_the_current_protocol_is_answered_on_the_web_page() {
     assert_eq!(details["answers"]["db"]["values"], json!(["sqlite"]));
     running.join().unwrap();
 }
+
+/// Claude Code headless with `pi-ask setup claude` done and the person's other MCP server
+/// (`release`: the official SDK's `elicitInput`, every field a choice) beside pi-ask's, its tool
+/// allowed as pi-ask's is; the model calls it. The web page, the queue's ask, the model's
+/// requests and Claude Code's run.
+struct ReleaseScene {
+    _home: tempfile::TempDir,
+    served: Served,
+    ask: pi_ask::queue::QueuedAsk,
+    requests: Receiver<Request>,
+    running: std::thread::JoinHandle<String>,
+}
+
+fn release_scene(binary: &Path) -> ReleaseScene {
+    let node = common::npm::node_with_sdk();
+    let home = tempfile::tempdir().unwrap();
+    let queue = Queue::open(home.path().join(".pi/agent/pi-ask/queue")).unwrap();
+    setup_claude(home.path(), &[]);
+    let server =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("pi-extension/mcp-host/eliciting-server.mjs");
+    let state = home.path().join(".claude.json");
+    let mut config: Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    config["mcpServers"]["release"] = json!({"type": "stdio", "command": node, "args": [server]});
+    std::fs::write(&state, config.to_string()).unwrap();
+    let settings_file = home.path().join(".claude/settings.json");
+    let mut settings: Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings_file).unwrap()).unwrap();
+    assert!(
+        settings["hooks"]["Elicitation"][0]["hooks"][0]["command"]
+            .as_str()
+            .is_some_and(|c| c.ends_with("hook claude")),
+        "{settings}"
+    );
+    settings["permissions"]["allow"]
+        .as_array_mut()
+        .unwrap()
+        .push(RELEASE_TOOL.into());
+    std::fs::write(&settings_file, settings.to_string()).unwrap();
+    let served = Served::start(home.path(), queue.dir(), &[]);
+    let (model, requests) =
+        common::scripted::serve(|request| calling(request, RELEASE_TOOL, &json!({})));
+    let running = run_claude(binary, home.path(), &model);
+    let ask = common::wait_pending(&queue);
+    ReleaseScene {
+        _home: home,
+        served,
+        ask,
+        requests,
+        running,
+    }
+}
+
+impl ReleaseScene {
+    /// What the `release` tool told the model (the server's form reply, as it got it).
+    fn told(self) -> String {
+        let (result, _) = tool_result_of(&self.requests, |r| r["tool_use_id"] == "toolu_02");
+        self.running.join().unwrap();
+        result["content"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{result}"))
+            .to_owned()
+    }
+}
+
+/// Claude Code's `Elicitation` hook: the other server's form is asked in pi-ask instead of
+/// Claude Code's dialog (which headless Claude Code would decline at once), answered on the web
+/// page, and the server is handed the content in its own values.
+#[test]
+fn another_servers_form_is_asked_in_pi_ask_through_the_elicitation_hook() {
+    let Some(binary) = claude() else {
+        return common::not_run("Claude Code is not installed (npm ci --prefix hosts)");
+    };
+    let scene = release_scene(&binary);
+    assert_eq!(scene.ask.client, "Claude Code (MCP server release)");
+    assert_eq!(scene.ask.payload["title"], "How should the release go?");
+    assert_eq!(
+        scene.ask.payload["questions"][2]["options"][0]["label"],
+        "Yes"
+    );
+    let (served, id) = (&scene.served, &scene.ask.id);
+    let cookie = served.sign_in();
+    served.press(&cookie, id, "tab=0&act=pick:1");
+    served.press(&cookie, id, "tab=1&act=toggle:0");
+    served.press(&cookie, id, "tab=1&act=toggle:1");
+    served.press(&cookie, id, "tab=1&act=next");
+    served.press(&cookie, id, "tab=2&act=pick:1");
+    let done = served.press(&cookie, id, "tab=3&act=submit");
+    assert!(
+        done.body.contains("The agent has your answer"),
+        "{}",
+        done.body
+    );
+    assert_eq!(
+        scene.told(),
+        r#"release form: {"action":"accept","content":{"channel":"stable","targets":["linux","mac"],"notify":false}}"#
+    );
+}
+
+/// A cancel in pi-ask is the form's decline, never an answer.
+#[test]
+fn a_cancel_in_pi_ask_declines_another_servers_form() {
+    let Some(binary) = claude() else {
+        return common::not_run("Claude Code is not installed (npm ci --prefix hosts)");
+    };
+    let scene = release_scene(&binary);
+    let (served, id) = (&scene.served, &scene.ask.id);
+    let cookie = served.sign_in();
+    served.press(&cookie, id, "tab=3&act=cancel");
+    assert_eq!(scene.told(), r#"release form: {"action":"decline"}"#);
+}
+
+/// A form pi-ask does not ask (a free-text field; pi-ask's own, whose ask is in the queue
+/// already) is left to Claude Code's dialog at once, even with a web page watching the queue.
+#[test]
+fn forms_with_free_text_are_left_to_claudes_own_dialog() {
+    let home = tempfile::tempdir().unwrap();
+    let queue = Queue::open(home.path().join("queue")).unwrap();
+    let _served = Served::start(home.path(), queue.dir(), &[]);
+    assert!(!queue.inboxes_watching().is_empty());
+    let free = json!({"hook_event_name": "Elicitation", "mcp_server_name": "accounts",
+        "mode": "form", "message": "Who are you?", "requested_schema": {"type": "object",
+            "properties": {"name": {"type": "string", "title": "Name"}}}});
+    let form = pi_ask::input::validate_payload(&mcp_payload()).unwrap();
+    let own = pi_ask::mcp::elicitation(&form, pi_ask::mcp::Dialect::Titled);
+    let pi_asks = json!({"hook_event_name": "Elicitation", "mcp_server_name": "pi-ask",
+        "mode": "form", "message": own.message, "requested_schema": own.schema});
+    for event in [free, pi_asks] {
+        common::hooks::assert_silent(
+            "claude",
+            home.path(),
+            &["--queue", queue.dir().to_str().unwrap()],
+            &event,
+            "is not a choice",
+        );
+    }
+    assert!(queue.pending().is_empty(), "nothing was queued");
+}
+
+/// The test's own MCP server's tool, as Claude Code names it.
+const RELEASE_TOOL: &str = "mcp__release__release";
 
 /// Claude Code's TUI in a pty (HOME its temp dir, past its first-run screens: onboarding done,
 /// the API key approved, the folder trusted), talking to the scripted model at `model`, after

@@ -44,7 +44,7 @@ pub fn run(host: Host, queue: Option<PathBuf>, wait: Duration) -> Ended {
         .and_then(serde_json::Value::as_str)
         .map(str::to_owned)
         .unwrap_or_else(|| super::recorded_cwd(&crate::run::RunOptions::default()));
-    let answer = match crate::hooks::ask(&queue, payload, host.name(), &cwd, wait, &stop) {
+    let answer = match crate::hooks::ask(&queue, payload, &host.asker(&event), &cwd, wait, &stop) {
         Ok(answer) => answer,
         Err(why) => return silent(&why.to_string()),
     };

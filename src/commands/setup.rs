@@ -132,9 +132,12 @@ impl Part {
     fn what(self, host: Host, with_mcp: bool) -> String {
         match self {
             Part::Hook if host == Host::Claude && with_mcp => format!(
-                "the hook for {} (and the rule allowing pi-ask's MCP tool)",
+                "the hooks for {} and MCP servers' forms (and the rule allowing pi-ask's MCP tool)",
                 host.tool()
             ),
+            Part::Hook if host == Host::Claude => {
+                format!("the hooks for {} and MCP servers' forms", host.tool())
+            }
             Part::Hook => format!("the hook for {}", host.tool()),
             Part::McpJson | Part::McpToml => "pi-ask's MCP server (ask_user)".to_owned(),
         }
@@ -312,17 +315,30 @@ fn apply(
                 })?
             };
             let mut change = match (part, options.remove) {
-                (Part::Hook, true) => setup::unregister(&mut value, &host.slot()),
-                (Part::Hook, false) => setup::register(
-                    &mut value,
-                    &host.slot(),
-                    &hook_command(host),
-                    hook_timeout(host),
-                ),
-                (_, true) => setup::unregister_mcp_json(&mut value),
-                (_, false) => setup::register_mcp_json(&mut value, mcp_entry(host, &program)),
-            }
-            .map_err(unfit)?;
+                (Part::Hook, remove) => {
+                    let mut change = Change::AlreadySo;
+                    for slot in host.slots() {
+                        let done = if remove {
+                            setup::unregister(&mut value, &slot)
+                        } else {
+                            setup::register(
+                                &mut value,
+                                &slot,
+                                &hook_command(host),
+                                hook_timeout(host),
+                            )
+                        }
+                        .map_err(unfit)?;
+                        if done == Change::Changed {
+                            change = Change::Changed;
+                        }
+                    }
+                    change
+                }
+                (_, true) => setup::unregister_mcp_json(&mut value).map_err(unfit)?,
+                (_, false) => setup::register_mcp_json(&mut value, mcp_entry(host, &program))
+                    .map_err(unfit)?,
+            };
             // Claude Code asks the person before each MCP call: pi-ask's, which only asks the
             // person, is allowed in the same settings as the hook.
             if part == Part::Hook && host == Host::Claude && !options.no_mcp {

@@ -9,6 +9,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod elicitation;
 pub mod gemini;
 pub mod questions;
 pub mod setup;
@@ -76,9 +77,36 @@ impl Host {
         }
     }
 
-    /// The `ask_user` payload for the host's hook `event` (its event for its question tool), or
-    /// why there is none.
+    /// Every place pi-ask's hook goes in the host's hooks config: the question tool's, and for
+    /// Claude Code its `Elicitation` event (an MCP server's form; every server: no matcher).
+    pub fn slots(self) -> Vec<setup::HookSlot> {
+        let mut slots = vec![self.slot()];
+        if self == Host::Claude {
+            slots.push(setup::HookSlot {
+                event: elicitation::EVENT,
+                matcher: "",
+                marker: "hook claude",
+            });
+        }
+        slots
+    }
+
+    /// Who asks, as the inbox shows it: the host, or the MCP server whose form Claude Code would
+    /// show (its name kept to a line's worth).
+    pub fn asker(self, event: &Value) -> String {
+        if self == Host::Claude && elicitation::is_elicitation(event) {
+            let server: String = elicitation::server(event).chars().take(60).collect();
+            return format!("{} (MCP server {server})", self.name());
+        }
+        self.name().to_owned()
+    }
+
+    /// The `ask_user` payload for the host's hook `event` (its event for its question tool, or
+    /// Claude Code's for an MCP server's form), or why there is none.
     pub fn payload(self, event: &Value) -> Result<Value, questions::NotOurs> {
+        if self == Host::Claude && elicitation::is_elicitation(event) {
+            return elicitation::payload(event);
+        }
         let slot = self.slot();
         if event.get("hook_event_name").and_then(Value::as_str) != Some(slot.event)
             || event.get("tool_name").and_then(Value::as_str) != Some(slot.matcher)
@@ -96,6 +124,9 @@ impl Host {
     /// The hook's output for `result`, the answer to the ask made from `event`.
     pub fn output(self, event: &Value, result: &AskResult) -> Value {
         match self {
+            Host::Claude if elicitation::is_elicitation(event) => {
+                elicitation::output(event, result)
+            }
             Host::Claude => claude::output(event, result),
             Host::Codex => codex::output(event, result),
             Host::Gemini => gemini::output(event, result),

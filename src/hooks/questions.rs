@@ -25,6 +25,12 @@ pub enum NotOurs {
     /// The questions break a rule of pi-ask's contract (the issues said).
     #[error("pi-ask cannot show these questions: {0}")]
     Invalid(String),
+    /// An MCP server's form has a field that is not a choice (free text, a number).
+    #[error("the form's field {0:?} is not a choice (pi-ask asks choices)")]
+    OpenField(String),
+    /// An MCP server asks the person to open a URL, not to fill a form.
+    #[error("a URL elicitation, not a form")]
+    NotAForm,
 }
 
 /// The longest tab label taken from a `header` (pi-ask's labels are short).

@@ -32,7 +32,7 @@ pub enum Unfit {
 pub struct HookSlot {
     /// The hook event (`PreToolUse`, `BeforeTool`).
     pub event: &'static str,
-    /// The tool the entry matches.
+    /// What the entry matches (the tool; empty: everything the event is for).
     pub matcher: &'static str,
     /// What pi-ask's command holds (`hook claude`): how its entry is told from others.
     pub marker: &'static str,
@@ -85,10 +85,16 @@ pub fn register(
     if present {
         return Ok(Change::AlreadySo);
     }
-    entries.push(json!({
-        "matcher": slot.matcher,
-        "hooks": [{"type": "command", "command": command, "timeout": timeout}],
-    }));
+    let mut entry = serde_json::Map::new();
+    // An event without a matcher (Claude Code's `Elicitation`: every server) takes none.
+    if !slot.matcher.is_empty() {
+        entry.insert("matcher".into(), slot.matcher.into());
+    }
+    entry.insert(
+        "hooks".into(),
+        json!([{"type": "command", "command": command, "timeout": timeout}]),
+    );
+    entries.push(Value::Object(entry));
     Ok(Change::Changed)
 }
 
@@ -326,6 +332,32 @@ mod tests {
         assert_eq!(unregister(&mut settings, &CLAUDE), Ok(Change::Changed));
         assert_eq!(settings, before, "removed, the file is as it was");
         assert_eq!(unregister(&mut settings, &CLAUDE), Ok(Change::AlreadySo));
+    }
+
+    #[test]
+    fn every_slot_of_a_host_goes_in_and_out_and_a_slot_for_every_server_has_no_matcher() {
+        let mut settings = json!({"hooks": {"Elicitation": [{"matcher": "github",
+            "hooks": [{"type": "command", "command": "approve-github"}]}]}});
+        let before = settings.clone();
+        let slots = crate::hooks::Host::Claude.slots();
+        assert_eq!(slots.len(), 2);
+        for slot in &slots {
+            assert_eq!(
+                register(&mut settings, slot, "pi-ask hook claude", 600),
+                Ok(Change::Changed)
+            );
+        }
+        let ours = &settings["hooks"]["Elicitation"][1];
+        assert!(ours.get("matcher").is_none(), "{ours}");
+        assert_eq!(ours["hooks"][0]["command"], "pi-ask hook claude");
+        assert_eq!(
+            settings["hooks"]["PreToolUse"][0]["matcher"],
+            "AskUserQuestion"
+        );
+        for slot in &slots {
+            assert_eq!(unregister(&mut settings, slot), Ok(Change::Changed));
+        }
+        assert_eq!(settings, before);
     }
 
     #[test]
