@@ -1,5 +1,5 @@
 //! pi-ask in the real Gemini CLI (`@google/gemini-cli`, pinned in `hosts/package-lock.json`, run
-//! on `pi-extension/`'s Node 22), headless (`gemini -p`), against a scripted Gemini API of the
+//! on `pi-extension/`'s Node 22), headless (`gemini -p`) and in its TUI, against a scripted Gemini API of the
 //! test's own on 127.0.0.1 (`GOOGLE_GEMINI_BASE_URL`), each test with a fresh HOME set up by
 //! `pi-ask setup gemini`.
 //!
@@ -251,4 +251,99 @@ fn setup_gemini_shares_one_file_and_undoes_it() {
             .success()
     );
     assert_eq!(read(), before);
+}
+
+/// Gemini CLI's own interface (its TUI in a pseudo-terminal, read through a terminal emulator)
+/// with `pi-ask setup gemini` done, where it offers `ask_user`: with nothing watching, the hook
+/// is silent and Gemini CLI's own dialog asks; with `pi-ask inbox` running (in a pseudo-terminal
+/// of its own), the question is answered there with keys and Gemini CLI hands the model the
+/// answers (the hook's deny reason).
+#[test]
+fn in_geminis_tui_its_dialog_asks_alone_and_pi_ask_inbox_answers_when_it_runs() {
+    let Some(script) = gemini() else {
+        return common::not_run("Gemini CLI is not installed (npm ci --prefix hosts)");
+    };
+    let questions = json!({"questions": [{"question": "Which database?", "header": "Database",
+        "type": "choice", "options": [{"label": "PostgreSQL", "description": "Solid"},
+        {"label": "SQLite", "description": "One file"}]}]});
+    let (url, requests) = model("ask_user", questions);
+    let node = common::npm::node_with_sdk();
+    let home = std::sync::Mutex::new(PathBuf::new());
+    let mut tui = common::pty::Session::start_script(
+        |_| {
+            format!(
+                "exec '{}' '{}' -m gemini-2.5-flash",
+                node.display(),
+                script.display()
+            )
+        },
+        &[
+            ("GEMINI_API_KEY", "test"),
+            ("GOOGLE_GEMINI_BASE_URL", &url),
+            ("GEMINI_CLI_TRUST_WORKSPACE", "true"),
+        ],
+        |dir| {
+            std::fs::create_dir_all(dir.join(".gemini")).unwrap();
+            std::fs::write(
+                dir.join(".gemini/settings.json"),
+                json!({"security": {"auth": {"selectedType": "gemini-api-key"}}}).to_string(),
+            )
+            .unwrap();
+            assert!(pi_ask(dir, &["setup", "gemini"]).status.success());
+            *home.lock().unwrap() = dir.to_path_buf();
+        },
+    );
+    let home = home.into_inner().unwrap();
+    let prompt = |tui: &mut common::pty::Session, text: &str| {
+        tui.write_raw(text.as_bytes());
+        std::thread::sleep(Duration::from_millis(300));
+        tui.write_raw(b"\r");
+    };
+    tui.wait_long("Type your message");
+    prompt(&mut tui, "Set the project up; ask me what you need.");
+    // Nothing watches the queue: the hook is silent and Gemini CLI's own dialog asks.
+    tui.wait_long("Answer Questions");
+    assert!(tui.contents().contains("Which database?"));
+    tui.write_raw(b"\x1b");
+
+    // pi-ask inbox runs: the question goes there, and Gemini CLI waits for the hook.
+    let queue = home.join(".pi/agent/pi-ask/queue");
+    let mut inbox =
+        common::pty::Session::start(&["inbox", "--queue", queue.to_str().unwrap()], |_| {});
+    inbox.wait_long("waiting for asks");
+    tui.wait_long("Request cancelled.");
+    prompt(&mut tui, "/clear");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while tui.contents().contains("Request cancelled.") {
+        assert!(Instant::now() < deadline, "{}", tui.contents());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    prompt(&mut tui, "Set the project up; ask me what you need.");
+    inbox.wait_long("Which database?");
+    inbox.send("\r");
+    inbox.wait_long("PostgreSQL");
+    inbox.send("\x1b[B");
+    inbox.send("\r");
+    inbox.wait_long("Submit");
+    inbox.send("\r");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let answered = loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let request = requests
+            .recv_timeout(left)
+            .expect("the model was sent the answer");
+        if let Some(r) = responses(&request.body).find(|r| r.to_string().contains("pi-ask")) {
+            break r.to_string();
+        }
+    };
+    assert!(
+        answered.contains(r#"{\"answers\":{\"0\":\"SQLite\"}}"#),
+        "{answered}"
+    );
+    assert!(
+        !tui.contents().contains("Answer Questions"),
+        "Gemini CLI's dialog never showed again:\n{}",
+        tui.contents()
+    ); // The model, given the answers, goes on.
+    tui.wait_long("✦ done");
 }
