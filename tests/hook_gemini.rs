@@ -271,8 +271,9 @@ fn in_geminis_tui_its_dialog_asks_alone_and_pi_ask_inbox_answers_when_it_runs() 
     let home = std::sync::Mutex::new(PathBuf::new());
     let mut tui = common::pty::Session::start_script(
         |_| {
+            // Gemini CLI runs headless wherever CI=true (as under `.ci/run`), TTY or not.
             format!(
-                "exec '{}' '{}' -m gemini-2.5-flash",
+                "unset CI GITHUB_ACTIONS; exec '{}' '{}' -m gemini-2.5-flash",
                 node.display(),
                 script.display()
             )
