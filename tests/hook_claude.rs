@@ -511,10 +511,8 @@ fn claudes_mcp_call_over_the_current_protocol_is_answered_on_the_web_page() {
     running.join().unwrap();
 }
 
-/// Claude Code headless with `pi-ask setup claude` done and the person's other MCP server
-/// (`release`: the official SDK's `elicitInput`, every field a choice) beside pi-ask's, its tool
-/// allowed as pi-ask's is; the model calls it. The web page, the queue's ask, the model's
-/// requests and Claude Code's run.
+/// What [`release_scene`] sets up: the web page, the queue's ask, the model's requests and
+/// Claude Code's run.
 struct ReleaseScene {
     _home: tempfile::TempDir,
     served: Served,
@@ -523,6 +521,9 @@ struct ReleaseScene {
     running: std::thread::JoinHandle<String>,
 }
 
+/// Claude Code headless with `pi-ask setup claude` done and the person's other MCP server
+/// (`release`: the official SDK's `elicitInput`, every field a choice) beside pi-ask's, its tool
+/// allowed as pi-ask's is; the model calls it, and the form is waiting in the queue.
 fn release_scene(binary: &Path) -> ReleaseScene {
     let node = common::npm::node_with_sdk();
     let home = tempfile::tempdir().unwrap();

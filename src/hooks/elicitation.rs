@@ -18,7 +18,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::questions::NotOurs;
+use super::questions::{NotOurs, text_of};
 use crate::result::{Answer, AskResult, Mode};
 
 /// The event's name.
@@ -82,8 +82,8 @@ pub fn payload(event: &Value) -> Result<Value, NotOurs> {
     let mut questions = Vec::new();
     for (n, field) in fields.iter().enumerate() {
         let property = &schema["properties"][&field.key];
-        let title = text(property, "title").unwrap_or(&field.key);
-        let prompt = text(property, "description").unwrap_or(title);
+        let title = text_of(property, "title").unwrap_or(&field.key);
+        let prompt = text_of(property, "description").unwrap_or(title);
         let default = property.get("default");
         let recommended = |value: &Value| match default {
             Some(Value::Array(items)) => items.contains(value),
@@ -285,20 +285,12 @@ fn string_choices(schema: &Value) -> Option<Vec<(Value, String)>> {
             .iter()
             .map(|c| {
                 let value = c.get("const")?;
-                let shown = text(c, "title").or(value.as_str())?;
+                let shown = text_of(c, "title").or(value.as_str())?;
                 value.is_string().then(|| (value.clone(), shown.to_owned()))
             })
             .collect::<Option<_>>()?
     };
     (!choices.is_empty()).then_some(choices)
-}
-
-/// A field's text, when it is a string with more than blanks.
-fn text<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
-    value
-        .get(key)
-        .and_then(Value::as_str)
-        .filter(|t| !t.trim().is_empty())
 }
 
 #[cfg(test)]

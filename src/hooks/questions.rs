@@ -196,7 +196,7 @@ fn options_of(question: &Value) -> &[Value] {
 }
 
 /// A field's text, when it is a string with more than blanks.
-fn text_of<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
+pub(super) fn text_of<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
     value
         .get(key)
         .and_then(Value::as_str)
