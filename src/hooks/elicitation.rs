@@ -152,37 +152,43 @@ pub fn output(event: &Value, result: &AskResult) -> Value {
     let mut content = Map::new();
     for (n, field) in fields.iter().enumerate() {
         let answer = result.details.answers.get(&format!("f{}", n + 1));
-        match answer.map(|a| field_value(field, a)) {
-            Some(Ok(Some(value))) => {
+        match answer.map_or(FieldAnswer::Nothing, |a| field_answer(field, a)) {
+            FieldAnswer::Given(value) => {
                 content.insert(field.key.clone(), value);
             }
-            Some(Err(words)) => {
+            FieldAnswer::OwnWords(words) => {
                 return decline(format!(
                     "The user answered \"{}\" in their own words, which this form cannot take: {words}",
                     field.key
                 ));
             }
-            Some(Ok(None)) | None if field.required => {
+            FieldAnswer::Nothing if field.required => {
                 return decline(format!(
                     "The user left \"{}\", which this form requires, unanswered.",
                     field.key
                 ));
             }
-            Some(Ok(None)) | None => {}
+            FieldAnswer::Nothing => {}
         }
     }
     json!({"hookSpecificOutput": {"hookEventName": EVENT, "action": "accept", "content": content}})
 }
 
-/// The value `answer` gives `field` (`None`: nothing chosen), or the person's own words when they
-/// name none of its choices.
-fn field_value(field: &Field, answer: &Answer) -> Result<Option<Value>, String> {
+/// What an answer gives a field of the server's form.
+#[derive(Debug, Clone, PartialEq)]
+enum FieldAnswer {
+    /// The field's value, in the form's own terms.
+    Given(Value),
+    /// Nothing chosen.
+    Nothing,
+    /// The person's own words, naming none of the field's choices (the form cannot take them).
+    OwnWords(String),
+}
+
+/// What `answer` gives `field`.
+fn field_answer(field: &Field, answer: &Answer) -> FieldAnswer {
     let choices = field.kind.choices();
-    let own = answer
-        .custom_text
-        .as_deref()
-        .map(str::trim)
-        .filter(|w| !w.is_empty());
+    let own = answer.custom_text.as_deref();
     let mut chosen: Vec<Value> = answer
         .values
         .iter()
@@ -194,7 +200,7 @@ fn field_value(field: &Field, answer: &Answer) -> Result<Option<Value>, String> 
                 .map(|(value, _)| value.clone())
         })
         .collect();
-    if let Some(words) = own {
+    if let Some(words) = own.map(str::trim).filter(|w| !w.is_empty()) {
         // Own words that name a choice (its title or its value) are that choice.
         let named = choices.iter().find(|(value, shown)| {
             shown.eq_ignore_ascii_case(words)
@@ -206,14 +212,15 @@ fn field_value(field: &Field, answer: &Answer) -> Result<Option<Value>, String> 
         match named {
             Some((value, _)) if !chosen.contains(value) => chosen.push(value.clone()),
             Some(_) => {}
-            None => return Err(words.to_owned()),
+            None => return FieldAnswer::OwnWords(words.to_owned()),
         }
     }
-    Ok(match &field.kind {
+    let value = match &field.kind {
         Kind::Many(_) if chosen.is_empty() => None,
         Kind::Many(_) => Some(Value::Array(chosen)),
         Kind::One(_) | Kind::YesNo => chosen.into_iter().next_back(),
-    })
+    };
+    value.map_or(FieldAnswer::Nothing, FieldAnswer::Given)
 }
 
 /// The form's fields, or why pi-ask does not ask it.
