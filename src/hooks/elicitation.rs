@@ -6,7 +6,7 @@
 //! pi-ask asks a form whose every field is a choice: a string with `enum` (named by `enumNames`)
 //! or `oneOf` `{const, title}` is a single question, an array whose `items` have `enum` or
 //! `anyOf` a multi question, a boolean a Yes/No question; a field's `default` is the recommended
-//! option. A form with any other field (free text, a number: pi-ask's questions are choices, as the
+//! option, and a field the form requires is marked required. A form with any other field (free text, a number: pi-ask's questions are choices, as the
 //! contract says) or a URL elicitation is left to Claude Code's own dialog, and so are pi-ask's
 //! own forms (they have free-text fields), whose ask is already in the queue.
 //!
