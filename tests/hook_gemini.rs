@@ -1,7 +1,7 @@
 //! pi-ask in the real Gemini CLI (`@google/gemini-cli`, pinned in `hosts/package-lock.json`, run
-//! on `pi-extension/`'s Node 22), headless (`gemini -p`) and in its TUI, against a scripted Gemini API of the
-//! test's own on 127.0.0.1 (`GOOGLE_GEMINI_BASE_URL`), each test with a fresh HOME set up by
-//! `pi-ask setup gemini`.
+//! on `pi-extension/`'s Node 22), headless (`gemini -p`) and in its TUI, against a scripted
+//! Gemini API of the test's own on 127.0.0.1 (`GOOGLE_GEMINI_BASE_URL`), each test with a fresh
+//! HOME set up by `pi-ask setup gemini`.
 //!
 //! What Gemini CLI 0.61.0 allows headless: it does not offer its own `ask_user` (so
 //! `pi-ask hook gemini` is for its interactive mode), and it hides MCP tools named `ask_user`;
@@ -345,6 +345,7 @@ fn in_geminis_tui_its_dialog_asks_alone_and_pi_ask_inbox_answers_when_it_runs() 
         !tui.contents().contains("Answer Questions"),
         "Gemini CLI's dialog never showed again:\n{}",
         tui.contents()
-    ); // The model, given the answers, goes on.
+    );
+    // The model, given the answers, goes on.
     tui.wait_long("✦ done");
 }
