@@ -657,7 +657,7 @@ fn hook_event_for(host: crate::hooks::Host, event: &Value) {
             continue;
         };
         let out = host.output(event, &result);
-        if crate::hooks::elicitation::is_elicitation(event) {
+        if host.is_server_form(event) {
             // An MCP server's form: accepted with content, or declined; a cancel never accepts.
             let action = &out["hookSpecificOutput"]["action"];
             assert!(action == "accept" || action == "decline", "{out}");

@@ -91,10 +91,16 @@ impl Host {
         slots
     }
 
+    /// Whether `event` is an MCP server's form rather than the host's question tool (Claude Code's
+    /// `Elicitation` event; the other hosts have no hook for forms).
+    pub fn is_server_form(self, event: &Value) -> bool {
+        self == Host::Claude && elicitation::is_elicitation(event)
+    }
+
     /// Who asks, as the inbox shows it: the host, or the MCP server whose form Claude Code would
     /// show (its name kept to a line's worth).
     pub fn asker(self, event: &Value) -> String {
-        if self == Host::Claude && elicitation::is_elicitation(event) {
+        if self.is_server_form(event) {
             let server: String = elicitation::server(event).chars().take(60).collect();
             return format!("{} (MCP server {server})", self.name());
         }
@@ -104,7 +110,7 @@ impl Host {
     /// The `ask_user` payload for the host's hook `event` (its event for its question tool, or
     /// Claude Code's for an MCP server's form), or why there is none.
     pub fn payload(self, event: &Value) -> Result<Value, questions::NotOurs> {
-        if self == Host::Claude && elicitation::is_elicitation(event) {
+        if self.is_server_form(event) {
             return elicitation::payload(event);
         }
         let slot = self.slot();
@@ -123,10 +129,10 @@ impl Host {
 
     /// The hook's output for `result`, the answer to the ask made from `event`.
     pub fn output(self, event: &Value, result: &AskResult) -> Value {
+        if self.is_server_form(event) {
+            return elicitation::output(event, result);
+        }
         match self {
-            Host::Claude if elicitation::is_elicitation(event) => {
-                elicitation::output(event, result)
-            }
             Host::Claude => claude::output(event, result),
             Host::Codex => codex::output(event, result),
             Host::Gemini => gemini::output(event, result),
