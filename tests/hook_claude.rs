@@ -266,16 +266,17 @@ fn claudes_ask_user_question_is_answered_on_the_web_page() {
     assert_eq!(ask.client, "Claude Code");
     assert_eq!(ask.payload["questions"][0]["label"], "Database");
     let cookie = served.sign_in();
-    served.press(&cookie, &ask.id, "tab=0&act=note:1&note1=keep+it+simple");
-    served.press(&cookie, &ask.id, "tab=0&act=pick:1");
-    served.press(&cookie, &ask.id, "tab=1&act=toggle:0");
-    served.press(&cookie, &ask.id, "tab=1&act=toggle:1");
-    served.press(&cookie, &ask.id, "tab=1&act=next");
-    let done = served.press(&cookie, &ask.id, "tab=2&act=submit");
-    assert!(
-        done.body.contains("The agent has your answer"),
-        "{}",
-        done.body
+    served.answer(
+        &cookie,
+        &ask.id,
+        &[
+            "tab=0&act=note:1&note1=keep+it+simple",
+            "tab=0&act=pick:1",
+            "tab=1&act=toggle:0",
+            "tab=1&act=toggle:1",
+            "tab=1&act=next",
+            "tab=2&act=submit",
+        ],
     );
     let (result, told) = first_tool_result(&requests);
     let text = result["content"].to_string();
@@ -480,26 +481,9 @@ fn claudes_mcp_call_over_the_current_protocol_is_answered_on_the_web_page() {
     let ask = common::wait_pending(&queue);
     assert_eq!(ask.client, "Claude Code 2.1.332");
     // The form's round trip is over (declined at once) before the person answers.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !std::fs::read_to_string(&log)
-        .unwrap_or_default()
-        .contains("declined its form at once")
-    {
-        assert!(
-            Instant::now() < deadline,
-            "the round trip: {:?}",
-            std::fs::read_to_string(&log)
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    common::wait_file_holds(&log, "declined its form at once");
     let cookie = served.sign_in();
-    served.press(&cookie, &ask.id, "tab=0&act=pick:1");
-    let done = served.press(&cookie, &ask.id, "tab=1&act=submit");
-    assert!(
-        done.body.contains("The agent has your answer"),
-        "{}",
-        done.body
-    );
+    served.answer(&cookie, &ask.id, &["tab=0&act=pick:1", "tab=1&act=submit"]);
     let (result, _) = tool_result_of(&requests, |r| r["tool_use_id"] == "toolu_02");
     let text = match &result["content"] {
         Value::String(text) => text.clone(),
@@ -593,16 +577,17 @@ fn another_servers_form_is_asked_in_pi_ask_through_the_elicitation_hook() {
     );
     let (served, id) = (&scene.served, &scene.ask.id);
     let cookie = served.sign_in();
-    served.press(&cookie, id, "tab=0&act=pick:1");
-    served.press(&cookie, id, "tab=1&act=toggle:0");
-    served.press(&cookie, id, "tab=1&act=toggle:1");
-    served.press(&cookie, id, "tab=1&act=next");
-    served.press(&cookie, id, "tab=2&act=pick:1");
-    let done = served.press(&cookie, id, "tab=3&act=submit");
-    assert!(
-        done.body.contains("The agent has your answer"),
-        "{}",
-        done.body
+    served.answer(
+        &cookie,
+        id,
+        &[
+            "tab=0&act=pick:1",
+            "tab=1&act=toggle:0",
+            "tab=1&act=toggle:1",
+            "tab=1&act=next",
+            "tab=2&act=pick:1",
+            "tab=3&act=submit",
+        ],
     );
     assert_eq!(
         scene.told(),

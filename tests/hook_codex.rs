@@ -238,18 +238,15 @@ fn codexs_request_user_input_is_answered_on_the_web_page() {
         (&json!("PostgreSQL"), &json!(true))
     );
     let cookie = served.sign_in();
-    served.press(
+    served.answer(
         &cookie,
         &ask.id,
-        "tab=0&act=note:1&note1=one+file+is+enough",
-    );
-    served.press(&cookie, &ask.id, "tab=0&act=pick:1");
-    served.press(&cookie, &ask.id, "tab=1&act=pick:0");
-    let done = served.press(&cookie, &ask.id, "tab=2&act=submit");
-    assert!(
-        done.body.contains("The agent has your answer"),
-        "{}",
-        done.body
+        &[
+            "tab=0&act=note:1&note1=one+file+is+enough",
+            "tab=0&act=pick:1",
+            "tab=1&act=pick:0",
+            "tab=2&act=submit",
+        ],
     );
     let output = first_output(&requests);
     assert!(
@@ -332,13 +329,7 @@ fn codexs_mcp_call_is_answered_on_the_web_page_though_codex_declines_forms() {
     // Past the moment Codex would have been sent its form (the default 5 s fallback) and declined.
     std::thread::sleep(Duration::from_millis(5500));
     let cookie = served.sign_in();
-    served.press(&cookie, &ask.id, "tab=0&act=pick:1");
-    let done = served.press(&cookie, &ask.id, "tab=1&act=submit");
-    assert!(
-        done.body.contains("The agent has your answer"),
-        "{}",
-        done.body
-    );
+    served.answer(&cookie, &ask.id, &["tab=0&act=pick:1", "tab=1&act=submit"]);
     let output = first_output(&requests);
     let start = output.find('{').unwrap_or_else(|| panic!("{output}"));
     let details: Value = serde_json::from_str(&output[start..]).unwrap();
@@ -479,18 +470,7 @@ fn in_codexs_tui_the_hook_is_trusted_its_picker_asks_alone_and_pi_ask_inbox_answ
     wait_screen(&tui, "OpenAI Codex (v0.171.0)");
     // Codex writes the trust to its config as the screen goes.
     let config = home.join(".codex/config.toml");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !std::fs::read_to_string(&config)
-        .unwrap_or_default()
-        .contains("trusted_hash")
-    {
-        assert!(
-            Instant::now() < deadline,
-            "Codex recorded the trust: {:?}",
-            std::fs::read_to_string(&config)
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    common::wait_file_holds(&config, "trusted_hash");
     // Plan mode, where Codex's own request_user_input asks; nothing watches the queue.
     press_until(&mut tui, b"\x1b[Z", "Plan mode");
     submit(

@@ -230,6 +230,21 @@ pub fn wait_pending(queue: &Queue) -> QueuedAsk {
     }
 }
 
+/// Waits up to 10 s until the file at `path` holds `text` (another program writes it); a panic
+/// with what it holds otherwise.
+pub fn wait_file_holds(path: &std::path::Path, text: &str) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !std::fs::read_to_string(path).is_ok_and(|held| held.contains(text)) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} never held {text:?}: {:?}",
+            path.display(),
+            std::fs::read_to_string(path)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// The answer to ask `id` in `queue`, waited for up to 10 s (a panic otherwise).
 pub fn wait_answer(queue: &Queue, id: &str) -> Value {
     let ten_seconds = Some(Duration::from_secs(10));

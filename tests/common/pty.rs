@@ -202,6 +202,19 @@ impl Session {
         }
     }
 
+    /// Waits up to 30 s until the screen no longer shows `text` (another program's interface).
+    pub fn wait_long_gone(&self, text: &str) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while self.contents().contains(text) {
+            assert!(
+                Instant::now() < deadline,
+                "screen kept showing {text:?}:\n{}",
+                self.contents()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// Resizes the terminal: the emulator's screen and the pty (which sends SIGWINCH).
     pub fn resize(&mut self, rows: u16, cols: u16) {
         self.screen.lock().unwrap().screen_mut().set_size(

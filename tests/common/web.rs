@@ -144,6 +144,21 @@ impl Served {
         self.request("GET", path, headers, "")
     }
 
+    /// The presses `presses` on an ask's page in turn, the last of them the one that ends the form:
+    /// a panic with the page unless it says the agent has the answer.
+    pub fn answer(&self, cookie: &str, id: &str, presses: &[&str]) {
+        let mut last = None;
+        for press in presses {
+            last = Some(self.press(cookie, id, press));
+        }
+        let done = last.expect("at least the press that submits");
+        assert!(
+            done.body.contains("The agent has your answer"),
+            "{}",
+            done.body
+        );
+    }
+
     /// A press on an ask's page, as the page's script sends it (its own origin, the session).
     pub fn press(&self, cookie: &str, id: &str, body: &str) -> Response {
         let origin = self.origin();
