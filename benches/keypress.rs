@@ -7,8 +7,9 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::time::{Duration, Instant};
 
 use pi_ask::engine::{Engine, Input, Viewport};
+use pi_ask::engine::{Screen, Session};
 use pi_ask::keys::{Named, RawKey, TerminalInput};
-use pi_ask::tui::{App, Screen, Session};
+use pi_ask::tui::App;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 

@@ -555,7 +555,8 @@ pub fn embed_session(data: &[u8], dir: &Path) {
 /// markup is text, or Markdown cleaned to the allow-list) and no control character.
 pub fn web_press(data: &[u8]) {
     use crate::engine::{Engine, Input, Viewport};
-    use crate::tui::{App, Screen, Session};
+    use crate::engine::{Screen, Session};
+    use crate::tui::App;
     let payload = serde_json::json!({"questions": [
         {"id": "a", "prompt": "A?", "options": [{"value": "x", "label": "X"}, {"value": "y", "label": "Y", "preview": "p"}]},
         {"id": "b", "prompt": "B?", "type": "multi", "options": [{"value": "x", "label": "X"}, {"value": "y", "label": "Y"}]}

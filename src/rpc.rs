@@ -17,13 +17,14 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::engine::{Engine, Input, Viewport};
+use crate::engine::{Screen, Session};
 use crate::form::{Form, Question, QuestionType};
 use crate::keymap::BindingTable;
 use crate::lines::{Line, MAX_LINE};
 use crate::model::{Direct, Intent, Msg, ReviewAction};
 use crate::result::AskResult;
 use crate::settings::Settings;
-use crate::tui::{App, Screen, Session};
+use crate::tui::App;
 
 /// The last entry of every select card.
 pub const TYPE_SOMETHING: &str = "Type something…";

@@ -8,6 +8,7 @@ use crate::config::{ConfigPaths, ConfigStore};
 use crate::drivers::runtime::{self, Ending};
 use crate::drivers::tty as terminal;
 use crate::engine::{Engine, Input, Viewport};
+use crate::engine::{Screen, Session};
 use crate::files::{FileSource, IndexOptions};
 use crate::form::Form;
 use crate::keymap::BindingTable;
@@ -15,7 +16,7 @@ use crate::model::{External, Msg};
 use crate::remote::{FlowInfo, RemoteServer};
 use crate::report::CommandOutcome;
 use crate::result::{self, AskResult};
-use crate::tui::{App, Appearance, Screen, Session, SettingsApp, notify};
+use crate::tui::{App, Appearance, SettingsApp, notify};
 
 /// A form's result, and whether a signal ended it (rather than the person or the host).
 #[derive(Debug, Clone, PartialEq)]
@@ -221,7 +222,7 @@ pub fn emit_as(
 /// The remote socket as the session's outside source of messages.
 struct RemoteOutside(std::sync::Arc<RemoteServer>);
 
-impl crate::tui::Outside for RemoteOutside {
+impl crate::engine::Outside for RemoteOutside {
     fn poll(&mut self, questions: &[crate::form::Question]) -> Vec<Msg> {
         self.0.poll(questions)
     }
@@ -417,7 +418,7 @@ pub fn outcome(result: &AskResult) -> CommandOutcome {
 
 /// Line mode's notifications: the command channels only (the bell and OSC channels would put
 /// control bytes among the lines a screen reader reads).
-fn line_notifier() -> crate::tui::Notifier {
+fn line_notifier() -> crate::engine::Notifier {
     Box::new(|n, channels| {
         let commands: Vec<crate::config::Channel> = channels
             .iter()
@@ -453,7 +454,7 @@ fn run_lines(engine: &mut Engine, reason: crate::line::Reason) -> std::io::Resul
     crate::line::run(engine, &lines, &mut out, &options, &signals)
 }
 
-fn notifier() -> crate::tui::Notifier {
+fn notifier() -> crate::engine::Notifier {
     Box::new(|n, channels| {
         if let Ok(mut tty) = terminal::open_tty() {
             let _ = notify::send(n, channels, &mut tty);
@@ -500,7 +501,7 @@ pub fn ask_result(form: Form, options: &RunOptions) -> Result<Finished, RunError
 pub fn ask_result_with(
     form: Form,
     options: &RunOptions,
-    outside: Vec<Box<dyn crate::tui::Outside>>,
+    outside: Vec<Box<dyn crate::engine::Outside>>,
 ) -> Result<Finished, RunError> {
     if terminal::open_tty().is_err() {
         crate::report::report(NO_TERMINAL);
@@ -579,7 +580,7 @@ pub fn ask_result_with(
 pub fn flow_session(
     form: Form,
     options: &RunOptions,
-    notifier: impl FnOnce(bool) -> crate::tui::Notifier,
+    notifier: impl FnOnce(bool) -> crate::engine::Notifier,
 ) -> Result<(Session, Option<crate::line::Reason>), NotAFolder> {
     let root = root_folder(options.cwd.as_deref())?;
     let store = ConfigStore::open(ConfigPaths::from_env(options.config.as_deref()));

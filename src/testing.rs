@@ -25,6 +25,7 @@ use ratatui::buffer::{Buffer, Cell};
 
 use crate::config::{ConfigPaths, ConfigStore};
 use crate::engine::{Engine, Input, Viewport};
+use crate::engine::{Screen, Session};
 use crate::files::FileIndex;
 #[cfg(feature = "cli")]
 use crate::files::IndexOptions;
@@ -34,7 +35,7 @@ use crate::keys::{Base, KeyId, Mods, Named, RawKey, TerminalInput};
 use crate::model::Notification;
 use crate::result::AskResult;
 use crate::settings::Settings;
-use crate::tui::{App, Appearance, Screen, Session, SettingsApp, bytes};
+use crate::tui::{App, Appearance, SettingsApp, bytes};
 
 /// Each notification a harness's flow sent, with the channels it was sent through.
 type Sent = Rc<RefCell<Vec<(Notification, Vec<crate::config::Channel>)>>>;

@@ -459,7 +459,7 @@ fn accents_are_folded_so_cafe_finds_cafe_with_an_accent() {
 }
 
 /// A session on the one-question form offering files from `files`, driven event by event.
-fn session_with_files(files: impl Into<pi_ask::files::FileSource>) -> pi_ask::tui::Session {
+fn session_with_files(files: impl Into<pi_ask::files::FileSource>) -> pi_ask::engine::Session {
     let form = pi_ask::input::parse_payload(ONE).unwrap();
     let app = pi_ask::tui::App::new(
         form,
@@ -469,8 +469,8 @@ fn session_with_files(files: impl Into<pi_ask::files::FileSource>) -> pi_ask::tu
         None,
     )
     .with_files(files);
-    pi_ask::tui::Session::new(
-        pi_ask::tui::Screen::Flow(Box::new(app)),
+    pi_ask::engine::Session::new(
+        pi_ask::engine::Screen::Flow(Box::new(app)),
         None,
         Box::new(|_, _| {}),
     )

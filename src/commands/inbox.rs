@@ -41,7 +41,7 @@ struct AskerWatch {
     next_check: std::time::Instant,
 }
 
-impl crate::tui::Outside for AskerWatch {
+impl crate::engine::Outside for AskerWatch {
     fn poll(&mut self, _: &[crate::form::Question]) -> Vec<Msg> {
         if !self.withdrawn && self.queue.is_withdrawn(&self.id) {
             self.withdrawn = true;
@@ -116,7 +116,7 @@ fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoi
         },
         restore: None,
     };
-    let watch: Box<dyn crate::tui::Outside> = Box::new(AskerWatch {
+    let watch: Box<dyn crate::engine::Outside> = Box::new(AskerWatch {
         queue: queue.clone(),
         id: ask.id.clone(),
         asker: ask.asker.clone(),
@@ -381,8 +381,8 @@ fn terminal_list(
         table.clone(),
         *theme,
     );
-    let session = crate::tui::Session::new(
-        crate::tui::Screen::Inbox(Box::new(screen)),
+    let session = crate::engine::Session::new(
+        crate::engine::Screen::Inbox(Box::new(screen)),
         None,
         Box::new(|_, _| {}),
     );

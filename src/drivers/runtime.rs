@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crossterm::event::{self, Event, KeyEventKind};
 
 use super::tty::{Placement, TerminalGuard, install_panic_hook};
-use crate::engine::{Engine, Input, Viewport};
+use crate::engine::{Engine, Input, Medium, Viewport};
 use crate::keys::TerminalInput;
 
 /// How long the loop looks for more input once some arrived, before drawing. Not zero: with
@@ -24,43 +24,9 @@ const BATCH_POLL: Duration = Duration::from_micros(1);
 /// The most events taken into one step (a huge paste still draws now and then).
 const MAX_BATCH: usize = 1024;
 
-/// Why the loop ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ending {
-    /// The session finished (result, or settings closed).
-    Done,
-    /// A termination signal arrived or the terminal went away.
-    Interrupted(Interruption),
-}
-
-/// What ended a form before anyone answered it: never the person, so its result must not say they
-/// cancelled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Interruption {
-    /// A termination signal, by name (`SIGTERM`).
-    Signal(&'static str),
-    /// The terminal closed (its window or pty went away).
-    TerminalClosed,
-    /// Reading or writing the terminal failed (the error is reported on its own).
-    TerminalError,
-    /// The person gave the form back (Ctrl+C in the inbox, which puts the ask back).
-    PutBack,
-    /// Nobody answered within the form's time limit (`ask --timeout`).
-    TimedOut,
-}
+pub use crate::engine::{Ending, Interruption};
 
 impl Interruption {
-    /// The cause as the interrupted result names it.
-    pub fn cause(self) -> &'static str {
-        match self {
-            Interruption::Signal(name) => name,
-            Interruption::TerminalClosed => "the terminal closed",
-            Interruption::TerminalError => "a terminal error",
-            Interruption::PutBack => "put back",
-            Interruption::TimedOut => "timed out",
-        }
-    }
-
     /// The signal that arrived last (any process-wide registration of [`signal_flag`] records it).
     pub fn from_last_signal() -> Interruption {
         let number = last_signal().load(Ordering::Relaxed);
@@ -115,7 +81,7 @@ fn suspend_flag() -> io::Result<Arc<AtomicBool>> {
 }
 
 /// Suspends: the terminal restored, the process stopped (SIGSTOP, since SIGTSTP's own stop is
-/// replaced by the flag), and on SIGCONT the terminal taken again and the form redrawn.
+/// replaced by the flag), and on SIGCONT the terminal taken again and a frame asked for.
 fn suspend(
     engine: &mut Engine,
     terminal: &mut super::tty::Tty,
@@ -129,30 +95,8 @@ fn suspend(
     // The terminal may have changed size while stopped.
     engine.set_viewport(viewport(fullscreen)?);
     *terminal = guard.retake(placement(engine, fullscreen))?;
-    draw(engine, terminal, guard)
-}
-
-/// The open editor's text in the person's own editor: the terminal given back to it as for a
-/// suspend, taken again when it ends, and the saved text put in the form's editor.
-fn edit_externally(
-    engine: &mut Engine,
-    terminal: &mut super::tty::Tty,
-    guard: &mut TerminalGuard,
-    tty: &std::fs::File,
-    text: &str,
-) -> io::Result<()> {
-    let fullscreen = guard.is_fullscreen();
-    guard.release();
-    let edited = super::external_editor::edit(text, tty);
-    engine.set_viewport(viewport(fullscreen)?);
-    *terminal = guard.retake(placement(engine, fullscreen))?;
-    if let Ok(Some(edited)) = edited {
-        let replace = Input::Msg(crate::model::Msg::Edit(crate::model::EditOp::ReplaceAll(
-            edited,
-        )));
-        engine.step([replace], Instant::now());
-    }
-    draw(engine, terminal, guard)
+    engine.request_frame();
+    Ok(())
 }
 
 /// Whether this process is in the background of a job-control shell: its process group is not
@@ -258,7 +202,15 @@ pub fn run(engine: &mut Engine, fullscreen: bool) -> io::Result<Ending> {
     let mut terminal = std::mem::ManuallyDrop::new(terminal);
     // Watched for a hangup (the terminal closed): then the flow ends as if aborted.
     let tty = super::tty::open_tty()?;
-    let result = event_loop(engine, &mut terminal, &mut guard, &signals, &stops, &tty);
+    let mut medium = TerminalMedium {
+        terminal: &mut terminal,
+        guard: &mut guard,
+        signals: &signals,
+        stops: &stops,
+        tty: &tty,
+        resized: false,
+    };
+    let result = engine.pump(&mut medium);
     drop(guard);
     match result {
         Ok(ending) => Ok(ending),
@@ -268,56 +220,62 @@ pub fn run(engine: &mut Engine, fullscreen: bool) -> io::Result<Ending> {
     }
 }
 
-fn event_loop(
-    engine: &mut Engine,
-    terminal: &mut super::tty::Tty,
-    guard: &mut TerminalGuard,
-    signals: &AtomicBool,
-    stops: &AtomicBool,
-    tty: &std::fs::File,
-) -> io::Result<Ending> {
-    draw(engine, terminal, guard)?;
-    engine.session_mut().opened(Instant::now());
-    loop {
-        let session = engine.session();
-        if session.is_done() {
-            return Ok(Ending::Done);
+/// The controlling terminal as the engine's medium: its events read as one batch, frames drawn
+/// inline or on the alternate screen, signals, job-control stops and a hangup watched.
+struct TerminalMedium<'a> {
+    terminal: &'a mut super::tty::Tty,
+    guard: &'a mut TerminalGuard,
+    signals: &'a AtomicBool,
+    stops: &'a AtomicBool,
+    tty: &'a std::fs::File,
+    /// The last read held a resize: the terminal is rebuilt at the new size before the frame.
+    resized: bool,
+}
+
+impl Medium for TerminalMedium<'_> {
+    fn read(&mut self, engine: &mut Engine, wait: Duration) -> io::Result<Vec<Input>> {
+        if self.stops.swap(false, Ordering::Relaxed) {
+            // Back from a stop: the frame is drawn at once, before any wait.
+            suspend(engine, self.terminal, self.guard)?;
+            return Ok(Vec::new());
         }
-        if session.put_back() {
-            return Ok(Ending::Interrupted(Interruption::PutBack));
-        }
-        if signals.load(Ordering::Relaxed) {
-            return Ok(Ending::Interrupted(Interruption::from_last_signal()));
-        }
-        if session.timed_out(Instant::now()) {
-            return Ok(Ending::Interrupted(Interruption::TimedOut));
-        }
-        if hung_up(tty) {
-            return Ok(Ending::Interrupted(Interruption::TerminalClosed));
-        }
-        if stops.swap(false, Ordering::Relaxed) {
-            suspend(engine, terminal, guard)?;
-        }
-        let timeout = engine.wait_for_input(Instant::now());
         // Everything already waiting is one step (the engine makes a batch act as keys one at a
-        // time), then at most one frame; quiet frames: nothing is drawn on an idle wake-up.
-        let inputs = read_waiting(timeout)?;
-        let resized = inputs.iter().any(|i| matches!(i, Input::Resize { .. }));
-        let mut changed = engine.step(inputs, Instant::now()).changed;
-        if resized && !engine.is_done() {
+        // time), then at most one frame.
+        let inputs = read_waiting(wait)?;
+        self.resized |= inputs.iter().any(|i| matches!(i, Input::Resize { .. }));
+        Ok(inputs)
+    }
+
+    fn present(&mut self, engine: &mut Engine) -> io::Result<()> {
+        if std::mem::take(&mut self.resized) && !engine.is_done() {
             // The screen is cleared and the terminal rebuilt at the new size (an inline area as
             // tall as the form now wants; the alternate screen whole).
             let height = engine.frame_area().unwrap_or_default().height;
-            guard.resize(terminal, height)?;
+            self.guard.resize(self.terminal, height)?;
         }
-        changed |= engine.tick(Instant::now());
-        if let Some(text) = engine.session_mut().take_external_edit() {
-            edit_externally(engine, terminal, guard, tty, &text)?;
-            continue;
+        draw(engine, self.terminal, self.guard)
+    }
+
+    fn interrupted(&mut self) -> Option<Interruption> {
+        if self.signals.load(Ordering::Relaxed) {
+            Some(Interruption::from_last_signal())
+        } else if hung_up(self.tty) {
+            Some(Interruption::TerminalClosed)
+        } else {
+            None
         }
-        if changed && !engine.session().is_done() {
-            draw(engine, terminal, guard)?;
-        }
+    }
+
+    /// The terminal given back to the person's editor as for a suspend, taken again when it
+    /// ends, and redrawn whatever the editor did.
+    fn edit_externally(&mut self, engine: &mut Engine, text: &str) -> io::Result<Option<String>> {
+        let fullscreen = self.guard.is_fullscreen();
+        self.guard.release();
+        let edited = super::external_editor::edit(text, self.tty);
+        engine.set_viewport(viewport(fullscreen)?);
+        *self.terminal = self.guard.retake(placement(engine, fullscreen))?;
+        engine.request_frame();
+        Ok(edited.ok().flatten())
     }
 }
 

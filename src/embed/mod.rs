@@ -26,7 +26,8 @@ pub use messages::transcript;
 use protocol::{FlowKind, HostMessage, MAX_COLS, MAX_ROWS, Open};
 
 use crate::config::{ConfigPaths, ConfigStore, read_theme};
-use crate::engine::{Engine, Input, Viewport};
+use crate::engine::{Ending, Engine, Input, Interruption, Medium, Viewport};
+use crate::engine::{Screen, Session};
 use crate::keymap::BindingTable;
 use crate::lines::{Line, MAX_LINE};
 use crate::model::{External, Msg};
@@ -34,7 +35,7 @@ use crate::remote::protocol::{self as remote, RemoteMode, RemoteResponse, Submit
 use crate::result::{self, AskResult};
 use crate::rpc::{DialogReply, Dialogs};
 use crate::run::RunOptions;
-use crate::tui::{Appearance, Screen, Session, SettingsApp, bytes, notify};
+use crate::tui::{Appearance, SettingsApp, bytes, notify};
 
 /// Serves one flow: reads host lines from `lines` and writes engine lines to `out` until the flow
 /// ends (or the host's input does).
@@ -337,135 +338,125 @@ impl Host<'_> {
         notices: &Rc<RefCell<Vec<Value>>>,
         flow_id: Option<&str>,
     ) -> io::Result<Ended> {
-        self.frame(engine)?;
-        engine.session_mut().opened(Instant::now());
-        loop {
-            for notice in notices.borrow_mut().drain(..) {
-                self.send(&notice)?;
-            }
-            if engine.session().is_done() {
-                return Ok(Ended::Done);
-            }
-            let timeout = engine.wait_for_input(Instant::now());
-            let mut changed = match self.next(Some(timeout))? {
-                Next::Message(message) => self.handle(engine, message, flow_id)?,
-                Next::Quiet => false,
-                Next::Closed => {
-                    engine.session_mut().record_draft();
-                    engine.step(
-                        [Input::Msg(Msg::External(External::Interrupted))],
-                        Instant::now(),
-                    );
-                    return Ok(Ended::HostGone);
-                }
-            };
-            changed |= engine.tick(Instant::now());
-            if let Some(text) = engine.session_mut().take_external_edit() {
-                changed |= self.edit_externally(engine, &text)?;
-            }
-            if changed && !engine.session().is_done() {
-                self.frame(engine)?;
-            }
+        let mut medium = Hosted {
+            host: self,
+            notices,
+            flow_id,
+            closed: false,
+        };
+        engine.pump(&mut medium)?;
+        if medium.closed {
+            engine.session_mut().record_draft();
+            engine.step(
+                [Input::Msg(Msg::External(External::Interrupted))],
+                Instant::now(),
+            );
+            return Ok(Ended::HostGone);
         }
+        Ok(Ended::Done)
+    }
+
+    /// Sends the notifications the session raised since the last look.
+    fn send_notices(&mut self, notices: &Rc<RefCell<Vec<Value>>>) -> io::Result<()> {
+        let waiting: Vec<Value> = notices.borrow_mut().drain(..).collect();
+        for notice in &waiting {
+            self.send(notice)?;
+        }
+        Ok(())
     }
 
     /// `editor.externalEditor`: the host runs the person's editor on `text` (pi lends its
     /// terminal) and answers `edited`; the saved text replaces the form editor's. Meanwhile only
     /// `edited`, `resize` and `abort` apply. Returns whether the form changed.
-    fn edit_externally(&mut self, engine: &mut Engine, text: &str) -> io::Result<bool> {
+    fn edit_externally(&mut self, engine: &mut Engine, text: &str) -> io::Result<Option<String>> {
         self.edits += 1;
         let id = format!("edit-{}", self.edits);
         self.send(&serde_json::json!({"type": "edit", "id": id, "text": text}))?;
         loop {
             match self.next(None)? {
                 Next::Message(HostMessage::Edited { id: answered, text }) if answered == id => {
-                    let Some(text) = text else {
-                        return Ok(false);
-                    };
-                    let replace = Input::Msg(Msg::Edit(crate::model::EditOp::ReplaceAll(text)));
-                    return Ok(engine.step([replace], Instant::now()).changed);
+                    return Ok(text);
                 }
                 Next::Message(message @ (HostMessage::Resize { .. } | HostMessage::Abort)) => {
-                    let changed = self.handle(engine, message, None)?;
+                    let inputs = self.inputs_of(engine, message, None)?;
+                    if engine.step(inputs, Instant::now()).changed {
+                        engine.request_frame();
+                    }
                     if engine.session().is_done() {
-                        return Ok(changed);
+                        return Ok(None);
                     }
                 }
                 Next::Message(_) => {
                     self.error("an external edit is waiting: only edited, resize and abort apply")?
                 }
                 Next::Quiet => {}
-                // The host is gone: the loop sees it at its next read and ends the form.
-                Next::Closed => return Ok(false),
+                // The host is gone: the pump sees it at its next read and ends the form.
+                Next::Closed => return Ok(None),
             }
         }
     }
 
-    /// One host message for a drawn session. Returns whether the frame may have changed.
-    fn handle(
+    /// One host message for a drawn session, as the engine's inputs (everything one message
+    /// carries is one read: applied together, then one frame). What is the protocol's own (a
+    /// message out of turn, the terminal's keyboard report) is answered here.
+    fn inputs_of(
         &mut self,
         engine: &mut Engine,
         message: HostMessage,
         flow_id: Option<&str>,
-    ) -> io::Result<bool> {
-        let now = Instant::now();
+    ) -> io::Result<Vec<Input>> {
         Ok(match message {
-            // Everything one message carries is one read: applied together, then one frame.
-            HostMessage::Input(data) => {
-                let inputs = bytes::decode(data.as_bytes())
-                    .into_iter()
-                    .map(Input::Terminal);
-                engine.step(inputs, now).changed
-            }
-            HostMessage::Resize { width, height } => {
-                let resize = Input::Resize {
-                    width: width.clamp(1, MAX_COLS),
-                    height: height.clamp(1, MAX_ROWS),
-                };
-                engine.step([resize], now).changed
-            }
-            HostMessage::Abort => {
-                let abort = Input::Msg(Msg::External(External::Interrupted));
-                engine.step([abort], now).changed
-            }
+            HostMessage::Input(data) => bytes::decode(data.as_bytes())
+                .into_iter()
+                .map(Input::Terminal)
+                .collect(),
+            HostMessage::Resize { width, height } => vec![Input::Resize {
+                width: width.clamp(1, MAX_COLS),
+                height: height.clamp(1, MAX_ROWS),
+            }],
+            HostMessage::Abort => vec![Input::Msg(Msg::External(External::Interrupted))],
             HostMessage::Keyboard { shift_enter } => {
                 engine.session_mut().set_shift_enter_reported(shift_enter);
-                true
+                engine.request_frame();
+                Vec::new()
             }
             HostMessage::Submit(value) => {
-                let outcome = self.submit(engine, &value, flow_id);
+                let (outcome, applied) = match self.submit(engine, &value, flow_id) {
+                    Ok(msg) => (Ok(()), vec![Input::Msg(msg)]),
+                    Err(refused) => (Err(refused), Vec::new()),
+                };
                 let (request_id, sent_flow) = remote::ids_of(&value);
                 let reply =
                     remote::submit_result(request_id.as_deref(), sent_flow.as_deref(), &outcome);
                 self.send(&reply)?;
-                outcome.is_ok()
+                applied
             }
             HostMessage::Open(_) => {
                 self.error("a flow is already open; one flow per engine")?;
-                false
+                Vec::new()
             }
             HostMessage::Reply(_) => {
                 self.error("no dialog step is waiting for a reply")?;
-                false
+                Vec::new()
             }
             HostMessage::Extracted(_) => {
                 self.error("no extraction is waiting for the model's answer")?;
-                false
+                Vec::new()
             }
             HostMessage::Edited { .. } => {
                 self.error("no external edit is waiting")?;
-                false
+                Vec::new()
             }
         })
     }
 
-    /// Validates a remote submit against the open flow and applies it.
+    /// Validates a remote submit against the open flow: the message that applies it.
     fn submit(
         &mut self,
         engine: &mut Engine,
         value: &Value,
         flow_id: Option<&str>,
-    ) -> Result<(), SubmitError> {
+    ) -> Result<Msg, SubmitError> {
         let (Some(flow_id), Some(app)) = (flow_id, engine.session().app()) else {
             return Err(SubmitError::FlowNotFound);
         };
@@ -480,8 +471,50 @@ impl Host<'_> {
                 elaborate: mode == RemoteMode::Elaborate,
             }),
         };
-        engine.step([Input::Msg(msg)], Instant::now());
-        Ok(())
+        Ok(msg)
+    }
+}
+
+/// A drawn session's medium: the host's lines in, frames and notifications out.
+struct Hosted<'h, 'a, 'n, 'f> {
+    host: &'h mut Host<'a>,
+    notices: &'n Rc<RefCell<Vec<Value>>>,
+    flow_id: Option<&'f str>,
+    /// The host's input ended.
+    closed: bool,
+}
+
+impl Medium for Hosted<'_, '_, '_, '_> {
+    fn read(&mut self, engine: &mut Engine, wait: Duration) -> io::Result<Vec<Input>> {
+        self.host.send_notices(self.notices)?;
+        match self.host.next(Some(wait))? {
+            Next::Message(message) => self.host.inputs_of(engine, message, self.flow_id),
+            Next::Quiet => Ok(Vec::new()),
+            Next::Closed => {
+                self.closed = true;
+                Ok(Vec::new())
+            }
+        }
+    }
+
+    fn present(&mut self, engine: &mut Engine) -> io::Result<()> {
+        self.host.frame(engine)
+    }
+
+    fn interrupted(&mut self) -> Option<Interruption> {
+        self.closed.then_some(Interruption::TerminalClosed)
+    }
+
+    fn edit_externally(&mut self, engine: &mut Engine, text: &str) -> io::Result<Option<String>> {
+        self.host.edit_externally(engine, text)
+    }
+
+    /// The last notifications go out, unless the host is gone (its output may be too).
+    fn ended(&mut self, _engine: &Engine, _ending: Ending) -> io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        self.host.send_notices(self.notices)
     }
 }
 

@@ -21,7 +21,12 @@ use ratatui::layout::{Position, Rect};
 
 use crate::keys::TerminalInput;
 use crate::model::Msg;
-use crate::tui::{Screen, Session};
+
+mod pump;
+mod session;
+
+pub use pump::{Ending, Interruption, Medium};
+pub use session::{DRAFT_DEBOUNCE, FlowJournal, Notifier, Outside, Screen, Session};
 
 /// How often a driver wakes to check signals and timers when no input arrives.
 const IDLE_POLL: Duration = Duration::from_millis(100);
@@ -101,6 +106,8 @@ pub struct Engine {
     /// key after Tab meets the completion list whatever the machine's speed); none: answers are
     /// taken when they come, at a tick.
     settle_files: Option<Duration>,
+    /// A frame was asked for since the last one was presented ([`Engine::pump`]).
+    frame_requested: bool,
 }
 
 impl Engine {
@@ -112,6 +119,7 @@ impl Engine {
             measured_for: None,
             scratch: Buffer::empty(Rect::default()),
             settle_files: None,
+            frame_requested: false,
         }
     }
 

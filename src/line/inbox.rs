@@ -4,17 +4,17 @@
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::time::Instant;
+use std::time::Duration;
 
 use pi_ask_components::Theme;
 
-use crate::engine::{Engine, Input, Viewport};
+use crate::engine::{Ending, Engine, Input, Interruption, Medium, Screen, Session, Viewport};
 use crate::inbox::{InboxList, ListEnding, WaitingAsk, view};
 use crate::keymap::BindingTable;
 use crate::model::{InboxAction, Msg};
 use crate::printable::printable;
-use crate::tui::inbox_screen::REFRESH;
-use crate::tui::{InboxScreen, Screen, Session};
+use crate::remote::protocol::unix_ms;
+use crate::tui::InboxScreen;
 
 const COMMANDS: &str = "Type a number to open that ask, l and a number to leave it for later, d and a number to decline it, q to quit, or an empty line to hear the list again.";
 
@@ -119,76 +119,117 @@ fn said_list(
     out: &mut dyn Write,
     signals: &AtomicBool,
 ) -> io::Result<ListEnding> {
-    let now_ms = crate::remote::protocol::unix_ms;
-    let say = |out: &mut dyn Write, lines: Vec<String>| -> io::Result<()> {
-        for line in lines {
-            writeln!(out, "{line}")?;
-        }
-        out.flush()
+    let mut medium = ListMedium {
+        out,
+        lines,
+        signals,
+        said: None,
+        say_whole: false,
+        closed: false,
     };
-    say(out, list_lines(shown(engine), now_ms()))?;
-    loop {
-        if signals.load(Ordering::Relaxed) {
-            return Ok(ListEnding::Interrupted);
+    let ending = engine.pump(&mut medium)?;
+    Ok(match ending {
+        Ending::Done => ending_of(engine).unwrap_or(ListEnding::Interrupted),
+        Ending::Interrupted(_) => ListEnding::Interrupted,
+    })
+}
+
+/// The list's medium: typed lines in, the list (or what changed in it) said.
+struct ListMedium<'o, 'l> {
+    out: &'o mut dyn Write,
+    lines: &'l Receiver<String>,
+    signals: &'l AtomicBool,
+    /// The asks the person was last told of, in their numbers' order (none: nothing said yet).
+    said: Option<Vec<String>>,
+    /// The last line asks for the whole list again.
+    say_whole: bool,
+    /// The typed lines ended.
+    closed: bool,
+}
+
+impl ListMedium<'_, '_> {
+    fn say(&mut self, lines: Vec<String>) -> io::Result<()> {
+        for line in lines {
+            writeln!(self.out, "{line}")?;
         }
-        let wait = engine
-            .session()
-            .next_deadline()
-            .map_or(REFRESH, |d| d.saturating_duration_since(Instant::now()));
-        match lines.recv_timeout(wait.min(REFRESH)) {
+        self.out.flush()
+    }
+}
+
+fn ids(list: &InboxList) -> Vec<String> {
+    list.entries().iter().map(|e| e.id.clone()).collect()
+}
+
+impl Medium for ListMedium<'_, '_> {
+    fn read(&mut self, engine: &mut Engine, wait: Duration) -> io::Result<Vec<Input>> {
+        match self.lines.recv_timeout(wait) {
             Ok(line) => match parse(&line, shown(engine).entries().len()) {
-                Ok(None) => say(out, list_lines(shown(engine), now_ms()))?,
-                Ok(Some((action, row))) => {
-                    let inputs =
-                        [InboxAction::Highlight(row), action].map(|a| Input::Msg(Msg::Inbox(a)));
-                    engine.step(inputs, Instant::now());
-                    if let Some(ending) = ending(engine) {
-                        return Ok(ending);
-                    }
-                    say(out, list_lines(shown(engine), now_ms()))?;
+                Ok(None) => {
+                    self.say_whole = true;
+                    engine.request_frame();
+                    Ok(Vec::new())
                 }
-                Err(problem) => say(out, vec![problem.to_string()])?,
+                Ok(Some((action, row))) => {
+                    self.say_whole = true;
+                    engine.request_frame();
+                    Ok([InboxAction::Highlight(row), action]
+                        .map(|a| Input::Msg(Msg::Inbox(a)))
+                        .into())
+                }
+                Err(problem) => {
+                    self.say(vec![problem.to_string()])?;
+                    Ok(Vec::new())
+                }
             },
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => return Ok(ListEnding::Interrupted),
+            Err(RecvTimeoutError::Timeout) => Ok(Vec::new()),
+            Err(RecvTimeoutError::Disconnected) => {
+                self.closed = true;
+                Ok(Vec::new())
+            }
         }
-        let before: Vec<String> = shown(engine)
-            .entries()
-            .iter()
-            .map(|e| e.id.clone())
-            .collect();
-        engine.tick(Instant::now());
-        if let Some(ending) = ending(engine) {
-            return Ok(ending);
-        }
+    }
+
+    /// The whole list when it is first shown or a line asked for it; otherwise what changed: an
+    /// ask gone moves the numbers, so the list is said again before a number names the wrong
+    /// ask; new asks are said as they come.
+    fn present(&mut self, engine: &mut Engine) -> io::Result<()> {
         let list = shown(engine);
-        let ids: Vec<&str> = list.entries().iter().map(|e| e.id.as_str()).collect();
-        if ids == before {
-            continue;
+        let now = unix_ms();
+        let ids = ids(list);
+        let Some(before) = self.said.replace(ids.clone()) else {
+            return self.say(list_lines(list, now));
+        };
+        if std::mem::take(&mut self.say_whole) {
+            return self.say(list_lines(list, now));
         }
-        if before.iter().any(|id| !ids.contains(&id.as_str())) {
-            // An ask went away (answered elsewhere, withdrawn): the numbers moved, so the
-            // whole list is said again before a number can name the wrong ask.
+        if ids == before {
+            return Ok(());
+        }
+        if before.iter().any(|id| !ids.contains(id)) {
             let mut lines = vec![
                 "The list changed: an ask was answered elsewhere (another inbox, the web page) or withdrawn.".to_owned(),
             ];
-            lines.extend(list_lines(list, now_ms()));
-            say(out, lines)?;
-            continue;
+            lines.extend(list_lines(list, now));
+            return self.say(lines);
         }
         let new: Vec<String> = list
             .entries()
             .iter()
             .enumerate()
             .filter(|(_, e)| !before.contains(&e.id))
-            .map(|(i, e)| format!("New ask: {}", entry_line(i + 1, e, false, now_ms())))
+            .map(|(i, e)| format!("New ask: {}", entry_line(i + 1, e, false, now)))
             .collect();
-        say(out, new)?;
+        self.say(new)
+    }
+
+    fn interrupted(&mut self) -> Option<Interruption> {
+        (self.closed || self.signals.load(Ordering::Relaxed))
+            .then_some(Interruption::TerminalClosed)
     }
 }
 
 /// How the list ended, once it did.
-fn ending(engine: &Engine) -> Option<ListEnding> {
+fn ending_of(engine: &Engine) -> Option<ListEnding> {
     engine.session().inbox()?.ending().cloned()
 }
 

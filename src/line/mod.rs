@@ -14,10 +14,9 @@ pub mod say;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::drivers::runtime::{Ending, Interruption};
-use crate::engine::{Engine, Input};
+use crate::engine::{Ending, Engine, Input, Interruption, Medium};
 use crate::form::QuestionType;
 use crate::model::{Direct, Intent, Model, Msg, Tab};
 use command::{Command, Place};
@@ -55,9 +54,6 @@ pub fn tty_lines() -> io::Result<&'static std::sync::Mutex<Receiver<String>>> {
 pub fn discard_typed_ahead(lines: &Receiver<String>) {
     while lines.try_recv().is_ok() {}
 }
-
-/// How often outside messages (remote answers, a withdrawal) are looked for between lines.
-const POLL: Duration = Duration::from_millis(40);
 
 /// Why line mode is on, for the first line it says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,15 +123,45 @@ struct NoteDraft {
     lines: Vec<String>,
 }
 
-/// The driver's state between lines.
-struct Driver<'o> {
+/// What is said once a typed line's inputs were applied: each answer is read off the model as it
+/// is afterwards.
+enum Reply {
+    /// Nothing more (the note and notice rules still apply).
+    Nothing,
+    /// These lines.
+    Lines(Vec<String>),
+    /// These lines, then where the person is.
+    ThenPrompt(Vec<String>),
+    /// Question `q`'s answer as it is now, then wherever the person is.
+    Answered(usize),
+    /// The notice (what changed, or the confirmation asked for), then the question unless a
+    /// confirmation waits.
+    TypeChanged,
+    /// The current tab said again.
+    Current,
+    /// A review action was pressed: the double-press setting may have armed it first.
+    ReviewPressed,
+}
+
+/// Line mode's medium: typed lines in (from a reader thread, so outside messages are looked at
+/// while nobody types), lines out.
+struct Driver<'o, 'l> {
     out: &'o mut dyn Write,
+    lines: &'l Receiver<String>,
+    options: &'l LineOptions,
+    signals: &'l AtomicBool,
     note: Option<NoteDraft>,
     /// The last notice said, so a notice is said once.
     said_notice: Option<String>,
+    /// What the last line asks to be said once applied.
+    reply: Option<Reply>,
+    /// The form has been said (the first presentation says it whole).
+    introduced: bool,
+    /// The typed lines ended.
+    closed: bool,
 }
 
-impl Driver<'_> {
+impl Driver<'_, '_> {
     fn say(&mut self, lines: impl IntoIterator<Item = String>) -> io::Result<()> {
         for line in lines {
             writeln!(self.out, "{line}")?;
@@ -152,11 +178,6 @@ impl Driver<'_> {
         self.said_notice = notice;
         Ok(())
     }
-}
-
-/// What the person meant, through the engine as every driver's input goes.
-fn send(engine: &mut Engine, msg: Msg, now: Instant) {
-    engine.step([Input::Msg(msg)], now);
 }
 
 fn model(engine: &Engine) -> &Model {
@@ -185,124 +206,155 @@ fn place(model: &Model) -> Place {
     }
 }
 
-impl Driver<'_> {
-    /// One typed line.
-    fn line(&mut self, engine: &mut Engine, line: &str, now: Instant) -> io::Result<()> {
+impl Driver<'_, '_> {
+    /// One typed line: the messages it means, and what to say once they applied (in
+    /// [`Driver::reply`]; none: nothing is said, not even a notice).
+    fn line(&mut self, model: &Model, line: &str) -> Vec<Msg> {
+        let (msgs, reply) = self.meaning(model, line);
+        self.reply = reply;
+        msgs
+    }
+
+    fn meaning(&mut self, model: &Model, line: &str) -> (Vec<Msg>, Option<Reply>) {
         if let Some(note) = &mut self.note {
             if line.trim() != "." {
                 note.lines.push(line.to_owned());
-                return Ok(());
+                return (Vec::new(), None);
             }
             let note = self.note.take().expect("a note is being typed");
-            if let Tab::Question(_) = model(engine).tab() {
+            if let Tab::Question(_) = model.tab() {
                 let text = note.lines.join("\n");
-                send(
-                    engine,
-                    Msg::Direct(Direct::Note {
-                        option: note.option,
-                        text,
-                    }),
-                    now,
+                let msg = Msg::Direct(Direct::Note {
+                    option: note.option,
+                    text,
+                });
+                return (
+                    vec![msg],
+                    Some(Reply::ThenPrompt(vec!["Note saved.".to_owned()])),
                 );
-                self.say(["Note saved.".to_owned()])?;
             }
-            return self.say([say::prompt_line_at(model(engine))]);
+            return (Vec::new(), Some(Reply::ThenPrompt(Vec::new())));
         }
-        let command = match command::parse(line, place(model(engine))) {
+        let command = match command::parse(line, place(model)) {
             Ok(command) => command,
             Err(problem) => {
-                return self.say([problem.to_string(), say::prompt_line_at(model(engine))]);
+                return (
+                    Vec::new(),
+                    Some(Reply::ThenPrompt(vec![problem.to_string()])),
+                );
             }
         };
-        let tab_before = model(engine).tab();
-        match command {
+        let tab_before = model.tab();
+        let question = match tab_before {
+            Tab::Question(q) => Some(q),
+            Tab::Review => None,
+        };
+        let (msgs, reply) = match command {
             Command::Choose(numbers) => {
-                let Tab::Question(q) = tab_before else {
-                    return Ok(());
+                let Some(q) = question else {
+                    return (Vec::new(), None);
                 };
                 let options = numbers.iter().map(|n| n - 1).collect();
-                send(engine, Msg::Direct(Direct::Choose(options)), now);
-                self.said(engine, q)?;
+                (
+                    vec![Msg::Direct(Direct::Choose(options))],
+                    Reply::Answered(q),
+                )
             }
             Command::Own(text) => {
-                let Tab::Question(q) = tab_before else {
-                    return Ok(());
+                let Some(q) = question else {
+                    return (Vec::new(), None);
                 };
-                send(engine, Msg::Direct(Direct::Own(text)), now);
-                self.said(engine, q)?;
+                (vec![Msg::Direct(Direct::Own(text))], Reply::Answered(q))
             }
-            Command::OptionNote(n, Some(text)) => {
-                if let Tab::Question(_) = tab_before {
-                    let option = Some(n - 1);
-                    send(engine, Msg::Direct(Direct::Note { option, text }), now);
-                    self.say([format!("Note on option {n} saved.")])?;
-                }
-                self.say([say::prompt_line_at(model(engine))])?;
-            }
-            Command::QuestionNote(Some(text)) => {
-                if let Tab::Question(_) = tab_before {
-                    let option = None;
-                    send(engine, Msg::Direct(Direct::Note { option, text }), now);
-                    self.say(["Note on the question saved.".to_owned()])?;
-                }
-                self.say([say::prompt_line_at(model(engine))])?;
-            }
+            Command::OptionNote(n, Some(text)) => match question {
+                Some(_) => (
+                    vec![Msg::Direct(Direct::Note {
+                        option: Some(n - 1),
+                        text,
+                    })],
+                    Reply::ThenPrompt(vec![format!("Note on option {n} saved.")]),
+                ),
+                None => (Vec::new(), Reply::ThenPrompt(Vec::new())),
+            },
+            Command::QuestionNote(Some(text)) => match question {
+                Some(_) => (
+                    vec![Msg::Direct(Direct::Note { option: None, text })],
+                    Reply::ThenPrompt(vec!["Note on the question saved.".to_owned()]),
+                ),
+                None => (Vec::new(), Reply::ThenPrompt(Vec::new())),
+            },
             Command::OptionNote(n, None) => {
                 self.note = Some(NoteDraft {
                     option: Some(n - 1),
                     lines: Vec::new(),
                 });
-                self.say([format!(
-                    "Type the note on option {n}, on as many lines as you like; end it with a line holding a single dot."
-                )])?;
+                (
+                    Vec::new(),
+                    Reply::Lines(vec![format!(
+                        "Type the note on option {n}, on as many lines as you like; end it with a line holding a single dot."
+                    )]),
+                )
             }
             Command::QuestionNote(None) => {
                 self.note = Some(NoteDraft {
                     option: None,
                     lines: Vec::new(),
                 });
-                self.say(["Type the note on the question, on as many lines as you like; end it with a line holding a single dot.".to_owned()])?;
+                (
+                    Vec::new(),
+                    Reply::Lines(vec!["Type the note on the question, on as many lines as you like; end it with a line holding a single dot.".to_owned()]),
+                )
             }
             Command::Preview(n) => {
-                if let Tab::Question(q) = tab_before {
-                    let lines = say::preview(&model(engine).questions()[q], n);
-                    self.say(lines)?;
-                }
-                self.say([say::prompt_line_at(model(engine))])?;
+                let lines = question
+                    .map(|q| say::preview(&model.questions()[q], n))
+                    .unwrap_or_default();
+                (Vec::new(), Reply::ThenPrompt(lines))
             }
-            Command::ChangeType => {
-                send(engine, Msg::Intent(Intent::ChangeQuestionType), now);
-                // What changed (or the confirmation asked for) first, then the question.
-                self.say_notice(model(engine))?;
-                if model(engine).pending_type_change().is_none() {
-                    self.say(say::current(model(engine)))?;
-                }
-            }
-            Command::Back => {
-                send(engine, Msg::Intent(Intent::PreviousTab), now);
-                self.say(say::current(model(engine)))?;
-            }
-            Command::Forward => {
-                send(engine, Msg::Intent(Intent::NextTab), now);
-                self.say(say::current(model(engine)))?;
-            }
-            Command::Review => {
-                send(engine, Msg::Direct(Direct::Review), now);
-                self.say(say::current(model(engine)))?;
-            }
-            Command::Help => self.say(say::help())?,
-            Command::Repeat => self.say(say::current(model(engine)))?,
+            Command::ChangeType => (
+                vec![Msg::Intent(Intent::ChangeQuestionType)],
+                Reply::TypeChanged,
+            ),
+            Command::Back => (vec![Msg::Intent(Intent::PreviousTab)], Reply::Current),
+            Command::Forward => (vec![Msg::Intent(Intent::NextTab)], Reply::Current),
+            Command::Review => (vec![Msg::Direct(Direct::Review)], Reply::Current),
+            Command::Help => (Vec::new(), Reply::Lines(say::help())),
+            Command::Repeat => (Vec::new(), Reply::Current),
             Command::Submit | Command::Elaborate | Command::Cancel if tab_before == Tab::Review => {
                 let n = match command {
                     Command::Submit => 1,
                     Command::Elaborate => 2,
                     _ => 3,
                 };
-                send(engine, Msg::Intent(Intent::Number(n)), now);
-                // The double-press setting arms the action first: said with this mode's letter.
-                if let Some(action) = model(engine)
+                (vec![Msg::Intent(Intent::Number(n))], Reply::ReviewPressed)
+            }
+            Command::Cancel => (vec![Msg::Intent(Intent::Cancel)], Reply::Nothing),
+            Command::Submit | Command::Elaborate => (Vec::new(), Reply::Nothing),
+        };
+        (msgs, Some(reply))
+    }
+
+    /// Says what the last line asked for, read off the model as it is now, then a new notice.
+    fn answer(&mut self, model: &Model, reply: Reply) -> io::Result<()> {
+        match reply {
+            Reply::Nothing => {}
+            Reply::Lines(lines) => self.say(lines)?,
+            Reply::ThenPrompt(mut lines) => {
+                lines.push(say::prompt_line_at(model));
+                self.say(lines)?
+            }
+            Reply::Answered(q) => self.said(model, q)?,
+            Reply::TypeChanged => {
+                self.say_notice(model)?;
+                if model.pending_type_change().is_none() {
+                    self.say(say::current(model))?;
+                }
+            }
+            Reply::Current => self.say(say::current(model))?,
+            Reply::ReviewPressed => {
+                if let Some(action) = model
                     .pending_review_shortcut()
-                    .filter(|_| !model(engine).is_finished())
+                    .filter(|_| !model.is_finished())
                 {
                     let (letter, verb) = match action {
                         crate::model::ReviewAction::Submit => ("s", "submit"),
@@ -312,15 +364,12 @@ impl Driver<'_> {
                     self.say([format!("Type {letter} again to {verb}.")])?;
                 }
             }
-            Command::Cancel => send(engine, Msg::Intent(Intent::Cancel), now),
-            Command::Submit | Command::Elaborate => {}
         }
-        self.say_notice(model(engine))
+        self.say_notice(model)
     }
 
     /// After an answer to question `q`: what it is now, then wherever the person is.
-    fn said(&mut self, engine: &Engine, q: usize) -> io::Result<()> {
-        let model = model(engine);
+    fn said(&mut self, model: &Model, q: usize) -> io::Result<()> {
         if model.is_finished() {
             return Ok(());
         }
@@ -330,6 +379,75 @@ impl Driver<'_> {
             self.say([format!("Question {} answered: {words}.", q + 1)])?;
         }
         self.say(say::current(model))
+    }
+}
+
+impl Medium for Driver<'_, '_> {
+    fn read(&mut self, engine: &mut Engine, wait: Duration) -> io::Result<Vec<Input>> {
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => {
+                if self.options.echo {
+                    self.say([format!("> {line}")])?;
+                }
+                let msgs = self.line(model(engine), &line);
+                if self.reply.is_some() {
+                    // Said even when nothing changed (help, a refusal, a repeat).
+                    engine.request_frame();
+                }
+                Ok(msgs.into_iter().map(Input::Msg).collect())
+            }
+            Err(RecvTimeoutError::Timeout) => Ok(Vec::new()),
+            Err(RecvTimeoutError::Disconnected) => {
+                self.closed = true;
+                Ok(Vec::new())
+            }
+        }
+    }
+
+    /// The whole form the first time; then what the last line asked for, or (a change from
+    /// outside: a remote answer, a withdrawal) the notice it brought.
+    fn present(&mut self, engine: &mut Engine) -> io::Result<()> {
+        let model = model(engine);
+        if !self.introduced {
+            self.introduced = true;
+            if let Some(intro_line) = self.options.intro.clone() {
+                self.say([intro_line])?;
+            }
+            if let Some(title) = model.title() {
+                self.say([format!("{}.", crate::printable::printable(title))])?;
+            }
+            self.say(say::current(model))?;
+            return self.say_notice(model);
+        }
+        match self.reply.take() {
+            Some(reply) => self.answer(model, reply),
+            None => self.say_notice(model),
+        }
+    }
+
+    fn interrupted(&mut self) -> Option<Interruption> {
+        if self.signals.load(Ordering::Relaxed) {
+            Some(Interruption::from_last_signal())
+        } else if self.closed {
+            Some(Interruption::TerminalClosed)
+        } else {
+            None
+        }
+    }
+
+    fn ended(&mut self, engine: &Engine, ending: Ending) -> io::Result<()> {
+        let said = match ending {
+            Ending::Done => match engine.session().result() {
+                Some(r) if r.details.cancelled => "The form was cancelled.",
+                Some(r) if r.details.mode == crate::result::Mode::Elaborate => {
+                    "Sent: the agent will elaborate on the options."
+                }
+                _ => "Submitted.",
+            },
+            Ending::Interrupted(Interruption::TimedOut) => "No answer in time: the form ended.",
+            Ending::Interrupted(_) => return Ok(()),
+        };
+        self.say([said.to_owned()])
     }
 }
 
@@ -354,63 +472,16 @@ pub fn run(
 ) -> io::Result<Ending> {
     let mut driver = Driver {
         out,
+        lines,
+        options,
+        signals,
         note: None,
         said_notice: None,
+        reply: None,
+        introduced: false,
+        closed: false,
     };
-    let intro_line = options.intro.as_deref();
-    if let Some(intro_line) = intro_line {
-        driver.say([intro_line.to_owned()])?;
-    }
-    if let Some(title) = model(engine).title() {
-        driver.say([format!("{}.", crate::printable::printable(title))])?;
-    }
-    driver.say(say::current(model(engine)))?;
-    // Opening writes what waited for the form to show (the default config, whose failure is a
-    // notice): the notice is said after it.
-    engine.session_mut().opened(Instant::now());
-    driver.say_notice(model(engine))?;
-    loop {
-        if engine.session().is_done() {
-            let said = match engine.session().result() {
-                Some(r) if r.details.cancelled => "The form was cancelled.",
-                Some(r) if r.details.mode == crate::result::Mode::Elaborate => {
-                    "Sent: the agent will elaborate on the options."
-                }
-                _ => "Submitted.",
-            };
-            driver.say([said.to_owned()])?;
-            return Ok(Ending::Done);
-        }
-        if signals.load(Ordering::Relaxed) {
-            return Ok(Ending::Interrupted(Interruption::from_last_signal()));
-        }
-        let now = Instant::now();
-        if engine.session().timed_out(now) {
-            driver.say(["No answer in time: the form ended.".to_owned()])?;
-            return Ok(Ending::Interrupted(Interruption::TimedOut));
-        }
-        let timeout = engine
-            .session()
-            .next_deadline()
-            .map_or(POLL, |d| d.saturating_duration_since(now).min(POLL));
-        match lines.recv_timeout(timeout) {
-            Ok(line) => {
-                if options.echo {
-                    driver.say([format!("> {line}")])?;
-                }
-                driver.line(engine, &line, Instant::now())?
-            }
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => {
-                return Ok(Ending::Interrupted(Interruption::TerminalClosed));
-            }
-        }
-        let revision = model(engine).revision();
-        if engine.tick(Instant::now()) && model(engine).revision() != revision {
-            // Something from outside changed the form (a remote answer, a withdrawal).
-            driver.say_notice(model(engine))?;
-        }
-    }
+    engine.pump(&mut driver)
 }
 
 #[cfg(test)]

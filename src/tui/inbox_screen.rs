@@ -1,4 +1,4 @@
-//! The inbox's list as a screen of a [`Session`](crate::tui::Session), so every driver steps it
+//! The inbox's list as a screen of a [`Session`](crate::engine::Session), so every driver steps it
 //! through the one [`Engine`](crate::engine::Engine) and the terminal runtime's one loop reads,
 //! ticks and draws it as it does a form: keys through the binding table's `inbox` (or filter)
 //! context, the waiting asks looked at again every [`REFRESH`], the ages redrawn every [`AGES`].
@@ -170,9 +170,9 @@ mod tests {
 
     use super::*;
     use crate::engine::{Engine, Input, Viewport};
+    use crate::engine::{Screen, Session};
     use crate::inbox::InboxCmd;
     use crate::keys::KeyId;
-    use crate::tui::{Screen, Session};
 
     fn entry(id: &str, prompt: &str, at: u64) -> WaitingAsk {
         WaitingAsk {

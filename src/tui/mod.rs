@@ -1,5 +1,6 @@
-//! The interactive terminal UI: the flow's view and event handling ([`App`]), the effects of its
-//! commands ([`Session`]), and the runtime that owns the terminal.
+//! The screens and how they look: the flow's view and key handling ([`App`]), the settings alone
+//! ([`SettingsApp`]), the inbox's list ([`InboxScreen`]), their hints and themes. The effects of
+//! their commands are the engine's ([`crate::engine::Session`]).
 
 mod app;
 pub mod appearance;
@@ -8,7 +9,6 @@ mod hints;
 pub(crate) mod inbox_screen;
 #[cfg(feature = "cli")]
 pub mod notify;
-mod session;
 mod settings_app;
 pub mod view;
 
@@ -17,7 +17,6 @@ pub use app::App;
 pub use appearance::{Appearance, ChosenTheme, ColorMode, Look, ThemeSource};
 pub use hints::{flow_hints, settings_footer};
 pub use inbox_screen::InboxScreen;
-pub use session::{FlowJournal, Notifier, Outside, Screen, Session};
 pub use settings_app::SettingsApp;
 
 /// The built-in showcase form of `pi-ask demo`.

@@ -60,4 +60,18 @@ impl SettingsApp {
             _ => Vec::new(),
         }
     }
+
+    /// Draws the modal over `area`; closed, it draws nothing (the session is over).
+    pub fn render(&self, area: ratatui::layout::Rect, buf: &mut ratatui::buffer::Buffer) {
+        if let Some(modal) = &self.modal {
+            let v = super::view::settings_view(
+                modal,
+                &self.settings,
+                &self.config_path,
+                &self.table,
+                &self.look,
+            );
+            super::view::draw_modal(v, area, buf);
+        }
+    }
 }

@@ -1,6 +1,8 @@
-//! A session: the screen (a flow or the settings modal alone) plus the effects its commands ask
-//! for — saving settings through the config store, timers, notifications, the final result.
-//! Shared by the real terminal runtime and the test harness.
+//! A session: the screen (a flow, the settings modal alone, the inbox's list) plus the effects
+//! its commands ask for — saving settings through the config store, timers, notifications, the
+//! flow's journal, the final result. The engine's own state: every driver holds one through an
+//! [`super::Engine`]; what each screen looks like is the screen's (`crate::tui`), not this
+//! module's.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -9,11 +11,6 @@ use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 
-use super::app::App;
-use super::appearance::{Appearance, ThemeSource};
-use super::inbox_screen::InboxScreen;
-use super::settings_app::SettingsApp;
-use super::view;
 use crate::config::{Channel, Config, ConfigStore, ThemeConfig};
 use crate::files::{FileSource, FileWorker, SearchReply};
 use crate::keymap::BindingTable;
@@ -21,6 +18,7 @@ use crate::keys::TerminalInput;
 use crate::model::{Cmd, Msg, Notification, Report};
 use crate::result::AskResult;
 use crate::settings::RESET_CONFIRM_WINDOW_MS;
+use crate::tui::{App, Appearance, InboxScreen, SettingsApp, ThemeSource};
 
 /// What is on screen.
 pub enum Screen {
@@ -227,7 +225,9 @@ impl Session {
     /// The UI is drawn and waits for input. What had to wait for the first frame is done now:
     /// the history record of the opening, and the commented default config file where there
     /// was none (a failure to write it is a notice on the screen).
-    pub fn opened(&mut self, now: Instant) {
+    ///
+    /// Returns whether what is drawn may have changed since (a notice about the config file).
+    pub fn opened(&mut self, now: Instant) -> bool {
         self.start_time_limit(now);
         if let Some(journal) = &self.journal {
             journal.shown();
@@ -236,10 +236,13 @@ impl Session {
                 self.draft_due = Some(now);
             }
         }
-        if let Some(notice) = self.store.as_mut().and_then(ConfigStore::create_default) {
+        let notice = self.store.as_mut().and_then(ConfigStore::create_default);
+        let noticed = notice.is_some();
+        if let Some(notice) = notice {
             self.dispatch(Msg::Report(Report::ConfigNotice(notice)), now);
         }
         self.dispatch(Msg::Report(Report::Opened), now);
+        noticed
     }
 
     /// Schedules a draft record when something entered may have changed.
@@ -552,19 +555,7 @@ impl Session {
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) -> Option<Position> {
         let Screen::Flow(app) = &mut self.screen else {
             match &self.screen {
-                // Closed, it draws nothing: the session is over.
-                Screen::Settings(s) => {
-                    if let Some(modal) = &s.modal {
-                        let v = view::settings_view(
-                            modal,
-                            &s.settings,
-                            &s.config_path,
-                            &s.table,
-                            &s.look,
-                        );
-                        view::draw_modal(v, area, buf);
-                    }
-                }
+                Screen::Settings(s) => s.render(area, buf),
                 Screen::Inbox(inbox) => inbox.render(area, buf),
                 Screen::Flow(_) => {}
             }
