@@ -18,8 +18,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pi_ask::history::ProcessId;
-use pi_ask::queue::{Queue, QueuedAsk};
+use pi_ask::stores::history::ProcessId;
+use pi_ask::stores::queue::{Queue, QueuedAsk};
 use serde_json::json;
 
 struct Server {

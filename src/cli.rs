@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::commands::{self, CommandError, Ended, HistoryChoice};
-use crate::config::ThemeSetting;
 use crate::report::{CommandOutcome, EXIT_ERROR, print_json, report};
+use crate::stores::config::ThemeSetting;
 use crate::tui::{Appearance, ColorMode};
 
 /// The command line (clap). Its help texts are the `about` strings below.
@@ -186,7 +186,7 @@ enum Command {
         /// How the result is written: json (the result JSON), or text (the chosen labels, one a
         /// line; nothing when cancelled, timed out or refused).
         #[arg(long, value_enum, value_name = "FORMAT", default_value = "json")]
-        format: crate::run::ResultFormat,
+        format: crate::drivers::run::ResultFormat,
         /// Payload file, or `-` (the default) for standard input.
         #[arg(default_value = "-")]
         payload: PathBuf,
@@ -466,7 +466,7 @@ fn dispatch(command: Command) -> Ended {
                 dialog_timeout,
                 timeout,
             };
-            let run = crate::run::RunOptions {
+            let run = crate::drivers::run::RunOptions {
                 submit_when_answered: quick,
                 format,
                 ..options.into()
@@ -534,9 +534,9 @@ fn dispatch(command: Command) -> Ended {
             history,
         } => {
             let history = history.choice(config.as_deref());
-            let options = crate::run::RunOptions {
+            let options = crate::drivers::run::RunOptions {
                 config,
-                ..crate::run::RunOptions::default()
+                ..crate::drivers::run::RunOptions::default()
             };
             let args = commands::serve::ServeArgs {
                 listen,
@@ -549,9 +549,9 @@ fn dispatch(command: Command) -> Ended {
         }
         Command::Hook { host } => {
             let (host, HookArgs { queue, wait }) = match host {
-                HookHost::Claude(args) => (crate::hooks::Host::Claude, args),
-                HookHost::Codex(args) => (crate::hooks::Host::Codex, args),
-                HookHost::Gemini(args) => (crate::hooks::Host::Gemini, args),
+                HookHost::Claude(args) => (crate::drivers::hooks::Host::Claude, args),
+                HookHost::Codex(args) => (crate::drivers::hooks::Host::Codex, args),
+                HookHost::Gemini(args) => (crate::drivers::hooks::Host::Gemini, args),
             };
             let wait = std::time::Duration::from_secs_f64(if wait.is_finite() {
                 wait.clamp(0.0, 86_400.0)
@@ -562,9 +562,9 @@ fn dispatch(command: Command) -> Ended {
         }
         Command::Setup { host } => {
             let (host, args) = match host {
-                SetupHost::Claude(args) => (crate::hooks::Host::Claude, args),
-                SetupHost::Codex(args) => (crate::hooks::Host::Codex, args),
-                SetupHost::Gemini(args) => (crate::hooks::Host::Gemini, args),
+                SetupHost::Claude(args) => (crate::drivers::hooks::Host::Claude, args),
+                SetupHost::Codex(args) => (crate::drivers::hooks::Host::Codex, args),
+                SetupHost::Gemini(args) => (crate::drivers::hooks::Host::Gemini, args),
             };
             let options = commands::setup::SetupOptions {
                 hooks_file: args.settings,
@@ -598,14 +598,15 @@ fn dispatch(command: Command) -> Ended {
             config,
             fullscreen,
             look,
-        } => Ok(crate::run::settings(
+        } => Ok(crate::drivers::run::settings(
             config.as_deref(),
             fullscreen,
             look.into(),
         )?),
         Command::Validate { payload } => commands::ask::validate(&payload),
         Command::Keys => {
-            crate::drivers::runtime::print_keys().map_err(crate::run::RunError::Terminal)?;
+            crate::drivers::runtime::print_keys()
+                .map_err(crate::drivers::run::RunError::Terminal)?;
             Ok(CommandOutcome::Done)
         }
         Command::Schema { pi } => {
@@ -627,7 +628,7 @@ fn dispatch(command: Command) -> Ended {
             let choice = HistoryChoice::resolve(history.as_deref(), false, config.as_deref());
             let queue = queue
                 .map(|q| crate::paths::absolute(&q))
-                .or_else(|| crate::queue::default_queue_dir(|k| std::env::var(k).ok()));
+                .or_else(|| crate::stores::queue::default_queue_dir(|k| std::env::var(k).ok()));
             Ok(commands::doctor::doctor(
                 config.as_deref(),
                 &choice,
@@ -639,20 +640,20 @@ fn dispatch(command: Command) -> Ended {
 
 /// Before a reopening command: the result must be deliverable, and the history is chosen.
 fn prepare(options: &FormOptions, history: &HistoryOptions) -> Result<HistoryChoice, CommandError> {
-    crate::run::check_delivery(options.output.as_deref())?;
+    crate::drivers::run::check_delivery(options.output.as_deref())?;
     Ok(history.choice(options.config.as_deref()))
 }
 
-impl From<FormOptions> for crate::run::RunOptions {
+impl From<FormOptions> for crate::drivers::run::RunOptions {
     fn from(o: FormOptions) -> Self {
-        crate::run::RunOptions {
+        crate::drivers::run::RunOptions {
             config: o.config,
             cwd: o.cwd,
             fullscreen: o.fullscreen,
             output: o.output,
             appearance: o.look.into(),
             listen: o.listen,
-            source: crate::history::Source::Tool,
+            source: crate::stores::history::Source::Tool,
             tool_call_id: None,
             submit_when_answered: false,
             journal: None,
@@ -660,7 +661,7 @@ impl From<FormOptions> for crate::run::RunOptions {
             dismiss_puts_back: false,
             accessible: o.accessible,
             timeout: None,
-            format: crate::run::ResultFormat::Json,
+            format: crate::drivers::run::ResultFormat::Json,
         }
     }
 }
@@ -694,7 +695,7 @@ mod tests {
     fn a_failure_keeps_the_module_error_as_its_source() {
         use std::error::Error as _;
         let io = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "denied");
-        let failed = CommandError::from(crate::run::RunError::Host(io));
+        let failed = CommandError::from(crate::drivers::run::RunError::Host(io));
         assert_eq!(failed.to_string(), "cannot talk to the host: denied");
         // `Run` is transparent: its source is the run error's, the I/O error itself.
         let source = failed.source().expect("the I/O error");

@@ -6,12 +6,12 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::config::{ConfigPaths, ConfigSource, load, save_setting};
 use crate::keymap::{KeymapSource, keymaps_from_value};
 use crate::keys::KeyId;
 use crate::model::{Cmd, External, Intent, Model, Msg, ReviewAction, update};
 use crate::remote::{RemoteMode, RemoteResponse, validate_submit};
 use crate::settings::{Setting, Settings};
+use crate::stores::config::{ConfigPaths, ConfigSource, load, save_setting};
 
 /// Every target, by its name in `fuzz/`.
 pub const TARGETS: [&str; 20] = [
@@ -158,10 +158,10 @@ pub fn config_toml(data: &[u8], dir: &Path) {
 /// The original's JSON config, any nesting: read, migrated in memory, or refused.
 pub fn config_json(data: &[u8]) {
     if let Ok(tree) = serde_json::from_slice::<Value>(data) {
-        let _ = crate::config::config_from_tree(tree.clone(), KeymapSource::LegacyJson);
-        let _ = crate::config::config_from_tree(tree.clone(), KeymapSource::Toml);
+        let _ = crate::stores::config::config_from_tree(tree.clone(), KeymapSource::LegacyJson);
+        let _ = crate::stores::config::config_from_tree(tree.clone(), KeymapSource::Toml);
         let mut migrated = tree;
-        let _ = crate::config::migrate(&mut migrated);
+        let _ = crate::stores::config::migrate(&mut migrated);
     }
 }
 
@@ -204,11 +204,11 @@ pub fn markdown(data: &[u8]) {
 /// RPC mode's reply parser: any line gives a reply or a reason, never a panic.
 pub fn rpc_reply(data: &[u8]) {
     let line = String::from_utf8_lossy(data);
-    let _ = crate::rpc::parse_reply("req-1", &["req-0".to_owned()], &line);
+    let _ = crate::drivers::rpc::parse_reply("req-1", &["req-0".to_owned()], &line);
     // The same text as a multi question's typed answer: option numbers read only when every one
     // names one of `options`.
     let options = data.len() % 12;
-    if let Some((chosen, _)) = crate::rpc::numbered(&line, options) {
+    if let Some((chosen, _)) = crate::drivers::rpc::numbered(&line, options) {
         assert!(!chosen.is_empty() && chosen.iter().all(|&o| o < options));
     }
 }
@@ -242,20 +242,20 @@ pub fn remote_submit(data: &[u8]) {
 /// A pi session file: read or refused; the branch and every lookup never panic.
 pub fn session_file(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    if let Ok(file) = crate::pi_session::parse_session(&text, Path::new("s.jsonl")) {
+    if let Ok(file) = crate::stores::pi_session::parse_session(&text, Path::new("s.jsonl")) {
         let branch = file.branch();
         assert!(branch.len() <= file.entries.len());
-        let _ = crate::pi_session::latest_tool_form(&branch);
-        let _ = crate::pi_session::latest_extracted_form(&branch);
-        let _ = crate::pi_session::pending_call(&branch, &|_| false);
-        let _ = crate::pi_session::latest_assistant_turn(&branch);
+        let _ = crate::stores::pi_session::latest_tool_form(&branch);
+        let _ = crate::stores::pi_session::latest_extracted_form(&branch);
+        let _ = crate::stores::pi_session::pending_call(&branch, &|_| false);
+        let _ = crate::stores::pi_session::latest_assistant_turn(&branch);
     }
 }
 
 /// pi-ask's history file: read, bad lines skipped, lookups safe.
 pub fn history_file(data: &[u8]) {
-    use crate::history::Source;
-    let history = crate::history::parse_history(data);
+    use crate::stores::history::Source;
+    let history = crate::stores::history::parse_history(data);
     let _ = history.resumable(&|p| p.pid % 2 == 0);
     let _ = history.latest(&[Source::Tool, Source::Answer]);
     let _ = history.unhinted_interrupted_in("/", &|_| false);
@@ -365,7 +365,7 @@ pub fn editing(data: &[u8]) {
 /// claiming never panics, offers only an ask whose id is its name's, and sets anything else
 /// aside, so it is never read again.
 pub fn queue_entry(data: &[u8], dir: &Path) {
-    let Ok(queue) = crate::queue::Queue::open(dir.join("queue")) else {
+    let Ok(queue) = crate::stores::queue::Queue::open(dir.join("queue")) else {
         return;
     };
     let name = "fuzzentry.ask.json";
@@ -429,7 +429,7 @@ pub fn draft(data: &[u8]) {
 /// reads): every line within the limit passes unchanged and whole, nothing longer is held, and
 /// the request id found in a well-formed line is the one serde_json reads.
 pub fn mcp_line(data: &[u8]) {
-    use crate::mcp::{IdScanner, LineGuard, Piece};
+    use crate::drivers::mcp::{IdScanner, LineGuard, Piece};
     let Some((&cut, stream)) = data.split_first() else {
         return;
     };
@@ -444,14 +444,14 @@ pub fn mcp_line(data: &[u8]) {
     assert_eq!(pieces.len(), whole.clone().count());
     for (piece, line) in pieces.iter().zip(whole) {
         // Every line is either read as rmcp reads it (repaired) or answered with a parse error.
-        match crate::mcp::line_check::check(line.to_vec()) {
-            crate::mcp::line_check::Checked::Pass(passed) => assert!(
+        match crate::drivers::mcp::line_check::check(line.to_vec()) {
+            crate::drivers::mcp::line_check::Checked::Pass(passed) => assert!(
                 passed.iter().all(u8::is_ascii_whitespace)
                     || serde_json::from_slice::<Value>(&passed).is_ok(),
                 "{}",
                 String::from_utf8_lossy(&passed)
             ),
-            crate::mcp::line_check::Checked::Refuse { reply, .. } => {
+            crate::drivers::mcp::line_check::Checked::Refuse { reply, .. } => {
                 let reply: Value = serde_json::from_slice(&reply).expect("the reply is JSON");
                 assert_eq!(reply["error"]["code"], -32700);
             }
@@ -528,7 +528,7 @@ pub fn embed_session(data: &[u8], dir: &Path) {
     }
     drop(tx);
     let mut out = Vec::new();
-    crate::embed::run(rx, &mut out).expect("writing to memory");
+    crate::drivers::embed::run(rx, &mut out).expect("writing to memory");
     let out = String::from_utf8(out).expect("the engine writes UTF-8");
     let mut ended = false;
     for line in out.lines() {
@@ -541,7 +541,10 @@ pub fn embed_session(data: &[u8], dir: &Path) {
             let width = value["width"].as_u64().expect("a frame's width") as usize;
             for l in value["lines"].as_array().expect("a frame's lines") {
                 let l = l.as_str().expect("lines are text");
-                assert!(crate::embed::visible_width(l) <= width, "{l:?} at {width}");
+                assert!(
+                    crate::drivers::embed::visible_width(l) <= width,
+                    "{l:?} at {width}"
+                );
                 assert!(l.chars().all(|c| c == '\x1b' || !c.is_control()), "{l:?}");
             }
         }
@@ -571,21 +574,21 @@ pub fn web_press(data: &[u8]) {
     );
     let session = Session::new(Screen::Flow(Box::new(app)), None, Box::new(|_, _| {}));
     let mut engine = Engine::new(session, Viewport::Headless);
-    let asker = crate::web::page::Asker {
+    let asker = crate::drivers::web::page::Asker {
         id: "fuzz",
         client: "fuzz",
         cwd: "/",
     };
     let now = std::time::Instant::now();
     for body in data.split(|&b| b == b'\n').take(64) {
-        let Ok(posted) = crate::web::action::parse(body) else {
+        let Ok(posted) = crate::drivers::web::action::parse(body) else {
             continue;
         };
         engine.step(posted.msgs().into_iter().map(Input::Msg), now);
         let Some(app) = engine.session().app() else {
             return;
         };
-        let html = crate::web::page::form_main(&asker, app.model(), "{}", 0);
+        let html = crate::drivers::web::page::form_main(&asker, app.model(), "{}", 0);
         assert!(
             html.chars()
                 .all(|c| !c.is_control() || c == '\n' || c == '\t'),
@@ -632,15 +635,15 @@ pub fn hook_event(data: &[u8]) {
         return;
     };
     for host in [
-        crate::hooks::Host::Claude,
-        crate::hooks::Host::Codex,
-        crate::hooks::Host::Gemini,
+        crate::drivers::hooks::Host::Claude,
+        crate::drivers::hooks::Host::Codex,
+        crate::drivers::hooks::Host::Gemini,
     ] {
         hook_event_for(host, &event);
     }
 }
 
-fn hook_event_for(host: crate::hooks::Host, event: &Value) {
+fn hook_event_for(host: crate::drivers::hooks::Host, event: &Value) {
     let Ok(payload) = host.payload(event) else {
         return;
     };
@@ -667,14 +670,14 @@ fn hook_event_for(host: crate::hooks::Host, event: &Value) {
             }
             continue;
         }
-        if host == crate::hooks::Host::Gemini {
+        if host == crate::drivers::hooks::Host::Gemini {
             assert_eq!(out["decision"], "deny", "{out}");
             assert!(out["reason"].is_string());
             continue;
         }
         let decision = &out["hookSpecificOutput"]["permissionDecision"];
         assert!(decision == "allow" || decision == "deny", "{out}");
-        if host == crate::hooks::Host::Codex {
+        if host == crate::drivers::hooks::Host::Codex {
             assert_eq!(decision, "deny", "{out}");
             assert!(out["hookSpecificOutput"]["permissionDecisionReason"].is_string());
         }
@@ -691,7 +694,7 @@ fn hook_event_for(host: crate::hooks::Host, event: &Value) {
 /// reply's `content` as JSON) to a fixed form of every question type: read into a result whose
 /// choices are the form's options (anything else is the person's own words), never a panic.
 pub fn host_form_reply(data: &[u8]) {
-    use crate::mcp::{Dialect, ElicitReply, elicitation};
+    use crate::drivers::mcp::{Dialect, ElicitReply, elicitation};
     let Some((&head, rest)) = data.split_first() else {
         return;
     };

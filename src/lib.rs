@@ -20,12 +20,9 @@ pub mod cli;
 pub(crate) mod clock;
 #[cfg(feature = "cli")]
 pub(crate) mod commands;
-pub mod config;
 pub(crate) mod did_you_mean;
 #[cfg(feature = "cli")]
 pub mod drivers;
-#[cfg(feature = "cli")]
-pub mod embed;
 pub mod engine;
 #[cfg(feature = "cli")]
 pub mod extract;
@@ -37,47 +34,30 @@ pub mod form;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod fuzzing;
-#[cfg(feature = "cli")]
-pub mod history;
-#[cfg(feature = "cli")]
-pub mod hooks;
 pub(crate) mod inbox;
 pub mod input;
 pub mod keymap;
 pub mod keys;
-#[cfg(feature = "cli")]
-pub(crate) mod line;
 pub mod lines;
 #[cfg(feature = "cli")]
 pub(crate) mod liveness;
-#[cfg(feature = "cli")]
-pub mod mcp;
 pub mod model;
 pub(crate) mod ownership;
 pub(crate) mod paths;
-#[cfg(feature = "cli")]
-pub mod pi_session;
 pub(crate) mod printable;
 #[cfg(feature = "cli")]
 pub mod private_dir;
-#[cfg(feature = "cli")]
-pub mod queue;
 #[cfg(feature = "cli")]
 pub mod remote;
 #[cfg(feature = "cli")]
 pub(crate) mod report;
 pub mod result;
-#[cfg(feature = "cli")]
-pub mod rpc;
-#[cfg(feature = "cli")]
-pub mod run;
 pub mod schema;
 pub mod settings;
+pub mod stores;
 pub(crate) mod strings;
 pub mod testing;
 pub mod tui;
-#[cfg(feature = "cli")]
-pub mod web;
 
 /// The Rust blocks of docs/testing.md, compiled and run as doctests (the README has none), so
 /// the docs cannot drift from the API.

@@ -19,13 +19,13 @@ extern "C" fn record_closed_stdout() {
 }
 
 // ELF constructors run before `main` and before Rust's runtime sanitizes the descriptors; elsewhere
-// the check in `pi_ask::run::stdout_is_closed` sees only what the runtime left.
+// the check in `pi_ask::drivers::run::stdout_is_closed` sees only what the runtime left.
 #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
 #[used]
 #[unsafe(link_section = ".init_array")]
 static RECORD_CLOSED_STDOUT: extern "C" fn() = record_closed_stdout;
 
 fn main() -> ExitCode {
-    pi_ask::run::set_stdout_closed(STDOUT_CLOSED_AT_START.load(Ordering::Relaxed));
+    pi_ask::drivers::run::set_stdout_closed(STDOUT_CLOSED_AT_START.load(Ordering::Relaxed));
     pi_ask::cli::main()
 }

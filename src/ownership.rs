@@ -1,6 +1,6 @@
 //! Who besides the user can change a file or folder pi-ask trusts, and where root must create
 //! nothing. One rule for every place that asks: the folders that keep answers
-//! ([`crate::private_dir`], cli only), the config that may run commands ([`crate::config::trust`]).
+//! ([`crate::private_dir`], cli only), the config that may run commands ([`crate::stores::config::trust`]).
 
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};

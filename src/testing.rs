@@ -23,7 +23,6 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::{Buffer, Cell};
 
-use crate::config::{ConfigPaths, ConfigStore};
 use crate::engine::{Engine, Input, Viewport};
 use crate::engine::{Screen, Session};
 use crate::files::FileIndex;
@@ -35,10 +34,11 @@ use crate::keys::{Base, KeyId, Mods, Named, RawKey, TerminalInput};
 use crate::model::Notification;
 use crate::result::AskResult;
 use crate::settings::Settings;
+use crate::stores::config::{ConfigPaths, ConfigStore};
 use crate::tui::{App, Appearance, SettingsApp, bytes};
 
 /// Each notification a harness's flow sent, with the channels it was sent through.
-type Sent = Rc<RefCell<Vec<(Notification, Vec<crate::config::Channel>)>>>;
+type Sent = Rc<RefCell<Vec<(Notification, Vec<crate::stores::config::Channel>)>>>;
 
 /// A form (or the settings modal) on an in-memory terminal.
 pub struct Harness {
@@ -143,7 +143,7 @@ impl Harness {
         let notifications = Rc::new(RefCell::new(Vec::new()));
         let sink = notifications.clone();
         let notifier = Box::new(
-            move |n: &Notification, channels: &[crate::config::Channel]| {
+            move |n: &Notification, channels: &[crate::stores::config::Channel]| {
                 sink.borrow_mut().push((n.clone(), channels.to_vec()))
             },
         );
@@ -334,7 +334,7 @@ impl Harness {
     }
 
     /// The channels each notification went through (the config's, or the bell without one).
-    pub fn notification_channels(&self) -> Vec<Vec<crate::config::Channel>> {
+    pub fn notification_channels(&self) -> Vec<Vec<crate::stores::config::Channel>> {
         self.notifications
             .borrow()
             .iter()
@@ -380,7 +380,7 @@ impl LineHarness {
     }
 
     fn with_app(app: App) -> LineHarness {
-        let notifier = Box::new(|_: &Notification, _: &[crate::config::Channel]| {});
+        let notifier = Box::new(|_: &Notification, _: &[crate::stores::config::Channel]| {});
         let session = Session::new(Screen::Flow(Box::new(app)), None, notifier);
         LineHarness {
             engine: Engine::new(session, Viewport::Headless),
@@ -395,12 +395,12 @@ impl LineHarness {
         }
         drop(tx);
         let mut out = Vec::new();
-        let options = crate::line::LineOptions {
+        let options = crate::drivers::line::LineOptions {
             intro: None,
             echo: true,
         };
         let signals = std::sync::atomic::AtomicBool::new(false);
-        let _ = crate::line::run(&mut self.engine, &rx, &mut out, &options, &signals);
+        let _ = crate::drivers::line::run(&mut self.engine, &rx, &mut out, &options, &signals);
         String::from_utf8_lossy(&out).into_owned()
     }
 

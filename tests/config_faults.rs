@@ -6,8 +6,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use pi_ask::config::{ConfigPaths, ConfigStore};
 use pi_ask::settings::Setting;
+use pi_ask::stores::config::{ConfigPaths, ConfigStore};
 
 const USER_FILE: &str = "# my settings\nschemaVersion = 5\n\n[behaviour]\nautoSubmitWhenAnsweredWithoutNotes = false # keep\nshowFooterHints = true\n";
 

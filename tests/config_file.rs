@@ -3,12 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
-use pi_ask::config::{
-    Channel, Config, ConfigPaths, ConfigSource, ConfigStore, default_snapshot, load,
-};
 use pi_ask::keymap::Action;
 use pi_ask::keys::KeyId;
 use pi_ask::settings::Setting;
+use pi_ask::stores::config::{
+    Channel, Config, ConfigPaths, ConfigSource, ConfigStore, default_snapshot, load,
+};
 use serde_json::json;
 
 /// Paths as the program resolves them with HOME pointed at a temp dir.
@@ -700,8 +700,8 @@ fn without_home_the_passwd_home_is_used_and_without_either_nothing_is_written() 
         .collect();
     let paths = ConfigPaths::resolve_with(None, |_| None, || None);
     assert!(paths.no_home);
-    let loaded = pi_ask::config::load(&paths);
-    assert_eq!(loaded.config, pi_ask::config::Config::default());
+    let loaded = pi_ask::stores::config::load(&paths);
+    assert_eq!(loaded.config, pi_ask::stores::config::Config::default());
     assert_eq!(loaded.notices.len(), 1, "one notice");
     assert!(
         loaded.notices[0].contains("No home directory"),
@@ -725,7 +725,7 @@ fn without_home_the_passwd_home_is_used_and_without_either_nothing_is_written() 
 fn a_regular_file_in_place_of_the_config_folder_gets_the_could_not_create_notice() {
     let home = tempfile::tempdir().unwrap();
     std::fs::write(home.path().join(".pi"), "not a folder").unwrap();
-    let loaded = pi_ask::config::load(&paths_in(home.path()));
+    let loaded = pi_ask::stores::config::load(&paths_in(home.path()));
     assert!(loaded.notices.is_empty(), "loading tries to write nothing");
     let mut store = ConfigStore::open(paths_in(home.path()));
     let notice = store.create_default().expect("the notice");
@@ -757,7 +757,7 @@ fn the_settings_docs_table_is_generated_from_the_settings_table() {
 
 #[test]
 fn every_toggle_of_the_settings_table_is_in_the_commented_default_file() {
-    let text = pi_ask::config::default_snapshot(&pi_ask::config::Config::default());
+    let text = pi_ask::stores::config::default_snapshot(&pi_ask::stores::config::Config::default());
     for setting in pi_ask::settings::Setting::ALL {
         let spec = setting.spec();
         assert!(
@@ -785,7 +785,7 @@ fn a_toml_syntax_error_names_its_line_and_column_and_quotes_the_line() {
         "schemaVersion = 5\n\n[keymaps.main\nnextOption = \"j\"\n",
     )
     .unwrap();
-    let loaded = pi_ask::config::load(&paths_in(home.path()));
+    let loaded = pi_ask::stores::config::load(&paths_in(home.path()));
     assert_eq!(loaded.notices.len(), 1, "{:?}", loaded.notices);
     let notice = &loaded.notices[0];
     assert!(
@@ -794,7 +794,7 @@ fn a_toml_syntax_error_names_its_line_and_column_and_quotes_the_line() {
     );
     // A control character in the offending line is not quoted raw.
     std::fs::write(&path, "schemaVersion = 5\n[x\u{1b}]2;t\u{7}\n").unwrap();
-    let notice = pi_ask::config::load(&paths_in(home.path()))
+    let notice = pi_ask::stores::config::load(&paths_in(home.path()))
         .notices
         .remove(0);
     assert!(
@@ -815,7 +815,7 @@ fn the_default_config_is_created_after_opening_once() {
     let written = std::fs::read_to_string(&path).unwrap();
     assert_eq!(
         written,
-        pi_ask::config::default_snapshot(&Config::default())
+        pi_ask::stores::config::default_snapshot(&Config::default())
     );
     assert!(
         !store.reload_if_changed(),

@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use pi_ask::queue::Queue;
+use pi_ask::stores::queue::Queue;
 
 fn doctor(home: &Path, args: &[&str]) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_pi-ask"))

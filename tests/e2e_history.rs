@@ -375,9 +375,11 @@ fn session_latest_finds_the_newest_session_of_the_working_directory() {
         |dir| {
             // pi's folder for this directory under HOME's agent directory.
             let cwd = dir.canonicalize().unwrap();
-            let sessions = dir
-                .join(".pi/agent/sessions")
-                .join(pi_ask::pi_session::encode_cwd(cwd.to_str().unwrap()));
+            let sessions =
+                dir.join(".pi/agent/sessions")
+                    .join(pi_ask::stores::pi_session::encode_cwd(
+                        cwd.to_str().unwrap(),
+                    ));
             std::fs::create_dir_all(&sessions).unwrap();
             std::fs::copy(
                 fixture("two-branches.jsonl"),

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use common::pty::Session;
 use common::{queued_ask as ask, wait_answer};
-use pi_ask::history::ProcessId;
-use pi_ask::queue::Queue;
+use pi_ask::stores::history::ProcessId;
+use pi_ask::stores::queue::Queue;
 
 const ENTER: &str = "\r";
 const DOWN: &str = "\x1b[B";

@@ -4,7 +4,7 @@
 mod common;
 
 use common::embed_host::{exchange, last_frame, of_type, plain, strip};
-use pi_ask::embed::visible_width;
+use pi_ask::drivers::embed::visible_width;
 use pi_ask::testing::Harness;
 use serde_json::{Value, json};
 

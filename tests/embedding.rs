@@ -75,16 +75,18 @@ fn every_public_error_is_an_error_with_a_message() {
     let invalid = pi_ask::input::parse_payload("{").unwrap_err();
     let errors: Vec<Box<dyn Error>> = vec![
         boxed(invalid),
-        boxed(pi_ask::history::LookupError::NotFound("abc".into())),
+        boxed(pi_ask::stores::history::LookupError::NotFound("abc".into())),
         boxed(pi_ask::extract::command::ExtractError::Cancelled),
-        boxed(pi_ask::pi_session::TurnError::NoAssistant),
-        boxed(pi_ask::pi_session::SessionError::Unreadable {
+        boxed(pi_ask::stores::pi_session::TurnError::NoAssistant),
+        boxed(pi_ask::stores::pi_session::SessionError::Unreadable {
             path: "x".into(),
             source: std::io::Error::from(std::io::ErrorKind::NotFound).into(),
         }),
         boxed(pi_ask::remote::protocol::SubmitError::FlowNotFound),
-        boxed(pi_ask::config::InvalidConfig("mcp must be a table".into())),
-        boxed(pi_ask::config::MigrationError(
+        boxed(pi_ask::stores::config::InvalidConfig(
+            "mcp must be a table".into(),
+        )),
+        boxed(pi_ask::stores::config::MigrationError(
             "Ask config must be an object".into(),
         )),
     ];

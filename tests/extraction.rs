@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use pi_ask::extract::command::{CommandExtractor, ExtractError, Silent, retry_notice};
 use pi_ask::extract::{Extracted, builtin, candidate_from_output, check_candidate, repair};
-use pi_ask::pi_session::AssistantTurn;
+use pi_ask::stores::pi_session::AssistantTurn;
 use serde_json::{Value, json};
 
 /// What a question is compared on: prompt, type, option labels, or freeform.

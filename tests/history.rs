@@ -1,7 +1,7 @@
 //! The history of asks: appends, torn lines, compaction, concurrent writers, and the lookups
 //! replay and resume use.
 
-use pi_ask::history::{
+use pi_ask::stores::history::{
     Dismissal, Event, History, HistoryStore, KEEP_ASKS, OpenAsk, Opened, Origin, ProcessId,
     Recorder, SessionCall, Source, Status,
 };
@@ -25,7 +25,7 @@ fn opened(id: &str, source: Source, pid: u32) -> Event {
 }
 
 fn ended(id: &str) -> Event {
-    Event::End(pi_ask::history::Ended {
+    Event::End(pi_ask::stores::history::Ended {
         id: id.into(),
         at: "2026-12-03T10:01:00.000Z".into(),
         status: Status::Submitted,
@@ -424,11 +424,11 @@ fn the_default_path_follows_the_environment() {
         }
     };
     assert_eq!(
-        pi_ask::history::default_history_path(env(&[("HOME", "/home/u")])).unwrap(),
+        pi_ask::stores::history::default_history_path(env(&[("HOME", "/home/u")])).unwrap(),
         std::path::PathBuf::from("/home/u/.pi/agent/pi-ask/history.jsonl")
     );
     assert_eq!(
-        pi_ask::history::default_history_path(env(&[
+        pi_ask::stores::history::default_history_path(env(&[
             ("HOME", "/home/u"),
             ("PI_CODING_AGENT_DIR", "~/agent")
         ]))
@@ -436,7 +436,8 @@ fn the_default_path_follows_the_environment() {
         std::path::PathBuf::from("/home/u/agent/pi-ask/history.jsonl")
     );
     assert_eq!(
-        pi_ask::history::default_history_path(env(&[("PI_ASK_HISTORY", "/tmp/h.jsonl")])).unwrap(),
+        pi_ask::stores::history::default_history_path(env(&[("PI_ASK_HISTORY", "/tmp/h.jsonl")]))
+            .unwrap(),
         std::path::PathBuf::from("/tmp/h.jsonl")
     );
 }
@@ -609,7 +610,7 @@ fn big_payloads_and_results_are_kept_beside_the_history_and_read_back_whole() {
     let history = store.read().unwrap();
     let ask = &history.asks[0];
     assert_eq!(ask.opened.id, id);
-    assert!(pi_ask::history::blob_name(&ask.opened.payload, &id, "payload").is_some());
+    assert!(pi_ask::stores::history::blob_name(&ask.opened.payload, &id, "payload").is_some());
     assert_eq!(
         store.resolve(&ask.opened.payload, &id, "payload").unwrap(),
         payload

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use common::scripted::{Reply, Request};
 use common::web::Served;
-use pi_ask::queue::Queue;
+use pi_ask::stores::queue::Queue;
 use serde_json::{Value, json};
 
 /// Claude Code's native binary, installed from the committed lock when missing.
@@ -500,7 +500,7 @@ fn claudes_mcp_call_over_the_current_protocol_is_answered_on_the_web_page() {
 struct ReleaseScene {
     _home: tempfile::TempDir,
     served: Served,
-    ask: pi_ask::queue::QueuedAsk,
+    ask: pi_ask::stores::queue::QueuedAsk,
     requests: Receiver<Request>,
     running: std::thread::JoinHandle<String>,
 }
@@ -620,7 +620,7 @@ fn forms_with_free_text_are_left_to_claudes_own_dialog() {
         "mode": "form", "message": "Who are you?", "requested_schema": {"type": "object",
             "properties": {"name": {"type": "string", "title": "Name"}}}});
     let form = pi_ask::input::validate_payload(&mcp_payload()).unwrap();
-    let own = pi_ask::mcp::elicitation(&form, pi_ask::mcp::Dialect::Titled);
+    let own = pi_ask::drivers::mcp::elicitation(&form, pi_ask::drivers::mcp::Dialect::Titled);
     let pi_asks = json!({"hook_event_name": "Elicitation", "mcp_server_name": "pi-ask",
         "mode": "form", "message": own.message, "requested_schema": own.schema});
     for event in [free, pi_asks] {

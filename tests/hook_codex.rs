@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use common::scripted::{Reply, Request};
 use common::web::Served;
-use pi_ask::queue::Queue;
+use pi_ask::stores::queue::Queue;
 use serde_json::{Value, json};
 
 /// Codex's native binary, installed from the committed lock when missing.
@@ -189,7 +189,7 @@ struct Asking {
     requests: Receiver<Request>,
     running: std::thread::JoinHandle<String>,
     served: Served,
-    ask: pi_ask::queue::QueuedAsk,
+    ask: pi_ask::stores::queue::QueuedAsk,
     _home: tempfile::TempDir,
 }
 

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use common::scripted::{Reply, Request};
 use common::web::Served;
-use pi_ask::queue::Queue;
+use pi_ask::stores::queue::Queue;
 use serde_json::{Value, json};
 
 /// Gemini CLI's script, installed from the committed lock when missing.

@@ -7,9 +7,9 @@ use std::os::unix::fs::PermissionsExt;
 use std::time::{Duration, SystemTime};
 
 use pi_ask::atomic::{self, Permissions};
-use pi_ask::history::HistoryStore;
 use pi_ask::private_dir::UnsafeFolder;
-use pi_ask::queue::Queue;
+use pi_ask::stores::history::HistoryStore;
+use pi_ask::stores::queue::Queue;
 
 fn folder(mode: u32) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
@@ -134,7 +134,7 @@ fn a_history_in_a_folder_others_can_write_is_neither_read_nor_written() {
         err.to_string().contains("can be written by others"),
         "{err}"
     );
-    let event = pi_ask::history::Event::Hinted {
+    let event = pi_ask::stores::history::Event::Hinted {
         id: "aaaa0001".into(),
         at: "2026-12-03T10:00:00.000Z".into(),
     };
@@ -145,8 +145,8 @@ fn a_history_in_a_folder_others_can_write_is_neither_read_nor_written() {
     );
 }
 
-fn queued(id: &str, asker: pi_ask::history::ProcessId) -> pi_ask::queue::QueuedAsk {
-    pi_ask::queue::QueuedAsk {
+fn queued(id: &str, asker: pi_ask::stores::history::ProcessId) -> pi_ask::stores::queue::QueuedAsk {
+    pi_ask::stores::queue::QueuedAsk {
         id: id.into(),
         created_at: 1,
         client: "test".into(),
@@ -156,8 +156,8 @@ fn queued(id: &str, asker: pi_ask::history::ProcessId) -> pi_ask::queue::QueuedA
     }
 }
 
-fn alive() -> pi_ask::history::ProcessId {
-    pi_ask::history::ProcessId::current()
+fn alive() -> pi_ask::stores::history::ProcessId {
+    pi_ask::stores::history::ProcessId::current()
 }
 
 /// The trial's planted entries: an ask whose `id` is not its name's (the inbox spun on it), an
@@ -168,7 +168,7 @@ fn planted_queue_entries_are_set_aside_once_and_never_offered() {
     let dir = tempfile::tempdir().unwrap();
     let queue = Queue::open(dir.path().join("q")).unwrap();
     let q = queue.dir().to_path_buf();
-    let write = |name: &str, ask: &pi_ask::queue::QueuedAsk| {
+    let write = |name: &str, ask: &pi_ask::stores::queue::QueuedAsk| {
         std::fs::write(q.join(name), serde_json::to_vec(ask).unwrap()).unwrap()
     };
     write("aaaa.ask.json", &queued("zzzz", alive()));
@@ -212,14 +212,14 @@ fn planted_queue_entries_are_set_aside_once_and_never_offered() {
 fn orphaned_asks_are_not_offered_and_sweeping_touches_only_pi_asks_names() {
     let dir = tempfile::tempdir().unwrap();
     let queue = Queue::open(dir.path().join("q")).unwrap();
-    let dead = pi_ask::history::ProcessId {
+    let dead = pi_ask::stores::history::ProcessId {
         pid: i32::MAX as u32 - 1,
         start: Some(1),
         boot: None,
     };
-    let orphan = pi_ask::queue::new_id();
+    let orphan = pi_ask::stores::queue::new_id();
     queue.submit(&queued(&orphan, dead)).unwrap();
-    let live = pi_ask::queue::new_id();
+    let live = pi_ask::stores::queue::new_id();
     queue.submit(&queued(&live, alive())).unwrap();
     let ids: Vec<String> = queue.pending().into_iter().map(|a| a.id).collect();
     assert_eq!(ids, std::slice::from_ref(&live));
@@ -257,7 +257,7 @@ fn orphaned_asks_are_not_offered_and_sweeping_touches_only_pi_asks_names() {
 fn unchanged_ask_files_are_not_read_again() {
     let dir = tempfile::tempdir().unwrap();
     let queue = Queue::open(dir.path().join("q")).unwrap();
-    let id = pi_ask::queue::new_id();
+    let id = pi_ask::stores::queue::new_id();
     queue.submit(&queued(&id, alive())).unwrap();
     assert_eq!(queue.pending()[0].client, "test");
     let path = queue.dir().join(format!("{id}.ask.json"));
@@ -290,7 +290,7 @@ fn a_fifo_history_neither_hangs_a_reader_nor_a_writer() {
     let store = HistoryStore::new(&path);
     let started = std::time::Instant::now();
     assert!(store.read().is_err());
-    let event = pi_ask::history::Event::Hinted {
+    let event = pi_ask::stores::history::Event::Hinted {
         id: "aaaa0001".into(),
         at: "2026-12-03T10:00:00.000Z".into(),
     };

@@ -494,7 +494,7 @@ fn every_problem_of_a_binding_is_listed_and_dead_shift_keys_are_refused() {
 #[test]
 fn a_long_list_of_keymap_problems_is_shortened_with_a_count() {
     let problems: Vec<String> = (1..=7).map(|i| format!("Problem {i}.")).collect();
-    let notice = pi_ask::config::keymap_notice(&problems);
+    let notice = pi_ask::stores::config::keymap_notice(&problems);
     assert_eq!(
         notice,
         "Problem 1. · Problem 2. · Problem 3. · … and 4 more keymap problems. Using default ask keymaps for this session. Edit the config and start pi-ask again."

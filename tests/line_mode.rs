@@ -214,9 +214,9 @@ fn every_question_type_in_a_dumb_terminal_writes_only_text() {
 }
 
 /// A queue (in a temp folder, kept alive by the first value) with two asks waiting.
-fn two_waiting_asks() -> (tempfile::TempDir, pi_ask::queue::Queue) {
+fn two_waiting_asks() -> (tempfile::TempDir, pi_ask::stores::queue::Queue) {
     let dir = tempfile::tempdir().unwrap();
-    let queue = pi_ask::queue::Queue::open(dir.path().join("q")).unwrap();
+    let queue = pi_ask::stores::queue::Queue::open(dir.path().join("q")).unwrap();
     queue
         .submit(&common::queued_ask("a1", "Where should it deploy?", 1))
         .unwrap();

@@ -96,7 +96,7 @@ fn line_mode_and_rpc_dialogs_get_plain_text() {
     );
     assert!(!said.contains("**") && !said.contains("```"), "{said}");
     let form = pi_ask::input::parse_payload(PAYLOAD).unwrap();
-    let options = pi_ask::rpc::option_strings(&form.questions[0]);
+    let options = pi_ask::drivers::rpc::option_strings(&form.questions[0]);
     assert!(
         options[0].contains("Small and safe; keeps load()"),
         "{options:?}"

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use common::mcp::Mcp;
 use pi_ask::model::{Cmd, Intent, Model, Msg, ReviewAction, update};
-use pi_ask::queue::Queue;
+use pi_ask::stores::queue::Queue;
 use serde_json::{Value, json};
 
 fn payload(prompt: &str) -> Value {
@@ -657,11 +657,11 @@ fn the_hosts_form_answering_first_wins_over_an_inbox_that_has_the_ask_open() {
     assert!(mcp.queue.is_withdrawn(&ask.id));
     assert_eq!(
         mcp.queue.withdrawn_because(&ask.id),
-        Some(pi_ask::queue::WithdrawnBecause::AnsweredInHostForm)
+        Some(pi_ask::stores::queue::WithdrawnBecause::AnsweredInHostForm)
     );
     assert_eq!(
         mcp.queue.answer(claim, &answered(&ask.payload, 2)).ok(),
-        Some(pi_ask::queue::Delivery::TooLate),
+        Some(pi_ask::stores::queue::Delivery::TooLate),
         "the inbox's late answer goes nowhere"
     );
     let said = mcp.stderr_after_close();

@@ -14,7 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::web::Served;
-use pi_ask::queue::Queue;
+use pi_ask::stores::queue::Queue;
 use serde_json::Value;
 
 /// A running `pi-ask mcp --http` on a free loopback port.

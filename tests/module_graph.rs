@@ -203,7 +203,7 @@ fn the_files_of_each_folder_import_each_other_one_way_only() {
             .insert(stem.to_string(), named_siblings(&code, &folder));
     }
     assert!(
-        folders["config"]["store"].contains("toml_file"),
+        folders["stores/config"]["store"].contains("toml_file"),
         "the scan sees sibling imports"
     );
     for (folder, mut graph) in folders {

@@ -1,7 +1,7 @@
 //! Notification channels: bell, OSC 9, OSC 777 and a command, in order; failures never matter.
 
-use pi_ask::config::Channel;
 use pi_ask::model::Notification;
+use pi_ask::stores::config::Channel;
 use pi_ask::tui::notify::{send, terminal_sequence};
 
 fn waiting() -> Notification {

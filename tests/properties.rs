@@ -305,7 +305,7 @@ proptest! {
 
     #[test]
     fn any_theme_section_loads_with_notices_and_never_rejects_the_config(theme in any_json()) {
-        use pi_ask::config::config_from_tree;
+        use pi_ask::stores::config::config_from_tree;
         use pi_ask::keymap::KeymapSource;
         let tree = serde_json::json!({"schemaVersion": 5, "theme": theme});
         let (config, _) = config_from_tree(tree, KeymapSource::Toml)
@@ -317,7 +317,7 @@ proptest! {
 
     #[test]
     fn any_config_tree_is_read_or_refused_without_panicking(tree in any_json()) {
-        use pi_ask::config::config_from_tree;
+        use pi_ask::stores::config::config_from_tree;
         use pi_ask::keymap::KeymapSource;
         let mut tree = tree;
         if let Some(root) = tree.as_object_mut() {
@@ -366,15 +366,15 @@ proptest! {
     #[test]
     fn history_and_session_readers_never_panic(lines in proptest::collection::vec(any_line(), 0..12), tail in "\\PC{0,20}") {
         let text = format!("{}\n{tail}", lines.join("\n"));
-        let history = pi_ask::history::parse_history(text.as_bytes());
+        let history = pi_ask::stores::history::parse_history(text.as_bytes());
         let _ = history.resumable(&|_| false);
-        let _ = history.latest(&[pi_ask::history::Source::Tool]);
-        if let Ok(file) = pi_ask::pi_session::parse_session(&text, std::path::Path::new("s.jsonl")) {
+        let _ = history.latest(&[pi_ask::stores::history::Source::Tool]);
+        if let Ok(file) = pi_ask::stores::pi_session::parse_session(&text, std::path::Path::new("s.jsonl")) {
             let branch = file.branch();
             prop_assert!(branch.len() <= file.entries.len());
-            let _ = pi_ask::pi_session::pending_call(&branch, &|_| false);
-            let _ = pi_ask::pi_session::latest_tool_form(&branch);
-            let _ = pi_ask::pi_session::latest_assistant_turn(&branch);
+            let _ = pi_ask::stores::pi_session::pending_call(&branch, &|_| false);
+            let _ = pi_ask::stores::pi_session::latest_tool_form(&branch);
+            let _ = pi_ask::stores::pi_session::latest_assistant_turn(&branch);
         }
     }
 
@@ -440,19 +440,19 @@ proptest! {
     #[test]
     fn the_queue_scan_survives_any_files(files in proptest::collection::vec(("(\\PC{0,12})(\\.ask\\.json|\\.claim\\.[0-9]{0,6}\\.[0-9]{0,4}\\.json|\\.result\\.json|\\.withdrawn|)", "\\PC{0,40}"), 0..8)) {
         let dir = tempfile::tempdir().unwrap();
-        let queue = pi_ask::queue::Queue::open(dir.path().join("q")).unwrap();
+        let queue = pi_ask::stores::queue::Queue::open(dir.path().join("q")).unwrap();
         for (name, content) in &files {
             if name.contains('/') || name.starts_with("good") || name.is_empty() || name == "." || name == ".." {
                 continue;
             }
             let _ = std::fs::write(queue.dir().join(name), content);
         }
-        let good = pi_ask::queue::QueuedAsk {
+        let good = pi_ask::stores::queue::QueuedAsk {
             id: "goodask".into(),
             created_at: 1,
             client: "c".into(),
             cwd: "/".into(),
-            asker: pi_ask::history::ProcessId::current(),
+            asker: pi_ask::stores::history::ProcessId::current(),
             payload: serde_json::json!({}),
         };
         queue.submit(&good).unwrap();

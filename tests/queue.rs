@@ -4,9 +4,9 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use pi_ask::history::ProcessId;
-use pi_ask::queue::waiter::wait_blocking;
-use pi_ask::queue::{Queue, QueuedAsk, Waited};
+use pi_ask::stores::history::ProcessId;
+use pi_ask::stores::queue::waiter::wait_blocking;
+use pi_ask::stores::queue::{Queue, QueuedAsk, Waited};
 use serde_json::json;
 
 fn ask(id: &str, at: u64) -> QueuedAsk {
@@ -201,7 +201,7 @@ fn four_writers_and_two_inboxes_answer_100_asks_exactly_once() {
 /// while the agent was told nobody answered).
 #[test]
 fn an_answer_at_the_deadline_is_either_delivered_or_too_late_never_both() {
-    use pi_ask::queue::Delivery;
+    use pi_ask::stores::queue::Delivery;
     let (_d, q) = queue();
     let mut seen = HashSet::new();
     for round in 0..60u64 {

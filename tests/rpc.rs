@@ -202,7 +202,7 @@ fn a_multi_question_takes_option_numbers_and_own_text_and_notes_come_through_the
 
 #[test]
 fn option_numbers_are_read_only_when_every_one_names_an_option() {
-    use pi_ask::rpc::numbered;
+    use pi_ask::drivers::rpc::numbered;
     assert_eq!(numbered("1,3", 4), Some((vec![0, 2], None)));
     assert_eq!(
         numbered(" 2 4 ; mine ", 4),

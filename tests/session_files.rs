@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use pi_ask::pi_session::{
+use pi_ask::stores::pi_session::{
     self, SessionFile, TurnError, latest_assistant_turn, latest_extracted_form, latest_tool_form,
     pending_call,
 };

@@ -155,7 +155,7 @@ fn the_command_line_and_environment_come_before_the_config() {
     }));
     assert_eq!(h.cell(0, 0).fg, Color::Rgb(0x5a, 0x80, 0x80));
     h.appearance(Appearance::with_env(
-        Some(pi_ask::config::ThemeSetting::Dark),
+        Some(pi_ask::stores::config::ThemeSetting::Dark),
         ColorMode::Auto,
         |k| match k {
             "PI_ASK_THEME" => Some("light".to_owned()),

@@ -88,7 +88,7 @@ fn a_fifo_or_a_device_at_the_config_path_is_named_not_waited_on() {
         assert!(out.status.success(), "{}", text(&out.stderr));
     }
     // `mcp` answers `initialize` (the helper fails the test after 15 s without it).
-    let queue = pi_ask::queue::Queue::open(home.path().join("queue")).unwrap();
+    let queue = pi_ask::stores::queue::Queue::open(home.path().join("queue")).unwrap();
     let mut command = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
     command
         .args(["mcp", "--queue", queue.dir().to_str().unwrap()])
@@ -131,7 +131,7 @@ fn a_fifo_payload_or_message_is_refused_at_once() {
 #[test]
 fn a_history_over_its_cap_is_named_and_compaction_keeps_its_newest_part() {
     use pi_ask::bounded_read::HISTORY_CAP;
-    use pi_ask::history::HistoryStore;
+    use pi_ask::stores::history::HistoryStore;
     let home = tempfile::tempdir().unwrap();
     let dir = home.path().join("state");
     pi_ask::private_dir::ensure_private_dir(&dir).unwrap();
@@ -140,10 +140,10 @@ fn a_history_over_its_cap_is_named_and_compaction_keeps_its_newest_part() {
     let recent = tempfile::tempdir().unwrap();
     let small = HistoryStore::new(recent.path().join("h.jsonl"));
     let payload = common::payload(vec![common::single("pick")]);
-    let recorder = pi_ask::history::Recorder::open(
+    let recorder = pi_ask::stores::history::Recorder::open(
         &small,
-        pi_ask::history::OpenAsk {
-            source: pi_ask::history::Source::Tool,
+        pi_ask::stores::history::OpenAsk {
+            source: pi_ask::stores::history::Source::Tool,
             cwd: "/proj".into(),
             title: None,
             payload: &payload,
@@ -242,7 +242,7 @@ fn a_full_disk_when_answering_puts_the_ask_back_undecided() {
     let Some(disk) = Tmpfs::mount("64k") else {
         return;
     };
-    let queue = pi_ask::queue::Queue::open(disk.path.join("q")).unwrap();
+    let queue = pi_ask::stores::queue::Queue::open(disk.path.join("q")).unwrap();
     let ask = common::queued_ask("0123456789abcdef", "Deploy?", 1);
     queue.submit(&ask).unwrap();
     let claim = queue.claim(&ask.id).unwrap().expect("claimed");
@@ -272,7 +272,7 @@ fn a_full_disk_when_answering_puts_the_ask_back_undecided() {
     let claim = queue.claim(&ask.id).unwrap().expect("claimed again");
     assert_eq!(
         queue.answer(claim, &answer).unwrap(),
-        pi_ask::queue::Delivery::Delivered
+        pi_ask::stores::queue::Delivery::Delivered
     );
     assert_eq!(queue.take_result(&ask.id), Some(answer));
 }
@@ -301,7 +301,7 @@ fn a_queue_history_or_socket_below_a_folder_others_can_write_is_refused() {
     ] {
         let shared = folder_with_mode(root.path(), &format!("shared-{mode:o}"), mode);
         let queue = shared.join("q");
-        match pi_ask::queue::Queue::open(&queue) {
+        match pi_ask::stores::queue::Queue::open(&queue) {
             Err(UnsafeFolder::SwappableAncestor { ancestor, .. }) if refused => {
                 assert_eq!(ancestor, std::fs::canonicalize(&shared).unwrap());
             }
@@ -311,12 +311,12 @@ fn a_queue_history_or_socket_below_a_folder_others_can_write_is_refused() {
         // A private history folder made (by anyone) below it is not trusted either.
         let state = folder_with_mode(&shared, "state", 0o700);
         std::fs::write(state.join("history.jsonl"), "").unwrap();
-        let history = pi_ask::history::HistoryStore::new(state.join("history.jsonl"));
+        let history = pi_ask::stores::history::HistoryStore::new(state.join("history.jsonl"));
         assert_eq!(history.read().is_err(), refused, "history below {mode:o}");
     }
     // The message names the folder and the fix; `pi-ask mcp` on such a queue refuses to start.
     let shared = root.path().join("shared-777");
-    let err = pi_ask::queue::Queue::open(shared.join("other")).unwrap_err();
+    let err = pi_ask::stores::queue::Queue::open(shared.join("other")).unwrap_err();
     assert!(err.to_string().contains("chmod go-w"), "{err}");
     let out = run_bounded(
         root.path(),
@@ -359,11 +359,11 @@ fn another_users_folder_above_or_files_inside_are_refused() {
     // Made by root (as root, pi-ask would create nothing there at all).
     folder_with_mode(&theirs, "q", 0o700);
     assert!(matches!(
-        pi_ask::queue::Queue::open(theirs.join("q")),
+        pi_ask::stores::queue::Queue::open(theirs.join("q")),
         Err(pi_ask::private_dir::UnsafeFolder::ForeignAncestor { owner: 65534, .. })
     ));
 
-    let queue = pi_ask::queue::Queue::open(root.path().join("q")).unwrap();
+    let queue = pi_ask::stores::queue::Queue::open(root.path().join("q")).unwrap();
     let planted = common::queued_ask("feedfacefeedface", "Planted?", 1);
     let path = queue.dir().join("feedfacefeedface.ask.json");
     std::fs::write(&path, serde_json::to_vec(&planted).unwrap()).unwrap();
@@ -392,10 +392,9 @@ fn a_lock_held_on_the_config_by_a_reader_costs_one_save_not_the_form() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pi-ask.toml");
     std::fs::write(&path, "schemaVersion = 5\n").unwrap();
-    let mut store = pi_ask::config::ConfigStore::open(pi_ask::config::ConfigPaths::resolve(
-        Some(&path),
-        |_| None,
-    ));
+    let mut store = pi_ask::stores::config::ConfigStore::open(
+        pi_ask::stores::config::ConfigPaths::resolve(Some(&path), |_| None),
+    );
     let reader = std::fs::File::open(&path).unwrap();
     // SAFETY: flock on a descriptor the test owns.
     assert_eq!(unsafe { libc::flock(reader.as_raw_fd(), libc::LOCK_SH) }, 0);
@@ -437,8 +436,12 @@ fn a_config_others_can_write_applies_without_its_commands() {
         "schemaVersion = 5\n[notifications]\nchannels = [\"bell\", { type = \"command\", command = \"touch planted\" }]\n[answer]\nextractor = [\"sh\", \"-c\", \"touch planted\"]\n[behaviour]\nautoSubmitWhenAnsweredWithoutNotes = true\n",
     )
     .unwrap();
-    let load =
-        || pi_ask::config::load(&pi_ask::config::ConfigPaths::resolve(Some(&path), |_| None));
+    let load = || {
+        pi_ask::stores::config::load(&pi_ask::stores::config::ConfigPaths::resolve(
+            Some(&path),
+            |_| None,
+        ))
+    };
     let private = load();
     assert_eq!(
         private.config.answer.extractor.len(),
@@ -455,7 +458,7 @@ fn a_config_others_can_write_applies_without_its_commands() {
         assert!(shared.config.answer.extractor.is_empty());
         assert_eq!(
             shared.config.notifications.channels,
-            [pi_ask::config::Channel::Bell]
+            [pi_ask::stores::config::Channel::Bell]
         );
         assert!(
             shared
@@ -549,7 +552,7 @@ fn root_with_a_users_home_creates_nothing_there() {
 /// by its content, and every draft refers to it; a resumed form reads it back.
 #[test]
 fn a_long_saved_note_is_written_once_however_often_the_draft_changes() {
-    use pi_ask::history::{HistoryStore, JournalHandle, PendingAsk, Source};
+    use pi_ask::stores::history::{HistoryStore, JournalHandle, PendingAsk, Source};
     let dir = tempfile::tempdir().unwrap();
     let store = HistoryStore::new(dir.path().join("state/history.jsonl"));
     let payload = common::payload(vec![common::single("a"), common::single("b")]);

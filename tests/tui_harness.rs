@@ -419,7 +419,7 @@ fn the_flow_notifies_once_when_opened() {
 
 #[test]
 fn the_notification_goes_through_the_configs_channels_or_the_bell_without_a_config() {
-    use pi_ask::config::Channel;
+    use pi_ask::stores::config::Channel;
     let h = Harness::new(TWO, 80, 20).unwrap();
     assert_eq!(h.notification_channels(), [vec![Channel::Bell]]);
     let (_dir, config) =

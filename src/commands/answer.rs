@@ -11,13 +11,13 @@ use super::{
     CommandError, Ended, FormEnding, HistoryChoice, Opening, nothing, open_on_terminal,
     question_count,
 };
-use crate::config::{AnswerExtraction, ConfigPaths, peek};
+use crate::drivers::run::RunOptions;
 use crate::extract::command::Progress;
 use crate::extract::{Extracted, ExtractionFailed};
-use crate::history::{Origin, Source};
-use crate::pi_session::{self, AssistantTurn};
 use crate::report::{CommandOutcome, report};
-use crate::run::RunOptions;
+use crate::stores::config::{AnswerExtraction, ConfigPaths, peek};
+use crate::stores::history::{Origin, Source};
+use crate::stores::pi_session::{self, AssistantTurn};
 use crate::strings::reopening;
 
 pub use crate::extract::ExtractorChoice;
@@ -68,7 +68,7 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
         }
     };
     let whole = peek(&ConfigPaths::from_env(options.config.as_deref()));
-    let plain = crate::run::line_mode(options, &whole).is_some();
+    let plain = crate::drivers::run::line_mode(options, &whole).is_some();
     let config = whole.answer;
     let extracted = match extract(&turn, &config, args.extractor, plain) {
         Ok(found) => found,
@@ -88,7 +88,7 @@ pub fn answer(args: &AnswerArgs, options: &RunOptions, history: &HistoryChoice) 
         // What the extractor made, to read, fix and pass to `pi-ask ask`.
         let text = serde_json::to_string_pretty(&payload).expect("a JSON value serializes");
         let text = crate::printable::json_for_stdout(&text);
-        crate::run::deliver(&text, None, &mut std::io::stdout().lock())?;
+        crate::drivers::run::deliver(&text, None, &mut std::io::stdout().lock())?;
         return Ok(CommandOutcome::Done);
     }
     let opening = Opening {

@@ -7,10 +7,10 @@ use std::collections::HashSet;
 use std::fs::File;
 use std::io::Write;
 
-use crate::config::Notifications;
 use crate::inbox::WaitingAsk;
 use crate::model::Notification;
 use crate::printable::printable;
+use crate::stores::config::Notifications;
 
 /// What has been told, and where to tell it.
 pub struct Arrivals {
@@ -30,7 +30,7 @@ impl Arrivals {
         if line_mode {
             notifications
                 .channels
-                .retain(|c| matches!(c, crate::config::Channel::Command(_)));
+                .retain(|c| matches!(c, crate::stores::config::Channel::Command(_)));
         }
         let mut tty = crate::drivers::tty::open_tty().ok();
         if let (Some(tty), false) = (&mut tty, line_mode) {

@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::{CommandError, Ended, HistoryChoice, Opening, SecondsOutOfRange};
-use crate::history::{Origin, Source};
+use crate::drivers::run::RunOptions;
 use crate::input::{self, InvalidInput, Issue};
 use crate::report::{CommandOutcome, print_json, report};
 use crate::result::{self, QuestionContext};
-use crate::run::RunOptions;
+use crate::stores::history::{Origin, Source};
 
 /// How `ask` talks to its caller (`--mode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -53,7 +53,7 @@ pub fn run(args: AskArgs, mut options: RunOptions, history: &HistoryChoice) -> E
     if args.payload.as_os_str() == "-" && std::io::stdin().is_terminal() {
         return Err(CommandError::NoPayload);
     }
-    crate::run::check_delivery(options.output.as_deref())?;
+    crate::drivers::run::check_delivery(options.output.as_deref())?;
     ask(options, args.mode, &args.payload, timeout, history)
 }
 
@@ -79,7 +79,7 @@ fn ask(
             let cwd = super::recorded_cwd(&run_options);
             match mode {
                 AskMode::Tui => {
-                    if crate::run::has_terminal() {
+                    if crate::drivers::run::has_terminal() {
                         super::hint_interrupted(history, &cwd);
                     }
                     Ok(super::open_on_terminal(history, &opening, &run_options)?.outcome())
@@ -90,21 +90,21 @@ fn ask(
                         if let Some(journal) = &journal {
                             journal.shown();
                         }
-                        crate::run::rpc_result(form, config.as_deref(), timeout)
+                        crate::drivers::run::rpc_result(form, config.as_deref(), timeout)
                     })?;
-                    crate::run::emit_rpc(&done.result, output.as_deref())?;
-                    Ok(crate::run::outcome(&done.result))
+                    crate::drivers::run::emit_rpc(&done.result, output.as_deref())?;
+                    Ok(crate::drivers::run::outcome(&done.result))
                 }
                 AskMode::Print | AskMode::Json => {
                     let done = super::recorded(history, &opening, cwd, |f, _| {
-                        report(crate::run::NO_UI_MODE);
-                        Ok::<_, CommandError>(crate::run::Finished {
+                        report(crate::drivers::run::NO_UI_MODE);
+                        Ok::<_, CommandError>(crate::drivers::run::Finished {
                             result: result::needs_input_result(&f),
                             interrupted: false,
                             timed_out: false,
                         })
                     })?;
-                    crate::run::emit_as(&done.result, output.as_deref(), format)?;
+                    crate::drivers::run::emit_as(&done.result, output.as_deref(), format)?;
                     Ok(CommandOutcome::Cancelled)
                 }
             }
@@ -115,9 +115,9 @@ fn ask(
             say_refused(&invalid);
             let refusal = result::invalid_input_result(&invalid);
             if mode == AskMode::Rpc {
-                crate::run::emit_rpc(&refusal, output.as_deref())?;
+                crate::drivers::run::emit_rpc(&refusal, output.as_deref())?;
             } else {
-                crate::run::emit_as(&refusal, output.as_deref(), format)?;
+                crate::drivers::run::emit_as(&refusal, output.as_deref(), format)?;
             }
             Ok(CommandOutcome::Refused)
         }
@@ -144,11 +144,11 @@ fn say_refused(invalid: &InvalidInput) {
 
 /// `pi-ask demo`: the showcase form.
 pub fn demo(options: RunOptions) -> Ended {
-    crate::run::check_delivery(options.output.as_deref())?;
+    crate::drivers::run::check_delivery(options.output.as_deref())?;
     match input::parse_payload(crate::tui::DEMO_PAYLOAD) {
-        Ok(form) => Ok(crate::run::ask(form, &options)?),
+        Ok(form) => Ok(crate::drivers::run::ask(form, &options)?),
         Err(invalid) => {
-            crate::run::emit(
+            crate::drivers::run::emit(
                 &result::invalid_input_result(&invalid),
                 options.output.as_deref(),
             )?;

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use crate::config::{ConfigPaths, ConfigSource};
-use crate::queue::Queue;
 use crate::report::CommandOutcome;
+use crate::stores::config::{ConfigPaths, ConfigSource};
+use crate::stores::queue::Queue;
 
 /// One finding: what was checked, what was found, and whether it is a problem.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,7 +36,7 @@ fn shown(path: &Path) -> String {
 
 /// The config in use, and every problem of it on a line of its own.
 pub fn config(explicit: Option<&Path>) -> Finding {
-    let loaded = crate::config::load(&ConfigPaths::from_env(explicit));
+    let loaded = crate::stores::config::load(&ConfigPaths::from_env(explicit));
     let mut found = match &loaded.source {
         ConfigSource::Toml(path) if loaded.problems.is_empty() => {
             finding("config", format!("{} (ok)", shown(path)), false)
@@ -89,7 +89,7 @@ pub fn config(explicit: Option<&Path>) -> Finding {
     if let ConfigSource::Toml(path) | ConfigSource::LegacyJson(path) = &loaded.source {
         found.details = loaded.problems.clone();
         // Flagged even when it holds no command yet: one added later would run as the user.
-        if let Some((why, fix)) = crate::config::trust::shared_because(path) {
+        if let Some((why, fix)) = crate::stores::config::trust::shared_because(path) {
             found.problem = true;
             found.text = found.text.replace(" (ok)", " (others can change it)");
             if !found.details.iter().any(|d| d.starts_with(&why)) {
@@ -246,7 +246,7 @@ pub fn split_queues(
     env: impl Fn(&str) -> Option<String>,
 ) -> Option<Finding> {
     let set = env("PI_ASK_QUEUE").filter(|d| !d.is_empty())?;
-    let home = crate::queue::home_queue_dir(&env)?;
+    let home = crate::stores::queue::home_queue_dir(&env)?;
     let ours = crate::paths::absolute(queue_dir?);
     if ours == home {
         return None;

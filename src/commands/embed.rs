@@ -11,12 +11,12 @@ use crate::result::AskResult;
 
 /// Serves one flow over standard input and output (docs/embed.md).
 pub fn run() -> Ended {
-    let lines = crate::rpc::spawn_line_reader_within(
+    let lines = crate::drivers::rpc::spawn_line_reader_within(
         std::io::BufReader::new(std::io::stdin()),
-        crate::embed::protocol::MAX_HOST_LINE,
+        crate::drivers::embed::protocol::MAX_HOST_LINE,
     );
     let mut out = std::io::stdout().lock();
-    crate::embed::run(lines, &mut out).map_err(CommandError::Embed)?;
+    crate::drivers::embed::run(lines, &mut out).map_err(CommandError::Embed)?;
     Ok(CommandOutcome::Done)
 }
 
@@ -45,5 +45,5 @@ pub fn prepare() -> Ended {
 pub fn transcript() -> Ended {
     let result: AskResult =
         serde_json::from_value(read_json()?).map_err(CommandError::NotAResult)?;
-    print(&crate::embed::transcript(&result))
+    print(&crate::drivers::embed::transcript(&result))
 }

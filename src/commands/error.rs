@@ -26,11 +26,11 @@ pub enum CommandError {
     NeedsTerminal(&'static str),
     /// The result could not be delivered, found before the form opened.
     #[error(transparent)]
-    Undeliverable(#[from] crate::run::Undeliverable),
+    Undeliverable(#[from] crate::drivers::run::Undeliverable),
     /// The form ran without a result to deliver, or it was not delivered; also the terminal or
     /// the signal handlers failing for a command that opens no form.
     #[error(transparent)]
-    Run(#[from] crate::run::RunError),
+    Run(#[from] crate::drivers::run::RunError),
     /// There is no history to read, or a stored payload of it is unreadable.
     #[error(transparent)]
     History(#[from] super::HistoryUnavailable),
@@ -39,7 +39,7 @@ pub enum CommandError {
     HistoryUnreadable(#[source] std::io::Error),
     /// No ask with the id given.
     #[error(transparent)]
-    NoSuchAsk(#[from] crate::history::LookupError),
+    NoSuchAsk(#[from] crate::stores::history::LookupError),
     /// A recorded form no longer validates.
     #[error(transparent)]
     Incompatible(#[from] super::reopen::Incompatible),
@@ -64,13 +64,13 @@ pub enum CommandError {
     },
     /// `--session latest` finds no session.
     #[error(transparent)]
-    NoSession(#[from] crate::pi_session::NoSession),
+    NoSession(#[from] crate::stores::pi_session::NoSession),
     /// The session file cannot be read.
     #[error(transparent)]
-    Session(#[from] crate::pi_session::SessionError),
+    Session(#[from] crate::stores::pi_session::SessionError),
     /// The session's assistant turn cannot be read.
     #[error(transparent)]
-    Turn(#[from] crate::pi_session::TurnError),
+    Turn(#[from] crate::stores::pi_session::TurnError),
     /// `answer` has no message to read.
     #[error(transparent)]
     NoMessage(#[from] super::answer::NoMessage),
@@ -96,16 +96,16 @@ pub enum CommandError {
     Claim(#[source] std::io::Error),
     /// The MCP server stopped with an error.
     #[error(transparent)]
-    Mcp(#[from] crate::mcp::ServeError),
+    Mcp(#[from] crate::drivers::mcp::ServeError),
     /// `pi-ask mcp --http` has no token.
     #[error(transparent)]
-    McpToken(#[from] crate::mcp::http::TokenError),
+    McpToken(#[from] crate::drivers::mcp::http::TokenError),
     /// `pi-ask setup` left the host's settings alone.
     #[error(transparent)]
     Setup(#[from] super::setup::SetupError),
     /// `pi-ask serve` could not serve.
     #[error(transparent)]
-    Serve(#[from] crate::web::ServeError),
+    Serve(#[from] crate::drivers::web::ServeError),
     /// The embed protocol failed.
     #[error("embed: {0}")]
     Embed(#[source] std::io::Error),
@@ -136,8 +136,8 @@ pub enum CommandError {
     },
 }
 
-impl From<crate::run::DeliveryFailed> for CommandError {
-    fn from(failed: crate::run::DeliveryFailed) -> Self {
+impl From<crate::drivers::run::DeliveryFailed> for CommandError {
+    fn from(failed: crate::drivers::run::DeliveryFailed) -> Self {
         CommandError::Run(failed.into())
     }
 }

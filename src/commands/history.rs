@@ -5,8 +5,8 @@ use std::io::Write;
 use serde_json::{Value, json};
 
 use super::{Ended, HistoryChoice};
-use crate::history::{Ask, History, process_is_alive};
 use crate::report::CommandOutcome;
+use crate::stores::history::{Ask, History, process_is_alive};
 
 /// The listing's rows: id, when, source, status, title or first prompt.
 pub fn list_lines(history: &History, limit: usize) -> Vec<String> {

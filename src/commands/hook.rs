@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::Ended;
-use crate::hooks::Host;
+use crate::drivers::hooks::Host;
 use crate::report::{CommandOutcome, report};
 
 /// The longest hook event read (a host's questions are a few kilobytes).
@@ -43,11 +43,12 @@ pub fn run(host: Host, queue: Option<PathBuf>, wait: Duration) -> Ended {
         .get("cwd")
         .and_then(serde_json::Value::as_str)
         .map(str::to_owned)
-        .unwrap_or_else(|| super::recorded_cwd(&crate::run::RunOptions::default()));
-    let answer = match crate::hooks::ask(&queue, payload, &host.asker(&event), &cwd, wait, &stop) {
-        Ok(answer) => answer,
-        Err(why) => return silent(&why.to_string()),
-    };
+        .unwrap_or_else(|| super::recorded_cwd(&crate::drivers::run::RunOptions::default()));
+    let answer =
+        match crate::drivers::hooks::ask(&queue, payload, &host.asker(&event), &cwd, wait, &stop) {
+            Ok(answer) => answer,
+            Err(why) => return silent(&why.to_string()),
+        };
     let result: crate::result::AskResult = match serde_json::from_value(answer) {
         Ok(result) => result,
         Err(e) => return silent(&format!("the answer is not an ask_user result: {e}")),

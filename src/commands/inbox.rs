@@ -10,14 +10,14 @@ use serde_json::Value;
 
 use super::arrivals::Arrivals;
 use super::{CommandError, Ended, HistoryChoice, Opening, recorded};
-use crate::history::{Origin, Source, process_is_alive};
+use crate::drivers::run::RunOptions;
 use crate::inbox::{InboxCmd, InboxList, ListEnding, WaitingAsk};
 use crate::input;
 use crate::model::{External, Msg};
-use crate::queue::{Claim, Queue};
 use crate::report::{CommandOutcome, report};
 use crate::result;
-use crate::run::RunOptions;
+use crate::stores::history::{Origin, Source, process_is_alive};
+use crate::stores::queue::{Claim, Queue};
 use crate::tui::InboxScreen;
 
 /// How often the queue is looked at while waiting (an ask shows within this time).
@@ -74,7 +74,7 @@ enum Shown {
 }
 
 /// What the person is told when their answer could not be delivered.
-fn not_delivered(failed: &crate::queue::NotDelivered) -> String {
+fn not_delivered(failed: &crate::stores::queue::NotDelivered) -> String {
     let after = if failed.released {
         "the ask is back in the queue, so its asker still waits: free some room and answer it again (`pi-ask inbox`)"
     } else {
@@ -142,13 +142,13 @@ fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoi
             dismiss_puts_back: true,
             ..options.clone()
         };
-        crate::run::ask_result_with(form, &options, vec![watch])
+        crate::drivers::run::ask_result_with(form, &options, vec![watch])
     });
     match done {
         _ if queue.is_withdrawn(&ask.id) => {
             let _ = queue.drop_claim(claim);
             report(match queue.withdrawn_because(&ask.id) {
-                Some(crate::queue::WithdrawnBecause::AnsweredInHostForm) => {
+                Some(crate::stores::queue::WithdrawnBecause::AnsweredInHostForm) => {
                     "the ask was answered in the agent host's own form first; it was closed here"
                 }
                 _ => "the asker withdrew the ask; it was closed unanswered",
@@ -162,10 +162,10 @@ fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoi
                     report(&not_delivered(&failed));
                     return Shown::NotDelivered;
                 }
-                Ok(crate::queue::Delivery::TooLate) => report(
+                Ok(crate::stores::queue::Delivery::TooLate) => report(
                     "the answer came too late: the asker had stopped waiting (its time limit passed, or it was cancelled); it is kept in the history",
                 ),
-                Ok(crate::queue::Delivery::Delivered) => {}
+                Ok(crate::stores::queue::Delivery::Delivered) => {}
             }
             if !process_is_alive(&ask.asker) {
                 report(&format!(
@@ -200,7 +200,7 @@ pub fn run(
     options: &RunOptions,
     history: &HistoryChoice,
 ) -> Ended {
-    let max_bytes = crate::config::peek(&crate::config::ConfigPaths::from_env(
+    let max_bytes = crate::stores::config::peek(&crate::stores::config::ConfigPaths::from_env(
         options.config.as_deref(),
     ))
     .mcp
@@ -218,12 +218,13 @@ pub fn run(
 }
 
 /// `pi-ask inbox [--once]`: serves the asks of `queues`, the first being where asks go now and
-/// the others where earlier versions put them (see [`crate::queue::earlier_queue_dirs`]). The
+/// the others where earlier versions put them (see [`crate::stores::queue::earlier_queue_dirs`]). The
 /// waiting asks are a list of their own; an ask opens from it, can be left for later or
 /// declined, and quitting leaves every ask queued.
 pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, once: bool) -> Ended {
     super::require_terminal("inbox")?;
-    let stop = crate::drivers::runtime::signal_flag().map_err(crate::run::RunError::Signals)?;
+    let stop =
+        crate::drivers::runtime::signal_flag().map_err(crate::drivers::run::RunError::Signals)?;
     for queue in queues {
         queue.sweep(Duration::from_secs(24 * 3600));
     }
@@ -237,13 +238,13 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
     // there tells a server started without PI_ASK_QUEUE (hosts strip the environment) where
     // this inbox is, so it names both folders instead of saying no inbox runs.
     _presence.extend(elsewhere_note(queues));
-    let config = crate::config::peek(&crate::config::ConfigPaths::from_env(
+    let config = crate::stores::config::peek(&crate::stores::config::ConfigPaths::from_env(
         options.config.as_deref(),
     ));
     let theme = options.appearance.choose(&config.theme).theme;
-    let line_mode = crate::run::line_mode(options, &config);
+    let line_mode = crate::drivers::run::line_mode(options, &config);
     if let Some(reason) = line_mode {
-        report(&crate::line::intro(reason));
+        report(&crate::drivers::line::intro(reason));
     }
     let table = crate::keymap::BindingTable::new(config.keymaps);
     let arrivals = Rc::new(RefCell::new(Arrivals::new(
@@ -253,7 +254,7 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
     let look = {
         let arrivals = Rc::clone(&arrivals);
         move |queues: &[Queue]| {
-            let waiting = crate::queue::listing::entries(queues);
+            let waiting = crate::stores::queue::listing::entries(queues);
             arrivals.borrow_mut().see(&waiting);
             waiting
         }
@@ -326,8 +327,8 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
 }
 
 /// The note in the home's default queue that this inbox watches another folder, when it does.
-fn elsewhere_note(queues: &[Queue]) -> Option<crate::queue::InboxPresence> {
-    let home = crate::queue::home_queue_dir(|k| std::env::var(k).ok())?;
+fn elsewhere_note(queues: &[Queue]) -> Option<crate::stores::queue::InboxPresence> {
+    let home = crate::stores::queue::home_queue_dir(|k| std::env::var(k).ok())?;
     let primary = queues.first()?.dir();
     if crate::paths::absolute(primary) == home || queues.iter().any(|q| q.dir() == home) {
         return None;
@@ -358,11 +359,11 @@ fn line_list(
     look: impl Fn(&[Queue]) -> Vec<WaitingAsk> + 'static,
 ) -> std::io::Result<ListEnding> {
     let mut out = crate::drivers::tty::open_tty()?;
-    let lines = crate::line::tty_lines()?;
+    let lines = crate::drivers::line::tty_lines()?;
     let lines = lines.lock().unwrap_or_else(|e| e.into_inner());
-    crate::line::discard_typed_ahead(&lines);
+    crate::drivers::line::discard_typed_ahead(&lines);
     let watched = queues.to_vec();
-    crate::line::inbox::run(list, move || look(&watched), &lines, &mut out, stop)
+    crate::drivers::line::inbox::run(list, move || look(&watched), &lines, &mut out, stop)
 }
 
 /// The list on the terminal: a screen of the one engine, drawn inline (as tall as the list) by the
@@ -401,13 +402,14 @@ fn terminal_list(
 /// Declines a claimed ask: its asker gets a cancelled result, as if the person cancelled the form.
 fn decline(claim: Claim, queue: &Queue) -> Shown {
     let ask = claim.ask.clone();
-    let result = crate::queue::listing::declined(&ask.payload, "they declined it in pi-ask inbox");
+    let result =
+        crate::stores::queue::listing::declined(&ask.payload, "they declined it in pi-ask inbox");
     let value = serde_json::to_value(&result).unwrap_or(Value::Null);
     match queue.answer(claim, &value) {
-        Ok(crate::queue::Delivery::Delivered) => {
+        Ok(crate::stores::queue::Delivery::Delivered) => {
             report(&format!("declined the ask from {}", ask.client))
         }
-        Ok(crate::queue::Delivery::TooLate) => {
+        Ok(crate::stores::queue::Delivery::TooLate) => {
             report("the asker had stopped waiting; nothing was sent")
         }
         Err(failed) => report(&format!(
@@ -446,8 +448,8 @@ fn waiting_line(queues: &[Queue]) -> String {
 /// Whether inboxes watch a queue, in words: `watching (pid …)`, or that none does and how to
 /// start one (`--status` and `pi-ask doctor`).
 pub fn watching(
-    inboxes: &[crate::history::ProcessId],
-    stopped: &[crate::history::ProcessId],
+    inboxes: &[crate::stores::history::ProcessId],
+    stopped: &[crate::stores::history::ProcessId],
 ) -> String {
     if inboxes.is_empty() && !stopped.is_empty() {
         let pids: Vec<String> = stopped.iter().map(|p| p.pid.to_string()).collect();

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::{Ended, SecondsOutOfRange};
-use crate::config::ElicitMode;
 use crate::report::{CommandOutcome, report};
+use crate::stores::config::ElicitMode;
 
 /// What `pi-ask mcp` was given (its command-line flags).
 #[derive(Debug, Clone, clap::Args)]
@@ -39,7 +39,7 @@ pub struct McpArgs {
     /// The tool's name (default ask_user). Gemini CLI hides MCP tools named ask_user in
     /// headless mode: `pi-ask setup gemini` registers the server with --tool-name ask_person.
     #[arg(long, value_name = "NAME")]
-    pub tool_name: Option<crate::mcp::ToolName>,
+    pub tool_name: Option<crate::drivers::mcp::ToolName>,
     /// With --http: another name the Host header may carry (a tunnel's); may be repeated.
     #[arg(long = "allow-host", value_name = "NAME", requires = "http")]
     pub allow_hosts: Vec<String>,
@@ -49,7 +49,7 @@ pub struct McpArgs {
 pub fn run(args: McpArgs) -> Ended {
     // The server has no form to show a config notice in: it goes to standard error (the host's
     // MCP log), so a config that did not apply is never silent.
-    let loaded = crate::config::load(&crate::config::ConfigPaths::from_env(
+    let loaded = crate::stores::config::load(&crate::stores::config::ConfigPaths::from_env(
         args.config.as_deref(),
     ));
     // Every problem, placed, when the file applied in part; else why it did not apply at all.
@@ -85,13 +85,13 @@ pub fn run(args: McpArgs) -> Ended {
     let progress_every = if args.progress_every.is_finite() && args.progress_every > 0.0 {
         Duration::from_secs_f64(args.progress_every.min(3600.0))
     } else {
-        crate::mcp::PROGRESS_EVERY
+        crate::drivers::mcp::PROGRESS_EVERY
     };
     report(&format!(
         "mcp: asks go to {}; answer them with `pi-ask inbox` in a terminal",
         crate::paths::display(queue.dir())
     ));
-    let mut server = crate::mcp::AskServer::new(queue, timeout, cwd);
+    let mut server = crate::drivers::mcp::AskServer::new(queue, timeout, cwd);
     server.progress_every = progress_every;
     server.max_waiting = mcp_config.max_waiting_calls;
     server.notifications = config.notifications;
@@ -111,21 +111,21 @@ pub fn run(args: McpArgs) -> Ended {
     };
     match args.http {
         Some(address) => serve_http(server, address, args.allow_hosts)?,
-        None => crate::mcp::serve(server)?,
+        None => crate::drivers::mcp::serve(server)?,
     }
     Ok(CommandOutcome::Done)
 }
 
 /// `pi-ask mcp --http`: binds, makes or reads the token, says where and how to connect, serves.
 fn serve_http(
-    server: crate::mcp::AskServer,
+    server: crate::drivers::mcp::AskServer,
     address: std::net::SocketAddr,
     allow_hosts: Vec<String>,
 ) -> Result<(), super::CommandError> {
-    use crate::mcp::http;
-    let listener = crate::web::bind(address).map_err(super::CommandError::Serve)?;
+    use crate::drivers::mcp::http;
+    let listener = crate::drivers::web::bind(address).map_err(super::CommandError::Serve)?;
     let address = listener.local_addr().map_err(|source| {
-        super::CommandError::Serve(crate::web::ServeError::Listen { address, source })
+        super::CommandError::Serve(crate::drivers::web::ServeError::Listen { address, source })
     })?;
     let token_file = http::token_path(server.queue.dir());
     let token = http::token(&token_file).map_err(super::CommandError::McpToken)?;

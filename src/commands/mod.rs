@@ -23,13 +23,13 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 pub use self::error::CommandError;
-use crate::config::{ConfigPaths, peek};
+use crate::drivers::run::{Finished, RunOptions};
 use crate::form::Form;
-use crate::history::{
+use crate::report::{CommandOutcome, report};
+use crate::stores::config::{ConfigPaths, peek};
+use crate::stores::history::{
     HistoryStore, JournalHandle, Origin, PendingAsk, Source, default_history_path, process_is_alive,
 };
-use crate::report::{CommandOutcome, report};
-use crate::run::{Finished, RunOptions};
 
 /// What every command returns: how it ended, or why it failed. The command line alone says a
 /// failure and maps both to the exit status.
@@ -64,7 +64,7 @@ impl HistoryChoice {
     }
 
     /// The history as read, or why not (no history, unreadable).
-    pub fn read(&self) -> Result<crate::history::History, CommandError> {
+    pub fn read(&self) -> Result<crate::stores::history::History, CommandError> {
         self.readable()?
             .read()
             .map_err(CommandError::HistoryUnreadable)
@@ -74,8 +74,8 @@ impl HistoryChoice {
     /// keep in the history's lines.
     pub fn with_payload(
         &self,
-        ask: &crate::history::Ask,
-    ) -> Result<crate::history::Ask, HistoryUnavailable> {
+        ask: &crate::stores::history::Ask,
+    ) -> Result<crate::stores::history::Ask, HistoryUnavailable> {
         let mut ask = ask.clone();
         let store = self.readable()?;
         let unreadable = |source: std::io::Error| HistoryUnavailable::StoredPayload {
@@ -219,9 +219,9 @@ pub fn open_on_terminal(
             restore: opening.restore.clone(),
             ..options.clone()
         };
-        crate::run::ask_result(form, &options)
+        crate::drivers::run::ask_result(form, &options)
     })?;
-    crate::run::emit_as(&done.result, options.output.as_deref(), options.format)?;
+    crate::drivers::run::emit_as(&done.result, options.output.as_deref(), options.format)?;
     Ok(FormEnding::of(&done))
 }
 
@@ -241,9 +241,9 @@ pub fn hint_interrupted(history: &HistoryChoice, cwd: &str) {
         ask.opened.at
     ));
     if history.record {
-        let _ = store.append(&crate::history::Event::Hinted {
+        let _ = store.append(&crate::stores::history::Event::Hinted {
             id: ask.opened.id.clone(),
-            at: crate::history::now_timestamp(),
+            at: crate::stores::history::now_timestamp(),
         });
     }
 }
@@ -251,7 +251,7 @@ pub fn hint_interrupted(history: &HistoryChoice, cwd: &str) {
 /// Reopening needs a person at a terminal: without one the form would end at once as cancelled
 /// (and a resume would be dismissed for nothing).
 pub fn require_terminal(command: &'static str) -> Result<(), CommandError> {
-    if crate::run::has_terminal() {
+    if crate::drivers::run::has_terminal() {
         Ok(())
     } else {
         Err(CommandError::NeedsTerminal(command))

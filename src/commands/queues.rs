@@ -8,10 +8,13 @@ use crate::report::report;
 
 /// The folders earlier versions queued asks in that exist here and are safe to read (an unsafe
 /// one is named and skipped).
-pub fn earlier_queues(primary: &std::path::Path, max_bytes: u64) -> Vec<crate::queue::Queue> {
-    crate::queue::earlier_queue_dirs(|k| std::env::var(k).ok(), primary)
+pub fn earlier_queues(
+    primary: &std::path::Path,
+    max_bytes: u64,
+) -> Vec<crate::stores::queue::Queue> {
+    crate::stores::queue::earlier_queue_dirs(|k| std::env::var(k).ok(), primary)
         .into_iter()
-        .filter_map(|dir| match crate::queue::Queue::open(&dir) {
+        .filter_map(|dir| match crate::stores::queue::Queue::open(&dir) {
             Ok(queue) => Some(queue.with_max_bytes(max_bytes)),
             Err(e) => {
                 report(&format!(
@@ -25,11 +28,11 @@ pub fn earlier_queues(primary: &std::path::Path, max_bytes: u64) -> Vec<crate::q
 }
 
 /// The queue folder: `--queue`, else the default one.
-pub fn open_queue(dir: Option<PathBuf>) -> Result<crate::queue::Queue, CommandError> {
+pub fn open_queue(dir: Option<PathBuf>) -> Result<crate::stores::queue::Queue, CommandError> {
     let dir = dir
-        .or_else(|| crate::queue::default_queue_dir(|k| std::env::var(k).ok()))
+        .or_else(|| crate::stores::queue::default_queue_dir(|k| std::env::var(k).ok()))
         .ok_or(CommandError::NoQueueFolder)?;
-    crate::queue::Queue::open(&dir).map_err(|source| CommandError::Queue {
+    crate::stores::queue::Queue::open(&dir).map_err(|source| CommandError::Queue {
         folder: crate::paths::display(&dir),
         source,
     })

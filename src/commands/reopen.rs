@@ -7,11 +7,11 @@ use super::{
     CommandError, Ended, FormEnding, HistoryChoice, Opening, nothing, open_on_terminal,
     question_count,
 };
-use crate::history::{Ask, Origin, SessionCall, Source, process_is_alive};
+use crate::drivers::run::RunOptions;
 use crate::input::{self, InvalidInput};
-use crate::pi_session::{self, BranchForm, NoSession, SessionFile};
 use crate::report::report;
-use crate::run::RunOptions;
+use crate::stores::history::{Ask, Origin, SessionCall, Source, process_is_alive};
+use crate::stores::pi_session::{self, BranchForm, NoSession, SessionFile};
 use crate::strings::reopening;
 
 /// `--session FILE`, or `latest` for the newest session of the working directory (under pi's
@@ -20,8 +20,11 @@ pub fn session_path(arg: &Path, cwd: &str) -> Result<PathBuf, NoSession> {
     if arg.as_os_str() != "latest" {
         return Ok(arg.to_path_buf());
     }
-    let agent = crate::config::agent_dir(|k| std::env::var(k).ok(), crate::config::passwd_home)
-        .ok_or(NoSession::NoHome)?;
+    let agent = crate::stores::config::agent_dir(
+        |k| std::env::var(k).ok(),
+        crate::stores::config::passwd_home,
+    )
+    .ok_or(NoSession::NoHome)?;
     pi_session::latest_session_in(&pi_session::sessions_dir(&agent, cwd))
 }
 

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::{CommandError, Ended, HistoryChoice};
+use crate::drivers::run::RunOptions;
+use crate::drivers::web;
 use crate::report::{CommandOutcome, report};
-use crate::run::RunOptions;
-use crate::web;
 
 /// What `pi-ask serve` was given.
 #[derive(Debug, Clone)]
@@ -34,7 +34,7 @@ const NOT_LOOPBACK: &str = "listening on an address other machines can reach: an
 /// `pi-ask serve`.
 pub fn run(args: ServeArgs, options: &RunOptions, history: HistoryChoice) -> Ended {
     // Read once: the queue's limit, the notification channels, the keymap the page follows.
-    let config = crate::config::peek(&crate::config::ConfigPaths::from_env(
+    let config = crate::stores::config::peek(&crate::stores::config::ConfigPaths::from_env(
         options.config.as_deref(),
     ));
     let max_bytes = config.mcp.max_ask_bytes;
@@ -65,7 +65,8 @@ pub fn run(args: ServeArgs, options: &RunOptions, history: HistoryChoice) -> End
             "listening on every address: the link names 0.0.0.0; open it with this machine's address or name instead, and name that with --allow-host NAME (requests naming any other host are refused)",
         );
     }
-    let stop = crate::drivers::runtime::signal_flag().map_err(crate::run::RunError::Signals)?;
+    let stop =
+        crate::drivers::runtime::signal_flag().map_err(crate::drivers::run::RunError::Signals)?;
     let origin = format!("http://{address}");
     let _presence: Vec<_> = queues
         .iter()
@@ -130,7 +131,7 @@ pub fn run(args: ServeArgs, options: &RunOptions, history: HistoryChoice) -> End
 /// terminal when there is one, and commands with `ASK_NOTIFY_URL` set to the ask's page (a phone
 /// notification: docs/web.md's ntfy recipe).
 fn arrival_notice(
-    notifications: crate::config::Notifications,
+    notifications: crate::stores::config::Notifications,
     public: String,
     on_terminal: bool,
 ) -> web::desk::ArrivalHook {

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use super::Ended;
-use crate::hooks::Host;
-use crate::hooks::setup::{self, Change};
+use crate::drivers::hooks::Host;
+use crate::drivers::hooks::setup::{self, Change};
 use crate::report::{CommandOutcome, report};
 
 /// The hook's own timeout in the host's config (seconds): above `pi-ask hook --wait` (590 s).

@@ -239,7 +239,7 @@ mod tests {
             reads: [
                 vec![],
                 vec![key("down"), key("down")],
-                vec![key("f24")],
+                vec![key("f9")],
                 vec![],
             ]
             .into(),
@@ -259,13 +259,14 @@ mod tests {
     fn frame_requests_coalesce_into_one_present() {
         let mut engine = engine();
         let mut medium = Scripted {
-            reads: [vec![], vec![key("down")], vec![]].into(),
+            reads: [vec![], vec![key("down")], vec![], vec![]].into(),
             requests_per_read: 5,
             ..Scripted::default()
         };
         engine.pump(&mut medium).unwrap();
-        // The first frame, then one per wake-up: three reads, each asking five times.
-        assert_eq!(medium.presents_at_read, vec![1, 2, 3]);
+        // The first frame, then one per wake-up whatever asked (each read asks five times, the
+        // Down key once more); the last wake-up ends with the script.
+        assert_eq!(medium.presents_at_read, vec![1, 2, 3, 4]);
         assert_eq!(medium.presents, 4);
     }
 
@@ -306,10 +307,11 @@ mod tests {
     #[test]
     fn an_external_edit_goes_through_the_medium_and_back_through_the_engine() {
         let mut engine = engine();
-        // Up wraps to the last row, `Type your own`, whose editor opens as the cursor lands.
-        let typed = Input::Terminal(TerminalInput::Paste("draft".to_owned()));
+        // The last row is `Type your own`, whose editor opens as the cursor lands on it.
+        let last = Input::Msg(Msg::Intent(crate::model::Intent::LastOption));
+        let typed = Input::Msg(Msg::Edit(EditOp::Insert("draft".to_owned())));
         let mut medium = Scripted {
-            reads: [vec![key("up"), typed], vec![key("ctrl+g")], vec![]].into(),
+            reads: [vec![last, typed], vec![key("ctrl+g")], vec![]].into(),
             edited: Some("from the editor".to_owned()),
             ..Scripted::default()
         };

@@ -11,13 +11,13 @@ use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 
-use crate::config::{Channel, Config, ConfigStore, ThemeConfig};
 use crate::files::{FileSource, FileWorker, SearchReply};
 use crate::keymap::BindingTable;
 use crate::keys::TerminalInput;
 use crate::model::{Cmd, Msg, Notification, Report};
 use crate::result::AskResult;
 use crate::settings::RESET_CONFIRM_WINDOW_MS;
+use crate::stores::config::{Channel, Config, ConfigStore, ThemeConfig};
 use crate::tui::{App, Appearance, InboxScreen, SettingsApp, ThemeSource};
 
 /// What is on screen.
@@ -632,12 +632,12 @@ fn default_file_source() -> FileSource {
 
 /// The history's journal records a flow the session runs.
 #[cfg(feature = "cli")]
-impl FlowJournal for crate::history::JournalHandle {
+impl FlowJournal for crate::stores::history::JournalHandle {
     fn shown(&self) {
-        crate::history::JournalHandle::shown(self);
+        crate::stores::history::JournalHandle::shown(self);
     }
 
     fn draft(&self, draft: serde_json::Value) {
-        crate::history::JournalHandle::draft(self, draft);
+        crate::stores::history::JournalHandle::draft(self, draft);
     }
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::{Extracted, ExtractionRequest, Refused, candidate_from_output, check_candidate};
 use super::{repair, request_text};
-use crate::pi_session::AssistantTurn;
+use crate::stores::pi_session::AssistantTurn;
 
 /// Output beyond this is cut (a runaway command must not fill memory).
 const MAX_OUTPUT: usize = 4 * 1024 * 1024;

@@ -16,10 +16,10 @@ use serde_json::Value;
 
 use std::time::Duration;
 
-use crate::config::AnswerExtraction;
 use crate::form::Form;
 use crate::input;
-use crate::pi_session::AssistantTurn;
+use crate::stores::config::AnswerExtraction;
+use crate::stores::pi_session::AssistantTurn;
 
 /// What an extraction found.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,7 +1,7 @@
 //! The extraction request written to a model command's standard input: plain text any model CLI
 //! accepts as a prompt (documented in docs/history.md).
 
-use crate::pi_session::AssistantTurn;
+use crate::stores::pi_session::AssistantTurn;
 
 /// What one attempt sends.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 use pi_ask_components::Theme;
 use pi_ask_components::theme::{ColorDepth, ThemeName};
 
-use crate::config::{ThemeConfig, ThemeSetting};
+use crate::stores::config::{ThemeConfig, ThemeSetting};
 
 /// `--color`: whether to draw colours.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -5,8 +5,8 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::config::Channel;
 use crate::model::Notification;
+use crate::stores::config::Channel;
 
 /// How long a command channel may run before it is killed.
 pub const COMMAND_TIMEOUT: Duration = Duration::from_millis(5000);

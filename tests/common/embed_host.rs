@@ -3,7 +3,7 @@
 
 use std::sync::mpsc;
 
-use pi_ask::embed;
+use pi_ask::drivers::embed;
 use pi_ask::lines::Line;
 use serde_json::Value;
 

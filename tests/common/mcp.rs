@@ -5,7 +5,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-use pi_ask::queue::Queue;
+use pi_ask::stores::queue::Queue;
 use serde_json::{Value, json};
 
 /// A running `pi-ask mcp` and the client side of its pipes.
@@ -229,7 +229,7 @@ impl Mcp {
     }
 
     /// Waits until `n` asks are queued.
-    pub fn queued(&self, n: usize) -> Vec<pi_ask::queue::QueuedAsk> {
+    pub fn queued(&self, n: usize) -> Vec<pi_ask::stores::queue::QueuedAsk> {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
             let pending = self.queue.pending();

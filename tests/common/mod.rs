@@ -15,12 +15,12 @@ pub mod web;
 use std::time::Duration;
 
 use pi_ask::form::Form;
-use pi_ask::history::ProcessId;
 use pi_ask::input::validate_payload;
 use pi_ask::model::{Cmd, Intent, Model, Msg, ReviewAction, Tab, update};
-use pi_ask::queue::{Queue, QueuedAsk, Waited};
 use pi_ask::result::AskResult;
 use pi_ask::settings::Settings;
+use pi_ask::stores::history::ProcessId;
+use pi_ask::stores::queue::{Queue, QueuedAsk, Waited};
 use serde_json::{Value, json};
 
 /// Writes an executable shell script at `path` (a stand-in editor, an old engine).
@@ -248,7 +248,7 @@ pub fn wait_file_holds(path: &std::path::Path, text: &str) {
 /// The answer to ask `id` in `queue`, waited for up to 10 s (a panic otherwise).
 pub fn wait_answer(queue: &Queue, id: &str) -> Value {
     let ten_seconds = Some(Duration::from_secs(10));
-    match pi_ask::queue::waiter::wait_blocking(queue, id, ten_seconds, None).unwrap() {
+    match pi_ask::stores::queue::waiter::wait_blocking(queue, id, ten_seconds, None).unwrap() {
         Waited::Answered(result) => result,
         other => panic!("{id}: {other:?}"),
     }

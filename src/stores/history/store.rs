@@ -36,7 +36,7 @@ pub fn default_history_path(env: impl Fn(&str) -> Option<String>) -> Option<Path
     if let Some(path) = env("PI_ASK_HISTORY").filter(|p| !p.is_empty()) {
         return Some(crate::paths::absolute(Path::new(&path)));
     }
-    let agent = crate::config::agent_dir(&env, crate::config::passwd_home)?;
+    let agent = crate::stores::config::agent_dir(&env, crate::stores::config::passwd_home)?;
     Some(agent.join("pi-ask").join("history.jsonl"))
 }
 
@@ -308,7 +308,7 @@ pub fn blob_name<'a>(value: &'a Value, id: &str, kind: &str) -> Option<&'a str> 
         return None;
     }
     let name = object.get(BLOB_KEY)?.as_str()?;
-    (crate::queue::is_valid_id(id) && name == format!("{id}.{kind}.json")).then_some(name)
+    (crate::stores::queue::is_valid_id(id) && name == format!("{id}.{kind}.json")).then_some(name)
 }
 
 /// The events to keep: those of the newest `keep` asks, and the newest session dismissals.

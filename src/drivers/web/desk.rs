@@ -18,13 +18,13 @@ use serde_json::Value;
 
 use super::action;
 use super::page::{self, Asker, Listed, Outcome};
+use crate::drivers::run::RunOptions;
 use crate::engine::{Engine, Input, Viewport};
-use crate::history::{JournalHandle, Origin, PendingAsk, Source};
 use crate::inbox::{InboxList, WaitingAsk};
 use crate::model::{External, InboxAction, Msg};
-use crate::queue::listing::{self, Whereabouts};
-use crate::queue::{Delivery, Queue, QueuedAsk};
-use crate::run::RunOptions;
+use crate::stores::history::{JournalHandle, Origin, PendingAsk, Source};
+use crate::stores::queue::listing::{self, Whereabouts};
+use crate::stores::queue::{Delivery, Queue, QueuedAsk};
 
 /// How many ended asks' outcomes are remembered (for a page that asks again).
 const OUTCOMES: usize = 64;
@@ -348,8 +348,9 @@ impl Desk {
             cwd: asker_folder.is_dir().then_some(asker_folder),
             ..self.options.clone()
         };
-        let (mut session, _) = crate::run::flow_session(form, &options, |_| Box::new(|_, _| {}))
-            .map_err(|e| Outcome::NotDelivered(e.to_string()))?;
+        let (mut session, _) =
+            crate::drivers::run::flow_session(form, &options, |_| Box::new(|_, _| {}))
+                .map_err(|e| Outcome::NotDelivered(e.to_string()))?;
         session.opened(now);
         let engine = Engine::new(session, Viewport::Headless);
         self.open.insert(

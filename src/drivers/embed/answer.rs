@@ -10,11 +10,11 @@ use serde_json::json;
 use super::opening::{EmbedOpening, OpenOutcome, branch_entries, stored};
 use super::protocol::{Extractor, HostMessage, Open};
 use super::{Host, Next, messages};
-use crate::config::{ConfigPaths, peek};
 use crate::extract::command::{ExtractError, Progress, Run, extract_with, retry_notice};
 use crate::extract::{Extracted, ExtractionFailed};
-use crate::history::Source;
-use crate::pi_session::{self, AssistantTurn, SessionEntry};
+use crate::stores::config::{ConfigPaths, peek};
+use crate::stores::history::Source;
+use crate::stores::pi_session::{self, AssistantTurn, SessionEntry};
 use crate::strings::reopening;
 
 /// The tool the host's model is asked to call, as the original describes it.

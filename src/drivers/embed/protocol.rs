@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::history::Source;
+use crate::stores::history::Source;
 
 /// The protocol's version, sent in the `hello` line; a host refuses an engine older than the one
 /// it was written for.

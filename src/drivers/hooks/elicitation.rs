@@ -319,7 +319,7 @@ mod tests {
     }
 
     fn answered(msgs: Vec<Msg>) -> AskResult {
-        crate::hooks::questions::result_after(&payload(&event()).unwrap(), msgs)
+        crate::drivers::hooks::questions::result_after(&payload(&event()).unwrap(), msgs)
     }
 
     fn submit() -> Msg {
@@ -414,7 +414,7 @@ mod tests {
         let form = crate::input::validate_payload(&json!({"questions": [{"id": "db",
             "prompt": "Which?", "options": [{"value": "pg", "label": "PostgreSQL"}]}]}))
         .unwrap();
-        let own = crate::mcp::elicitation(&form, crate::mcp::Dialect::Titled);
+        let own = crate::drivers::mcp::elicitation(&form, crate::drivers::mcp::Dialect::Titled);
         let event = json!({"hook_event_name": "Elicitation", "mcp_server_name": "pi-ask",
             "message": own.message, "requested_schema": own.schema});
         assert!(matches!(payload(&event), Err(NotOurs::OpenField(_))));

@@ -339,7 +339,7 @@ mod tests {
         let mut settings = json!({"hooks": {"Elicitation": [{"matcher": "github",
             "hooks": [{"type": "command", "command": "approve-github"}]}]}});
         let before = settings.clone();
-        let slots = crate::hooks::Host::Claude.slots();
+        let slots = crate::drivers::hooks::Host::Claude.slots();
         assert_eq!(slots.len(), 2);
         for slot in &slots {
             assert_eq!(

@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::queue::{Queue, QueuedAsk, Withdrawal};
 use crate::result::AskResult;
+use crate::stores::queue::{Queue, QueuedAsk, Withdrawal};
 
 /// An agent host whose own question tool pi-ask answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,7 +177,7 @@ pub fn ask(
         return Err(NotAnswered::Unwatched);
     }
     let ask = QueuedAsk {
-        id: crate::queue::new_id(),
+        id: crate::stores::queue::new_id(),
         created_at: crate::remote::protocol::unix_ms(),
         client: client.to_owned(),
         cwd: cwd.to_owned(),
@@ -201,7 +201,7 @@ pub fn ask(
         return match queue.withdraw(&ask.id) {
             Ok(Withdrawal::AlreadyAnswered) => {
                 // An inbox answered at that very moment: its answer is on its way.
-                let grace = Instant::now() + crate::queue::SETTLED_ANSWER_GRACE;
+                let grace = Instant::now() + crate::stores::queue::SETTLED_ANSWER_GRACE;
                 while Instant::now() < grace {
                     if let Some(answer) = queue.take_result(&ask.id) {
                         return Ok(answer);

@@ -62,10 +62,10 @@ mod tests {
     use super::*;
     use crate::model::{Direct, Intent, Msg, ReviewAction};
 
-    use crate::hooks::questions::NotOurs;
+    use crate::drivers::hooks::questions::NotOurs;
 
     fn payload(event: &Value) -> Result<Value, NotOurs> {
-        crate::hooks::Host::Codex.payload(event)
+        crate::drivers::hooks::Host::Codex.payload(event)
     }
 
     fn event() -> Value {
@@ -77,7 +77,7 @@ mod tests {
     }
 
     fn answered_with(msgs: Vec<Msg>) -> AskResult {
-        crate::hooks::questions::result_after(&payload(&event()).unwrap(), msgs)
+        crate::drivers::hooks::questions::result_after(&payload(&event()).unwrap(), msgs)
     }
 
     /// The answers JSON in a deny reason.

@@ -7,10 +7,10 @@ use serde_json::{Value, json};
 use super::messages;
 use super::protocol::{Find, Open};
 use crate::form::Form;
-use crate::history::Source;
 use crate::input::validate_payload;
-use crate::pi_session::{self, DISMISSED_ENTRY, PAYLOAD_ENTRY, SessionEntry};
 use crate::result::{self, AskResult};
+use crate::stores::history::Source;
+use crate::stores::pi_session::{self, DISMISSED_ENTRY, PAYLOAD_ENTRY, SessionEntry};
 use crate::strings::{question_count, reopening};
 
 /// A form to open, and where it came from.

@@ -69,10 +69,10 @@ mod tests {
     use super::*;
     use crate::model::{Direct, Intent, Msg, ReviewAction};
 
-    use crate::hooks::questions::NotOurs;
+    use crate::drivers::hooks::questions::NotOurs;
 
     fn payload(event: &Value) -> Result<Value, NotOurs> {
-        crate::hooks::Host::Claude.payload(event)
+        crate::drivers::hooks::Host::Claude.payload(event)
     }
 
     fn event() -> Value {
@@ -85,7 +85,7 @@ mod tests {
 
     /// The result of the ask made from `event` after `msgs`, as the form builds it.
     fn answered(msgs: Vec<Msg>) -> AskResult {
-        crate::hooks::questions::result_after(&payload(&event()).unwrap(), msgs)
+        crate::drivers::hooks::questions::result_after(&payload(&event()).unwrap(), msgs)
     }
 
     #[test]

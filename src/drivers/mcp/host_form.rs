@@ -28,8 +28,8 @@ use super::client::{Client, Dialect};
 use super::elicit::{ElicitReply, Elicitation, elicitation};
 use super::{AskServer, ElicitMode, closed_forms};
 use crate::form::Form;
-use crate::queue::Waited;
-use crate::queue::listing::Whereabouts;
+use crate::stores::queue::Waited;
+use crate::stores::queue::listing::Whereabouts;
 
 /// A host that declines or closes its form this soon after it was sent did so without a person
 /// reading it.
@@ -214,7 +214,7 @@ impl AskServer {
 
     async fn wait_rest(
         &self,
-        waiting: &mut crate::queue::waiter::Waiting,
+        waiting: &mut crate::stores::queue::waiter::Waiting,
         id: &str,
         context: &RequestContext<RoleServer>,
     ) -> Waited {
@@ -261,7 +261,7 @@ impl AskServer {
             if !still {
                 return;
             }
-            let answer = crate::queue::waiter::withdraw_or_take(&server.queue, &id).await;
+            let answer = crate::stores::queue::waiter::withdraw_or_take(&server.queue, &id).await;
             server.in_host_form(&id, false);
             if let Some(entry) = server
                 .suspended
@@ -349,11 +349,11 @@ impl AskServer {
         if self.queue.whereabouts(id) != Whereabouts::OpenElsewhere {
             return None;
         }
-        match self
-            .queue
-            .withdraw_because(id, crate::queue::WithdrawnBecause::AnsweredInHostForm)
-        {
-            Ok(crate::queue::Withdrawal::Withdrawn) => {
+        match self.queue.withdraw_because(
+            id,
+            crate::stores::queue::WithdrawnBecause::AnsweredInHostForm,
+        ) {
+            Ok(crate::stores::queue::Withdrawal::Withdrawn) => {
                 crate::report::report(&format!(
                     "ask {id} answered in the host's form first; the inbox that had it open closes it"
                 ));
@@ -403,11 +403,11 @@ impl AskServer {
             return self.answered_first_in_form(id, value);
         };
         match self.queue.answer(claim, &value) {
-            Ok(crate::queue::Delivery::Delivered) => {
+            Ok(crate::stores::queue::Delivery::Delivered) => {
                 crate::report::report(&format!("ask {id} answered in the host's form"));
                 Some(value)
             }
-            Ok(crate::queue::Delivery::TooLate) => None,
+            Ok(crate::stores::queue::Delivery::TooLate) => None,
             // This server is the asker: the answer in hand is the agent's, queue or not.
             Err(failed) => {
                 crate::report::report(&format!(

@@ -250,7 +250,7 @@ async fn act(
     }
     // A page without its script: post, then get (the browser's back button stays harmless).
     // Only an id pi-ask writes goes back into a URL; anything else had no ask to show anyway.
-    if crate::queue::is_valid_id(&id) {
+    if crate::stores::queue::is_valid_id(&id) {
         see_other(&format!("/ask/{id}"))
     } else {
         see_other("/")

@@ -4,7 +4,6 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::config::{ConfigPaths, ConfigStore};
 use crate::drivers::runtime::{self, Ending};
 use crate::drivers::tty as terminal;
 use crate::engine::{Engine, Input, Viewport};
@@ -16,6 +15,7 @@ use crate::model::{External, Msg};
 use crate::remote::{FlowInfo, RemoteServer};
 use crate::report::CommandOutcome;
 use crate::result::{self, AskResult};
+use crate::stores::config::{ConfigPaths, ConfigStore};
 use crate::tui::{App, Appearance, SettingsApp, notify};
 
 /// A form's result, and whether a signal ended it (rather than the person or the host).
@@ -140,13 +140,13 @@ pub struct RunOptions {
     /// `--listen PATH`: serve the remote events of the form on a local socket.
     pub listen: Option<PathBuf>,
     /// What opened the form (remote events name it).
-    pub source: crate::history::Source,
+    pub source: crate::stores::history::Source,
     /// The tool call the form answers, when known (remote events carry it).
     pub tool_call_id: Option<String>,
     /// Finish as soon as every question is answered (a picker, not a form to review).
     pub submit_when_answered: bool,
     /// Records the form in the history: its opening once drawn, its drafts as they change.
-    pub journal: Option<crate::history::JournalHandle>,
+    pub journal: Option<crate::stores::history::JournalHandle>,
     /// What was entered before (`pi-ask resume`), put back before the first frame.
     pub restore: Option<crate::model::Draft>,
     /// `global.dismiss` (Ctrl+C) ends the form as interrupted (nothing delivered), for a caller
@@ -420,9 +420,9 @@ pub fn outcome(result: &AskResult) -> CommandOutcome {
 /// control bytes among the lines a screen reader reads).
 fn line_notifier() -> crate::engine::Notifier {
     Box::new(|n, channels| {
-        let commands: Vec<crate::config::Channel> = channels
+        let commands: Vec<crate::stores::config::Channel> = channels
             .iter()
-            .filter(|c| matches!(c, crate::config::Channel::Command(_)))
+            .filter(|c| matches!(c, crate::stores::config::Channel::Command(_)))
             .cloned()
             .collect();
         let _ = notify::send(n, &commands, &mut std::io::sink());
@@ -432,26 +432,26 @@ fn line_notifier() -> crate::engine::Notifier {
 /// Whether line mode is on for these options and config, and why.
 pub fn line_mode(
     options: &RunOptions,
-    config: &crate::config::Config,
-) -> Option<crate::line::Reason> {
-    crate::line::chosen(options.accessible, config.accessibility.line_mode, |k| {
+    config: &crate::stores::config::Config,
+) -> Option<crate::drivers::line::Reason> {
+    crate::drivers::line::chosen(options.accessible, config.accessibility.line_mode, |k| {
         std::env::var(k).ok()
     })
 }
 
 /// Runs a session in line mode on the terminal: lines read from `/dev/tty` (by the process's one
-/// reader, [`crate::line::tty_lines`]), lines written to it.
-fn run_lines(engine: &mut Engine, reason: crate::line::Reason) -> std::io::Result<Ending> {
+/// reader, [`crate::drivers::line::tty_lines`]), lines written to it.
+fn run_lines(engine: &mut Engine, reason: crate::drivers::line::Reason) -> std::io::Result<Ending> {
     let signals = runtime::signal_flag()?;
     let mut out = terminal::open_tty()?;
-    let lines = crate::line::tty_lines()?;
+    let lines = crate::drivers::line::tty_lines()?;
     let lines = lines.lock().unwrap_or_else(|e| e.into_inner());
-    crate::line::discard_typed_ahead(&lines);
-    let options = crate::line::LineOptions {
-        intro: Some(crate::line::intro(reason)),
+    crate::drivers::line::discard_typed_ahead(&lines);
+    let options = crate::drivers::line::LineOptions {
+        intro: Some(crate::drivers::line::intro(reason)),
         echo: false,
     };
-    crate::line::run(engine, &lines, &mut out, &options, &signals)
+    crate::drivers::line::run(engine, &lines, &mut out, &options, &signals)
 }
 
 fn notifier() -> crate::engine::Notifier {
@@ -581,7 +581,7 @@ pub fn flow_session(
     form: Form,
     options: &RunOptions,
     notifier: impl FnOnce(bool) -> crate::engine::Notifier,
-) -> Result<(Session, Option<crate::line::Reason>), NotAFolder> {
+) -> Result<(Session, Option<crate::drivers::line::Reason>), NotAFolder> {
     let root = root_folder(options.cwd.as_deref())?;
     let store = ConfigStore::open(ConfigPaths::from_env(options.config.as_deref()));
     let config = store.config().clone();
@@ -671,7 +671,9 @@ pub fn settings(
     // The settings modal is drawn on the full screen only; in line mode (a dumb terminal, a
     // screen reader) it would be escape codes, so the file is named instead (and made, so there
     // is one to edit).
-    if crate::line::chosen(false, c.accessibility.line_mode, |k| std::env::var(k).ok()).is_some() {
+    if crate::drivers::line::chosen(false, c.accessibility.line_mode, |k| std::env::var(k).ok())
+        .is_some()
+    {
         create_default_config(&mut store);
         return Err(RunError::SettingsInLineMode(store.display_path()));
     }
@@ -699,7 +701,7 @@ pub fn emit_rpc(result: &AskResult, output: Option<&Path>) -> Result<(), Deliver
     match output {
         Some(_) => emit(result, output),
         None => deliver(
-            &crate::printable::json_for_stdout(&crate::rpc::result_line(result)),
+            &crate::printable::json_for_stdout(&crate::drivers::rpc::result_line(result)),
             None,
             &mut std::io::stdout().lock(),
         ),
@@ -721,11 +723,12 @@ pub fn rpc_result(
         form
     };
     let interrupted = runtime::signal_flag().map_err(RunError::Signals)?;
-    let lines = crate::rpc::spawn_line_reader(std::io::BufReader::new(std::io::stdin()));
+    let lines = crate::drivers::rpc::spawn_line_reader(std::io::BufReader::new(std::io::stdin()));
     let errors = Box::new(crate::report::report);
-    let mut channel = crate::rpc::DialogChannel::new(std::io::stdout(), lines, timeout, errors)
-        .interrupted_by(interrupted.clone());
-    let mut result = crate::rpc::run(&form, &mut channel).map_err(RunError::Host)?;
+    let mut channel =
+        crate::drivers::rpc::DialogChannel::new(std::io::stdout(), lines, timeout, errors)
+            .interrupted_by(interrupted.clone());
+    let mut result = crate::drivers::rpc::run(&form, &mut channel).map_err(RunError::Host)?;
     create_default_config(&mut store);
     let interrupted = interrupted.load(std::sync::atomic::Ordering::Relaxed);
     if interrupted {

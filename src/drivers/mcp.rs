@@ -15,11 +15,11 @@ use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use serde_json::Value;
 
 use crate::form::Form;
-use crate::history::ProcessId;
 use crate::input;
-use crate::queue::waiter::{Waiting, Watcher};
-use crate::queue::{Queue, QueuedAsk, Waited};
 use crate::result::{self, AskResult};
+use crate::stores::history::ProcessId;
+use crate::stores::queue::waiter::{Waiting, Watcher};
+use crate::stores::queue::{Queue, QueuedAsk, Waited};
 
 mod client;
 mod closed_forms;
@@ -30,7 +30,7 @@ pub(crate) mod line_check;
 mod line_guard;
 mod stdio;
 
-pub use crate::config::ElicitMode;
+pub use crate::stores::config::ElicitMode;
 pub use client::{Client, Dialect};
 pub use elicit::{ElicitReply, Elicitation, elicitation};
 
@@ -44,7 +44,7 @@ pub const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 /// results carry `details`: over MCP the same object is the result's `structuredContent`, so the
 /// guidance says so; its "Evaluation cases" section is for skill authors and is left out.
 pub fn tool_description() -> String {
-    let skill = include_str!("../skills/ask-user/SKILL.md");
+    let skill = include_str!("../../skills/ask-user/SKILL.md");
     let body = skill
         .strip_prefix("---")
         .and_then(|rest| rest.split_once("\n---"))
@@ -113,7 +113,7 @@ pub fn ask_user_tool(name: &ToolName) -> Tool {
 
 /// How long an ask waits for an inbox before the host's own form is used, by default.
 pub const DEFAULT_ELICIT_AFTER: Duration =
-    Duration::from_secs(crate::config::DEFAULT_ELICIT_AFTER_SECONDS);
+    Duration::from_secs(crate::stores::config::DEFAULT_ELICIT_AFTER_SECONDS);
 
 /// What the person and the agent are told while no inbox runs.
 pub const NO_INBOX: &str = "no inbox is running: start `pi-ask inbox` in a terminal";
@@ -124,7 +124,7 @@ const NOTICE_GAP: Duration = Duration::from_secs(10);
 /// home's default, or the one an inbox started with `PI_ASK_QUEUE` names): `; an inbox watches
 /// <folder> instead: …`, naming the fix. Empty otherwise.
 pub fn split_queue_hint(queue: &Queue, env: impl Fn(&str) -> Option<String>) -> String {
-    let Some(home) = crate::queue::home_queue_dir(env) else {
+    let Some(home) = crate::stores::queue::home_queue_dir(env) else {
         return String::new();
     };
     let ours = crate::paths::absolute(queue.dir());
@@ -178,7 +178,7 @@ pub fn unwatched_notification(form: &Form) -> crate::model::Notification {
     }
 }
 
-pub use crate::config::DEFAULT_MAX_WAITING_CALLS;
+pub use crate::stores::config::DEFAULT_MAX_WAITING_CALLS;
 
 /// The server: one queue, an optional timeout for waiting calls.
 #[derive(Debug, Clone)]
@@ -196,7 +196,7 @@ pub struct AskServer {
     /// The one task that looks for every waiting call's answer.
     pub watcher: Arc<Watcher>,
     /// The channels that tell the person an ask waits while no inbox is running.
-    pub notifications: crate::config::Notifications,
+    pub notifications: crate::stores::config::Notifications,
     /// When to ask through the host's own form (MCP elicitation).
     pub elicit: ElicitMode,
     /// The tool's name as listed (`ask_user` unless told otherwise).
@@ -229,7 +229,7 @@ impl AskServer {
             progress_every: PROGRESS_EVERY,
             max_waiting: DEFAULT_MAX_WAITING_CALLS,
             watcher: Arc::new(Watcher::default()),
-            notifications: crate::config::Notifications::default(),
+            notifications: crate::stores::config::Notifications::default(),
             elicit: ElicitMode::default(),
             tool_name: ToolName::default(),
             elicit_after: DEFAULT_ELICIT_AFTER,
@@ -315,7 +315,7 @@ impl AskServer {
         let notification = unwatched_notification(form);
         // The server's stdout is the protocol: terminal channels go to the controlling terminal
         // (the host's) when there is one, and are skipped otherwise; commands always run.
-        let channels: Vec<crate::config::Channel> = self.notifications.channels.clone();
+        let channels: Vec<crate::stores::config::Channel> = self.notifications.channels.clone();
         let mut tty: Box<dyn std::io::Write> =
             match std::fs::OpenOptions::new().write(true).open("/dev/tty") {
                 Ok(file) => Box::new(file),
@@ -346,7 +346,7 @@ impl AskServer {
         })
     }
 
-    /// Waits for the answer to ask `id` (the one [`crate::queue::waiter`]) for the server's
+    /// Waits for the answer to ask `id` (the one [`crate::stores::queue::waiter`]) for the server's
     /// timeout, reporting progress while it waits when the client asked for it; the call's
     /// cancellation withdraws the ask.
     async fn wait(&self, id: &str, context: &RequestContext<RoleServer>) -> Waited {
@@ -485,7 +485,7 @@ impl ServerHandler for AskServer {
         };
         let client = client::Client::of(&context);
         let ask = QueuedAsk {
-            id: crate::queue::new_id(),
+            id: crate::stores::queue::new_id(),
             created_at: crate::remote::protocol::unix_ms(),
             client: client.name.clone(),
             cwd: self.cwd.clone(),

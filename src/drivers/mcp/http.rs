@@ -70,7 +70,7 @@ pub fn token(file: &Path) -> Result<String, TokenError> {
             });
         }
     }
-    let secret = crate::web::auth::Secret::new().map_err(|e| TokenError::Unwritable {
+    let secret = crate::drivers::web::auth::Secret::new().map_err(|e| TokenError::Unwritable {
         path: shown.clone(),
         source: std::io::Error::other(e.to_string()),
     })?;
@@ -112,7 +112,7 @@ fn bearer_matches(header: Option<&HeaderValue>, token: &str) -> bool {
     else {
         return false;
     };
-    crate::web::auth::same_secret(given.trim(), token)
+    crate::drivers::web::auth::same_secret(given.trim(), token)
 }
 
 /// Serves `base`'s tool over Streamable HTTP until a termination signal: each client session
@@ -170,7 +170,7 @@ pub fn serve_http(base: AskServer, setup: HttpSetup) -> Result<(), ServeError> {
             tokio::time::sleep(Duration::from_millis(200)).await;
             cancel.cancel();
         };
-        axum::serve(crate::web::server::Limited::new(listener), app)
+        axum::serve(crate::drivers::web::server::Limited::new(listener), app)
             .with_graceful_shutdown(shutdown)
             .await
     });

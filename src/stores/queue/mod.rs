@@ -114,7 +114,7 @@ pub struct Claim {
     path: PathBuf,
 }
 
-pub use crate::config::DEFAULT_MAX_ASK_BYTES;
+pub use crate::stores::config::DEFAULT_MAX_ASK_BYTES;
 
 /// How the queue's files are read: regular files of this user, never through a link (in a
 /// private folder, anything else was planted). The cap is set per kind of entry.
@@ -194,7 +194,7 @@ pub fn default_queue_dir(env: impl Fn(&str) -> Option<String>) -> Option<PathBuf
     let home = env("HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
-        .or_else(crate::config::passwd_home)?;
+        .or_else(crate::stores::config::passwd_home)?;
     Some(crate::paths::absolute(
         &home.join(".pi").join("agent").join("pi-ask").join("queue"),
     ))
@@ -215,7 +215,8 @@ pub fn earlier_queue_dirs(env: impl Fn(&str) -> Option<String>, primary: &Path) 
         dirs.push(Path::new(&run).join("pi-ask").join("queue"));
     }
     if env("PI_CODING_AGENT_DIR").is_some_and(|d| !d.is_empty())
-        && let Some(agent) = crate::config::agent_dir(&env, crate::config::passwd_home)
+        && let Some(agent) =
+            crate::stores::config::agent_dir(&env, crate::stores::config::passwd_home)
     {
         dirs.push(agent.join("pi-ask").join("queue"));
     }

@@ -25,7 +25,8 @@ pub use ansi::visible_width;
 pub use messages::transcript;
 use protocol::{FlowKind, HostMessage, MAX_COLS, MAX_ROWS, Open};
 
-use crate::config::{ConfigPaths, ConfigStore, read_theme};
+use crate::drivers::rpc::{DialogReply, Dialogs};
+use crate::drivers::run::RunOptions;
 use crate::engine::{Ending, Engine, Input, Interruption, Medium, Viewport};
 use crate::engine::{Screen, Session};
 use crate::keymap::BindingTable;
@@ -33,8 +34,7 @@ use crate::lines::{Line, MAX_LINE};
 use crate::model::{External, Msg};
 use crate::remote::protocol::{self as remote, RemoteMode, RemoteResponse, SubmitError};
 use crate::result::{self, AskResult};
-use crate::rpc::{DialogReply, Dialogs};
-use crate::run::RunOptions;
+use crate::stores::config::{ConfigPaths, ConfigStore, read_theme};
 use crate::tui::{Appearance, SettingsApp, bytes, notify};
 
 /// Serves one flow: reads host lines from `lines` and writes engine lines to `out` until the flow
@@ -82,7 +82,7 @@ fn ask(host: &mut Host, open: &Open, appearance: Appearance) -> io::Result<()> {
         return Ok(());
     };
     let form = opening.form.clone();
-    let cwd = match crate::run::root_folder(open.cwd.as_deref()) {
+    let cwd = match crate::drivers::run::root_folder(open.cwd.as_deref()) {
         Ok(root) => Some(root),
         Err(message) => {
             host.error(&format!(
@@ -99,10 +99,10 @@ fn ask(host: &mut Host, open: &Open, appearance: Appearance) -> io::Result<()> {
         tool_call_id: opening.tool_call_id.clone(),
         ..RunOptions::default()
     };
-    let flow = crate::run::flow_info(&form, &options);
+    let flow = crate::drivers::run::flow_info(&form, &options);
     let notices = Rc::new(RefCell::new(Vec::new()));
     let sink = notices.clone();
-    let (session, _line_mode) = crate::run::flow_session(form, &options, move |_| {
+    let (session, _line_mode) = crate::drivers::run::flow_session(form, &options, move |_| {
         Box::new(move |n, channels| {
             // Terminal channels are bytes for the host's terminal; commands run here.
             let mut terminal = Vec::new();
@@ -172,8 +172,8 @@ fn dialogs(host: &mut Host, open: &Open) -> io::Result<()> {
         form
     };
     let mut steps = Steps { host, next_id: 0 };
-    let result = crate::rpc::run(&form, &mut steps)?;
-    crate::run::create_default_config(&mut store);
+    let result = crate::drivers::rpc::run(&form, &mut steps)?;
+    crate::drivers::run::create_default_config(&mut store);
     host.finish(&opening, &result)
 }
 

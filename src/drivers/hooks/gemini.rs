@@ -88,7 +88,7 @@ mod tests {
     use crate::model::{Direct, Intent, Msg, ReviewAction};
 
     fn payload(event: &Value) -> Result<Value, NotOurs> {
-        crate::hooks::Host::Gemini.payload(event)
+        crate::drivers::hooks::Host::Gemini.payload(event)
     }
 
     fn event() -> Value {
@@ -99,7 +99,7 @@ mod tests {
     }
 
     fn answered_with(msgs: Vec<Msg>) -> AskResult {
-        crate::hooks::questions::result_after(&payload(&event()).unwrap(), msgs)
+        crate::drivers::hooks::questions::result_after(&payload(&event()).unwrap(), msgs)
     }
 
     #[test]
