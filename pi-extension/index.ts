@@ -10,8 +10,8 @@ import { basename, dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
-import type { ExtensionAPI, ExtensionContext, Theme } from "@earendil-works/pi-coding-agent";
-import { CURSOR_MARKER, Text, type TUI, truncateToWidth } from "@earendil-works/pi-tui";
+import type { ExtensionAPI, ExtensionContext, Theme, ThemeColor } from "@earendil-works/pi-coding-agent";
+import { type Component, CURSOR_MARKER, type Focusable, Text, type TUI, truncateToWidth } from "@earendil-works/pi-tui";
 
 import { type Located, locateEngine } from "./engine.ts";
 
@@ -31,7 +31,12 @@ const SETTINGS_OVERLAY = { anchor: "center", margin: 1, maxHeight: "90%", minWid
 /** The theme tokens the engine's form is drawn with. */
 const FG_TOKENS = ["accent", "border", "borderAccent", "borderMuted", "success", "error", "warning", "muted", "dim", "text"] as const;
 
+// The engine's JSON lines: each `type` carries its own fields (docs/embed.md), read where that
+// type is handled; typing every message here would copy the protocol's Rust types by hand.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type EngineMessage = { type: string; [key: string]: any };
+// `details` is the engine's result as the contract defines it, handed to pi unchanged.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AskResult = { content: { type: "text"; text: string }[]; details: any };
 /** How an engine run ended: a result, nothing to show (settings closed, nothing found), or a failure. */
 type Final = { result: AskResult; transcript: string } | { closed: true } | { error: string };
@@ -140,14 +145,23 @@ export function wholeCharacters(): (data: string) => string {
   };
 }
 
+/** `value[key]` when `value` is an object (the model's arguments and other peers' data are read so). */
+function field(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
 /**
  * The transcript's call line, as the original's: `ask_user 2 question(s) (Goal, Tone)`, each
  * question's label or `Q<n>`, the labels cut to 50 columns.
  */
-export function callLine(args: any, paint: (token: string, text: string) => string): string {
-  const questions: any[] = Array.isArray(args?.questions) ? args.questions : [];
+export function callLine(args: unknown, paint: (token: ThemeColor, text: string) => string): string {
+  const asked = field(args, "questions");
+  const questions: unknown[] = Array.isArray(asked) ? asked : [];
   const labels = questions
-    .map((q, i) => (typeof q?.label === "string" && q.label.trim() ? printable(q.label.trim()) : `Q${i + 1}`))
+    .map((q, i) => {
+      const label = field(q, "label");
+      return typeof label === "string" && label.trim() ? printable(label.trim()) : `Q${i + 1}`;
+    })
     .join(", ");
   const line = paint("toolTitle", "ask_user ") + paint("muted", `${questions.length} question(s)`);
   return labels ? line + paint("dim", ` (${truncateToWidth(labels, 50)})`) : line;
@@ -257,8 +271,8 @@ export default function piAsk(pi: ExtensionAPI) {
       if (response.stopReason === "error" || response.stopReason === "aborted") {
         return engine.send({ type: "extracted", id: request.id, error: response.errorMessage ?? `the model stopped (${response.stopReason})` });
       }
-      const calls = response.content.filter((c: any) => c.type === "toolCall" && c.name === "ask_user") as any[];
-      const text = response.content.filter((c: any) => c.type === "text").map((c: any) => c.text).join("\n");
+      const calls = response.content.flatMap((c) => (c.type === "toolCall" && c.name === "ask_user" ? [c] : []));
+      const text = response.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
       const output =
         calls.length === 1
           ? JSON.stringify({ name: "ask_user", arguments: calls[0].arguments })
@@ -323,7 +337,7 @@ export default function piAsk(pi: ExtensionAPI) {
             };
             close = done;
             if (finished) queueMicrotask(() => done(finished!));
-            return {
+            const form: Component & Focusable & { dispose(): void } = {
               focused: false,
               render(width: number) {
                 const height = rows(tui.terminal.rows);
@@ -349,6 +363,7 @@ export default function piAsk(pi: ExtensionAPI) {
                 engine.kill();
               },
             };
+            return form;
           }, overlay ? { overlay: true, overlayOptions: SETTINGS_OVERLAY } : undefined).then((final) => {
             if (asks) waiting(ctx, false);
             resolve(final);
@@ -393,7 +408,7 @@ export default function piAsk(pi: ExtensionAPI) {
   function branch(ctx: ExtensionContext) {
     return ctx.sessionManager
       .getBranch()
-      .filter((e: any) => e.type === "message" || (e.type === "custom" && String(e.customType).startsWith("ask:")));
+      .filter((e) => e.type === "message" || (e.type === "custom" && String(e.customType).startsWith("ask:")));
   }
 
   /** A form a command or a recovery opens (TUI only, as in the original, with its notice). */
@@ -435,28 +450,28 @@ export default function piAsk(pi: ExtensionAPI) {
       transcripts.set(JSON.stringify(final.result.details), final.transcript);
       return { content: final.result.content, details: final.result.details };
     },
-    renderCall(args: any, theme: Theme) {
-      return new Text(callLine(args, (token, text) => theme.fg(token as any, token === "toolTitle" ? theme.bold(text) : text)), 0, 0);
+    renderCall(args: unknown, theme: Theme) {
+      return new Text(callLine(args, (token, text) => theme.fg(token, token === "toolTitle" ? theme.bold(text) : text)), 0, 0);
     },
-    renderResult(result: any, options: { isPartial?: boolean }, theme: Theme) {
+    renderResult(result, options, theme) {
       if (options?.isPartial) return new Text(theme.fg("muted", "Waiting for answers…"), 0, 0);
       const details = result?.details;
-      if (!details || !Array.isArray(details.questions)) {
-        return new Text(printable(String(result?.content?.[0]?.text ?? "")), 0, 0);
-      }
+      const first = result?.content?.[0];
+      const firstText = printable(String((first?.type === "text" ? first.text : undefined) ?? ""));
+      if (!details || !Array.isArray(details.questions)) return new Text(firstText, 0, 0);
       const key = JSON.stringify(details);
       let text = transcripts.get(key);
       if (text === undefined) {
         try {
           text = execFileSync(bin(), ["transcript"], { input: JSON.stringify({ content: result.content ?? [], details }), encoding: "utf8" }).trimEnd();
         } catch {
-          text = printable(String(result?.content?.[0]?.text ?? ""));
+          text = firstText;
         }
         transcripts.set(key, text);
       }
       return new Text(details.cancelled || details.error ? theme.fg("warning", text) : text, 0, 0);
     },
-  } as any);
+  });
 
   pi.registerCommand("ask:replay", {
     description: "Reopen the newest ask_user form on this branch",
@@ -498,13 +513,14 @@ export default function piAsk(pi: ExtensionAPI) {
   });
 
   // Remote submits from trusted in-process extensions; the engine validates them.
-  pi.events.on(`${CHANNEL}:submit`, (data: any) => {
-    const engine = flows.get(data?.flowId) ?? (flows.size === 1 ? [...flows.values()][0] : undefined);
-    if (engine) return engine.send({ ...data, type: "submit" });
+  pi.events.on(`${CHANNEL}:submit`, (data: unknown) => {
+    const flowId = field(data, "flowId");
+    const engine = (typeof flowId === "string" ? flows.get(flowId) : undefined) ?? (flows.size === 1 ? [...flows.values()][0] : undefined);
+    if (engine) return engine.send({ ...(typeof data === "object" ? data : {}), type: "submit" });
     pi.events.emit(`${CHANNEL}:submit-result`, {
       version: 1,
-      requestId: data?.requestId,
-      flowId: data?.flowId,
+      requestId: field(data, "requestId"),
+      flowId,
       ok: false,
       error: "flow_not_found",
       message: "Ask flow is not active.",
