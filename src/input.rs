@@ -178,10 +178,12 @@ pub fn ignored_fields(payload: &Value) -> Vec<String> {
                 .or_else(|| {
                     crate::did_you_mean::nearest(field, known.iter().copied()).map(str::to_owned)
                 });
+            // An empty key is still named: said bare it would be an empty line.
+            let name = if field.is_empty() { "\"\"" } else { field };
             let at = if path.is_empty() {
-                field.clone()
+                name.to_owned()
             } else {
-                format!("{path}.{field}")
+                format!("{path}.{name}")
             };
             out.push(match meant {
                 Some(meant) => format!("{at} (did you mean {meant}?)"),

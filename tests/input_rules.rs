@@ -383,3 +383,13 @@ fn valid_fixtures_validate() {
         assert!(!f.questions.is_empty());
     }
 }
+
+/// A field whose name is empty is named all the same (the fuzzer found it said as an empty line).
+#[test]
+fn an_ignored_field_with_an_empty_name_is_named_quoted() {
+    let payload = json!({"": [], "questions": [{"id": "q", "": 1, "options": []}]});
+    assert_eq!(
+        pi_ask::input::ignored_fields(&payload),
+        ["\"\"".to_owned(), "questions[0].\"\"".to_owned()]
+    );
+}
