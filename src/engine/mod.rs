@@ -281,16 +281,18 @@ fn preferred_height(session: &mut Session, cols: u16, rows: u16) -> u16 {
     }
 }
 
+/// What the engine's unit tests (here and in its modules) build on.
 #[cfg(test)]
-mod tests {
+pub(crate) mod test_support {
     use super::*;
     use crate::keymap::BindingTable;
     use crate::keys::KeyId;
-    use crate::model::External;
     use crate::settings::Settings;
     use crate::tui::App;
 
-    fn put_back_engine() -> Engine {
+    /// An engine over the demo form at 80x24; `puts_back`: Ctrl+C gives the form back, as in
+    /// the inbox.
+    pub(crate) fn demo_engine(puts_back: bool) -> Engine {
         let form = crate::input::parse_payload(crate::tui::DEMO_PAYLOAD).expect("the demo");
         let app = App::new(
             form,
@@ -299,7 +301,7 @@ mod tests {
             String::new(),
             None,
         )
-        .with_dismiss_puts_back(true);
+        .with_dismiss_puts_back(puts_back);
         let session = Session::new(Screen::Flow(Box::new(app)), None, Box::new(|_, _| {}));
         Engine::new(
             session,
@@ -310,8 +312,20 @@ mod tests {
         )
     }
 
-    fn key(id: &str) -> Input {
+    /// A key press as a terminal sends it.
+    pub(crate) fn key(id: &str) -> Input {
         Input::Terminal(TerminalInput::Key(KeyId::parse(id).unwrap()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::{demo_engine, key};
+    use super::*;
+    use crate::model::External;
+
+    fn put_back_engine() -> Engine {
+        demo_engine(true)
     }
 
     /// The inbox gives a form back with Ctrl+C: keys after it in the same read are dropped, and

@@ -152,11 +152,7 @@ mod tests {
     use std::collections::VecDeque;
 
     use super::*;
-    use crate::engine::{Screen, Session, Viewport};
-    use crate::keymap::BindingTable;
-    use crate::keys::{KeyId, TerminalInput};
-    use crate::settings::Settings;
-    use crate::tui::App;
+    use crate::engine::test_support::{demo_engine, key};
 
     /// A scripted medium: each read hands over the next batch (an empty one is an idle wake-up);
     /// when the script runs out the medium says it was closed.
@@ -204,26 +200,7 @@ mod tests {
     }
 
     fn engine() -> Engine {
-        let form = crate::input::parse_payload(crate::tui::DEMO_PAYLOAD).expect("the demo");
-        let app = App::new(
-            form,
-            Settings::defaults(),
-            BindingTable::default(),
-            String::new(),
-            None,
-        );
-        let session = Session::new(Screen::Flow(Box::new(app)), None, Box::new(|_, _| {}));
-        Engine::new(
-            session,
-            Viewport::Fixed {
-                width: 80,
-                height: 24,
-            },
-        )
-    }
-
-    fn key(id: &str) -> Input {
-        Input::Terminal(TerminalInput::Key(KeyId::parse(id).unwrap()))
+        demo_engine(false)
     }
 
     fn cursor(engine: &Engine) -> usize {

@@ -207,14 +207,8 @@ fn place(model: &Model) -> Place {
 }
 
 impl Driver<'_, '_> {
-    /// One typed line: the messages it means, and what to say once they applied (in
-    /// [`Driver::reply`]; none: nothing is said, not even a notice).
-    fn line(&mut self, model: &Model, line: &str) -> Vec<Msg> {
-        let (msgs, reply) = self.meaning(model, line);
-        self.reply = reply;
-        msgs
-    }
-
+    /// One typed line: the messages it means, and what to say once they applied (none: nothing
+    /// is said, not even a notice).
     fn meaning(&mut self, model: &Model, line: &str) -> (Vec<Msg>, Option<Reply>) {
         if let Some(note) = &mut self.note {
             if line.trim() != "." {
@@ -389,7 +383,8 @@ impl Medium for Driver<'_, '_> {
                 if self.options.echo {
                     self.say([format!("> {line}")])?;
                 }
-                let msgs = self.line(model(engine), &line);
+                let (msgs, reply) = self.meaning(model(engine), &line);
+                self.reply = reply;
                 if self.reply.is_some() {
                     // Said even when nothing changed (help, a refusal, a repeat).
                     engine.request_frame();
