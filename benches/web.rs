@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pi_ask::stores::history::ProcessId;
+use pi_ask::stores::queue::AskQueue;
 use pi_ask::stores::queue::{Queue, QueuedAsk};
 use serde_json::json;
 

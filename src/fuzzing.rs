@@ -365,6 +365,7 @@ pub fn editing(data: &[u8]) {
 /// claiming never panics, offers only an ask whose id is its name's, and sets anything else
 /// aside, so it is never read again.
 pub fn queue_entry(data: &[u8], dir: &Path) {
+    use crate::stores::queue::AskQueue;
     let Ok(queue) = crate::stores::queue::Queue::open(dir.join("queue")) else {
         return;
     };

@@ -6,6 +6,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
+use pi_ask::stores::queue::AskQueue;
 use pi_ask::stores::queue::Queue;
 
 fn doctor(home: &Path, args: &[&str]) -> (i32, String) {

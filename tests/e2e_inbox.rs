@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use common::pty::Session;
 use common::{queued_ask as ask, wait_answer};
 use pi_ask::stores::history::ProcessId;
+use pi_ask::stores::queue::AskQueue;
 use pi_ask::stores::queue::Queue;
 
 const ENTER: &str = "\r";

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use common::scripted::{Reply, Request};
 use common::web::Served;
+use pi_ask::stores::queue::AskQueue;
 use pi_ask::stores::queue::Queue;
 use serde_json::{Value, json};
 

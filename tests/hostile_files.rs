@@ -9,6 +9,7 @@ use std::time::{Duration, SystemTime};
 use pi_ask::atomic::{self, Permissions};
 use pi_ask::private_dir::UnsafeFolder;
 use pi_ask::stores::history::HistoryStore;
+use pi_ask::stores::queue::AskQueue;
 use pi_ask::stores::queue::Queue;
 
 fn folder(mode: u32) -> (tempfile::TempDir, std::path::PathBuf) {

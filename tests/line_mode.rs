@@ -6,6 +6,7 @@ mod common;
 
 use common::pty::Session;
 use pi_ask::settings::Settings;
+use pi_ask::stores::queue::AskQueue;
 use pi_ask::testing::{Harness, LineHarness};
 use proptest::prelude::*;
 use serde_json::{Value, json};

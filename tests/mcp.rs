@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use common::mcp::Mcp;
 use pi_ask::model::{Cmd, Intent, Model, Msg, ReviewAction, update};
+use pi_ask::stores::queue::AskQueue;
 use pi_ask::stores::queue::Queue;
 use serde_json::{Value, json};
 

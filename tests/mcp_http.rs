@@ -14,6 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::web::Served;
+use pi_ask::stores::queue::AskQueue;
 use pi_ask::stores::queue::Queue;
 use serde_json::Value;
 

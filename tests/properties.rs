@@ -9,6 +9,7 @@ use pi_ask::model::{
 };
 use pi_ask::result::AskResult;
 use pi_ask::settings::{Setting, Settings};
+use pi_ask::stores::queue::AskQueue;
 use pi_ask_components::EditOp;
 use proptest::prelude::*;
 

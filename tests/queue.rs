@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use pi_ask::stores::history::ProcessId;
 use pi_ask::stores::queue::waiter::wait_blocking;
-use pi_ask::stores::queue::{Queue, QueuedAsk, Waited};
+use pi_ask::stores::queue::{AskQueue, Queue, QueuedAsk, SharedQueue, Waited};
 use serde_json::json;
 
 fn ask(id: &str, at: u64) -> QueuedAsk {
@@ -18,6 +18,11 @@ fn ask(id: &str, at: u64) -> QueuedAsk {
         asker: ProcessId::current(),
         payload: json!({"questions":[{"id":"q","prompt":"P?","options":[{"value":"a","label":"A"}]}]}),
     }
+}
+
+/// The folder as the drivers hold a queue.
+fn shared(q: &Queue) -> SharedQueue {
+    std::sync::Arc::new(q.clone())
 }
 
 fn queue() -> (tempfile::TempDir, Queue) {
@@ -42,7 +47,7 @@ fn an_ask_is_claimed_once_answered_and_taken_by_its_asker() {
     assert!(q.claim("a").unwrap().is_none(), "a second claim fails");
     assert_eq!(q.pending().len(), 1, "a claimed ask is not pending");
     q.answer(claim, &json!({"ok": 1})).unwrap();
-    let waited = wait_blocking(&q, "a", Some(Duration::from_secs(1)), None).unwrap();
+    let waited = wait_blocking(shared(&q), "a", Some(Duration::from_secs(1)), None).unwrap();
     assert_eq!(waited, Waited::Answered(json!({"ok": 1})));
     assert!(q.take_result("a").is_none(), "taken once");
 }
@@ -73,13 +78,13 @@ fn a_withdrawn_ask_disappears_and_its_asker_stops_waiting() {
     let (_d, q) = queue();
     q.submit(&ask("a", 1)).unwrap();
     let give_up = Some(Duration::from_millis(5));
-    let waited = wait_blocking(&q, "a", None, give_up).unwrap();
+    let waited = wait_blocking(shared(&q), "a", None, give_up).unwrap();
     assert_eq!(waited, Waited::Withdrawn);
     assert!(q.pending().is_empty());
     assert!(q.is_withdrawn("a"));
     assert!(q.claim("a").unwrap().is_none());
     q.submit(&ask("b", 2)).unwrap();
-    let waited = wait_blocking(&q, "b", Some(Duration::from_millis(30)), None).unwrap();
+    let waited = wait_blocking(shared(&q), "b", Some(Duration::from_millis(30)), None).unwrap();
     assert_eq!(waited, Waited::TimedOut);
     assert!(q.pending().is_empty(), "a timed-out ask is withdrawn");
 }
@@ -216,7 +221,7 @@ fn an_answer_at_the_deadline_is_either_delivered_or_too_late_never_both() {
                 q.answer(claim, &json!({"answer": round})).unwrap()
             })
         };
-        let waited = wait_blocking(&q, &id, Some(Duration::from_millis(20)), None).unwrap();
+        let waited = wait_blocking(shared(&q), &id, Some(Duration::from_millis(20)), None).unwrap();
         let delivery = inbox.join().unwrap();
         match (&waited, delivery) {
             (Waited::Answered(v), Delivery::Delivered) => assert_eq!(v["answer"], round),

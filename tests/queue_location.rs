@@ -9,6 +9,7 @@ use std::process::{Command, Stdio};
 
 use common::mcp::Mcp;
 use common::pty::Session;
+use pi_ask::stores::queue::AskQueue;
 use pi_ask::stores::queue::{Queue, default_queue_dir, earlier_queue_dirs};
 use serde_json::{Value, json};
 

@@ -5,6 +5,7 @@
 
 mod common;
 
+use pi_ask::stores::queue::AskQueue;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};

@@ -7,6 +7,7 @@ mod common;
 use common::mcp::Mcp;
 use common::web::Served;
 use common::{queued_ask, wait_answer};
+use pi_ask::stores::queue::AskQueue;
 use pi_ask::stores::queue::Queue;
 use serde_json::{Value, json};
 

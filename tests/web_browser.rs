@@ -15,6 +15,7 @@ use common::mcp::Mcp;
 use common::queued_ask;
 use common::web::Served;
 use fantoccini::{Client, ClientBuilder, Locator};
+use pi_ask::stores::queue::AskQueue;
 use pi_ask::stores::queue::Queue;
 use serde_json::{Value, json};
 

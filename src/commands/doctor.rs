@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::report::CommandOutcome;
 use crate::stores::config::{ConfigPaths, ConfigSource};
-use crate::stores::queue::Queue;
+use crate::stores::queue::{AskQueue, Queue};
 
 /// One finding: what was checked, what was found, and whether it is a problem.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,7 +17,7 @@ use crate::model::{External, Msg};
 use crate::report::{CommandOutcome, report};
 use crate::result;
 use crate::stores::history::{Origin, Source, process_is_alive};
-use crate::stores::queue::{Claim, Queue};
+use crate::stores::queue::{AskQueue, Claim, Queue, SharedQueue};
 use crate::tui::InboxScreen;
 
 /// How often the queue is looked at while waiting (an ask shows within this time).
@@ -33,7 +33,7 @@ pub const ASKER_GONE_NOTICE: &str = "The agent that asked this has gone (its MCP
 /// (cancelled the call, timed out), and says on the form at once when its asker has gone (the
 /// answer then reaches nobody).
 struct AskerWatch {
-    queue: Queue,
+    queue: SharedQueue,
     id: String,
     asker: crate::liveness::ProcessId,
     withdrawn: bool,
@@ -86,7 +86,7 @@ fn not_delivered(failed: &crate::stores::queue::NotDelivered) -> String {
     )
 }
 
-fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoice) -> Shown {
+fn show(claim: Claim, queue: &SharedQueue, options: &RunOptions, history: &HistoryChoice) -> Shown {
     let ask = claim.ask.clone();
     report(&format!(
         "ask from {} in {}, {}",
@@ -117,7 +117,7 @@ fn show(claim: Claim, queue: &Queue, options: &RunOptions, history: &HistoryChoi
         restore: None,
     };
     let watch: Box<dyn crate::engine::Outside> = Box::new(AskerWatch {
-        queue: queue.clone(),
+        queue: std::sync::Arc::clone(queue),
         id: ask.id.clone(),
         asker: ask.asker.clone(),
         withdrawn: false,
@@ -238,6 +238,12 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
     // there tells a server started without PI_ASK_QUEUE (hosts strip the environment) where
     // this inbox is, so it names both folders instead of saying no inbox runs.
     _presence.extend(elsewhere_note(queues));
+    // From here on the inbox only talks to the queues as queues, whatever keeps them.
+    let queues: Vec<SharedQueue> = queues
+        .iter()
+        .map(|q| std::sync::Arc::new(q.clone()) as SharedQueue)
+        .collect();
+    let queues = queues.as_slice();
     let config = crate::stores::config::peek(&crate::stores::config::ConfigPaths::from_env(
         options.config.as_deref(),
     ));
@@ -253,7 +259,7 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
     )));
     let look = {
         let arrivals = Rc::clone(&arrivals);
-        move |queues: &[Queue]| {
+        move |queues: &[SharedQueue]| {
             let waiting = crate::stores::queue::listing::entries(queues);
             arrivals.borrow_mut().see(&waiting);
             waiting
@@ -262,7 +268,7 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
     let mut list = InboxList::default();
     // What an earlier inbox left for later stays so, in the order it was left.
     let mut marks: Vec<(std::time::SystemTime, String)> =
-        queues.iter().flat_map(Queue::later_marks).collect();
+        queues.iter().flat_map(|q| q.later_marks()).collect();
     marks.sort();
     list.set_later(marks.into_iter().map(|(_, id)| id).collect());
     let mut said_waiting = false;
@@ -314,7 +320,7 @@ pub fn inbox(queues: &[Queue], options: &RunOptions, history: &HistoryChoice, on
         // Taken here: when it leaves the queue, the list does not count it as gone elsewhere.
         list.taken_here(&id);
         let shown = if declined {
-            decline(claim, queue)
+            decline(claim, queue.as_ref())
         } else {
             show(claim, queue, options, history)
         };
@@ -339,7 +345,7 @@ fn elsewhere_note(queues: &[Queue]) -> Option<crate::stores::queue::InboxPresenc
 
 /// Keeps each queue's later marks to what the list leaves for later, so a restarted inbox lists
 /// them last again.
-fn keep_later_marks(list: &InboxList, queues: &[Queue]) {
+fn keep_later_marks(list: &InboxList, queues: &[SharedQueue]) {
     for (n, queue) in queues.iter().enumerate() {
         let ids: Vec<&str> = list
             .later()
@@ -354,9 +360,9 @@ fn keep_later_marks(list: &InboxList, queues: &[Queue]) {
 /// The list in line mode, on the terminal.
 fn line_list(
     list: &mut InboxList,
-    queues: &[Queue],
+    queues: &[SharedQueue],
     stop: &std::sync::atomic::AtomicBool,
-    look: impl Fn(&[Queue]) -> Vec<WaitingAsk> + 'static,
+    look: impl Fn(&[SharedQueue]) -> Vec<WaitingAsk> + 'static,
 ) -> std::io::Result<ListEnding> {
     let mut out = crate::drivers::tty::open_tty()?;
     let lines = crate::drivers::line::tty_lines()?;
@@ -370,10 +376,10 @@ fn line_list(
 /// terminal runtime's loop as a form is. The list comes back with what was left for later.
 fn terminal_list(
     list: &mut InboxList,
-    queues: &[Queue],
+    queues: &[SharedQueue],
     table: &crate::keymap::BindingTable,
     theme: &pi_ask_components::Theme,
-    look: impl Fn(&[Queue]) -> Vec<WaitingAsk> + 'static,
+    look: impl Fn(&[SharedQueue]) -> Vec<WaitingAsk> + 'static,
 ) -> std::io::Result<ListEnding> {
     let watched = queues.to_vec();
     let screen = InboxScreen::new(
@@ -400,7 +406,7 @@ fn terminal_list(
 }
 
 /// Declines a claimed ask: its asker gets a cancelled result, as if the person cancelled the form.
-fn decline(claim: Claim, queue: &Queue) -> Shown {
+fn decline(claim: Claim, queue: &dyn AskQueue) -> Shown {
     let ask = claim.ask.clone();
     let result =
         crate::stores::queue::listing::declined(&ask.payload, "they declined it in pi-ask inbox");
@@ -426,15 +432,9 @@ fn decline(claim: Claim, queue: &Queue) -> Shown {
 }
 
 /// What the inbox says while nothing waits: the folders it watches.
-fn waiting_line(queues: &[Queue]) -> String {
-    let mut line = format!(
-        "inbox: waiting for asks in {}",
-        crate::paths::display(queues[0].dir())
-    );
-    let earlier: Vec<String> = queues[1..]
-        .iter()
-        .map(|q| crate::paths::display(q.dir()))
-        .collect();
+fn waiting_line(queues: &[SharedQueue]) -> String {
+    let mut line = format!("inbox: waiting for asks in {}", queues[0].location());
+    let earlier: Vec<String> = queues[1..].iter().map(|q| q.location()).collect();
     if !earlier.is_empty() {
         line.push_str(&format!(
             " (and where earlier versions put them: {})",

@@ -91,7 +91,9 @@ pub fn run(args: McpArgs) -> Ended {
         "mcp: asks go to {}; answer them with `pi-ask inbox` in a terminal",
         crate::paths::display(queue.dir())
     ));
-    let mut server = crate::drivers::mcp::AskServer::new(queue, timeout, cwd);
+    // The HTTP transport's token lives in the folder beside the asks it lets in.
+    let folder = queue.dir().to_path_buf();
+    let mut server = crate::drivers::mcp::AskServer::new(std::sync::Arc::new(queue), timeout, cwd);
     server.progress_every = progress_every;
     server.max_waiting = mcp_config.max_waiting_calls;
     server.notifications = config.notifications;
@@ -110,7 +112,7 @@ pub fn run(args: McpArgs) -> Ended {
         None => Duration::from_secs(mcp_config.elicit_after_seconds),
     };
     match args.http {
-        Some(address) => serve_http(server, address, args.allow_hosts)?,
+        Some(address) => serve_http(server, &folder, address, args.allow_hosts)?,
         None => crate::drivers::mcp::serve(server)?,
     }
     Ok(CommandOutcome::Done)
@@ -119,6 +121,7 @@ pub fn run(args: McpArgs) -> Ended {
 /// `pi-ask mcp --http`: binds, makes or reads the token, says where and how to connect, serves.
 fn serve_http(
     server: crate::drivers::mcp::AskServer,
+    folder: &std::path::Path,
     address: std::net::SocketAddr,
     allow_hosts: Vec<String>,
 ) -> Result<(), super::CommandError> {
@@ -127,7 +130,7 @@ fn serve_http(
     let address = listener.local_addr().map_err(|source| {
         super::CommandError::Serve(crate::drivers::web::ServeError::Listen { address, source })
     })?;
-    let token_file = http::token_path(server.queue.dir());
+    let token_file = http::token_path(folder);
     let token = http::token(&token_file).map_err(super::CommandError::McpToken)?;
     if !address.ip().is_loopback() {
         report(

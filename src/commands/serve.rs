@@ -11,6 +11,7 @@ use super::{CommandError, Ended, HistoryChoice};
 use crate::drivers::run::RunOptions;
 use crate::drivers::web;
 use crate::report::{CommandOutcome, report};
+use crate::stores::queue::{AskQueue, SharedQueue};
 
 /// What `pi-ask serve` was given.
 #[derive(Debug, Clone)]
@@ -99,7 +100,10 @@ pub fn run(args: ServeArgs, options: &RunOptions, history: HistoryChoice) -> End
             say_link(link, first);
         }
     });
-    let desk_queues = queues.clone();
+    let desk_queues: Vec<SharedQueue> = queues
+        .iter()
+        .map(|q| Arc::new(q.clone()) as SharedQueue)
+        .collect();
     let desk_options = options.clone();
     let notifications = config.notifications;
     let table = crate::keymap::BindingTable::new(config.keymaps);

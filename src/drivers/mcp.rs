@@ -19,7 +19,7 @@ use crate::input;
 use crate::result::{self, AskResult};
 use crate::stores::history::ProcessId;
 use crate::stores::queue::waiter::{Waiting, Watcher};
-use crate::stores::queue::{Queue, QueuedAsk, Waited};
+use crate::stores::queue::{QueuedAsk, SharedQueue, Waited};
 
 mod client;
 mod closed_forms;
@@ -120,36 +120,6 @@ pub const NO_INBOX: &str = "no inbox is running: start `pi-ask inbox` in a termi
 /// Asks queued within this of the last notice about a missing inbox are not notified again.
 const NOTICE_GAP: Duration = Duration::from_secs(10);
 
-/// When no inbox watches `queue` but one watches another folder this server could have used (the
-/// home's default, or the one an inbox started with `PI_ASK_QUEUE` names): `; an inbox watches
-/// <folder> instead: …`, naming the fix. Empty otherwise.
-pub fn split_queue_hint(queue: &Queue, env: impl Fn(&str) -> Option<String>) -> String {
-    let Some(home) = crate::stores::queue::home_queue_dir(env) else {
-        return String::new();
-    };
-    let ours = crate::paths::absolute(queue.dir());
-    let elsewhere: Vec<std::path::PathBuf> = if ours == home {
-        queue
-            .inboxes_elsewhere()
-            .into_iter()
-            .filter(|f| *f != ours)
-            .collect()
-    } else {
-        // This server has PI_ASK_QUEUE; an inbox started without it watches the home's default.
-        match Queue::open_existing(&home) {
-            Some(q) if !q.inboxes_watching().is_empty() => vec![home],
-            _ => Vec::new(),
-        }
-    };
-    match elsewhere.first() {
-        Some(folder) => format!(
-            "; an inbox watches {} instead: PI_ASK_QUEUE differs between the inbox's shell and this server (set the same PI_ASK_QUEUE in the host's server config and the shell, or in neither)",
-            crate::paths::display(folder)
-        ),
-        None => String::new(),
-    }
-}
-
 /// The progress message of a waiting call: where it can be answered, and for how long it waited.
 pub fn progress_message(watched: bool, in_host_form: bool, waited: Duration) -> String {
     let secs = waited.as_secs();
@@ -184,7 +154,7 @@ pub use crate::stores::config::DEFAULT_MAX_WAITING_CALLS;
 #[derive(Debug, Clone)]
 pub struct AskServer {
     /// Where calls are queued for an inbox.
-    pub queue: Queue,
+    pub queue: SharedQueue,
     /// How long a call waits for an answer; `None`: for good.
     pub timeout: Option<Duration>,
     /// The working directory asks carry (where `@` looks).
@@ -221,7 +191,7 @@ pub struct AskServer {
 
 impl AskServer {
     /// A server queueing calls in `queue`, each waiting up to `timeout`.
-    pub fn new(queue: Queue, timeout: Option<Duration>, cwd: String) -> AskServer {
+    pub fn new(queue: SharedQueue, timeout: Option<Duration>, cwd: String) -> AskServer {
         AskServer {
             queue,
             timeout,
@@ -301,8 +271,8 @@ impl AskServer {
     fn tell_nobody_watches(&self, id: &str, form: &Form) {
         crate::report::report(&format!(
             "{NO_INBOX} to answer ask {id} (asks go to {}){}",
-            crate::paths::display(self.queue.dir()),
-            split_queue_hint(&self.queue, |k| std::env::var(k).ok())
+            self.queue.location(),
+            self.queue.unwatched_hint()
         ));
         let mut last = self
             .last_unwatched_notice
@@ -392,7 +362,7 @@ impl AskServer {
                 let mut p =
                     ProgressNotificationParam::new(token.clone(), start.elapsed().as_secs_f64());
                 p.message = Some(progress_message(
-                    !self.queue.inboxes_watching().is_empty(),
+                    self.queue.is_watched(),
                     self.is_in_host_form(id),
                     start.elapsed(),
                 ));
@@ -494,15 +464,12 @@ impl ServerHandler for AskServer {
         };
         if let Err(e) = self.queue.submit(&ask) {
             return Err(McpError::internal_error(
-                format!(
-                    "cannot queue the ask in {}: {e}",
-                    self.queue.dir().display()
-                ),
+                format!("cannot queue the ask in {}: {e}", self.queue.location()),
                 None,
             ));
         }
         crate::report::report(&format!("queued ask {} from {}", ask.id, ask.client));
-        if self.queue.inboxes_watching().is_empty() {
+        if !self.queue.is_watched() {
             self.tell_nobody_watches(&ask.id, &form);
         }
         let outcome = if !self.can_elicit(&client) {

@@ -5,6 +5,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
+use pi_ask::stores::queue::AskQueue;
 use pi_ask::stores::queue::Queue;
 use serde_json::{Value, json};
 

@@ -20,6 +20,7 @@ use pi_ask::model::{Cmd, Intent, Model, Msg, ReviewAction, Tab, update};
 use pi_ask::result::AskResult;
 use pi_ask::settings::Settings;
 use pi_ask::stores::history::ProcessId;
+use pi_ask::stores::queue::AskQueue;
 use pi_ask::stores::queue::{Queue, QueuedAsk, Waited};
 use serde_json::{Value, json};
 
@@ -248,7 +249,14 @@ pub fn wait_file_holds(path: &std::path::Path, text: &str) {
 /// The answer to ask `id` in `queue`, waited for up to 10 s (a panic otherwise).
 pub fn wait_answer(queue: &Queue, id: &str) -> Value {
     let ten_seconds = Some(Duration::from_secs(10));
-    match pi_ask::stores::queue::waiter::wait_blocking(queue, id, ten_seconds, None).unwrap() {
+    match pi_ask::stores::queue::waiter::wait_blocking(
+        std::sync::Arc::new(queue.clone()),
+        id,
+        ten_seconds,
+        None,
+    )
+    .unwrap()
+    {
         Waited::Answered(result) => result,
         other => panic!("{id}: {other:?}"),
     }

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::result::AskResult;
-use crate::stores::queue::{Queue, QueuedAsk, Withdrawal};
+use crate::stores::queue::{AskQueue, QueuedAsk, Withdrawal};
 
 /// An agent host whose own question tool pi-ask answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -166,14 +166,14 @@ const LOOK: Duration = Duration::from_millis(20);
 /// Asks `payload` in `queue` for `client` in `cwd`, waiting up to `wait` (or until `stop` is
 /// set); the answer as JSON, or why there is none (the ask is then taken back).
 pub fn ask(
-    queue: &Queue,
+    queue: &dyn AskQueue,
     payload: Value,
     client: &str,
     cwd: &str,
     wait: Duration,
     stop: &std::sync::atomic::AtomicBool,
 ) -> Result<Value, NotAnswered> {
-    if queue.inboxes_watching().is_empty() {
+    if !queue.is_watched() {
         return Err(NotAnswered::Unwatched);
     }
     let ask = QueuedAsk {

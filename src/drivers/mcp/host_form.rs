@@ -261,7 +261,8 @@ impl AskServer {
             if !still {
                 return;
             }
-            let answer = crate::stores::queue::waiter::withdraw_or_take(&server.queue, &id).await;
+            let answer =
+                crate::stores::queue::waiter::withdraw_or_take(server.queue.as_ref(), &id).await;
             server.in_host_form(&id, false);
             if let Some(entry) = server
                 .suspended

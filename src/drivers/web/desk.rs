@@ -24,7 +24,7 @@ use crate::inbox::{InboxList, WaitingAsk};
 use crate::model::{External, InboxAction, Msg};
 use crate::stores::history::{JournalHandle, Origin, PendingAsk, Source};
 use crate::stores::queue::listing::{self, Whereabouts};
-use crate::stores::queue::{Delivery, Queue, QueuedAsk};
+use crate::stores::queue::{Delivery, QueuedAsk, SharedQueue};
 
 /// How many ended asks' outcomes are remembered (for a page that asks again).
 const OUTCOMES: usize = 64;
@@ -89,7 +89,7 @@ struct OpenAsk {
 
 /// The desk (see the module's doc).
 pub struct Desk {
-    queues: Vec<Queue>,
+    queues: Vec<SharedQueue>,
     options: RunOptions,
     journal: JournalMaker,
     list: InboxList,
@@ -127,14 +127,14 @@ impl Desk {
     /// A desk over `queues` (the first is where asks go now), opening forms with `options`; the
     /// page's keys follow `table` (the person's keymap).
     pub fn new(
-        queues: Vec<Queue>,
+        queues: Vec<SharedQueue>,
         options: RunOptions,
         journal: JournalMaker,
         table: &crate::keymap::BindingTable,
     ) -> Desk {
         let mut list = InboxList::default();
         let mut marks: Vec<(std::time::SystemTime, String)> =
-            queues.iter().flat_map(Queue::later_marks).collect();
+            queues.iter().flat_map(|q| q.later_marks()).collect();
         marks.sort();
         list.set_later(marks.into_iter().map(|(_, id)| id).collect());
         let mut desk = Desk {

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::Queue;
+use super::{AskQueue, Queue};
 use crate::inbox::WaitingAsk;
 use crate::liveness::process_is_alive;
 
@@ -29,7 +29,7 @@ pub fn waiting_ask(ask: &super::QueuedAsk, asker_alive: bool, queue: usize) -> W
 }
 
 /// The list's entries: every waiting ask of every queue.
-pub fn entries(queues: &[Queue]) -> Vec<WaitingAsk> {
+pub fn entries(queues: &[super::SharedQueue]) -> Vec<WaitingAsk> {
     queues
         .iter()
         .enumerate()
@@ -77,7 +77,7 @@ pub enum Whereabouts {
 impl Queue {
     /// Waiting ask `id`, read alone (not the whole folder): `None` when it is not waiting (claimed,
     /// withdrawn, answered) or its file is not a good ask (the next look sets that aside).
-    pub fn read_waiting(&self, id: &str) -> Option<super::QueuedAsk> {
+    pub(super) fn read_waiting_ask(&self, id: &str) -> Option<super::QueuedAsk> {
         if !super::is_valid_id(id) || self.is_withdrawn(id) {
             return None;
         }
@@ -85,7 +85,7 @@ impl Queue {
     }
 
     /// Where ask `id` is now.
-    pub fn whereabouts(&self, id: &str) -> Whereabouts {
+    pub(super) fn whereabouts_of(&self, id: &str) -> Whereabouts {
         if !super::is_valid_id(id) {
             return Whereabouts::Gone;
         }

@@ -16,7 +16,10 @@
 //! stale and goes back to the queue, so an inbox killed mid-form loses nothing.
 
 pub mod listing;
+mod store;
 pub mod waiter;
+
+pub use store::{AskQueue, SharedQueue};
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -111,7 +114,25 @@ enum BadAsk {
 pub struct Claim {
     /// The ask.
     pub ask: QueuedAsk,
-    path: PathBuf,
+    /// What the backend that made the claim knows it by (the folder: the claim file's name), so
+    /// a claim carries nothing of one backend's shape to the drivers.
+    held: String,
+}
+
+impl Claim {
+    /// A claim a backend made, which it knows by `held` (another backend's claim means nothing
+    /// to it).
+    pub fn new(ask: QueuedAsk, held: impl Into<String>) -> Claim {
+        Claim {
+            ask,
+            held: held.into(),
+        }
+    }
+
+    /// What the backend that made the claim knows it by.
+    pub fn held(&self) -> &str {
+        &self.held
+    }
 }
 
 pub use crate::stores::config::DEFAULT_MAX_ASK_BYTES;
@@ -319,14 +340,6 @@ impl Queue {
         pages
     }
 
-    /// How many asks an inbox holds claimed now.
-    pub fn being_answered(&self) -> usize {
-        self.names()
-            .iter()
-            .filter(|n| claimer(n).is_some_and(|(_, p)| process_is_alive(&p)))
-            .count()
-    }
-
     /// The inboxes watching the queue now: their processes are alive and not stopped (an inbox
     /// suspended by Ctrl+Z shows nothing until continued).
     pub fn inboxes_watching(&self) -> Vec<ProcessId> {
@@ -451,11 +464,6 @@ impl Queue {
         self
     }
 
-    /// The largest ask or answer file read.
-    pub fn max_bytes(&self) -> u64 {
-        self.max_bytes
-    }
-
     /// Reads `<id>.ask.json` (or a claim of it at `path`): the ask, if it is a regular file under
     /// the size limit whose `id` is the one its name gives.
     fn read_ask(&self, id: &str, path: &Path) -> Result<QueuedAsk, BadAsk> {
@@ -489,14 +497,13 @@ impl Queue {
         &self.dir
     }
 
-    fn path(&self, id: &str, suffix: &str) -> PathBuf {
-        self.dir.join(format!("{id}{suffix}"))
+    /// The claim file a claim of this folder is.
+    fn held(&self, claim: &Claim) -> PathBuf {
+        self.dir.join(&claim.held)
     }
 
-    /// Queues an ask (atomically: an inbox never sees half a file).
-    pub fn submit(&self, ask: &QueuedAsk) -> io::Result<()> {
-        let bytes = serde_json::to_vec(ask).map_err(io::Error::other)?;
-        write_atomically(&self.dir, &format!("{}.ask.json", ask.id), &bytes)
+    fn path(&self, id: &str, suffix: &str) -> PathBuf {
+        self.dir.join(format!("{id}{suffix}"))
     }
 
     /// Claims that go back to the queue because their inbox is gone; whether there were any.
@@ -532,10 +539,76 @@ impl Queue {
             .unwrap_or_default()
     }
 
+    /// Decides the ask's outcome if nobody has: creates `<id>.settled` exclusively (never
+    /// through a link). Returns whether this call decided it.
+    fn settle(&self, id: &str) -> io::Result<bool> {
+        use std::os::unix::fs::OpenOptionsExt;
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(self.path(id, ".settled"))
+        {
+            Ok(_) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl AskQueue for Queue {
+    /// The folder, as a person reads it (`~` for the home).
+    fn location(&self) -> String {
+        crate::paths::display(&self.dir)
+    }
+
+    fn being_answered(&self) -> usize {
+        self.names()
+            .iter()
+            .filter(|n| claimer(n).is_some_and(|(_, p)| process_is_alive(&p)))
+            .count()
+    }
+
+    fn is_watched(&self) -> bool {
+        !self.inboxes_watching().is_empty()
+    }
+
+    fn unwatched_hint(&self) -> String {
+        split_queue_hint(self, |k| std::env::var(k).ok())
+    }
+
+    fn read_waiting(&self, id: &str) -> Option<QueuedAsk> {
+        self.read_waiting_ask(id)
+    }
+
+    fn whereabouts(&self, id: &str) -> listing::Whereabouts {
+        self.whereabouts_of(id)
+    }
+
+    fn answered(&self) -> Vec<String> {
+        self.names()
+            .into_iter()
+            .filter_map(|n| n.strip_suffix(".result.json").map(str::to_owned))
+            .filter(|id| is_valid_id(id))
+            .collect()
+    }
+
+    /// The largest ask or answer file read.
+    fn max_bytes(&self) -> u64 {
+        self.max_bytes
+    }
+
+    /// Queues an ask (atomically: an inbox never sees half a file).
+    fn submit(&self, ask: &QueuedAsk) -> io::Result<()> {
+        let bytes = serde_json::to_vec(ask).map_err(io::Error::other)?;
+        write_atomically(&self.dir, &format!("{}.ask.json", ask.id), &bytes)
+    }
+
     /// Waiting asks whose asker still waits, oldest first. An ask whose asker process is gone
     /// (its MCP server died without withdrawing it) is nobody's to answer: it is not offered,
     /// and [`Queue::sweep`] removes it after a day.
-    pub fn pending(&self) -> Vec<QueuedAsk> {
+    fn pending(&self) -> Vec<QueuedAsk> {
         let mut asks = self.waiting();
         asks.retain(|a| process_is_alive(&a.asker));
         asks
@@ -543,7 +616,7 @@ impl Queue {
 
     /// Every waiting ask, oldest first, live asker or not (stale claims are released first;
     /// withdrawn files are skipped, bad ones set aside).
-    pub fn waiting(&self) -> Vec<QueuedAsk> {
+    fn waiting(&self) -> Vec<QueuedAsk> {
         let mut names = self.names();
         if self.release_stale(&names) {
             names = self.names();
@@ -596,47 +669,24 @@ impl Queue {
     }
 
     /// Claims an ask for this process; `None` when another inbox was faster (or it was withdrawn).
-    pub fn claim(&self, id: &str) -> io::Result<Option<Claim>> {
+    fn claim(&self, id: &str) -> io::Result<Option<Claim>> {
         if !is_valid_id(id) {
             return Ok(None);
         }
         let me = ProcessId::current();
-        let path = self.path(
-            id,
-            &format!(".claim.{}.{}.json", me.pid, me.start.unwrap_or(0)),
-        );
+        let held = format!("{id}.claim.{}.{}.json", me.pid, me.start.unwrap_or(0));
+        let path = self.dir.join(&held);
         match std::fs::rename(self.path(id, ".ask.json"), &path) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(e),
         }
         match self.read_ask(id, &path) {
-            Ok(ask) => Ok(Some(Claim { ask, path })),
+            Ok(ask) => Ok(Some(Claim { ask, held })),
             Err(why) => {
-                let name = path
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                self.quarantine(&name, &why.to_string());
+                self.quarantine(&held, &why.to_string());
                 Ok(None)
             }
-        }
-    }
-
-    /// Decides the ask's outcome if nobody has: creates `<id>.settled` exclusively (never
-    /// through a link). Returns whether this call decided it.
-    fn settle(&self, id: &str) -> io::Result<bool> {
-        use std::os::unix::fs::OpenOptionsExt;
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(self.path(id, ".settled"))
-        {
-            Ok(_) => Ok(true),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
-            Err(e) => Err(e),
         }
     }
 
@@ -647,7 +697,7 @@ impl Queue {
     /// the answer renamed into place last. A disk too full for the answer fails before anything
     /// is decided: the claim is released, so the ask waits in the queue again for another inbox,
     /// a retry, or the asker's deadline (which then says truthfully that nobody answered).
-    pub fn answer(&self, claim: Claim, result: &Value) -> Result<Delivery, NotDelivered> {
+    fn answer(&self, claim: Claim, result: &Value) -> Result<Delivery, NotDelivered> {
         let id = claim.ask.id.clone();
         let give_back = |claim: Claim, why: io::Error| {
             let released = self.release(claim).is_ok();
@@ -664,7 +714,7 @@ impl Queue {
         match self.settle(&id) {
             Ok(true) => {}
             Ok(false) => {
-                let _ = std::fs::remove_file(&claim.path);
+                let _ = std::fs::remove_file(self.held(&claim));
                 return Ok(Delivery::TooLate);
             }
             Err(why) => return Err(give_back(claim, why)),
@@ -674,31 +724,25 @@ impl Queue {
             let _ = std::fs::remove_file(self.path(&id, ".settled"));
             return Err(give_back(claim, why));
         }
-        let _ = std::fs::remove_file(&claim.path);
+        let _ = std::fs::remove_file(self.held(&claim));
         Ok(Delivery::Delivered)
     }
 
     /// Puts a claimed ask back in the queue (the inbox stops without an answer).
-    pub fn release(&self, claim: Claim) -> io::Result<()> {
+    fn release(&self, claim: Claim) -> io::Result<()> {
         if self.is_withdrawn(&claim.ask.id) {
-            return std::fs::remove_file(&claim.path);
+            return std::fs::remove_file(self.held(&claim));
         }
-        std::fs::rename(&claim.path, self.path(&claim.ask.id, ".ask.json"))
+        std::fs::rename(self.held(&claim), self.path(&claim.ask.id, ".ask.json"))
     }
 
     /// Drops a claim without an answer (the asker withdrew).
-    pub fn drop_claim(&self, claim: Claim) -> io::Result<()> {
-        std::fs::remove_file(&claim.path)
-    }
-
-    /// The asker gives up: an inbox showing the ask closes it, and nobody else will see it.
-    /// [`Withdrawal::AlreadyAnswered`] when an inbox's answer came first: the asker takes it.
-    pub fn withdraw(&self, id: &str) -> io::Result<Withdrawal> {
-        self.withdraw_because(id, WithdrawnBecause::CallEnded)
+    fn drop_claim(&self, claim: Claim) -> io::Result<()> {
+        std::fs::remove_file(self.held(&claim))
     }
 
     /// [`Queue::withdraw`], saying why (an inbox that has the ask open tells the person).
-    pub fn withdraw_because(&self, id: &str, why: WithdrawnBecause) -> io::Result<Withdrawal> {
+    fn withdraw_because(&self, id: &str, why: WithdrawnBecause) -> io::Result<Withdrawal> {
         if self.is_withdrawn(id) {
             return Ok(Withdrawal::Withdrawn);
         }
@@ -716,18 +760,18 @@ impl Queue {
 
     /// Removes ask `id` whose answer was settled but never written (the inbox that settled it
     /// died first): nobody will answer it.
-    pub(crate) fn forget_unanswered(&self, id: &str) {
+    fn forget_unanswered(&self, id: &str) {
         let _ = std::fs::remove_file(self.path(id, ".ask.json"));
     }
 
     /// Whether the asker took ask `id` back.
-    pub fn is_withdrawn(&self, id: &str) -> bool {
+    fn is_withdrawn(&self, id: &str) -> bool {
         self.path(id, ".withdrawn").exists()
     }
 
     /// Why the asker took ask `id` back, when it did. (The mark is read capped: it is a few
     /// bytes, and anything else in the file is read as the call having ended.)
-    pub fn withdrawn_because(&self, id: &str) -> Option<WithdrawnBecause> {
+    fn withdrawn_because(&self, id: &str) -> Option<WithdrawnBecause> {
         if !is_valid_id(id) {
             return None;
         }
@@ -743,7 +787,7 @@ impl Queue {
     }
 
     /// The asks left for later in an inbox (`<id>.later`), each with when it was left.
-    pub fn later_marks(&self) -> Vec<(std::time::SystemTime, String)> {
+    fn later_marks(&self) -> Vec<(std::time::SystemTime, String)> {
         self.names()
             .into_iter()
             .filter_map(|name| {
@@ -763,7 +807,7 @@ impl Queue {
     /// Keeps `<id>.later` marks for exactly `ids` among this queue's asks: a new one is made
     /// (private, never through a link), one no longer meant is removed; an existing one keeps
     /// its time. Only marks pi-ask makes are touched.
-    pub fn keep_later_marks(&self, ids: &[&str]) {
+    fn keep_later_marks(&self, ids: &[&str]) {
         for (_, id) in self.later_marks() {
             if !ids.contains(&id.as_str()) {
                 let _ = std::fs::remove_file(self.path(&id, ".later"));
@@ -781,7 +825,7 @@ impl Queue {
     }
 
     /// The answer, once there is one (taken: the file is removed, with any withdrawal mark).
-    pub fn take_result(&self, id: &str) -> Option<Value> {
+    fn take_result(&self, id: &str) -> Option<Value> {
         let path = self.path(id, ".result.json");
         // Answers are a form's result: larger than its ask only by what was typed.
         let bytes = ENTRY
@@ -800,7 +844,7 @@ impl Queue {
     /// names pi-ask writes (an ask id and one of its suffixes), only regular files, and only in a
     /// folder that is still a private folder of this user: a file pi-ask did not make is never
     /// touched.
-    pub fn sweep(&self, age: Duration) {
+    fn sweep(&self, age: Duration) {
         if crate::private_dir::check_private_dir(&self.dir).is_err() {
             return;
         }
@@ -861,6 +905,36 @@ impl Queue {
                 let _ = std::fs::remove_file(path);
             }
         }
+    }
+}
+
+/// When no inbox watches `queue` but one watches another folder this server could have used (the
+/// home's default, or the one an inbox started with `PI_ASK_QUEUE` names): `; an inbox watches
+/// <folder> instead: …`, naming the fix. Empty otherwise.
+pub fn split_queue_hint(queue: &Queue, env: impl Fn(&str) -> Option<String>) -> String {
+    let Some(home) = home_queue_dir(env) else {
+        return String::new();
+    };
+    let ours = crate::paths::absolute(queue.dir());
+    let elsewhere: Vec<std::path::PathBuf> = if ours == home {
+        queue
+            .inboxes_elsewhere()
+            .into_iter()
+            .filter(|f| *f != ours)
+            .collect()
+    } else {
+        // This server has PI_ASK_QUEUE; an inbox started without it watches the home's default.
+        match Queue::open_existing(&home) {
+            Some(q) if !q.inboxes_watching().is_empty() => vec![home],
+            _ => Vec::new(),
+        }
+    };
+    match elsewhere.first() {
+        Some(folder) => format!(
+            "; an inbox watches {} instead: PI_ASK_QUEUE differs between the inbox's shell and this server (set the same PI_ASK_QUEUE in the host's server config and the shell, or in neither)",
+            crate::paths::display(folder)
+        ),
+        None => String::new(),
     }
 }
 

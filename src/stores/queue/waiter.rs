@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tokio::sync::{Notify, oneshot};
 
-use super::{Queue, SETTLED_ANSWER_GRACE, Waited, Withdrawal};
+use super::{AskQueue, SETTLED_ANSWER_GRACE, SharedQueue, Waited, Withdrawal};
 
 /// How often the watcher looks for answers, and a settled answer's file is looked for.
 pub const POLL: Duration = Duration::from_millis(20);
@@ -48,7 +48,7 @@ impl Watcher {
     /// The watcher task starts with the first call (inside a tokio runtime).
     pub fn wait_for(
         self: &Arc<Self>,
-        queue: &Queue,
+        queue: &SharedQueue,
         id: &str,
         timeout: Option<Duration>,
     ) -> Waiting {
@@ -56,13 +56,13 @@ impl Watcher {
         self.lock().insert(id.to_owned(), tx);
         if !self.started.swap(true, Ordering::Relaxed) {
             let watcher = Arc::clone(self);
-            let queue = queue.clone();
+            let queue = Arc::clone(queue);
             tokio::spawn(async move { watcher.run(queue).await });
         }
         self.wake.notify_one();
         Waiting {
             watcher: Arc::clone(self),
-            queue: queue.clone(),
+            queue: Arc::clone(queue),
             id: id.to_owned(),
             answer: rx,
             deadline: timeout.map(|t| Instant::now() + t),
@@ -75,27 +75,14 @@ impl Watcher {
         self.lock().remove(id);
     }
 
-    async fn run(&self, queue: Queue) {
+    async fn run(&self, queue: SharedQueue) {
         loop {
             if self.lock().is_empty() {
                 self.wake.notified().await;
                 continue;
             }
             tokio::time::sleep(POLL).await;
-            let answered: Vec<String> = std::fs::read_dir(queue.dir())
-                .map(|entries| {
-                    entries
-                        .flatten()
-                        .filter_map(|e| {
-                            e.file_name()
-                                .to_str()
-                                .and_then(|n| n.strip_suffix(".result.json"))
-                                .map(str::to_owned)
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            for id in answered {
+            for id in queue.answered() {
                 // Taken only under the lock, for a call still registered: a call that stops
                 // waiting unregisters first, so an answer is never taken for nobody.
                 let mut waiting = self.lock();
@@ -116,7 +103,7 @@ impl Watcher {
 #[derive(Debug)]
 pub struct Waiting {
     watcher: Arc<Watcher>,
-    queue: Queue,
+    queue: SharedQueue,
     id: String,
     answer: oneshot::Receiver<Value>,
     deadline: Option<Instant>,
@@ -170,14 +157,14 @@ impl Waiting {
         if let Ok(result) = self.answer.try_recv() {
             return Some(result);
         }
-        withdraw_or_take(&self.queue, &self.id).await
+        withdraw_or_take(self.queue.as_ref(), &self.id).await
     }
 }
 
 /// Withdraws ask `id`, or takes the answer that was settled first, waiting a moment
 /// ([`SETTLED_ANSWER_GRACE`]) for its file without blocking other calls. When it never comes,
 /// the inbox that settled it died before writing: nobody will answer, and the ask is removed.
-pub async fn withdraw_or_take(queue: &Queue, id: &str) -> Option<Value> {
+pub async fn withdraw_or_take(queue: &dyn AskQueue, id: &str) -> Option<Value> {
     match queue.withdraw(id) {
         Ok(Withdrawal::AlreadyAnswered) => {}
         _ => return None,
@@ -197,7 +184,7 @@ pub async fn withdraw_or_take(queue: &Queue, id: &str) -> Option<Value> {
 /// `id`, until `timeout` ([`Waited::TimedOut`]) or until the caller gives up after `give_up_after`
 /// ([`Waited::Withdrawn`]; both withdraw the ask unless an answer won).
 pub fn wait_blocking(
-    queue: &Queue,
+    queue: SharedQueue,
     id: &str,
     timeout: Option<Duration>,
     give_up_after: Option<Duration>,
@@ -207,7 +194,7 @@ pub fn wait_blocking(
         .build()?;
     runtime.block_on(async {
         let watcher = Arc::new(Watcher::default());
-        let mut waiting = watcher.wait_for(queue, id, timeout);
+        let mut waiting = watcher.wait_for(&queue, id, timeout);
         let give_up = async {
             match give_up_after {
                 Some(after) => tokio::time::sleep(after).await,
