@@ -309,6 +309,47 @@ fn a_press_that_is_not_understood_is_refused_and_loses_nothing() {
     assert_eq!(s.queue.pending().len(), 1);
 }
 
+/// The page's filter box asks the engine: what it answers is the terminal filter's ranking
+/// (fuzzy, on the description too, labels first), and what is not a filter is refused.
+#[test]
+fn the_filter_is_the_engines_ranking() {
+    let s = setting();
+    let mut ask = queued_ask("f1", "Which region?", 1);
+    ask.payload = json!({"questions":[{"id":"r","prompt":"Which region?","options":[
+        {"value":"fra","label":"Frankfurt"},
+        {"value":"war","label":"Warsaw","description":"nearest to Kyiv"},
+        {"value":"lon","label":"London"},
+        {"value":"kyi","label":"Kyiv"}
+    ]}]});
+    s.queue.submit(&ask).unwrap();
+    let served = Served::start(s.home.path(), s.queue.dir(), &[]);
+    let cookie = served.sign_in();
+    let headers = [("Cookie", cookie.as_str())];
+    let matches = |tab: &str, q: &str| {
+        let response = served.get(&format!("/ask/f1/filter?tab={tab}&q={q}"), &headers);
+        let shown = (response.status == 200)
+            .then(|| serde_json::from_str::<Value>(&response.body).unwrap()["shown"].clone());
+        (response.status, shown)
+    };
+    // Not open yet: nothing to rank.
+    assert_eq!(matches("0", "kyiv").0, 400);
+    assert_eq!(served.get("/ask/f1", &headers).status, 200);
+    assert_eq!(
+        matches("0", "kyiv"),
+        (200, Some(json!([3, 1]))),
+        "label first"
+    );
+    assert_eq!(matches("0", "frnk"), (200, Some(json!([0]))), "fuzzy");
+    assert_eq!(matches("0", ""), (200, Some(json!([0, 1, 2, 3]))));
+    assert_eq!(matches("1", "kyiv").0, 400, "the review has no options");
+    assert_eq!(matches("x", "kyiv").0, 400);
+    assert_eq!(matches("0", &"a".repeat(201)).0, 400);
+    assert_eq!(matches("0", &"a".repeat(200)), (200, Some(json!([]))));
+    // Without a session, nothing is ranked.
+    assert_ne!(served.get("/ask/f1/filter?tab=0&q=kyiv", &[]).status, 200);
+    assert_eq!(s.queue.pending().len(), 1, "filtering answers nothing");
+}
+
 #[test]
 fn later_and_decline_from_the_list() {
     let s = setting();

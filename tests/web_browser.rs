@@ -391,10 +391,12 @@ fn the_filter_hides_the_options_that_do_not_match() {
         "Warsaw",
         "Oslo",
     ];
-    let options: Vec<Value> = regions
+    let mut options: Vec<Value> = regions
         .iter()
         .map(|r| json!({"value": r.to_lowercase(), "label": r}))
         .collect();
+    // Matched by its description only, as the terminal's filter matches it.
+    options[8]["description"] = json!("Poland, the nearest to Kyiv");
     ask.payload = json!({"questions":[{"id":"region","prompt":"Which region?","options":options}]});
     queue.submit(&ask).unwrap();
     let driver = driver();
@@ -405,19 +407,28 @@ fn the_filter_hides_the_options_that_do_not_match() {
             .goto(&format!("{}/ask/long", served.origin()))
             .await
             .unwrap();
-        wait_for(&client, ".filter-input")
-            .await
-            .send_keys("lon")
-            .await
-            .unwrap();
-        let shown: Value = client
-            .execute(
-                "return [...document.querySelectorAll('.option[data-option]')].filter(o => !o.hidden).map(o => o.querySelector('.label').textContent)",
-                vec![],
+        let shown = async |query: &str| -> Value {
+            let input = wait_for(&client, ".filter-input").await;
+            input.clear().await.unwrap();
+            input.send_keys(query).await.unwrap();
+            wait_for(
+                &client,
+                &format!("[data-page=form][data-filtered='{query}']"),
             )
-            .await
-            .unwrap();
-        assert_eq!(shown, json!(["London"]));
+            .await;
+            client
+                .execute(
+                    "return [...document.querySelectorAll('.option[data-option]')].filter(o => !o.hidden).map(o => o.querySelector('.label').textContent)",
+                    vec![],
+                )
+                .await
+                .unwrap()
+        };
+        // The engine ranks: fuzzily ("frnk"), on the description too, labels before
+        // descriptions; the page only shows what it says.
+        assert_eq!(shown("frnk").await, json!(["Frankfurt"]));
+        assert_eq!(shown("kyiv").await, json!(["Warsaw"]));
+        assert_eq!(shown("lon").await, json!(["London"]));
         click(&client, "label[for=o5]").await;
         wait_for(&client, "[data-page=form][data-tab='1']").await;
         click(&client, "button[value=submit]").await;

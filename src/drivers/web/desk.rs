@@ -48,7 +48,22 @@ pub enum Request {
     Later(String),
     /// Decline the ask: its asker gets a cancelled result.
     Decline(String),
+    /// The options of question `tab` of an open ask that a filter's `query` matches (the page's
+    /// filter box sends what the person typed and the question it shows; the engine decides, as
+    /// in the terminal).
+    Filter {
+        /// The ask.
+        id: String,
+        /// The question the page shows (another window may have moved the form since).
+        tab: usize,
+        /// What the person typed.
+        query: String,
+    },
 }
+
+/// The longest filter query the desk ranks (a person types a few words; anything longer is not
+/// a filter and is refused rather than matched against every option).
+pub const MAX_FILTER_QUERY: usize = 200;
 
 /// What the desk answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,6 +77,9 @@ pub enum Reply {
         /// How many asks wait (the title counts them).
         waiting: usize,
     },
+    /// The options a filter's query matches, best first, by their position in the question
+    /// (every option in order for a blank query).
+    Matches(Vec<usize>),
     /// The request is not understood (the words say why).
     BadRequest(String),
 }
@@ -185,7 +203,29 @@ impl Desk {
                 let notice = self.decline(&id);
                 self.list_page(notice.as_deref())
             }
+            Request::Filter { id, tab, query } => self.matches(&id, tab, &query),
         }
+    }
+
+    /// The options of question `tab` of open ask `id` that `query` matches, ranked by the form's
+    /// own filter (label and description, fuzzily, label matches first), so the page shows what
+    /// the terminal's filter would.
+    fn matches(&self, id: &str, tab: usize, query: &str) -> Reply {
+        if query.chars().count() > MAX_FILTER_QUERY {
+            return Reply::BadRequest(format!("a filter is at most {MAX_FILTER_QUERY} characters"));
+        }
+        let Some(app) = self
+            .open
+            .get(id)
+            .and_then(|open| open.engine.session().app())
+        else {
+            return Reply::BadRequest("this ask is not open on the page".to_owned());
+        };
+        let Some(question) = app.model().questions().get(tab) else {
+            return Reply::BadRequest("the review has no options to filter".to_owned());
+        };
+        let haystacks = crate::model::Haystacks::of(question);
+        Reply::Matches(crate::model::rank_texts(query, &haystacks).rows().to_vec())
     }
 
     /// Looks at the queues and the open forms: new and gone asks, withdrawals, answers given

@@ -93,6 +93,7 @@ pub fn router(shared: Shared) -> Router {
         .route("/ask/{id}", get(ask).post(act))
         .route("/ask/{id}/later", post(later))
         .route("/ask/{id}/decline", post(decline))
+        .route("/ask/{id}/filter", get(filter))
         .route("/events", get(events))
         .route("/app.js", get(script))
         .route("/app.css", get(style))
@@ -215,6 +216,12 @@ fn page_response(reply: Reply, fragment: bool) -> Response {
             };
             (StatusCode::OK, html_type(), body).into_response()
         }
+        Reply::Matches(shown) => (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "application/json")],
+            serde_json::json!({ "shown": shown }).to_string(),
+        )
+            .into_response(),
         Reply::BadRequest(why) => {
             let main = page::refused_main(&why);
             let body = if fragment {
@@ -276,6 +283,32 @@ async fn decline(
 ) -> Response {
     let reply = call(&shared, Request::Decline(id)).await;
     page_response(reply, wants_fragment(&headers))
+}
+
+/// `GET /ask/{id}/filter?tab=N&q=…`: the options the form's filter shows for what the person
+/// typed, best first, as JSON (`{"shown":[3,0]}`); the page hides and orders its options by it.
+async fn filter(
+    State(shared): State<Shared>,
+    Path(id): Path<String>,
+    Query(query): Query<std::collections::HashMap<String, String>>,
+) -> Response {
+    let Some(tab) = query.get("tab").and_then(|t| t.parse().ok()) else {
+        return page_response(
+            Reply::BadRequest("a filter names the question it filters (tab)".to_owned()),
+            true,
+        );
+    };
+    let text = query.get("q").cloned().unwrap_or_default();
+    let reply = call(
+        &shared,
+        Request::Filter {
+            id,
+            tab,
+            query: text,
+        },
+    )
+    .await;
+    page_response(reply, true)
 }
 
 async fn not_found() -> Response {

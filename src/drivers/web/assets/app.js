@@ -214,12 +214,41 @@
     });
   }
 
+  // The filter box sends what the person typed; the server's engine ranks the options as the
+  // terminal's filter does (label and description, fuzzily), and the page shows what it says, in
+  // its order. Only the newest query's answer is shown.
+  let filtering = 0;
+  let filterTimer = null;
   function filter(query) {
-    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-    document.querySelectorAll(".option[data-option]").forEach((option) => {
-      const text = option.querySelector("label").textContent.toLowerCase();
-      option.hidden = !words.every((word) => text.includes(word));
-    });
+    clearTimeout(filterTimer);
+    filterTimer = setTimeout(() => askFilter(query), 60);
+  }
+  async function askFilter(query) {
+    const current = page();
+    if (!current || current.dataset.page !== "form") return;
+    const mine = ++filtering;
+    const url = `/ask/${encodeURIComponent(current.dataset.ask)}/filter?tab=${current.dataset.tab}`
+      + `&q=${encodeURIComponent(query)}`;
+    let shown;
+    try {
+      const response = await fetch(url, { headers: FRAGMENT });
+      if (!response.ok) return;
+      shown = (await response.json()).shown;
+    } catch (_) {
+      return;
+    }
+    if (mine !== filtering || page() !== current || !Array.isArray(shown)) return;
+    const options = [...current.querySelectorAll(".option[data-option]")];
+    if (!options.length) return;
+    const parent = options[0].parentNode;
+    const after = options[options.length - 1].nextSibling;
+    const byIndex = new Map(options.map((o) => [o.dataset.option, o]));
+    const rank = new Map(shown.map((i, n) => [String(i), n]));
+    options.forEach((o) => { o.hidden = !rank.has(o.dataset.option); });
+    const ordered = shown.map((i) => byIndex.get(String(i))).filter(Boolean)
+      .concat(options.filter((o) => !rank.has(o.dataset.option)));
+    for (const option of ordered) parent.insertBefore(option, after);
+    current.dataset.filtered = query;
   }
 
   function prepare(moved) {
