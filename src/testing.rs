@@ -351,6 +351,12 @@ impl Harness {
     pub fn model(&self) -> Option<&crate::model::Model> {
         self.engine.session().app().map(App::model)
     }
+
+    /// What the last frame measured (page rows, the preview's scroll range): the view's own
+    /// state, which the next key is resolved against.
+    pub fn measures(&self) -> Option<crate::model::ViewMeasures> {
+        self.engine.session().app().map(App::measures)
+    }
 }
 
 /// A form in line mode: typed lines in, the transcript (said lines, each typed line as

@@ -5,13 +5,23 @@ mod common;
 
 use common::*;
 use pi_ask::model::{
-    Cmd, External, FilterAction, Intent, Model, Msg, PopupAction, Report, SettingsIntent, update,
+    Cmd, External, FilterAction, Intent, Model, Msg, PopupAction, Report, SettingsIntent,
+    ViewMeasures, update, update_in_view,
 };
 use pi_ask::result::AskResult;
 use pi_ask::settings::{Setting, Settings};
 use pi_ask::stores::queue::AskQueue;
 use pi_ask_components::EditOp;
 use proptest::prelude::*;
+
+/// What a frame may have measured (any page size and preview range, or never drawn).
+fn any_measures() -> impl Strategy<Value = ViewMeasures> {
+    prop_oneof![
+        Just(ViewMeasures::default()),
+        (0usize..40, 0u16..50, 0u16..30)
+            .prop_map(|(rows, max, page)| ViewMeasures::new(rows, max, page)),
+    ]
+}
 
 fn any_msg() -> impl Strategy<Value = Msg> {
     prop_oneof![
@@ -26,13 +36,6 @@ fn any_msg() -> impl Strategy<Value = Msg> {
         Just(Msg::Intent(Intent::PageUp)),
         Just(Msg::Intent(Intent::PreviewDown)),
         Just(Msg::Intent(Intent::PreviewUp)),
-        (0usize..40, 0u16..50, 0u16..30).prop_map(
-            |(page_rows, preview_max_scroll, preview_page)| Msg::Report(Report::ViewMeasured {
-                page_rows,
-                preview_max_scroll,
-                preview_page,
-            })
-        ),
         Just(Msg::Intent(Intent::PreviewPageDown)),
         Just(Msg::Intent(Intent::PreviewPageUp)),
         Just(Msg::Intent(Intent::Confirm)),
@@ -160,14 +163,14 @@ proptest! {
         which in 0usize..3,
         settings in any_settings(),
         files in any::<bool>(),
-        msgs in proptest::collection::vec(any_msg(), 0..80),
+        msgs in proptest::collection::vec((any_msg(), any_measures()), 0..80),
     ) {
         let m = Model::new(fixture_form(which), settings);
         let mut m = if files { m.with_file_suggestions() } else { m };
         check_invariants(&m);
         let mut finishes = 0;
-        for msg in msgs {
-            for cmd in update(&mut m, msg) {
+        for (msg, view) in msgs {
+            for cmd in update_in_view(&mut m, msg, &view) {
                 if let Cmd::Finish(result) = cmd {
                     finishes += 1;
                     round_trips(&result);

@@ -587,7 +587,7 @@ fn home_end_page_down_and_page_up_move_through_a_long_list() {
     // held a whole option) and ends where the list's top is (the same whether or not the screen
     // was read before the key).
     h.screen();
-    let rows = h.model().unwrap().view_measures().0;
+    let rows = h.measures().unwrap().page_rows;
     assert!(
         rows <= page,
         "the scrolled list shows no more rows: {rows} <= {page}"

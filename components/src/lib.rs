@@ -2,9 +2,11 @@
 //!
 //! Each component is a plain struct: set its fields (its props), call `render(area, buf)` to draw
 //! it into a ratatui [`Buffer`](ratatui::buffer::Buffer), and, in a tui-realm application, mount it
-//! as a [`tuirealm::component::Component`]: `perform` takes tui-realm commands and each component
-//! reports through its own message type (`handle(cmd) -> Option<XMsg>`). No component knows a key:
-//! turning keys into commands is the host's binding table's job.
+//! as a [`tuirealm::component::Component`]: `perform` takes tui-realm commands and answers each
+//! with a [`CmdResult`](tuirealm::command::CmdResult) (what changed, or `Invalid` for a command it
+//! does not take), and [`realm::Mounted`] makes one an application component whose messages are
+//! those results. No component knows a key: turning keys into commands is the host's binding
+//! table's job (`Mounted::new(component, keys)`).
 //!
 //! - [`TabBar`]: question tabs with answered markers and the review tab, scrolling when they overflow.
 //! - [`OptionList`]: numbered options, cursor, checkboxes, descriptions, `(recommended)`, notes, an editor slot.

@@ -280,20 +280,20 @@ impl Session {
         if let Screen::Inbox(inbox) = &mut self.screen {
             return inbox.handle_input(input);
         }
-        let relevant = match (&self.screen, input) {
-            (Screen::Flow(app), TerminalInput::Key(key)) => app.reacts_to(key),
-            (Screen::Flow(app), TerminalInput::Paste(_)) => app.model().editor().is_some(),
-            (Screen::Settings(_), TerminalInput::Key(_)) => true,
-            _ => false,
-        };
-        if !relevant {
-            return false;
-        }
+        // The key is resolved through the binding table once: `None` is a key bound to nothing
+        // here, or a paste with no editor open.
         let cmds = match (&mut self.screen, input) {
             (Screen::Flow(app), TerminalInput::Key(key)) => app.handle_key(key),
-            (Screen::Flow(app), TerminalInput::Paste(text)) => app.handle_paste(text),
-            (Screen::Settings(s), TerminalInput::Key(key)) => s.handle_key(key),
-            _ => Vec::new(),
+            (Screen::Flow(app), TerminalInput::Paste(text)) => app
+                .model()
+                .editor()
+                .is_some()
+                .then(|| app.handle_paste(text)),
+            (Screen::Settings(s), TerminalInput::Key(key)) => Some(s.handle_key(key)),
+            _ => None,
+        };
+        let Some(cmds) = cmds else {
+            return false;
         };
         self.run(cmds, now);
         self.note_changes(now);
@@ -561,44 +561,9 @@ impl Session {
             }
             return None;
         };
-        let mut drawn = app.draw(area, buf);
-        // The page size and preview scroll range follow what was drawn, reported to the model as
-        // a message through the one dispatch path. The footer names the preview's scroll keys only
-        // while it overflows, which a frame may just have measured: it is then drawn again so the
-        // hint is there at once, and what that frame measured (a taller footer leaves the pane a
-        // line less) is reported too.
-        for _ in 0..2 {
-            let Some(app) = self.app() else {
-                break;
-            };
-            let Some(measured) = drawn.measured.filter(|m| {
-                app.model()
-                    .measures_differ(m.page_rows, m.preview_max_scroll, m.preview_page)
-            }) else {
-                break;
-            };
-            let overflowed = app.model().preview_overflows();
-            self.dispatch(
-                Msg::Report(Report::ViewMeasured {
-                    page_rows: measured.page_rows,
-                    preview_max_scroll: measured.preview_max_scroll,
-                    preview_page: measured.preview_page,
-                }),
-                self.clock,
-            );
-            let Screen::Flow(app) = &mut self.screen else {
-                break;
-            };
-            if app.model().preview_overflows() == overflowed {
-                break;
-            }
-            buf.reset();
-            drawn = app.draw(area, buf);
-        }
-        if let Screen::Flow(app) = &mut self.screen {
-            app.set_measured();
-        }
-        drawn.cursor
+        // What the frame measured stays in the view (the app's measures): the model is never
+        // written while drawing.
+        app.draw(area, buf).cursor
     }
 
     /// Whether a frame of the current state was drawn since the last change, so the model holds

@@ -23,9 +23,9 @@ pub use pi_ask_components::EditOp;
 pub use popup::{Popup, PopupKind};
 pub(crate) use settings_modal::update_settings;
 pub use settings_modal::{ModalMessage, SettingsModalState, SettingsRow};
-pub use update::update;
 #[cfg(feature = "cli")]
 pub(crate) use update::waiting_message;
+pub use update::{update, update_in_view};
 
 use pi_ask_components::TextEdit;
 
@@ -155,17 +155,11 @@ pub struct Model {
     /// Drawn as one line, the rest of the screen left to what is above it; only the hide key and
     /// dismiss act meanwhile.
     hidden: bool,
-    /// Option rows the view showed last (the size of a page for PageDown/PageUp).
-    page_rows: usize,
     /// First preview line shown, per (question, option) that was scrolled: moving to another
     /// option and back finds the text where it was left.
     preview_scrolls: std::collections::HashMap<(usize, usize), u16>,
     /// Previews show their text as written, Markdown not rendered (`main.togglePreviewRaw`).
     preview_raw: bool,
-    /// The most the view can scroll the shown preview (`u16::MAX`: not drawn yet), and how many
-    /// of its lines it showed (a page).
-    preview_max_scroll: u16,
-    preview_page: u16,
     /// Counts messages that may have changed what was entered: a driver records a draft when it
     /// moved, without comparing drafts.
     revision: u64,
@@ -202,11 +196,8 @@ impl Model {
             notified: false,
             finished: false,
             hidden: false,
-            page_rows: DEFAULT_PAGE_ROWS,
             preview_scrolls: std::collections::HashMap::new(),
             preview_raw: false,
-            preview_max_scroll: u16::MAX,
-            preview_page: 1,
             revision: 0,
         };
         model.sync_editor_to_cursor();
@@ -286,30 +277,10 @@ impl Model {
         self.questions[q].options[o].preview.as_deref()
     }
 
-    /// What the model last took from the view ([`Report::ViewMeasured`]): option rows a page holds,
-    /// how far the preview can scroll (`u16::MAX` until a frame measured it), preview lines a page
-    /// shows.
-    pub fn view_measures(&self) -> (usize, u16, u16) {
-        (self.page_rows, self.preview_max_scroll, self.preview_page)
-    }
-
-    /// Whether taking these measurements ([`Report::ViewMeasured`]) would change what the model
-    /// keeps, so a driver reports a frame's measurements only when they are news.
-    pub fn measures_differ(
-        &self,
-        page_rows: usize,
-        preview_max_scroll: u16,
-        preview_page: u16,
-    ) -> bool {
-        kept_measures(page_rows, preview_max_scroll, preview_page) != self.view_measures()
-    }
-
-    /// Whether the last frame's preview pane could not show all of its text (the footer then
-    /// names the preview's scroll keys).
-    pub fn preview_overflows(&self) -> bool {
-        self.preview_max_scroll != u16::MAX
-            && self.preview_max_scroll > 0
-            && self.preview_key().is_some()
+    /// Whether a preview shows now (a preview question's highlighted option), whose scroll keys
+    /// the footer names when [`ViewMeasures::preview_overflows`].
+    pub fn shows_preview(&self) -> bool {
+        self.preview_key().is_some()
     }
 
     /// The (question, option) whose preview shows now: a preview question's highlighted option.
@@ -323,13 +294,14 @@ impl Model {
         .then(|| (q, self.cursors[q]))
     }
 
-    /// Scrolls the shown preview by `delta` lines, within what the view last measured.
-    fn scroll_preview_by(&mut self, delta: i32) {
+    /// Scrolls the shown preview by `delta` lines, within what the view measured (a scroll left
+    /// beyond a range that shrank since, by a smaller terminal, starts from the range's end).
+    fn scroll_preview_by(&mut self, delta: i32, view: &ViewMeasures) {
         let Some(key) = self.preview_key() else {
             return;
         };
-        let max = i32::from(self.preview_max_scroll);
-        let now = i32::from(self.preview_scroll());
+        let max = i32::from(view.preview_max_scroll);
+        let now = i32::from(self.preview_scroll()).min(max);
         let next = (now + delta).clamp(0, max) as u16;
         if next == 0 {
             self.preview_scrolls.remove(&key);
@@ -450,11 +422,42 @@ impl Model {
     }
 }
 
-/// The view's measurements as the model keeps them: a page is at least a row and a line.
-pub(crate) fn kept_measures(
-    page_rows: usize,
-    preview_max_scroll: u16,
-    preview_page: u16,
-) -> (usize, u16, u16) {
-    (page_rows.max(1), preview_max_scroll, preview_page.max(1))
+/// What the last frame of the form measured: the view keeps it (as ratatui's `ListState` keeps a
+/// list's offset) and hands it to [`update_in_view`] with each message, so a page move and the
+/// preview's scroll are resolved against the screen without the model storing anything the view
+/// measured. A driver that draws nothing (line mode) uses the default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ViewMeasures {
+    /// Option rows a page holds (PageDown/PageUp).
+    pub page_rows: usize,
+    /// How far the shown preview can scroll (`u16::MAX`: not drawn, so not limited).
+    pub preview_max_scroll: u16,
+    /// Preview lines a page shows.
+    pub preview_page: u16,
+}
+
+impl Default for ViewMeasures {
+    fn default() -> ViewMeasures {
+        ViewMeasures {
+            page_rows: DEFAULT_PAGE_ROWS,
+            preview_max_scroll: u16::MAX,
+            preview_page: 1,
+        }
+    }
+}
+
+impl ViewMeasures {
+    /// A frame's measurements; a page is at least a row and a line.
+    pub fn new(page_rows: usize, preview_max_scroll: u16, preview_page: u16) -> ViewMeasures {
+        ViewMeasures {
+            page_rows: page_rows.max(1),
+            preview_max_scroll,
+            preview_page: preview_page.max(1),
+        }
+    }
+
+    /// Whether the frame's preview pane could not show all of its text.
+    pub fn preview_overflows(&self) -> bool {
+        self.preview_max_scroll != u16::MAX && self.preview_max_scroll > 0
+    }
 }

@@ -241,16 +241,6 @@ pub enum SettingsIntent {
 pub enum Report {
     /// The UI is drawn and waits for input (triggers the one notification of the flow).
     Opened,
-    /// The view reports what it drew: option rows visible, how far the preview can scroll, and
-    /// how many preview lines it showed.
-    ViewMeasured {
-        /// Option rows a page holds.
-        page_rows: usize,
-        /// How far the preview can scroll.
-        preview_max_scroll: u16,
-        /// Preview lines a page shows.
-        preview_page: u16,
-    },
     /// The answer to the [`Cmd::Files`] request number `generation` (dropped when a
     /// newer request was made since); `truncated` when the file index stopped at its cap.
     Suggestions {

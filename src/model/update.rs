@@ -2,25 +2,32 @@
 
 use super::{
     Cmd, EditOp, EditorTarget, External, Intent, Model, Msg, Notification, OpenEditor, PopupAction,
-    Report, ReviewAction, SettingsIntent, Tab, popup,
+    Report, ReviewAction, SettingsIntent, Tab, ViewMeasures, popup,
 };
 use crate::form::QuestionType;
 use crate::result::{self, Outcome};
 
 mod direct;
 
-/// Applies one message to the flow and returns the effects to carry out. Never does I/O.
+/// Applies one message to the flow and returns the effects to carry out, as a form nobody draws
+/// (line mode, a test): pages and the preview's scroll have their default sizes. Never does I/O.
 pub fn update(model: &mut Model, msg: Msg) -> Vec<Cmd> {
+    update_in_view(model, msg, &ViewMeasures::default())
+}
+
+/// [`update`] in a view that measured `view` (the last frame's page size and preview range,
+/// which the view keeps): what a page move or a preview scroll means there.
+pub fn update_in_view(model: &mut Model, msg: Msg, view: &ViewMeasures) -> Vec<Cmd> {
     if changes_entries(&msg) {
         model.revision = model.revision.wrapping_add(1);
     }
     let editing = model.editor.as_ref().map(|e| e.target);
     let cmds = match model.filter.is_some() && !model.finished {
-        true => match filter_update(model, msg) {
+        true => match filter_update(model, msg, view) {
             Ok(cmds) => cmds,
-            Err(msg) => update_flow(model, msg),
+            Err(msg) => update_flow(model, msg, view),
         },
-        false => update_flow(model, msg),
+        false => update_flow(model, msg, view),
     };
     // The popup belongs to one editor: it closes with it.
     if model.editor.as_ref().map(|e| e.target) != editing {
@@ -40,7 +47,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Cmd> {
 
 /// A message while the filter line is open: its keys and typing are the filter's; anything else
 /// goes on to the flow (given back as `Err`).
-fn filter_update(model: &mut Model, msg: Msg) -> Result<Vec<Cmd>, Msg> {
+fn filter_update(model: &mut Model, msg: Msg, view: &ViewMeasures) -> Result<Vec<Cmd>, Msg> {
     use super::FilterAction as F;
     let Some(filter) = model.filter.as_mut() else {
         return Err(msg);
@@ -70,13 +77,13 @@ fn filter_update(model: &mut Model, msg: Msg) -> Result<Vec<Cmd>, Msg> {
             Ok(Vec::new())
         }
         // The list's own moves and choices, from any driver, act on the filtered list.
-        Msg::Intent(Intent::NextOption) => filter_update(model, Msg::Filter(F::Next)),
-        Msg::Intent(Intent::PreviousOption) => filter_update(model, Msg::Filter(F::Previous)),
+        Msg::Intent(Intent::NextOption) => filter_update(model, Msg::Filter(F::Next), view),
+        Msg::Intent(Intent::PreviousOption) => filter_update(model, Msg::Filter(F::Previous), view),
         Msg::Intent(Intent::FirstOption)
         | Msg::Intent(Intent::LastOption)
         | Msg::Intent(Intent::PageDown)
         | Msg::Intent(Intent::PageUp) => {
-            let page = model.page_rows.max(1) as isize;
+            let page = view.page_rows.max(1) as isize;
             let delta = match msg {
                 Msg::Intent(Intent::FirstOption) => isize::MIN,
                 Msg::Intent(Intent::LastOption) => isize::MAX,
@@ -87,13 +94,14 @@ fn filter_update(model: &mut Model, msg: Msg) -> Result<Vec<Cmd>, Msg> {
             follow_filter(model);
             Ok(Vec::new())
         }
-        Msg::Intent(Intent::Toggle) if multi => filter_update(model, Msg::Filter(F::Toggle)),
-        Msg::Intent(Intent::Number(n)) => filter_update(model, Msg::Filter(F::Pick(n))),
-        Msg::Intent(Intent::Confirm) => filter_update(model, Msg::Filter(F::Accept)),
+        Msg::Intent(Intent::Toggle) if multi => filter_update(model, Msg::Filter(F::Toggle), view),
+        Msg::Intent(Intent::Number(n)) => filter_update(model, Msg::Filter(F::Pick(n)), view),
+        Msg::Intent(Intent::Confirm) => filter_update(model, Msg::Filter(F::Accept), view),
         // Space is a character of the query on a question that cannot toggle.
         Msg::Filter(F::Toggle) if !multi => filter_update(
             model,
             Msg::Edit(pi_ask_components::EditOp::Insert(" ".into())),
+            view,
         ),
         Msg::Filter(F::Toggle) => {
             if let Some(option) = filter.highlighted() {
@@ -111,8 +119,8 @@ fn filter_update(model: &mut Model, msg: Msg) -> Result<Vec<Cmd>, Msg> {
             filter.selected = index;
             follow_filter(model);
             match multi {
-                true => filter_update(model, Msg::Filter(F::Toggle)),
-                false => filter_update(model, Msg::Filter(F::Accept)),
+                true => filter_update(model, Msg::Filter(F::Toggle), view),
+                false => filter_update(model, Msg::Filter(F::Accept), view),
             }
         }
         Msg::Filter(F::Accept) => {
@@ -144,7 +152,7 @@ fn follow_filter(model: &mut Model) {
     }
 }
 
-fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
+fn update_flow(model: &mut Model, msg: Msg, view: &ViewMeasures) -> Vec<Cmd> {
     if model.finished {
         return Vec::new();
     }
@@ -157,7 +165,7 @@ fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
         }
         // Hidden, the form takes nothing but its hide key and dismiss: nothing is answered
         // unseen.
-        Msg::Intent(Intent::Dismiss) if model.hidden => intent_update(model, Intent::Dismiss),
+        Msg::Intent(Intent::Dismiss) if model.hidden => intent_update(model, Intent::Dismiss, view),
         _ if model.hidden => Vec::new(),
         msg @ Msg::Settings(_) => settings(model, msg),
         // The modal is modal: the flow's own intents wait until it closes.
@@ -166,7 +174,7 @@ fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
             if intent != Intent::ChangeQuestionType {
                 clear_pending_type_change(model);
             }
-            intent_update(model, intent)
+            intent_update(model, intent, view)
         }
         Msg::Direct(direct) => {
             clear_pending_type_change(model);
@@ -175,7 +183,7 @@ fn update_flow(model: &mut Model, msg: Msg) -> Vec<Cmd> {
         Msg::Edit(op) => edit(model, op),
         // Tab with no path word to complete goes on, as in an empty editor.
         Msg::Popup(PopupAction::Complete) if model.editor.is_some() && !model.tab_completes() => {
-            intent_update(model, Intent::NextTab)
+            intent_update(model, Intent::NextTab, view)
         }
         Msg::Popup(action) if model.editor.is_some() => popup::action(model, action),
         Msg::Popup(_) => Vec::new(),
@@ -207,20 +215,6 @@ fn ending(model: &mut Model, external: External) -> Vec<Cmd> {
 fn take_report(model: &mut Model, report: Report) -> Vec<Cmd> {
     match report {
         Report::Opened => notify_once(model),
-        Report::ViewMeasured {
-            page_rows,
-            preview_max_scroll,
-            preview_page,
-        } => {
-            (
-                model.page_rows,
-                model.preview_max_scroll,
-                model.preview_page,
-            ) = super::kept_measures(page_rows, preview_max_scroll, preview_page);
-            // Clamps the shown preview's scroll to what the view can show.
-            model.scroll_preview_by(0);
-            Vec::new()
-        }
         Report::Suggestions {
             generation,
             matches,
@@ -265,7 +259,7 @@ fn settings(model: &mut Model, msg: Msg) -> Vec<Cmd> {
 }
 
 /// A person's intent in the form.
-fn intent_update(model: &mut Model, intent: Intent) -> Vec<Cmd> {
+fn intent_update(model: &mut Model, intent: Intent, view: &ViewMeasures) -> Vec<Cmd> {
     match intent {
         Intent::NextTab => move_tab(model, 1),
         Intent::PreviousTab => move_tab(model, -1),
@@ -273,18 +267,18 @@ fn intent_update(model: &mut Model, intent: Intent) -> Vec<Cmd> {
         Intent::PreviousOption => move_option(model, -1),
         Intent::FirstOption => move_option(model, isize::MIN),
         Intent::LastOption => move_option(model, isize::MAX),
-        Intent::PageDown => move_option(model, model.page_rows.max(1) as isize),
-        Intent::PageUp => move_option(model, -(model.page_rows.max(1) as isize)),
-        Intent::PreviewDown => scroll_preview(model, 1),
-        Intent::PreviewUp => scroll_preview(model, -1),
-        Intent::PreviewPageDown => scroll_preview(model, i32::from(model.preview_page.max(1))),
-        Intent::PreviewPageUp => scroll_preview(model, -i32::from(model.preview_page.max(1))),
+        Intent::PageDown => move_option(model, view.page_rows.max(1) as isize),
+        Intent::PageUp => move_option(model, -(view.page_rows.max(1) as isize)),
+        Intent::PreviewDown => scroll_preview(model, 1, view),
+        Intent::PreviewUp => scroll_preview(model, -1, view),
+        Intent::PreviewPageDown => scroll_preview(model, i32::from(view.preview_page.max(1)), view),
+        Intent::PreviewPageUp => scroll_preview(model, -i32::from(view.preview_page.max(1)), view),
         Intent::TogglePreviewRaw => {
             model.preview_raw = !model.preview_raw;
             Vec::new()
         }
-        Intent::PreviewTop => scroll_preview(model, i32::MIN / 2),
-        Intent::PreviewBottom => scroll_preview(model, i32::MAX / 2),
+        Intent::PreviewTop => scroll_preview(model, i32::MIN / 2, view),
+        Intent::PreviewBottom => scroll_preview(model, i32::MAX / 2, view),
         Intent::Confirm => confirm(model),
         Intent::Toggle => toggle(model),
         Intent::ToggleAll => toggle_all(model),
@@ -455,8 +449,8 @@ fn move_option(model: &mut Model, delta: isize) -> Vec<Cmd> {
 }
 
 /// Scrolls the preview pane of a preview question (the view bounds it to the text).
-fn scroll_preview(model: &mut Model, delta: i32) -> Vec<Cmd> {
-    model.scroll_preview_by(delta);
+fn scroll_preview(model: &mut Model, delta: i32, view: &ViewMeasures) -> Vec<Cmd> {
+    model.scroll_preview_by(delta, view);
     Vec::new()
 }
 

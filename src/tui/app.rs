@@ -17,7 +17,7 @@ use crate::files::FileSource;
 use crate::form::{CUSTOM_ROW_LABEL, FREEFORM_ROW_LABEL, Form};
 use crate::keymap::{BindingTable, EditorKind, Focus, PopupFocus, Resolution};
 use crate::keys::KeyId;
-use crate::model::{Cmd, Intent, Model, Msg, Popup, Report, update};
+use crate::model::{Cmd, Intent, Model, Msg, Popup, Report, ViewMeasures, update_in_view};
 use crate::settings::Settings;
 
 /// A running ask flow with its view state. Everything the view draws from is private, so every
@@ -45,10 +45,13 @@ pub struct App {
     /// The frame [`App::natural_height`] laid out, for the draw that follows it; anything that
     /// changes what is drawn drops it.
     laid_out: Option<FrameLayout>,
-    /// Whether a frame of the current state was drawn and what it measured (page rows, preview
-    /// scroll range) reported to the model: set by the session's draw, dropped by every change.
-    /// The engine, which knows what size that frame was, measures again before an input only when
-    /// this is false or the size changed.
+    /// What the last frame measured (page rows, the preview's scroll range): view state, as
+    /// ratatui's `ListState` is, handed to `update` with each message and never stored in the
+    /// model.
+    measures: ViewMeasures,
+    /// Whether a frame of the current state was drawn (so `measures` are its): set by a draw,
+    /// dropped by every change. The engine, which knows what size that frame was, measures again
+    /// before an input only when this is false or the size changed.
     measured: bool,
 }
 
@@ -100,6 +103,7 @@ impl App {
             shift_enter: false,
             hides: false,
             laid_out: None,
+            measures: ViewMeasures::default(),
             measured: false,
         };
         if let Some(notice) = config_notice {
@@ -118,11 +122,6 @@ impl App {
     /// Whether a frame was drawn since the last change (its measurements are the model's).
     pub(crate) fn is_measured(&self) -> bool {
         self.measured
-    }
-
-    /// A frame was drawn and what it measured reported to the model.
-    pub(crate) fn set_measured(&mut self) {
-        self.measured = true;
     }
 
     /// Whether the terminal reports Shift+Enter apart from Enter (the kitty keyboard protocol):
@@ -205,10 +204,21 @@ impl App {
         }
     }
 
-    /// Sends a message to the model.
+    /// Sends a message to the model, in the view the last frame measured.
     pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
         self.changed();
-        update(&mut self.model, msg)
+        update_in_view(&mut self.model, msg, &self.measures)
+    }
+
+    /// What the last frame measured (the default before any frame).
+    pub fn measures(&self) -> ViewMeasures {
+        self.measures
+    }
+
+    /// Whether the footer names the preview's scroll keys: a preview shows and the last frame
+    /// could not show all of it.
+    fn preview_overflows(&self) -> bool {
+        self.model.shows_preview() && self.measures.preview_overflows()
     }
 
     /// Puts back what was entered before (`pi-ask resume`); false when it does not fit the form.
@@ -218,10 +228,11 @@ impl App {
     }
 
     /// Draws the flow into `buf` through the view (a function of the model and the chrome that
-    /// keeps only its own caches); returns the caret and what the frame measured, for the session
-    /// to report to the model. A frame [`App::natural_height`] just laid out at this width is
-    /// drawn as it was laid out.
+    /// keeps only its own caches and measures); returns the caret. A frame [`App::natural_height`]
+    /// just laid out at this width is drawn as it was laid out. What the frame measured becomes
+    /// the view's measures, which the next message is resolved against.
     pub fn draw(&mut self, area: Rect, buf: &mut Buffer) -> Drawn {
+        self.measured = true;
         if self.model.is_hidden() {
             super::view::draw_hidden(&self.model, &self.table, &self.look, area, buf);
             return Drawn::default();
@@ -232,12 +243,37 @@ impl App {
             config_path: &self.config_path,
             shift_enter: self.shift_enter,
             hides: self.hides,
+            preview_overflows: self.preview_overflows(),
         };
         let layout = match self.laid_out.take() {
             Some(layout) if layout.cols() == area.width.max(1) => layout,
             _ => FrameLayout::new(&self.model, &chrome, &mut self.view, area.width),
         };
-        super::view::draw_laid_out(layout, &self.model, &chrome, &mut self.view, area, buf)
+        let hinted = chrome.preview_overflows;
+        let mut drawn =
+            super::view::draw_laid_out(layout, &self.model, &chrome, &mut self.view, area, buf);
+        if let Some(m) = drawn.measured {
+            self.measures = ViewMeasures::new(m.page_rows, m.preview_max_scroll, m.preview_page);
+        }
+        // The footer names the preview's scroll keys only while it overflows, which this frame
+        // may just have found out (a long preview's first frame, a resize): drawn again with the
+        // footer that says so, and what that frame measured kept (the taller footer leaves the
+        // pane a line less). The model is not involved.
+        if self.preview_overflows() != hinted {
+            buf.reset();
+            let chrome = Chrome {
+                preview_overflows: !hinted,
+                ..chrome
+            };
+            let layout = FrameLayout::new(&self.model, &chrome, &mut self.view, area.width);
+            drawn =
+                super::view::draw_laid_out(layout, &self.model, &chrome, &mut self.view, area, buf);
+            if let Some(m) = drawn.measured {
+                self.measures =
+                    ViewMeasures::new(m.page_rows, m.preview_max_scroll, m.preview_page);
+            }
+        }
+        drawn
     }
 
     /// The height the flow wants at a width, tight to its content (the inline area's size). The
@@ -252,6 +288,7 @@ impl App {
             config_path: &self.config_path,
             shift_enter: self.shift_enter,
             hides: self.hides,
+            preview_overflows: self.preview_overflows(),
         };
         let layout = FrameLayout::new(&self.model, &chrome, &mut self.view, cols);
         let height = layout.natural_height(&self.model);
@@ -259,15 +296,16 @@ impl App {
         height
     }
 
-    /// A key press: the binding table decides what it means.
-    pub fn handle_key(&mut self, key: &KeyId) -> Vec<Cmd> {
+    /// A key press: the binding table decides what it means, once. `None` when the key means
+    /// nothing in the current focus (nothing changed, so nothing needs drawing).
+    pub fn handle_key(&mut self, key: &KeyId) -> Option<Vec<Cmd>> {
         match self.table.resolve(self.focus(), key) {
             Resolution::Msg(Msg::Intent(Intent::Dismiss)) if self.dismiss_puts_back => {
                 self.put_back = true;
-                Vec::new()
+                Some(Vec::new())
             }
-            Resolution::Msg(msg) => self.update(msg),
-            Resolution::Ignored => Vec::new(),
+            Resolution::Msg(msg) => Some(self.update(msg)),
+            Resolution::Ignored => None,
         }
     }
 
@@ -281,12 +319,6 @@ impl App {
     /// Whether the person asked to give the form back.
     pub fn put_back(&self) -> bool {
         self.put_back
-    }
-
-    /// Whether a key means anything in the current focus (a key bound to nothing changes nothing,
-    /// so the runtime does not draw for it).
-    pub fn reacts_to(&self, key: &KeyId) -> bool {
-        self.table.resolve(self.focus(), key) != Resolution::Ignored
     }
 
     /// Bracketed paste: goes into the open editor; otherwise ignored.

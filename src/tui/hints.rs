@@ -62,6 +62,8 @@ pub struct Around {
     /// Hiding the form shows something worth reading (a host's conversation above the form):
     /// only then is `global.hide` named.
     pub hides: bool,
+    /// The shown preview does not fit its pane: its scroll keys are named.
+    pub preview_overflows: bool,
 }
 
 /// The hints for the current state of a flow, in display order and in groups (each group starts
@@ -75,6 +77,7 @@ pub fn flow_hints(table: &BindingTable, model: &Model, around: &Around) -> Vec<V
         markdown,
         shift_enter,
         hides,
+        preview_overflows,
     } = *around;
     if popup_open {
         return vec![
@@ -164,7 +167,7 @@ pub fn flow_hints(table: &BindingTable, model: &Model, around: &Around) -> Vec<V
             };
             let mut hints = vec![tabs, select];
             // A preview taller than its pane: how to read the rest.
-            if model.preview_overflows() {
+            if preview_overflows {
                 hints.push(pair_hint(
                     table,
                     (MainPreviewDown, MainPreviewUp),

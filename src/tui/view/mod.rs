@@ -42,6 +42,8 @@ pub struct Chrome<'a> {
     pub shift_enter: bool,
     /// Hiding the form shows a host's conversation (the hints name the hide key).
     pub hides: bool,
+    /// The shown preview does not fit its pane (the hints name its scroll keys).
+    pub preview_overflows: bool,
 }
 
 /// What the view keeps from frame to frame, and nothing else: each question's option list (its
@@ -207,6 +209,7 @@ fn flow_footers(model: &Model, chrome: &Chrome) -> (Footer, Footer) {
         markdown: chrome.look.theme.render_markdown,
         shift_enter: chrome.shift_enter,
         hides: chrome.hides,
+        preview_overflows: chrome.preview_overflows,
     };
     (
         footer(flow_hints(chrome.table, model, &around)),
