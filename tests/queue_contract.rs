@@ -355,7 +355,7 @@ fn drivers_run_unchanged_on_another_backend() {
     let stop = AtomicBool::new(false);
     let payload = ask("0000000000000000", 0).payload;
     let answer = pi_ask::drivers::hooks::ask(
-        queue.as_ref(),
+        &queue,
         payload,
         "contract",
         "/proj",

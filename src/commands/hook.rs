@@ -31,8 +31,8 @@ pub fn run(host: Host, queue: Option<PathBuf>, wait: Duration) -> Ended {
         Ok(payload) => payload,
         Err(why) => return silent(&why.to_string()),
     };
-    let queue = match super::queues::open_queue(queue) {
-        Ok(queue) => queue,
+    let queue: crate::stores::queue::SharedQueue = match super::queues::open_queue(queue) {
+        Ok(queue) => std::sync::Arc::new(queue),
         Err(e) => return silent(&e.to_string()),
     };
     let stop = match crate::drivers::runtime::signal_flag() {

@@ -14,12 +14,12 @@ pub mod gemini;
 pub mod questions;
 pub mod setup;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 
 use crate::result::AskResult;
-use crate::stores::queue::{AskQueue, QueuedAsk, Withdrawal};
+use crate::stores::queue::{QueuedAsk, SharedQueue, Waited};
 
 /// An agent host whose own question tool pi-ask answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,18 +155,16 @@ pub enum NotAnswered {
     /// Nobody answered in time; the ask was taken back.
     #[error("nobody answered within {0} s; the ask was taken back")]
     TimedOut(u64),
-    /// An answer crossed the withdrawal and never arrived.
-    #[error("an answer crossed the withdrawal and never arrived")]
-    Lost,
+    /// The wait could not start (no timer for it); the ask stays queued until its asker is seen
+    /// gone.
+    #[error("cannot wait for the answer: {0}")]
+    Wait(#[source] std::io::Error),
 }
-
-/// How often the queue is looked at for the answer.
-const LOOK: Duration = Duration::from_millis(20);
 
 /// Asks `payload` in `queue` for `client` in `cwd`, waiting up to `wait` (or until `stop` is
 /// set); the answer as JSON, or why there is none (the ask is then taken back).
 pub fn ask(
-    queue: &dyn AskQueue,
+    queue: &SharedQueue,
     payload: Value,
     client: &str,
     cwd: &str,
@@ -185,32 +183,18 @@ pub fn ask(
         payload,
     };
     queue.submit(&ask).map_err(NotAnswered::Queue)?;
-    let deadline = Instant::now() + wait;
-    loop {
-        if let Some(answer) = queue.take_result(&ask.id) {
-            return Ok(answer);
-        }
-        let why = if stop.load(std::sync::atomic::Ordering::Relaxed) {
-            NotAnswered::Stopped
-        } else if Instant::now() >= deadline {
-            NotAnswered::TimedOut(wait.as_secs())
-        } else {
-            std::thread::sleep(LOOK);
-            continue;
-        };
-        return match queue.withdraw(&ask.id) {
-            Ok(Withdrawal::AlreadyAnswered) => {
-                // An inbox answered at that very moment: its answer is on its way.
-                let grace = Instant::now() + crate::stores::queue::SETTLED_ANSWER_GRACE;
-                while Instant::now() < grace {
-                    if let Some(answer) = queue.take_result(&ask.id) {
-                        return Ok(answer);
-                    }
-                    std::thread::sleep(LOOK);
-                }
-                Err(NotAnswered::Lost)
-            }
-            _ => Err(why),
-        };
+    // The one waiter: the answer, the deadline (or the signal) and an answer crossing the
+    // withdrawal settle one outcome, as for an MCP call.
+    let waited = crate::stores::queue::waiter::wait_blocking_while(
+        std::sync::Arc::clone(queue),
+        &ask.id,
+        Some(wait),
+        stop,
+    )
+    .map_err(NotAnswered::Wait)?;
+    match waited {
+        Waited::Answered(answer) => Ok(answer),
+        Waited::Withdrawn => Err(NotAnswered::Stopped),
+        Waited::TimedOut => Err(NotAnswered::TimedOut(wait.as_secs())),
     }
 }

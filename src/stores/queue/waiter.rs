@@ -189,18 +189,42 @@ pub fn wait_blocking(
     timeout: Option<Duration>,
     give_up_after: Option<Duration>,
 ) -> std::io::Result<Waited> {
+    block_on_wait(queue, id, timeout, async {
+        match give_up_after {
+            Some(after) => tokio::time::sleep(after).await,
+            None => std::future::pending().await,
+        }
+    })
+}
+
+/// [`wait_blocking`] that gives up once `stop` is set (a signal: the host gave up on a hook),
+/// looked at every [`POLL`].
+pub fn wait_blocking_while(
+    queue: SharedQueue,
+    id: &str,
+    timeout: Option<Duration>,
+    stop: &AtomicBool,
+) -> std::io::Result<Waited> {
+    block_on_wait(queue, id, timeout, async {
+        while !stop.load(Ordering::Relaxed) {
+            tokio::time::sleep(POLL).await;
+        }
+    })
+}
+
+/// Runs one [`Waiting`] call on a runtime of its own until it has an outcome.
+fn block_on_wait(
+    queue: SharedQueue,
+    id: &str,
+    timeout: Option<Duration>,
+    give_up: impl Future<Output = ()>,
+) -> std::io::Result<Waited> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()?;
     runtime.block_on(async {
         let watcher = Arc::new(Watcher::default());
         let mut waiting = watcher.wait_for(&queue, id, timeout);
-        let give_up = async {
-            match give_up_after {
-                Some(after) => tokio::time::sleep(after).await,
-                None => std::future::pending().await,
-            }
-        };
         let mut give_up = std::pin::pin!(give_up);
         loop {
             if let Some(waited) = waiting.until(None, give_up.as_mut()).await {
