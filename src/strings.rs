@@ -77,6 +77,17 @@ pub fn terminal_too_small(min_width: u16, min_height: u16) -> String {
     format!("terminal too small (need {min_width} x {min_height})")
 }
 
+/// The notice in fewer columns, longest first: each still says that the terminal is too small,
+/// so a narrow screen never shows a cut word ("terminal too").
+pub fn terminal_too_small_shorter(min_width: u16, min_height: u16) -> [String; 4] {
+    [
+        format!("too small (need {min_width}x{min_height})"),
+        format!("too small: {min_width}x{min_height}"),
+        "too small".to_owned(),
+        "small".to_owned(),
+    ]
+}
+
 /// The `@` popup with nothing to offer.
 pub const NO_MATCHING_FILES: &str = "no matching files";
 

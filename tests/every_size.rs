@@ -46,12 +46,53 @@ fn every_tab_of_every_fixture_draws_at_every_small_size() {
     }
 }
 
+/// A narrow terminal says it is too small in whole words: the notice wrapped when there are rows
+/// for it, a shorter one when not, never a cut word ("terminal too").
+#[test]
+fn the_too_small_notice_is_whole_words_at_any_width() {
+    let mut h = Harness::new(PAYLOADS[0], 12, 1).unwrap();
+    assert_eq!(h.screen()[0], "too small");
+    h.resize(12, 3);
+    let screen = h.screen();
+    assert_eq!(screen[0], "terminal too");
+    assert_eq!(screen[1], "small (need");
+    assert!(
+        screen[2].starts_with("20 x ") && screen[2].ends_with(')'),
+        "{screen:?}"
+    );
+    h.resize(19, 1);
+    assert!(
+        h.screen()[0].starts_with("too small: 20x"),
+        "{:?}",
+        h.screen()
+    );
+    for width in 1..=19 {
+        for height in 1..=3 {
+            h.resize(width, height);
+            let text = h.screen().join(" ");
+            let words: Vec<&str> = text.split_whitespace().collect();
+            assert!(
+                width < 5 || text.contains("small"),
+                "{width}x{height}: {text:?}"
+            );
+            // Below five columns not even "small" fits: as much of it as does.
+            assert!(
+                width < 5
+                    || !words
+                        .iter()
+                        .any(|w| ["termina", "t", "to", "sma"].contains(w)),
+                "{width}x{height}: a cut word in {text:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_tiny_terminal_shows_one_notice_and_keeps_the_answers() {
     let mut h = Harness::new(PAYLOADS[0], 80, 24).unwrap();
     h.press("2"); // answer the first question
     h.resize(10, 1);
-    assert_eq!(h.screen()[0], "terminal t");
+    assert_eq!(h.screen()[0], "too small");
     h.resize(80, 1);
     assert!(
         h.screen()[0].starts_with("terminal too small (need 20 x "),

@@ -398,21 +398,32 @@ pub fn draw_laid_out(
     Drawn { cursor, measured }
 }
 
-/// One line asking for a bigger terminal; the flow's state is untouched, so growing the terminal
-/// brings the form back as it was.
+/// A notice asking for a bigger terminal, in whole words: the full notice wrapped over the rows
+/// there are, else the longest shorter one that fits (see
+/// [`crate::strings::terminal_too_small_shorter`]), else as much of the last as fits. The flow's
+/// state is untouched, so growing the terminal brings the form back as it was.
 fn draw_too_small(area: Rect, buf: &mut Buffer, theme: &Theme, min_height: u16) {
     if area.height == 0 || area.width == 0 {
         return;
     }
-    let text = crate::strings::terminal_too_small(MIN_WIDTH, min_height);
-    put(
-        buf,
-        area.x,
-        area.y,
-        text,
-        area.width as usize,
-        theme.warning(),
-    );
+    let cols = area.width as usize;
+    let rows = area.height as usize;
+    let full = crate::strings::terminal_too_small(MIN_WIDTH, min_height);
+    let shorter = crate::strings::terminal_too_small_shorter(MIN_WIDTH, min_height);
+    let fits = |text: &str| {
+        let lines = pi_ask_components::text::wrap(text, cols);
+        let whole = text
+            .split_whitespace()
+            .all(|word| pi_ask_components::text::width(word) <= cols);
+        (whole && lines.len() <= rows).then_some(lines)
+    };
+    let lines = std::iter::once(full.as_str())
+        .chain(shorter.iter().map(String::as_str))
+        .find_map(fits)
+        .unwrap_or_else(|| vec![shorter[shorter.len() - 1].clone()]);
+    for (y, line) in (area.y..).zip(lines.iter().take(rows)) {
+        put(buf, area.x, y, line, cols, theme.warning());
+    }
 }
 
 /// What the view measured in the last frame, reported to the model (page size, preview scroll).
