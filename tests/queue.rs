@@ -255,3 +255,29 @@ fn later_marks_are_kept_while_their_ask_waits_and_swept_after() {
     ids.sort();
     assert_eq!(ids, [waiting, claimed]);
 }
+
+/// A claim is a public type, so one the folder did not make (a path in its name, the claim file
+/// of another ask) is refused and touches no file: not the file it names, not the ask.
+#[test]
+fn a_claim_the_folder_did_not_make_touches_no_file() {
+    use pi_ask::stores::queue::Claim;
+    let (dir, q) = queue();
+    q.submit(&ask("a", 1)).unwrap();
+    q.submit(&ask("b", 2)).unwrap();
+    let other = q.claim("b").unwrap().expect("b claimed");
+    let outside = dir.path().join("outside.json");
+    std::fs::write(&outside, "mine").unwrap();
+    for held in ["../outside.json", other.held(), "a.ask.json"] {
+        let forged = || Claim::new(ask("a", 1), held);
+        let failed = q.answer(forged(), &json!({"ok": 1})).unwrap_err();
+        assert!(!failed.released, "{held}");
+        assert!(q.release(forged()).is_err(), "{held}");
+        assert!(q.drop_claim(forged()).is_err(), "{held}");
+    }
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "mine");
+    let ids: Vec<String> = q.waiting().into_iter().map(|a| a.id).collect();
+    assert_eq!(ids, ["a"], "a still waits; b is still claimed");
+    assert!(q.take_result("a").is_none(), "nothing was answered");
+    q.release(other).unwrap();
+    assert_eq!(q.waiting().len(), 2, "the real claim still releases");
+}

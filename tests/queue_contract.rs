@@ -8,7 +8,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use pi_ask::stores::history::ProcessId;
+mod common;
+
+use common::queued_ask;
 use pi_ask::stores::queue::listing::Whereabouts;
 use pi_ask::stores::queue::waiter::wait_blocking;
 use pi_ask::stores::queue::{
@@ -17,15 +19,9 @@ use pi_ask::stores::queue::{
 };
 use serde_json::{Value, json};
 
+/// An ask of a live asker (this test).
 fn ask(id: &str, at: u64) -> QueuedAsk {
-    QueuedAsk {
-        id: id.into(),
-        created_at: at,
-        client: "contract".into(),
-        cwd: "/proj".into(),
-        asker: ProcessId::current(),
-        payload: json!({"questions":[{"id":"q","prompt":"Ship it?","options":[{"value":"y","label":"Yes"}]}]}),
-    }
+    queued_ask(id, "Ship it?", at)
 }
 
 /// One ask's state in [`MemoryQueue`].

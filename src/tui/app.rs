@@ -252,9 +252,7 @@ impl App {
         let hinted = chrome.preview_overflows;
         let mut drawn =
             super::view::draw_laid_out(layout, &self.model, &chrome, &mut self.view, area, buf);
-        if let Some(m) = drawn.measured {
-            self.measures = ViewMeasures::new(m.page_rows, m.preview_max_scroll, m.preview_page);
-        }
+        self.measures = measures_of(&drawn).unwrap_or(self.measures);
         // The footer names the preview's scroll keys only while it overflows, which this frame
         // may just have found out (a long preview's first frame, a resize): drawn again with the
         // footer that says so, and what that frame measured kept (the taller footer leaves the
@@ -268,10 +266,7 @@ impl App {
             let layout = FrameLayout::new(&self.model, &chrome, &mut self.view, area.width);
             drawn =
                 super::view::draw_laid_out(layout, &self.model, &chrome, &mut self.view, area, buf);
-            if let Some(m) = drawn.measured {
-                self.measures =
-                    ViewMeasures::new(m.page_rows, m.preview_max_scroll, m.preview_page);
-            }
+            self.measures = measures_of(&drawn).unwrap_or(self.measures);
         }
         drawn
     }
@@ -328,6 +323,14 @@ impl App {
         }
         self.update(Msg::Edit(EditOp::Paste(text.to_owned())))
     }
+}
+
+/// What a question frame measured, as the view keeps it (a review frame measures nothing, and
+/// the last measures are kept).
+fn measures_of(drawn: &Drawn) -> Option<ViewMeasures> {
+    drawn
+        .measured
+        .map(|m| ViewMeasures::new(m.page_rows, m.preview_max_scroll, m.preview_page))
 }
 
 #[cfg(test)]

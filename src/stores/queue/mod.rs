@@ -497,9 +497,19 @@ impl Queue {
         &self.dir
     }
 
-    /// The claim file a claim of this folder is.
-    fn held(&self, claim: &Claim) -> PathBuf {
-        self.dir.join(&claim.held)
+    /// The claim file a claim of this folder is. A claim is a public type (another backend makes
+    /// its own), so one this folder did not make, a claim name for another ask or a name with a
+    /// path in it, is refused: answering or releasing it touches no file.
+    fn held(&self, claim: &Claim) -> io::Result<PathBuf> {
+        match claimer(&claim.held) {
+            Some((id, _)) if id == claim.ask.id && is_valid_id(&id) => {
+                Ok(self.dir.join(&claim.held))
+            }
+            _ => Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "not a claim this queue folder made",
+            )),
+        }
     }
 
     fn path(&self, id: &str, suffix: &str) -> PathBuf {
@@ -698,6 +708,10 @@ impl AskQueue for Queue {
     /// is decided: the claim is released, so the ask waits in the queue again for another inbox,
     /// a retry, or the asker's deadline (which then says truthfully that nobody answered).
     fn answer(&self, claim: Claim, result: &Value) -> Result<Delivery, NotDelivered> {
+        let held = self.held(&claim).map_err(|why| NotDelivered {
+            why,
+            released: false,
+        })?;
         let id = claim.ask.id.clone();
         let give_back = |claim: Claim, why: io::Error| {
             let released = self.release(claim).is_ok();
@@ -714,7 +728,7 @@ impl AskQueue for Queue {
         match self.settle(&id) {
             Ok(true) => {}
             Ok(false) => {
-                let _ = std::fs::remove_file(self.held(&claim));
+                let _ = std::fs::remove_file(&held);
                 return Ok(Delivery::TooLate);
             }
             Err(why) => return Err(give_back(claim, why)),
@@ -724,21 +738,22 @@ impl AskQueue for Queue {
             let _ = std::fs::remove_file(self.path(&id, ".settled"));
             return Err(give_back(claim, why));
         }
-        let _ = std::fs::remove_file(self.held(&claim));
+        let _ = std::fs::remove_file(&held);
         Ok(Delivery::Delivered)
     }
 
     /// Puts a claimed ask back in the queue (the inbox stops without an answer).
     fn release(&self, claim: Claim) -> io::Result<()> {
+        let held = self.held(&claim)?;
         if self.is_withdrawn(&claim.ask.id) {
-            return std::fs::remove_file(self.held(&claim));
+            return std::fs::remove_file(held);
         }
-        std::fs::rename(self.held(&claim), self.path(&claim.ask.id, ".ask.json"))
+        std::fs::rename(held, self.path(&claim.ask.id, ".ask.json"))
     }
 
     /// Drops a claim without an answer (the asker withdrew).
     fn drop_claim(&self, claim: Claim) -> io::Result<()> {
-        std::fs::remove_file(self.held(&claim))
+        std::fs::remove_file(self.held(&claim)?)
     }
 
     /// [`Queue::withdraw`], saying why (an inbox that has the ask open tells the person).

@@ -3,8 +3,8 @@
 //! ([`super::Queue`]) is its first backend; another store (a shared desk) is one more
 //! implementation and no driver changes.
 //!
-//! The promises every backend keeps, which the drivers rely on and `tests/queue.rs` checks on the
-//! folder:
+//! The promises every backend keeps, which the drivers rely on and `tests/queue_contract.rs`
+//! checks on the folder and on a second backend written from this trait alone:
 //! - **exactly one outcome per ask**: of an answer and a withdrawal that cross, exactly one
 //!   happens, and both sides learn which ([`Delivery::TooLate`], [`Withdrawal::AlreadyAnswered`]);
 //! - **one claimer**: two inboxes claiming one ask, one gets it;
