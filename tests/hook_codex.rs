@@ -396,9 +396,20 @@ fn setup_codex_keeps_the_persons_config_and_undoes_byte_for_byte() {
 }
 
 /// Types `text` into a TUI's composer and submits it (a composer that takes the Enter right after
-/// fast typing as part of a paste is sent another one).
+/// fast typing as part of a paste is sent another one). Keys typed while the TUI is still starting
+/// can be dropped (its screen then shows no trace of them): the text is typed again, only then.
 fn submit(tui: &mut common::pty::Session, text: &str, started: &[&str]) {
-    tui.write_raw(text.as_bytes());
+    let shown: String = text.chars().take(12).collect();
+    for _ in 0..3 {
+        tui.write_raw(text.as_bytes());
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline && !tui.contents().contains(&shown) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        if tui.contents().contains(&shown) {
+            break;
+        }
+    }
     std::thread::sleep(Duration::from_millis(500));
     for _ in 0..3 {
         tui.write_raw(b"\r");
