@@ -156,6 +156,12 @@ impl Server {
     }
 }
 
+/// The version of the ask a page drew (its forms send it back with a submit).
+fn drawn_version(page: &str) -> u64 {
+    let at = page.find("data-version=\"").expect("a form page") + "data-version=\"".len();
+    page[at..].split('"').next().unwrap().parse().unwrap()
+}
+
 /// Reads up to the next `changes` event's data line.
 fn next_change(reader: &mut BufReader<TcpStream>) -> String {
     let mut line = String::new();
@@ -210,9 +216,12 @@ fn web(c: &mut Criterion) {
                 n += 1;
                 let id = format!("p{n}");
                 server.queue.submit(&ask(&id, n)).unwrap();
-                server.press(&id, "tab=0&act=pick:1");
+                let page = server.press(&id, "tab=0&act=pick:1");
                 let start = Instant::now();
-                server.press(&id, "tab=1&act=submit");
+                server.press(
+                    &id,
+                    &format!("tab=1&act=submit&seen={}", drawn_version(&page)),
+                );
                 while server.queue.take_result(&id).is_none() {
                     std::thread::sleep(Duration::from_micros(200));
                 }
@@ -240,11 +249,14 @@ fn web(c: &mut Criterion) {
                     }
                     std::thread::sleep(Duration::from_millis(1));
                 };
-                server.press(&id, "tab=0&act=pick:1");
+                let page = server.press(&id, "tab=0&act=pick:1");
                 // At a different moment of the waiter's 20 ms look each time.
                 std::thread::sleep(Duration::from_millis(call * 3 % 20));
                 let start = Instant::now();
-                server.press(&id, "tab=1&act=submit");
+                server.press(
+                    &id,
+                    &format!("tab=1&act=submit&seen={}", drawn_version(&page)),
+                );
                 agent.response(call);
                 total += start.elapsed();
             }
@@ -286,10 +298,13 @@ fn web(c: &mut Criterion) {
                     }
                     std::thread::sleep(Duration::from_millis(1));
                 };
-                server.press(&id, "tab=0&act=pick:0");
+                let page = server.press(&id, "tab=0&act=pick:0");
                 std::thread::sleep(Duration::from_millis(round * 3 % 20));
                 let start = Instant::now();
-                server.press(&id, "tab=1&act=submit");
+                server.press(
+                    &id,
+                    &format!("tab=1&act=submit&seen={}", drawn_version(&page)),
+                );
                 let out = hook.wait_with_output().unwrap();
                 total += start.elapsed();
                 let said: serde_json::Value =

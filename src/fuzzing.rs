@@ -589,7 +589,7 @@ pub fn web_press(data: &[u8]) {
         let Some(app) = engine.session().app() else {
             return;
         };
-        let html = crate::drivers::web::page::form_main(&asker, app.model(), "{}", 0);
+        let html = crate::drivers::web::page::form_main(&asker, app.model(), "{}", 0, None);
         assert!(
             html.chars()
                 .all(|c| !c.is_control() || c == '\n' || c == '\t'),

@@ -273,7 +273,7 @@ fn no_script_from_a_payload_reaches_the_page() {
             "{csp}"
         );
         assert_eq!(response.header("x-content-type-options"), Some("nosniff"));
-        assert_eq!(response.header("referrer-policy"), Some("no-referrer"));
+        assert_eq!(response.header("referrer-policy"), Some("same-origin"));
     }
 }
 
@@ -643,8 +643,17 @@ fn a_page_without_its_script_posts_and_is_sent_back_to_the_ask() {
     );
     let odd = served.request("POST", "/ask/..%2F%0d%0aX:%20y", &headers, "tab=0&act=next");
     assert_eq!(odd.header("location"), Some("/"), "{odd:?}");
-    let sent = served.request("POST", "/ask/plain", &headers, "tab=1&act=submit");
-    assert_eq!(sent.status, 303);
+    // The page's forms carry the version of the ask they drew; the press that ends the ask is
+    // told at once what became of it (a look at the ask's page later cannot tell whose it was).
+    let (_, seen) = common::web::drawn_version(&review).expect("a form page");
+    let sent = served.request(
+        "POST",
+        "/ask/plain",
+        &headers,
+        &format!("tab=1&act=submit&seen={seen}"),
+    );
+    assert_eq!(sent.status, 200, "{sent:?}");
+    assert!(sent.body.contains("The agent has your answer"), "{sent:?}");
     assert_eq!(
         wait_answer(&s.queue, "plain")["details"]["answers"]["env"]["values"][0],
         "prod"
@@ -728,4 +737,113 @@ fn listening_beyond_loopback_warns_and_names_ssh_forwarding() {
         "the link names 0.0.0.0: {said}"
     );
     assert!(!said.contains("token="), "no link in a log: {said}");
+}
+
+/// Two windows on one ask: a submit sends what its page showed, or nothing. A picks Staging and
+/// sees it on the review; B, in another window, picks Production; A's submit from the page that
+/// showed Staging is refused with the answers as they are now, and the agent has nothing until
+/// A submits what A then sees.
+#[test]
+fn a_submit_from_a_page_another_window_changed_sends_nothing_and_shows_the_answers_now() {
+    let s = setting();
+    let served = Served::start(s.home.path(), s.queue.dir(), &[]);
+    let a = served.sign_in();
+    let b = served.sign_in();
+    s.queue.submit(&queued_ask("both", "Deploy?", 1)).unwrap();
+    let review = served.press(&a, "both", "tab=0&act=pick:0");
+    assert!(
+        review.body.contains("Review answers") && review.body.contains("Staging"),
+        "{}",
+        review.body
+    );
+    let (_, seen_by_a) = common::web::drawn_version(&review.body).expect("a form page");
+    let changed = served.press(&b, "both", "tab=0&act=pick:1");
+    assert!(changed.body.contains("Production"), "{}", changed.body);
+    let refused = served.press(&a, "both", &format!("tab=1&act=submit&seen={seen_by_a}"));
+    assert_eq!(refused.status, 200, "{}", refused.body);
+    assert!(
+        refused.body.contains("Nothing was sent")
+            && refused.body.contains("Review answers")
+            && refused.body.contains("Production"),
+        "refused, with the answers as they are: {}",
+        refused.body
+    );
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert!(
+        s.queue.take_result("both").is_none(),
+        "nothing reached the agent"
+    );
+    // A submit that carries no version at all is refused the same way.
+    let unversioned = served.request(
+        "POST",
+        "/ask/both",
+        &[
+            ("Cookie", a.as_str()),
+            ("Origin", served.origin().as_str()),
+            ("x-pi-ask-fragment", "1"),
+        ],
+        "tab=1&act=submit",
+    );
+    assert!(
+        unversioned.body.contains("Nothing was sent"),
+        "{}",
+        unversioned.body
+    );
+    // A, now seeing Production, submits it.
+    let (_, seen_now) = common::web::drawn_version(&unversioned.body).expect("a form page");
+    let done = served.press(&a, "both", &format!("tab=1&act=submit&seen={seen_now}"));
+    assert!(
+        done.body.contains("The agent has your answer"),
+        "{}",
+        done.body
+    );
+    assert_eq!(
+        wait_answer(&s.queue, "both")["details"]["answers"]["env"]["values"][0],
+        "prod"
+    );
+}
+
+/// Two windows press Submit at the same moment, ten times: one answer reaches the agent each
+/// time, one page is told it has the answer and the other that its press sent nothing.
+#[test]
+fn two_submits_at_once_deliver_one_answer_and_tell_one_winner() {
+    let s = setting();
+    let served = Served::start(s.home.path(), s.queue.dir(), &[]);
+    let a = served.sign_in();
+    let b = served.sign_in();
+    for round in 0..10 {
+        let id = format!("race-{round}");
+        s.queue.submit(&queued_ask(&id, "Deploy?", round)).unwrap();
+        let review = served.press(&a, &id, "tab=0&act=pick:1");
+        let (_, seen) = common::web::drawn_version(&review.body).expect("a form page");
+        let press = format!("tab=1&act=submit&seen={seen}");
+        let barrier = std::sync::Barrier::new(2);
+        let pages: Vec<String> = std::thread::scope(|scope| {
+            let presses: Vec<_> = [&a, &b]
+                .into_iter()
+                .map(|cookie| {
+                    let (served, id, press, barrier) = (&served, &id, &press, &barrier);
+                    scope.spawn(move || {
+                        barrier.wait();
+                        served.press(cookie, id, press).body
+                    })
+                })
+                .collect();
+            presses.into_iter().map(|p| p.join().unwrap()).collect()
+        });
+        let won = pages
+            .iter()
+            .filter(|p| p.contains("The agent has your answer"))
+            .count();
+        let lost = pages
+            .iter()
+            .filter(|p| p.contains("Answered in another window") && p.contains("sent nothing"))
+            .count();
+        assert_eq!((won, lost), (1, 1), "round {round}: {pages:#?}");
+        assert_eq!(
+            wait_answer(&s.queue, &id)["details"]["answers"]["env"]["values"][0],
+            "prod"
+        );
+        assert!(s.queue.take_result(&id).is_none(), "one answer, once");
+    }
 }

@@ -92,6 +92,17 @@ fn driver() -> Driver {
 /// A headless Chromium of `width` x `height` CSS pixels, light or dark; a width under 500 is a
 /// phone's (Chromium's windows are never narrower: its mobile emulation makes the viewport).
 async fn browser(driver: &Driver, width: u32, height: u32, dark: bool) -> Client {
+    browser_with(driver, width, height, dark, &[]).await
+}
+
+/// [`browser`] with more command-line switches (`--blink-settings=scriptEnabled=false`).
+async fn browser_with(
+    driver: &Driver,
+    width: u32,
+    height: u32,
+    dark: bool,
+    extra: &[&str],
+) -> Client {
     let mut args = vec![
         "--headless=new".to_owned(),
         "--no-sandbox".to_owned(),
@@ -106,6 +117,7 @@ async fn browser(driver: &Driver, width: u32, height: u32, dark: bool) -> Client
         format!("--window-size={width},{height}"),
         format!("--user-data-dir={}", driver._profile.path().display()),
     ];
+    args.extend(extra.iter().map(|a| (*a).to_owned()));
     if dark {
         args.push("--force-dark-mode".to_owned());
         args.push("--blink-settings=preferredColorScheme=0".to_owned());
@@ -558,6 +570,53 @@ fn a_phone_through_an_ssh_forwarded_port_answers_an_mcp_ask() {
     drop(tunnel);
 }
 
+/// A page without its script (Chromium with scripting off, so nothing refreshes it) shows
+/// Staging on the review; another window picks Production; the page's Submit is refused with the
+/// answers as they are now and sends nothing, and its next Submit sends what it then showed.
+fn a_submit_from_a_page_another_window_changed_is_refused_in_the_browser() {
+    let (home, queue) = setting();
+    let served = Served::start(home.path(), queue.dir(), &[]);
+    queue.submit(&queued_ask("both", "Deploy?", 1)).unwrap();
+    let other = served.sign_in();
+    let driver = driver();
+    run(async {
+        let client = browser_with(
+            &driver,
+            1024,
+            768,
+            false,
+            &["--blink-settings=scriptEnabled=false"],
+        )
+        .await;
+        // The other window signed in first: the link in the file now is a fresh one.
+        client.goto(&sign_in_link(&served)).await.unwrap();
+        client
+            .goto(&format!("{}/ask/both", served.origin()))
+            .await
+            .unwrap();
+        click(&client, "label[for=o0]").await;
+        click(&client, "button[value=choose]").await;
+        let review = text_of(&client, ".review").await;
+        assert!(review.contains("Staging"), "{review}");
+        let changed = served.press(&other, "both", "tab=0&act=pick:1");
+        assert!(changed.body.contains("Production"), "{}", changed.body);
+        click(&client, "button[value=submit]").await;
+        let notice = text_of(&client, ".notice").await;
+        assert!(notice.contains("Nothing was sent"), "{notice}");
+        let review = text_of(&client, ".review").await;
+        assert!(review.contains("Production"), "the answers now: {review}");
+        assert!(queue.take_result("both").is_none(), "nothing was sent");
+        click(&client, "button[value=submit]").await;
+        let said = text_of(&client, "[data-page=outcome]").await;
+        assert!(said.contains("The agent has your answer"), "{said}");
+        client.close().await.unwrap();
+    });
+    assert_eq!(
+        common::wait_answer(&queue, "both")["details"]["answers"]["env"]["values"][0],
+        "prod"
+    );
+}
+
 fn main() -> std::process::ExitCode {
     use libtest_mimic::{Arguments, Failed, Trial};
     let args = Arguments::from_args();
@@ -585,6 +644,10 @@ fn main() -> std::process::ExitCode {
         (
             "a_phone_through_an_ssh_forwarded_port_answers_an_mcp_ask",
             a_phone_through_an_ssh_forwarded_port_answers_an_mcp_ask,
+        ),
+        (
+            "a_submit_from_a_page_another_window_changed_is_refused_in_the_browser",
+            a_submit_from_a_page_another_window_changed_is_refused_in_the_browser,
         ),
     ];
     let missing = missing();

@@ -14,6 +14,9 @@ pub struct Served {
     pub address: String,
     /// Where it writes its sign-in links.
     pub url_file: PathBuf,
+    /// The version of each ask the last page drawn of it showed, sent back with each press as
+    /// the page's forms send it (`seen`).
+    versions: std::sync::Mutex<std::collections::HashMap<String, u64>>,
 }
 
 impl Drop for Served {
@@ -84,6 +87,7 @@ impl Served {
             child,
             address,
             url_file,
+            versions: Default::default(),
         }
     }
 
@@ -137,7 +141,16 @@ impl Served {
         stream.write_all(body.as_bytes()).unwrap();
         let mut raw = Vec::new();
         let _ = stream.read_to_end(&mut raw);
-        parse(&raw)
+        let response = parse(&raw);
+        if let Some((id, version)) = drawn_version(&response.body) {
+            self.versions.lock().unwrap().insert(id, version);
+        }
+        response
+    }
+
+    /// The version of ask `id` its last page drawn showed (0 before any).
+    pub fn seen(&self, id: &str) -> u64 {
+        self.versions.lock().unwrap().get(id).copied().unwrap_or(0)
     }
 
     pub fn get(&self, path: &str, headers: &[(&str, &str)]) -> Response {
@@ -159,8 +172,15 @@ impl Served {
         );
     }
 
-    /// A press on an ask's page, as the page's script sends it (its own origin, the session).
+    /// A press on an ask's page, as the page's script sends it (its own origin, the session, and
+    /// the version of the ask its last page showed unless `body` says one).
     pub fn press(&self, cookie: &str, id: &str, body: &str) -> Response {
+        let body = if body.split('&').any(|f| f.starts_with("seen=")) {
+            body.to_owned()
+        } else {
+            format!("{body}&seen={}", self.seen(id))
+        };
+        let body = body.as_str();
         let origin = self.origin();
         self.request(
             "POST",
@@ -173,6 +193,17 @@ impl Served {
             body,
         )
     }
+}
+
+/// The ask and version a form page draws (`data-ask="…" data-tab="…" data-version="N"`).
+pub fn drawn_version(html: &str) -> Option<(String, u64)> {
+    let start =
+        html.find("data-page=\"form\" data-ask=\"")? + "data-page=\"form\" data-ask=\"".len();
+    let rest = &html[start..];
+    let id = &rest[..rest.find('"')?];
+    let at = rest.find("data-version=\"")? + "data-version=\"".len();
+    let version = rest[at..].split('"').next()?.parse().ok()?;
+    Some((id.to_owned(), version))
 }
 
 fn parse(raw: &[u8]) -> Response {

@@ -5,8 +5,9 @@
 //!
 //! Fields: `tab` (the tab the page showed, 0-based; the question count is the review), `act` (what
 //! was pressed: `pick:N`, `toggle:N`, `choose`, `own`, `note:N`, `qnote`, `goto:N`, `next`, `back`,
-//! `submit`, `elaborate`, `cancel`), `opt` (the checked options, for `choose` without a script),
-//! `own` (the `Type your own` text), `noteN` and `qnote` (the notes' texts).
+//! `submit`, `elaborate`, `cancel`), `seen` (the version of the ask the page drew: a submit from
+//! a page older than the form is refused), `opt` (the checked options, for `choose` without a
+//! script), `own` (the `Type your own` text), `noteN` and `qnote` (the notes' texts).
 
 use crate::model::{Direct, Intent, Msg, ReviewAction};
 
@@ -49,6 +50,8 @@ pub struct Posted {
     pub tab: usize,
     /// What was pressed there.
     pub act: Act,
+    /// The version of the ask the page drew (none from a page that does not say).
+    pub seen: Option<u64>,
 }
 
 /// Why a posted form is not an action.
@@ -120,10 +123,27 @@ pub fn parse(body: &[u8]) -> Result<Posted, NotAnAction> {
         "cancel" => Act::Review(ReviewAction::Cancel),
         _ => return Err(NotAnAction::Malformed("action")),
     };
-    Ok(Posted { tab, act })
+    let seen = match field("seen") {
+        Some(seen) => Some(
+            seen.trim()
+                .parse::<u64>()
+                .map_err(|_| NotAnAction::Malformed("seen"))?,
+        ),
+        None => None,
+    };
+    Ok(Posted { tab, act, seen })
 }
 
 impl Posted {
+    /// Whether the press sends the answers to the agent (a submit, or a submit asking it to
+    /// elaborate): the press that must be made on the answers as they are now.
+    pub fn confirms(&self) -> bool {
+        matches!(
+            self.act,
+            Act::Review(ReviewAction::Submit | ReviewAction::Elaborate)
+        )
+    }
+
     /// The messages it sends: first to the tab the page showed (another window may have moved
     /// the form since; the click means what the person saw), then what was pressed.
     pub fn msgs(self) -> Vec<Msg> {
@@ -186,6 +206,18 @@ mod tests {
     }
 
     #[test]
+    fn the_version_the_page_drew_is_read_and_only_sending_presses_confirm() {
+        let submit = posted("tab=3&act=submit&seen=7").unwrap();
+        assert_eq!(submit.seen, Some(7));
+        assert!(submit.confirms());
+        assert!(posted("tab=3&act=elaborate").unwrap().confirms());
+        assert_eq!(posted("tab=3&act=elaborate").unwrap().seen, None);
+        for body in ["tab=3&act=cancel&seen=1", "tab=0&act=pick:1&seen=1"] {
+            assert!(!posted(body).unwrap().confirms(), "{body}");
+        }
+    }
+
+    #[test]
     fn what_is_not_an_action_is_named() {
         assert_eq!(posted("act=next"), Err(NotAnAction::Missing("tab")));
         assert_eq!(posted("tab=0"), Err(NotAnAction::Missing("act")));
@@ -197,6 +229,10 @@ mod tests {
         assert_eq!(
             posted("tab=0&act=rm"),
             Err(NotAnAction::Malformed("action"))
+        );
+        assert_eq!(
+            posted("tab=1&act=submit&seen=x"),
+            Err(NotAnAction::Malformed("seen"))
         );
         let long = format!("tab=0&act=own&own={}", "a".repeat(MAX_TEXT + 1));
         assert_eq!(posted(&long), Err(NotAnAction::TooLong));

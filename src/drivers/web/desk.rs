@@ -17,7 +17,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::action;
-use super::page::{self, Asker, Listed, Outcome};
+use super::page::{self, Asker, Listed, Outcome, Viewer};
 use crate::drivers::run::RunOptions;
 use crate::engine::{Engine, Input, Viewport};
 use crate::inbox::{InboxList, WaitingAsk};
@@ -76,6 +76,10 @@ pub enum Reply {
         main: String,
         /// How many asks wait (the title counts them).
         waiting: usize,
+        /// The page is the press's own word (what became of the ask it ended or came too late
+        /// for, a refused submit): a page without its script is shown it at once, not sent back
+        /// to a look at the ask, which cannot tell whose press it was.
+        own_word: bool,
     },
     /// The options a filter's query matches, best first, by their position in the question
     /// (every option in order for a blank query).
@@ -291,14 +295,20 @@ impl Desk {
             title: "Waiting asks".to_owned(),
             main: page::list_main(&listed, crate::remote::protocol::unix_ms(), notice),
             waiting: self.waiting(),
+            own_word: false,
         }
     }
 
     fn ask_page(&mut self, id: &str, now: Instant) -> Reply {
         match self.ensure_open(id, now) {
-            Ok(()) => self.form_page(id),
-            Err(outcome) => self.outcome_page(id, outcome),
+            Ok(()) => self.form_page(id, None),
+            Err(outcome) => self.outcome_page(id, outcome, Viewer::Looker),
         }
+    }
+
+    /// The version of ask `id` pages draw: bumped by every press and by its end.
+    fn version(&self, id: &str) -> u64 {
+        self.changes.asks.get(id).copied().unwrap_or(0)
     }
 
     /// Opens ask `id`'s form unless it is open (looking at the queues first when the list does
@@ -313,12 +323,12 @@ impl Desk {
         self.open_form(id, now)
     }
 
-    fn form_page(&self, id: &str) -> Reply {
+    fn form_page(&self, id: &str, notice: Option<&str>) -> Reply {
         let Some(open) = self.open.get(id) else {
-            return self.outcome_page(id, Outcome::Unknown);
+            return self.outcome_page(id, Outcome::Unknown, Viewer::Looker);
         };
         let Some(app) = open.engine.session().app() else {
-            return self.outcome_page(id, Outcome::Unknown);
+            return self.outcome_page(id, Outcome::Unknown, Viewer::Looker);
         };
         let asker = Asker {
             id,
@@ -332,17 +342,15 @@ impl Desk {
             .map_or_else(|| "Review".to_owned(), |q| q.label.clone());
         Reply::Page {
             title,
-            main: page::form_main(
-                &asker,
-                model,
-                &self.keys,
-                self.changes.asks.get(id).copied().unwrap_or(0),
-            ),
+            main: page::form_main(&asker, model, &self.keys, self.version(id), notice),
             waiting: self.waiting(),
+            own_word: notice.is_some(),
         }
     }
 
-    fn outcome_page(&self, id: &str, fallback: Outcome) -> Reply {
+    /// What became of ask `id`, in the words for `viewer` (the one whose press ended it, a
+    /// press that came after, or a look).
+    fn outcome_page(&self, id: &str, fallback: Outcome, viewer: Viewer) -> Reply {
         let outcome = match self.remembered(id) {
             // Open in another inbox: where it is now says more (answered there by now?).
             Some(Outcome::OpenElsewhere) => self.whereabouts(id),
@@ -351,8 +359,9 @@ impl Desk {
         };
         Reply::Page {
             title: "pi-ask".to_owned(),
-            main: page::outcome_main(&outcome),
+            main: page::outcome_main(&outcome, viewer),
             waiting: self.waiting(),
+            own_word: outcome.is_final() || matches!(outcome, Outcome::NotDelivered(_)),
         }
     }
 
@@ -434,19 +443,36 @@ impl Desk {
             .map(|(_, outcome)| outcome)
     }
 
+    /// A press on ask `id`'s page. A press on an ask that ended while the page showed it sends
+    /// nothing and says so; a submit from a page that drew an older version of the form than
+    /// there is now (another window changed it since) is refused with the answers as they are,
+    /// so what is sent is what the person submitting saw.
     fn act(&mut self, id: &str, posted: action::Posted, now: Instant) -> Reply {
-        if let Err(outcome) = self.ensure_open(id, now) {
-            return self.outcome_page(id, outcome);
+        if !self.open.contains_key(id)
+            && let Some(outcome) = self.remembered(id).filter(|o| o.is_final())
+        {
+            return self.outcome_page(id, outcome.clone(), Viewer::Presser);
         }
+        if let Err(outcome) = self.ensure_open(id, now) {
+            return self.outcome_page(id, outcome, Viewer::Presser);
+        }
+        let stale = posted.confirms() && posted.seen != Some(self.version(id));
         let open = self.open.get_mut(id).expect("opened above");
+        if stale {
+            // To the review the person pressed on, as it is now.
+            let review = Msg::Direct(crate::model::Direct::GoTo(posted.tab));
+            open.engine.step([Input::Msg(review)], now);
+            *self.changes.asks.entry(id.to_owned()).or_default() += 1;
+            return self.form_page(id, Some(page::STALE_SUBMIT));
+        }
         let inputs = posted.msgs().into_iter().map(Input::Msg);
         let step = open.engine.step(inputs, now);
         *self.changes.asks.entry(id.to_owned()).or_default() += 1;
         if step.done {
             self.finish(id);
-            return self.outcome_page(id, Outcome::Unknown);
+            return self.outcome_page(id, Outcome::Unknown, Viewer::Ender);
         }
-        self.form_page(id)
+        self.form_page(id, None)
     }
 
     /// The form of `id` ended with a result: claimed and answered now (the first answer wins).

@@ -196,7 +196,14 @@ pub fn keys_json(table: &crate::keymap::BindingTable) -> String {
 /// An open ask: its tab bar, then the question or the review the model is on. `keys` is
 /// [`keys_json`]'s; `version` counts the ask's changes (the page's script fetches the page again
 /// only when the server's events name a newer one).
-pub fn form_main(asker: &Asker<'_>, model: &Model, keys: &str, version: u64) -> String {
+/// `notice` is the desk's word on the press just made (a refused submit), shown above the form's.
+pub fn form_main(
+    asker: &Asker<'_>,
+    model: &Model,
+    keys: &str,
+    version: u64,
+    notice: Option<&str>,
+) -> String {
     let id = esc(asker.id);
     let tab = model.tab_index();
     let mut out = format!(
@@ -212,8 +219,8 @@ pub fn form_main(asker: &Asker<'_>, model: &Model, keys: &str, version: u64) -> 
         esc(asker.client),
         esc(asker.cwd)
     );
-    out.push_str(&tab_bar(&id, model));
-    if let Some(notice) = model.notice() {
+    out.push_str(&tab_bar(&id, model, version));
+    for notice in notice.into_iter().chain(model.notice()) {
         let _ = write!(
             out,
             "<p class=\"notice\" role=\"alert\">{}</p>",
@@ -221,22 +228,25 @@ pub fn form_main(asker: &Asker<'_>, model: &Model, keys: &str, version: u64) -> 
         );
     }
     match model.tab() {
-        Tab::Question(q) => out.push_str(&question(&id, model, q)),
-        Tab::Review => out.push_str(&review(&id, model)),
+        Tab::Question(q) => out.push_str(&question(&id, model, q, version)),
+        Tab::Review => out.push_str(&review(&id, model, version)),
     }
     out.push_str("</div>");
     out
 }
 
-fn form_open(id: &str, tab: usize, class: &str) -> String {
+/// A form of an open ask's page: it says the tab the page showed and the version of the ask it
+/// drew (`seen`), so a submit from a page another window has since changed is refused rather
+/// than sending what this person never saw.
+fn form_open(id: &str, tab: usize, class: &str, version: u64) -> String {
     format!(
-        "<form method=\"post\" action=\"/ask/{id}\" class=\"{class}\"><input type=\"hidden\" name=\"tab\" value=\"{tab}\">"
+        "<form method=\"post\" action=\"/ask/{id}\" class=\"{class}\"><input type=\"hidden\" name=\"tab\" value=\"{tab}\"><input type=\"hidden\" name=\"seen\" value=\"{version}\">"
     )
 }
 
-fn tab_bar(id: &str, model: &Model) -> String {
+fn tab_bar(id: &str, model: &Model, version: u64) -> String {
     let mut out = String::from("<nav aria-label=\"Questions\">");
-    out.push_str(&form_open(id, model.tab_index(), "tabs"));
+    out.push_str(&form_open(id, model.tab_index(), "tabs", version));
     let names = model
         .questions()
         .iter()
@@ -263,7 +273,7 @@ fn tab_bar(id: &str, model: &Model) -> String {
     out
 }
 
-fn question(id: &str, model: &Model, q: usize) -> String {
+fn question(id: &str, model: &Model, q: usize, version: u64) -> String {
     let question = &model.questions()[q];
     let answer = model.answer(q);
     let multi = question.presented_type.is_multi();
@@ -282,7 +292,7 @@ fn question(id: &str, model: &Model, q: usize) -> String {
         "<div id=\"prompt\" class=\"prompt\" role=\"heading\" aria-level=\"2\">{}</div>",
         markdown(&question.prompt)
     );
-    out.push_str(&form_open(id, q, "answer"));
+    out.push_str(&form_open(id, q, "answer", version));
     if question.options.len() > 7 {
         out.push_str(
             "<p class=\"filter\"><label>Filter <input type=\"search\" class=\"filter-input\" autocomplete=\"off\"></label></p>",
@@ -408,7 +418,7 @@ fn previews(question: &Question, cursor: usize) -> String {
     out
 }
 
-fn review(id: &str, model: &Model) -> String {
+fn review(id: &str, model: &Model, version: u64) -> String {
     let mut out = format!(
         "<section class=\"review\" aria-labelledby=\"review\"><h2 id=\"review\">{}</h2><dl>",
         texts::REVIEW_HEADING
@@ -442,7 +452,7 @@ fn review(id: &str, model: &Model) -> String {
         }
     }
     out.push_str("</dl>");
-    out.push_str(&form_open(id, model.tab_index(), "actions"));
+    out.push_str(&form_open(id, model.tab_index(), "actions", version));
     let _ = write!(
         out,
         "<button type=\"submit\" name=\"act\" value=\"submit\" class=\"primary\">{}</button>\
@@ -453,6 +463,20 @@ fn review(id: &str, model: &Model) -> String {
         crate::strings::CANCEL
     );
     out
+}
+
+/// What a submit from a page older than the form is told (its answers are shown as they are).
+pub const STALE_SUBMIT: &str = "Nothing was sent: the answers changed in another window after this page showed them. Check them below and submit again.";
+
+/// Whom the page of an ended ask speaks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Viewer {
+    /// The press that ended it.
+    Ender,
+    /// A press that came after it ended (another window's, or a second submit): it sent nothing.
+    Presser,
+    /// Someone looking (a reload, a link): neither won nor lost.
+    Looker,
 }
 
 /// What became of an ask a page asked for.
@@ -474,6 +498,42 @@ pub enum Outcome {
     Withdrawn,
     /// No such ask waits (a mistyped or very old link).
     Unknown,
+}
+
+impl Outcome {
+    /// Whether the ask is over for good (not back in the queue, not open elsewhere).
+    pub fn is_final(&self) -> bool {
+        matches!(
+            self,
+            Outcome::Answered
+                | Outcome::Cancelled
+                | Outcome::TooLate
+                | Outcome::AnsweredElsewhere
+                | Outcome::Withdrawn
+        )
+    }
+}
+
+fn outcome_text_for(outcome: &Outcome, viewer: Viewer) -> (&'static str, String) {
+    match (viewer, outcome) {
+        (Viewer::Presser, Outcome::Answered | Outcome::TooLate) => (
+            "Answered in another window",
+            "This ask was answered in another window first; this press sent nothing.".to_owned(),
+        ),
+        (Viewer::Presser, Outcome::Cancelled) => (
+            "Cancelled in another window",
+            "This ask was cancelled in another window first; this press sent nothing.".to_owned(),
+        ),
+        (Viewer::Looker, Outcome::Answered) => (
+            "Answered",
+            "This ask has been answered; the agent has the answer.".to_owned(),
+        ),
+        (Viewer::Looker, Outcome::Cancelled) => (
+            "Cancelled",
+            "This ask was cancelled; the agent was told.".to_owned(),
+        ),
+        _ => outcome_text(outcome),
+    }
 }
 
 fn outcome_text(outcome: &Outcome) -> (&'static str, String) {
@@ -513,9 +573,9 @@ pub fn outcome_words(outcome: &Outcome) -> String {
     format!("{heading}: {words}")
 }
 
-/// The page of an ask that is not open.
-pub fn outcome_main(outcome: &Outcome) -> String {
-    let (heading, words) = outcome_text(outcome);
+/// The page of an ask that is not open, in the words for `viewer`.
+pub fn outcome_main(outcome: &Outcome, viewer: Viewer) -> String {
+    let (heading, words) = outcome_text_for(outcome, viewer);
     format!(
         "<div data-page=\"outcome\"><h1>{heading}</h1><p role=\"status\">{}</p><p><a href=\"/\">Waiting asks</a></p></div>",
         esc(&words)

@@ -130,7 +130,9 @@ async fn door(State(shared): State<Shared>, request: HttpRequest, next: Next) ->
     for (name, value) in [
         (header::CONTENT_SECURITY_POLICY, CSP),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::REFERRER_POLICY, "no-referrer"),
+        // `same-origin`, not `no-referrer`: under `no-referrer` a browser sends `Origin: null` with
+        // a form's post, which the door refuses, so a page without its script could not post.
+        (header::REFERRER_POLICY, "same-origin"),
         (header::X_FRAME_OPTIONS, "DENY"),
         (header::CACHE_CONTROL, "no-store"),
     ] {
@@ -208,6 +210,7 @@ fn page_response(reply: Reply, fragment: bool) -> Response {
             title,
             main,
             waiting,
+            ..
         } => {
             let body = if fragment {
                 main
@@ -252,7 +255,10 @@ async fn act(
     body: Bytes,
 ) -> Response {
     let reply = call(&shared, Request::Act(id.clone(), body.to_vec())).await;
-    if wants_fragment(&headers) || matches!(reply, Reply::BadRequest(_)) {
+    // What became of an ended ask, or why a submit was refused, is said to this press itself: a
+    // later look at the ask's page cannot tell whose press it was.
+    let own_word = matches!(reply, Reply::Page { own_word: true, .. });
+    if wants_fragment(&headers) || own_word || matches!(reply, Reply::BadRequest(_)) {
         return page_response(reply, wants_fragment(&headers));
     }
     // A page without its script: post, then get (the browser's back button stays harmless).
