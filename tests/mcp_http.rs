@@ -212,3 +212,94 @@ fn a_signal_to_the_http_server_takes_its_waiting_asks_back() {
     assert!(queue.pending().is_empty());
     let _ = server.child.wait();
 }
+
+/// 500 silent and 500 trickling sockets at each door (`pi-ask serve` and `pi-ask mcp --http`),
+/// kept open for the whole test (each one closed is opened again at once): the page still
+/// answers, an agent on the official SDK still asks and gets its answer, and neither server's
+/// memory grows past a bound. Before the door had a deadline for a request's head and let
+/// silent sockets give way, 64 of them locked both out for good.
+#[test]
+fn a_thousand_idle_and_trickling_sockets_at_each_door_lock_nobody_out() {
+    let limit = common::flood::raise_open_files();
+    assert!(
+        limit >= 2_600,
+        "the flood needs 2,600 open files; this machine allows {limit}"
+    );
+    let home = tempfile::tempdir().unwrap();
+    let queue = Queue::open(home.path().join("queue")).unwrap();
+    let server = http_server(home.path(), &queue);
+    let served = Served::start(home.path(), queue.dir(), &[]);
+    let cookie = served.sign_in();
+    let mcp_address: std::net::SocketAddr = server
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .parse()
+        .unwrap();
+    let page_address: std::net::SocketAddr = served.address.parse().unwrap();
+    let memory_before = (
+        common::flood::resident_kib(server.child.id()),
+        common::flood::resident_kib(served.child.id()),
+    );
+    let floods = [
+        common::flood::Flood::start(mcp_address, 500, 500),
+        common::flood::Flood::start(page_address, 500, 500),
+    ];
+    for flood in &floods {
+        flood.wait_all_open(1_000);
+    }
+    // Past the head deadline: every socket has been closed and opened again at least once.
+    std::thread::sleep(Duration::from_secs(6));
+    let mut page_ms = Vec::new();
+    for _ in 0..10 {
+        let started = Instant::now();
+        let list = served.get("/", &[("Cookie", &cookie)]);
+        assert_eq!(
+            list.status, 200,
+            "the page answers under the flood: {list:?}"
+        );
+        page_ms.push(started.elapsed().as_millis());
+    }
+    let started = Instant::now();
+    let asking = agent("call", &server);
+    let ask = common::wait_pending(&queue);
+    served.press(&cookie, &ask.id, "tab=0&act=pick:1");
+    let done = served.press(&cookie, &ask.id, "tab=1&act=submit");
+    assert!(done.body.contains("The agent has your answer"), "{done:?}");
+    let seen = asking.join().unwrap();
+    assert_eq!(
+        seen["result"]["content"][0]["text"], "Q1: Production",
+        "{seen}"
+    );
+    let agent_ms = started.elapsed().as_millis();
+    let memory_during = (
+        common::flood::resident_kib(server.child.id()),
+        common::flood::resident_kib(served.child.id()),
+    );
+    page_ms.sort_unstable();
+    eprintln!(
+        "under the flood: the page answered in {} ms (median of 10, slowest {} ms); the agent's \
+         ask went from its start to its answer in {agent_ms} ms; sockets closed and reopened: \
+         {} at the agent's door, {} at the page's; resident memory (agent's door, page's door): \
+         {:?} KiB before, {:?} KiB during",
+        page_ms[page_ms.len() / 2],
+        page_ms[page_ms.len() - 1],
+        floods[0].reopened(),
+        floods[1].reopened(),
+        memory_before,
+        memory_during,
+    );
+    assert!(
+        floods[0].reopened() >= 1_000 && floods[1].reopened() >= 1_000,
+        "the doors closed the silent and the trickling sockets"
+    );
+    for (before, during) in [
+        (memory_before.0, memory_during.0),
+        (memory_before.1, memory_during.1),
+    ] {
+        assert!(
+            during < before + 64 * 1024,
+            "memory stays bounded: {before} KiB before, {during} KiB under the flood"
+        );
+    }
+}

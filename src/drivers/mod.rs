@@ -6,6 +6,7 @@
 pub mod embed;
 pub mod external_editor;
 pub mod hooks;
+pub(crate) mod http_door;
 pub(crate) mod line;
 pub mod mcp;
 pub mod rpc;

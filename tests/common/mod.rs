@@ -3,6 +3,7 @@
 
 pub mod batches;
 pub mod embed_host;
+pub mod flood;
 pub mod hooks;
 pub mod mcp;
 pub mod npm;

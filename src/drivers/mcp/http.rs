@@ -158,6 +158,11 @@ pub fn serve_http(base: AskServer, setup: HttpSetup) -> Result<(), ServeError> {
                             header::WWW_AUTHENTICATE,
                             HeaderValue::from_static("Bearer realm=\"pi-ask\""),
                         );
+                        // Closed after the refusal: a connection without the token never holds
+                        // a place at the door (http_door lets quiet ones that spoke stay).
+                        refused
+                            .headers_mut()
+                            .insert(header::CONNECTION, HeaderValue::from_static("close"));
                         refused
                     }
                 },
@@ -170,9 +175,7 @@ pub fn serve_http(base: AskServer, setup: HttpSetup) -> Result<(), ServeError> {
             tokio::time::sleep(Duration::from_millis(200)).await;
             cancel.cancel();
         };
-        axum::serve(crate::drivers::web::server::Limited::new(listener), app)
-            .with_graceful_shutdown(shutdown)
-            .await
+        crate::drivers::http_door::serve(listener, app, shutdown).await
     });
     runtime.shutdown_timeout(Duration::from_secs(2));
     served.map_err(ServeError::Runtime)

@@ -164,9 +164,7 @@ pub fn serve(setup: Setup) -> Result<(), ServeError> {
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
         };
-        let serving =
-            axum::serve(server::Limited::new(listener), app).with_graceful_shutdown(stopped);
-        serving.await
+        crate::drivers::http_door::serve(listener, app, stopped).await
     });
     // The desk stops when told (it may be waiting for nothing but its next look).
     setup.stop.store(true, Ordering::Relaxed);

@@ -4,9 +4,7 @@
 //! from taking memory (connections, event streams, bodies).
 
 use std::convert::Infallible;
-use std::future::Future as _;
-use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 
@@ -26,13 +24,9 @@ use super::page;
 
 /// The largest request body taken (a posted form with its notes).
 const MAX_BODY: usize = 1024 * 1024;
-/// The most connections served at once; more wait in the kernel's backlog.
-pub const MAX_CONNECTIONS: usize = 64;
-/// The most event streams open at once (each open page holds one).
+/// The most event streams open at once (each open page holds one); a new one beyond it ends the
+/// oldest (a closed tab's, most likely: a live page's script opens its stream again).
 const MAX_STREAMS: usize = 32;
-/// A connection that neither reads nor writes for this long is closed (an event stream writes a
-/// keep-alive every 15 s): one opened and left idle, or sending nothing, frees its place.
-pub const IDLE: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// The header the page's script sends to get only a page's `<main>` back.
 const FRAGMENT: &str = "x-pi-ask-fragment";
@@ -58,7 +52,7 @@ pub struct Shared {
     pub announce: LinkAnnouncer,
     /// The sign-in URL without its token (`http://127.0.0.1:7439/signin?token=`).
     pub link_base: String,
-    streams: Arc<AtomicUsize>,
+    streams: Arc<Mutex<Streams>>,
 }
 
 impl Shared {
@@ -76,7 +70,7 @@ impl Shared {
             changes,
             announce,
             link_base,
-            streams: Arc::new(AtomicUsize::new(0)),
+            streams: Arc::default(),
         }
     }
 
@@ -147,7 +141,8 @@ fn refusal(refused: &Refused) -> Response {
         Refused::NotSignedIn | Refused::StaleLink => StatusCode::UNAUTHORIZED,
     };
     let html = page::document("Not allowed", &page::refused_main(&refused.to_string()), 0);
-    (status, html_type(), html).into_response()
+    // Closed after the refusal: a connection without a session never holds a place at the door.
+    (status, [(header::CONNECTION, "close")], html_type(), html).into_response()
 }
 
 fn html_type() -> [(header::HeaderName, &'static str); 1] {
@@ -344,12 +339,45 @@ async fn style() -> Response {
     asset("text/css; charset=utf-8", include_str!("assets/app.css"))
 }
 
-/// One open event stream, counted while it lasts.
-struct StreamSlot(Arc<AtomicUsize>);
+/// The open event streams, oldest first, each with what ends it.
+#[derive(Default)]
+struct Streams {
+    next: u64,
+    open: std::collections::VecDeque<(u64, Arc<tokio::sync::Notify>)>,
+}
+
+/// One open event stream, in [`Streams`] while it lasts.
+struct StreamSlot {
+    id: u64,
+    streams: Arc<Mutex<Streams>>,
+    ended: Arc<tokio::sync::Notify>,
+}
+
+impl StreamSlot {
+    /// A place for a new stream, ending the oldest when all are taken.
+    fn take(streams: &Arc<Mutex<Streams>>) -> StreamSlot {
+        let mut open = streams.lock().unwrap_or_else(|e| e.into_inner());
+        if open.open.len() >= MAX_STREAMS
+            && let Some((_, oldest)) = open.open.pop_front()
+        {
+            oldest.notify_one();
+        }
+        let id = open.next;
+        open.next += 1;
+        let ended = Arc::new(tokio::sync::Notify::new());
+        open.open.push_back((id, Arc::clone(&ended)));
+        StreamSlot {
+            id,
+            streams: Arc::clone(streams),
+            ended,
+        }
+    }
+}
 
 impl Drop for StreamSlot {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+        let mut open = self.streams.lock().unwrap_or_else(|e| e.into_inner());
+        open.open.retain(|(id, _)| *id != self.id);
     }
 }
 
@@ -365,11 +393,7 @@ fn changes_event(changes: &Changes) -> Event {
 
 /// What changed, as server-sent events: the state at once, then each change.
 async fn events(State(shared): State<Shared>) -> Response {
-    if shared.streams.fetch_add(1, Ordering::Relaxed) >= MAX_STREAMS {
-        shared.streams.fetch_sub(1, Ordering::Relaxed);
-        return (StatusCode::SERVICE_UNAVAILABLE, "too many open pages").into_response();
-    }
-    let slot = StreamSlot(Arc::clone(&shared.streams));
+    let slot = StreamSlot::take(&shared.streams);
     let mut changes = shared.changes.clone();
     let first = changes_event(&changes.borrow_and_update());
     let stream = futures_util::stream::unfold(
@@ -378,7 +402,11 @@ async fn events(State(shared): State<Shared>) -> Response {
             if let Some(first) = first {
                 return Some((Ok::<Event, Infallible>(first), (None, changes, slot)));
             }
-            changes.changed().await.ok()?;
+            tokio::select! {
+                changed = changes.changed() => changed.ok()?,
+                // A newer page took this stream's place.
+                () = slot.ended.notified() => return None,
+            }
             let event = changes_event(&changes.borrow_and_update());
             Some((Ok(event), (None, changes, slot)))
         },
@@ -386,126 +414,4 @@ async fn events(State(shared): State<Shared>) -> Response {
     Sse::new(stream)
         .keep_alive(KeepAlive::default())
         .into_response()
-}
-
-/// A listener that serves at most [`MAX_CONNECTIONS`] connections at once: each accepted
-/// connection holds a permit until it closes.
-pub struct Limited {
-    inner: tokio::net::TcpListener,
-    permits: Arc<tokio::sync::Semaphore>,
-}
-
-impl Limited {
-    /// `inner`, limited.
-    pub fn new(inner: tokio::net::TcpListener) -> Limited {
-        Limited {
-            inner,
-            permits: Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS)),
-        }
-    }
-}
-
-/// A connection with its permit, closed after [`IDLE`] without traffic either way.
-pub struct LimitedIo {
-    stream: tokio::net::TcpStream,
-    _permit: tokio::sync::OwnedSemaphorePermit,
-    idle: std::pin::Pin<Box<tokio::time::Sleep>>,
-}
-
-impl LimitedIo {
-    /// Traffic: the idle time starts again.
-    fn active(&mut self) {
-        self.idle.as_mut().reset(tokio::time::Instant::now() + IDLE);
-    }
-
-    /// Whether the connection has been idle too long (and the task is woken when it will be).
-    fn expired(&mut self, cx: &mut std::task::Context<'_>) -> bool {
-        self.idle.as_mut().poll(cx).is_ready()
-    }
-}
-
-fn idle_error() -> std::io::Error {
-    std::io::Error::new(std::io::ErrorKind::TimedOut, "idle connection closed")
-}
-
-impl axum::serve::Listener for Limited {
-    type Io = LimitedIo;
-    type Addr = SocketAddr;
-
-    async fn accept(&mut self) -> (LimitedIo, SocketAddr) {
-        let permit = Arc::clone(&self.permits)
-            .acquire_owned()
-            .await
-            .expect("the semaphore is never closed");
-        loop {
-            match self.inner.accept().await {
-                Ok((stream, addr)) => {
-                    return (
-                        LimitedIo {
-                            stream,
-                            _permit: permit,
-                            idle: Box::pin(tokio::time::sleep(IDLE)),
-                        },
-                        addr,
-                    );
-                }
-                // Out of descriptors and the like: wait a moment rather than spin.
-                Err(_) => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
-            }
-        }
-    }
-
-    fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.inner.local_addr()
-    }
-}
-
-impl tokio::io::AsyncRead for LimitedIo {
-    fn poll_read(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-        buf: &mut tokio::io::ReadBuf<'_>,
-    ) -> std::task::Poll<std::io::Result<()>> {
-        let before = buf.filled().len();
-        match std::pin::Pin::new(&mut self.stream).poll_read(cx, buf) {
-            std::task::Poll::Ready(Ok(())) => {
-                if buf.filled().len() > before {
-                    self.active();
-                }
-                std::task::Poll::Ready(Ok(()))
-            }
-            std::task::Poll::Pending if self.expired(cx) => {
-                std::task::Poll::Ready(Err(idle_error()))
-            }
-            other => other,
-        }
-    }
-}
-
-impl tokio::io::AsyncWrite for LimitedIo {
-    fn poll_write(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-        buf: &[u8],
-    ) -> std::task::Poll<std::io::Result<usize>> {
-        let written = std::pin::Pin::new(&mut self.stream).poll_write(cx, buf);
-        if matches!(written, std::task::Poll::Ready(Ok(n)) if n > 0) {
-            self.active();
-        }
-        written
-    }
-
-    fn poll_flush(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<std::io::Result<()>> {
-        std::pin::Pin::new(&mut self.stream).poll_flush(cx)
-    }
-
-    fn poll_shutdown(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<std::io::Result<()>> {
-        std::pin::Pin::new(&mut self.stream).poll_shutdown(cx)
-    }
 }
