@@ -50,6 +50,7 @@ interface Engine {
 /** Starts `pi-ask embed`, checks its hello, sends `open`, and hands every later line to `on`. */
 function startEngine(engine: Located, open: object, on: (message: EngineMessage) => void): Engine {
   const bin = engine.bin;
+  if (engine.refused) return { send() {}, kill() {}, done: Promise.resolve({ error: engine.refused }) };
   let child: ChildProcess;
   try {
     child = spawn(bin, ["embed"], { stdio: ["pipe", "pipe", "pipe"] });
@@ -227,7 +228,12 @@ export default function piAsk(pi: ExtensionAPI) {
     type: "string",
   });
   const located = () => locateEngine(String(pi.getFlag("pi-ask-bin") || "") || undefined);
-  const bin = () => located().bin;
+  /** The engine to run for a one-off command; throws (the callers fall back) when it is refused. */
+  const bin = () => {
+    const found = located();
+    if (found.refused) throw new Error(found.refused);
+    return found.bin;
+  };
   /** Open flows by flow id, for remote submits. */
   const flows = new Map<string, Engine>();
   /** Transcript renderings by result, filled when a form ends (and on demand after a reload). */
