@@ -8,6 +8,21 @@ pub fn printable(text: &str) -> String {
     pi_ask_components::text::printable(text).into_owned()
 }
 
+/// A one-line field from a peer (an MCP client's name, an asker's folder) as one printable line:
+/// every line break (LF, CR, VT, FF, NEL, U+2028/2029) becomes a space first, so a name can
+/// never start a line of its own that looks like pi-ask's.
+#[cfg(feature = "cli")]
+pub fn one_line(text: &str) -> String {
+    let flat: String = text
+        .chars()
+        .map(|c| match c {
+            '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{85}' | '\u{2028}' | '\u{2029}' => ' ',
+            c => c,
+        })
+        .collect();
+    printable(&flat)
+}
+
 // JSON is written to a terminal only by the commands (the `cli` feature).
 #[cfg(feature = "cli")]
 /// Whether a character that JSON carries raw would still act on a terminal: a C1 control (an
@@ -51,6 +66,18 @@ pub fn json_for_stdout(json: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::printable;
+
+    #[test]
+    #[cfg(feature = "cli")]
+    fn a_one_line_field_never_breaks_a_line() {
+        let forged = "evil\nclaude-code 2.0 \u{b7} /home/victim/proj\r\u{2028}x\u{1b}]0;t\u{7}";
+        let line = super::one_line(forged);
+        assert!(
+            !line.contains(['\n', '\r', '\u{2028}', '\u{1b}', '\u{7}']),
+            "{line:?}"
+        );
+        assert!(line.starts_with("evil claude-code 2.0"), "{line:?}");
+    }
 
     #[cfg(feature = "cli")]
     #[test]

@@ -20,7 +20,11 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 #[test]
 fn json_printed_on_a_terminal_escapes_c1_separators_and_bidi() {
     let bin = env!("CARGO_BIN_EXE_pi-ask");
-    for command in ["validate payload.json", "ask --mode print payload.json"] {
+    for command in [
+        "validate payload.json",
+        "ask --mode print payload.json",
+        "prepare < payload.json",
+    ] {
         let s = Session::start_script(
             |_| format!("'{bin}' {command}; echo done-$?"),
             &[],

@@ -38,7 +38,8 @@ fn print(text: &str) -> Ended {
 pub fn prepare() -> Ended {
     let mut payload = read_json()?;
     crate::input::prepare_arguments(&mut payload);
-    print(&payload.to_string())
+    // On a terminal, C1 controls and bidi overrides from the payload go out as `\uXXXX` escapes.
+    print(&crate::printable::json_for_stdout(&payload.to_string()))
 }
 
 /// `pi-ask transcript`: the transcript rendering of a result, safe to print.

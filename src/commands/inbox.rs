@@ -90,8 +90,8 @@ fn show(claim: Claim, queue: &SharedQueue, options: &RunOptions, history: &Histo
     let ask = claim.ask.clone();
     report(&format!(
         "ask from {} in {}, {}",
-        ask.client,
-        ask.cwd,
+        crate::printable::one_line(&ask.client),
+        crate::printable::one_line(&ask.cwd),
         crate::inbox::view::age(ask.created_at, crate::remote::protocol::unix_ms())
     ));
     if !process_is_alive(&ask.asker) {

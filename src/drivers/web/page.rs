@@ -29,10 +29,28 @@ fn shown(text: &str) -> String {
             if m > 0 {
                 out.push('\t');
             }
-            out.push_str(&printable(cell));
+            out.extend(printable(cell).chars().filter(|c| !hidden(*c)));
         }
     }
     out
+}
+
+/// Characters that draw nothing and can hide or fake text (a terminal cell never shows them):
+/// zero-width space and word joiners, the byte-order mark, Hangul fillers, the Mongolian vowel
+/// separator, tag characters. Joiners that shape scripts and emoji (U+200C, U+200D) stay.
+fn hidden(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{FEFF}'
+            | '\u{115F}'
+            | '\u{1160}'
+            | '\u{3164}'
+            | '\u{FFA0}'
+            | '\u{180E}'
+            | '\u{E0000}'..='\u{E007F}'
+    )
 }
 
 /// Text escaped for HTML (control characters shown first: none reaches the page).
@@ -592,6 +610,13 @@ pub fn refused_main(why: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn invisible_characters_never_reach_the_page() {
+        let text = "a\u{200B}b\u{FEFF}c\u{3164}d\u{E0041}\u{E007F}e\u{2060}f\u{200D}g";
+        assert_eq!(esc(text), "abcdef\u{200D}g");
+    }
+
     use super::*;
 
     #[test]

@@ -19,8 +19,9 @@ pub fn waiting_ask(ask: &super::QueuedAsk, asker_alive: bool, queue: usize) -> W
         .unwrap_or("(no prompt)");
     WaitingAsk {
         id: ask.id.clone(),
-        client: ask.client.clone(),
-        cwd: ask.cwd.clone(),
+        // One line each wherever they are shown (a peer names its client).
+        client: crate::printable::one_line(&ask.client),
+        cwd: crate::printable::one_line(&ask.cwd),
         created_at: ask.created_at,
         first_prompt: prompt.split_whitespace().collect::<Vec<_>>().join(" "),
         asker_alive,
