@@ -14,7 +14,7 @@ use crate::settings::{Setting, Settings};
 use crate::stores::config::{ConfigPaths, ConfigSource, load, save_setting};
 
 /// Every target, by its name in `fuzz/`.
-pub const TARGETS: [&str; 20] = [
+pub const TARGETS: [&str; 21] = [
     "payload",
     "keymaps",
     "config_toml",
@@ -35,6 +35,7 @@ pub const TARGETS: [&str; 20] = [
     "web_press",
     "hook_event",
     "host_form_reply",
+    "json_edit",
 ];
 
 /// Runs target `name` on `data` (`dir`: a scratch folder for the targets that write files).
@@ -58,6 +59,7 @@ pub fn run(name: &str, data: &[u8], dir: &Path) {
         "embed_session" => embed_session(data, dir),
         "markdown" => markdown(data),
         "web_press" => web_press(data),
+        "json_edit" => json_edit(data),
         "hook_event" => hook_event(data),
         "host_form_reply" => host_form_reply(data),
         other => panic!("no fuzz target {other}"),
@@ -736,4 +738,43 @@ pub fn host_form_reply(data: &[u8]) {
         }
     }
     serde_json::to_string(&read.result).expect("the result is JSON");
+}
+
+/// A host's JSON settings (any text) edited in place the way `pi-ask setup` edits them: a key put
+/// in, an element appended and taken out again. Either the text reads back as exactly the value
+/// meant, or the edit is refused; what pi-ask does not own is never changed in value.
+pub fn json_edit(data: &[u8]) {
+    use crate::drivers::hooks::json_text::edited;
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(old) = serde_json::from_str::<Value>(text) else {
+        return;
+    };
+    let mut new = old.clone();
+    if let Some(map) = new.as_object_mut() {
+        map.insert(
+            "piAskFuzz".to_owned(),
+            serde_json::json!({"hooks": [1, "two"]}),
+        );
+        for value in map.values_mut() {
+            if let Some(items) = value.as_array_mut() {
+                items.push(serde_json::json!("added"));
+                if items.len() > 1 {
+                    items.remove(0);
+                }
+            }
+        }
+    } else {
+        new = serde_json::json!({"replaced": true});
+    }
+    if let Ok(out) = edited(text, &old, &new) {
+        let back: Value = serde_json::from_str(&out).expect("an edit reads as JSON");
+        assert_eq!(back, new, "an edit gives the value meant");
+        let again = edited(&out, &new, &old);
+        if let Ok(undone) = again {
+            let back: Value = serde_json::from_str(&undone).expect("an undo reads as JSON");
+            assert_eq!(back, old, "the undo gives the value back");
+        }
+    }
 }

@@ -52,3 +52,36 @@ pub(crate) fn root_creates_nothing(folder: &Path, owner: u32) -> String {
         crate::printable::printable(&crate::paths::display(folder))
     )
 }
+
+/// Why someone other than this user (or root) could change the program at `path`, which a host
+/// will run as the user: the file itself, or any folder above where it really is (a sticky
+/// folder protects what is in it). `None` when nobody else can.
+#[cfg(feature = "cli")]
+pub(crate) fn program_changeable_because(path: &Path) -> Option<String> {
+    let shown = |p: &Path| crate::printable::printable(&crate::paths::display(p));
+    let real = match std::fs::canonicalize(path) {
+        Ok(real) => real,
+        Err(e) => return Some(format!("{} cannot be looked at ({e})", shown(path))),
+    };
+    for (n, at) in real.ancestors().enumerate() {
+        let meta = match std::fs::metadata(at) {
+            Ok(meta) => meta,
+            Err(e) => return Some(format!("{} cannot be looked at ({e})", shown(at))),
+        };
+        let what = if n == 0 {
+            shown(at)
+        } else {
+            format!("its folder {}", shown(at))
+        };
+        match others_can_change(&meta, n > 0) {
+            None => {}
+            Some(OthersCan::Own(owner)) => {
+                return Some(format!("{what} belongs to another user (uid {owner})"));
+            }
+            Some(OthersCan::Write(mode)) => {
+                return Some(format!("{what} can be written by others (mode {mode:o})"));
+            }
+        }
+    }
+    None
+}

@@ -783,3 +783,140 @@ fn in_claudes_tui_its_own_form_answers_pi_asks_mcp_call_by_a_round_trip() {
     assert_eq!(details["answers"]["db"]["values"], json!(["sqlite"]));
     tui.wait_long("Called pi-ask");
 }
+
+/// `pi-ask setup claude` on files as people have them: compact settings with numbers serde would
+/// rewrite and a key twice, a 5 MB `~/.claude.json`. Only pi-ask's keys change and `--remove`
+/// gives back the bytes; a read-only file stops setup before any file is written; a program in a
+/// folder others can write is never put in a hook; as root in a user's home nothing is written.
+#[test]
+fn setup_edits_only_its_own_keys_writes_all_or_nothing_and_registers_only_a_safe_program() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(home.path().join(".claude")).unwrap();
+    let settings = home.path().join(".claude/settings.json");
+    let settings_text = "{\"model\":\"opus\",\"big\":12345678901234567890,\"ratio\":1.10,\"zero\":-0,\"dup\":1,\"dup\":2,\"permissions\":{\"allow\":[\"Read\"]}}";
+    std::fs::write(&settings, settings_text).unwrap();
+    let state = home.path().join(".claude.json");
+    let projects: serde_json::Map<String, Value> = (0..20_000)
+        .map(|n| {
+            (
+                format!("/src/p{n}"),
+                json!({"allowedTools": [], "history": "x".repeat(200)}),
+            )
+        })
+        .collect();
+    let state_text = serde_json::to_string_pretty(&json!({"numStartups": 4, "projects": projects}))
+        .unwrap()
+        + "\n";
+    assert!(state_text.len() > 5_000_000);
+    std::fs::write(&state, &state_text).unwrap();
+    let setup = |program: &Path, args: &[&str], home: &Path| {
+        Command::new(program)
+            .arg("setup")
+            .arg("claude")
+            .args(args)
+            .env_clear()
+            .env("HOME", home)
+            .env("PATH", "/usr/bin:/bin")
+            .output()
+            .unwrap()
+    };
+    let own = Path::new(env!("CARGO_BIN_EXE_pi-ask"));
+    let out = setup(own, &[], home.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let after = std::fs::read_to_string(&settings).unwrap();
+    // Every member pi-ask does not own keeps its text (a one-line object that takes an object
+    // member spans lines, one member a line, as the syntax tree lays it out).
+    let members = [
+        "\"model\":\"opus\"",
+        "\"big\":12345678901234567890",
+        "\"ratio\":1.10",
+        "\"zero\":-0",
+        "\"dup\":1",
+        "\"dup\":2",
+        "\"Read\"",
+    ];
+    for member in members {
+        assert!(after.contains(member), "{member} kept: {after}");
+    }
+    assert!(
+        after.contains("AskUserQuestion") && after.contains(MCP_TOOL),
+        "{after}"
+    );
+    let state_after = std::fs::read_to_string(&state).unwrap();
+    assert!(state_after.contains("\"pi-ask\""));
+    let out = setup(own, &["--remove"], home.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let removed = std::fs::read_to_string(&settings).unwrap();
+    for member in members {
+        assert!(removed.contains(member), "{member} kept: {removed}");
+    }
+    assert!(
+        !removed.contains("pi-ask") && !removed.contains("hooks"),
+        "{removed}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&state).unwrap(),
+        state_text,
+        "byte for byte"
+    );
+    let settings_text = removed;
+
+    // A read-only ~/.claude.json: setup stops before writing either file.
+    std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = setup(own, &[], home.path());
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("read-only (mode 444)"), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(&settings).unwrap(),
+        settings_text,
+        "nothing written"
+    );
+    std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o644)).unwrap();
+
+    // The same program in a folder others can write: refused, nothing written.
+    let shared = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(shared.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let planted = shared.path().join("pi-ask");
+    std::fs::copy(own, &planted).unwrap();
+    let out = setup(&planted, &[], home.path());
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("can be written by others (mode 777)"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&settings).unwrap(),
+        settings_text,
+        "nothing written"
+    );
+
+    // As root with another user's HOME (`sudo -E`): nothing is written, the reason said.
+    if unsafe { libc::geteuid() } != 0 {
+        return common::not_run("the root half needs root (it runs under CI=true as root)");
+    }
+    let theirs = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(theirs.path().join(".claude")).unwrap();
+    for path in [theirs.path().to_path_buf(), theirs.path().join(".claude")] {
+        std::os::unix::fs::chown(&path, Some(65534), Some(65534)).unwrap();
+    }
+    let out = setup(own, &[], theirs.path());
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("runs as root") && said.contains("belongs to user 65534"),
+        "{said}"
+    );
+    assert!(!theirs.path().join(".claude/settings.json").exists());
+    assert!(!theirs.path().join(".claude.json").exists());
+}

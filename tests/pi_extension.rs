@@ -1130,7 +1130,7 @@ fn the_adapters_own_tests_pass_against_this_engine() {
         "{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(stdout.contains("# pass 12"), "{stdout}");
+    assert!(stdout.contains("# pass 14"), "{stdout}");
     assert!(stdout.contains("# fail 0"), "{stdout}");
 }
 

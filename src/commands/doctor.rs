@@ -290,6 +290,28 @@ pub fn terminal(term: Option<&str>) -> Finding {
     }
 }
 
+/// This pi-ask's program, as `pi-ask setup` writes it into a host's hooks and MCP config: a
+/// problem when someone else could change it (it, or a folder above it).
+pub fn program() -> Finding {
+    let Ok(path) = std::env::current_exe() else {
+        return finding(
+            "program",
+            "cannot tell where this pi-ask is".to_owned(),
+            true,
+        );
+    };
+    match crate::ownership::program_changeable_because(&path) {
+        None => finding("program", shown(&path), false),
+        Some(why) => finding(
+            "program",
+            format!(
+                "{why}: a host hook running it runs what others put there; install pi-ask where only you can write and run `pi-ask setup` again"
+            ),
+            true,
+        ),
+    }
+}
+
 /// Prints every finding; done when none is a problem, not ready otherwise.
 pub fn doctor(
     config_path: Option<&Path>,
@@ -300,6 +322,7 @@ pub fn doctor(
     findings.extend(queue(queue_dir));
     findings.extend(split_queues(queue_dir, |k| std::env::var(k).ok()));
     findings.push(terminal(std::env::var("TERM").ok().as_deref()));
+    findings.push(program());
     let mut problems = 0;
     for f in &findings {
         let mark = if f.problem { "!!" } else { "ok" };

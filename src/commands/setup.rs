@@ -75,6 +75,37 @@ pub enum SetupError {
         /// What.
         why: setup::Unfit,
     },
+    /// A JSON file's text cannot be edited in place.
+    #[error("{path}: {why}; pi-ask leaves it as it is")]
+    NotEditable {
+        /// The file.
+        path: String,
+        /// Why.
+        why: crate::drivers::hooks::json_text::NotEditable,
+    },
+    /// A file its owner made read-only.
+    #[error(
+        "{path} is read-only (mode {mode:o}); pi-ask leaves it as it is and writes none of the files"
+    )]
+    ReadOnly {
+        /// The file.
+        path: String,
+        /// Its mode.
+        mode: u32,
+    },
+    /// Root in a user's home (`sudo -E pi-ask setup`): the files would become root's.
+    #[error("{0}")]
+    RootInUsersHome(String),
+    /// The program the host would run can be changed by someone else.
+    #[error(
+        "the hook would run {path}, but {why}, who could put a program of their own there that runs as you; install pi-ask where only you can write (`cargo install pi-ask`) and run setup from there"
+    )]
+    UnsafeProgram {
+        /// The program.
+        path: String,
+        /// Who else could change it.
+        why: String,
+    },
     /// A file cannot be written.
     #[error("cannot write {path}: {why}")]
     Unwritable {
@@ -201,12 +232,41 @@ pub fn run(host: Host, options: &SetupOptions) -> Ended {
             None => files.push((target, vec![part])),
         }
     }
-    let mut wrote = false;
+    if !options.remove
+        && let Ok(program) = std::env::current_exe()
+        && let Some(why) = crate::ownership::program_changeable_because(&program)
+    {
+        return Err(SetupError::UnsafeProgram {
+            path: crate::printable::printable(&crate::paths::display(&program)),
+            why,
+        }
+        .into());
+    }
+    // Every file is read, edited and checked before any is written: all are written, or none.
+    let mut planned = Vec::new();
     for (target, parts) in &files {
-        wrote |= edit(host, parts, target, options)?;
+        planned.push(plan(host, parts, target, options)?);
     }
     if options.print {
+        for plan in &planned {
+            // The file is the person's, but a terminal reads it: shown as print_json would.
+            crate::report::print_line(&format!("# {}", plan.shown));
+            crate::report::print_line(&crate::printable::json_for_stdout(&plan.text));
+        }
         return Ok(CommandOutcome::Done);
+    }
+    write_all(&planned)?;
+    let wrote = planned.iter().any(Planned::changed);
+    for plan in &planned {
+        for (part, change) in &plan.changes {
+            let (what, shown) = (part.what(host, !options.no_mcp), &plan.shown);
+            report(&match (change, options.remove) {
+                (Change::AlreadySo, true) => format!("{what} is not in {shown}; nothing to remove"),
+                (Change::AlreadySo, false) => format!("{what} is already in {shown}"),
+                (Change::Changed, true) => format!("removed {what} from {shown}"),
+                (Change::Changed, false) => format!("added {what} to {shown}"),
+            });
+        }
     }
     if options.remove {
         report(&format!("{}: pi-ask is no longer registered", host.name()));
@@ -231,60 +291,107 @@ pub fn run(host: Host, options: &SetupOptions) -> Ended {
     Ok(CommandOutcome::Done)
 }
 
-/// Puts `parts` in (or takes them out of) the file at `target`: shown with `--print`, else
-/// written once when any changed; whether it was written.
-fn edit(
+/// A host's file as it is to be: its text before (none when it does not exist) and after.
+struct Planned {
+    target: PathBuf,
+    shown: String,
+    before: Option<String>,
+    text: String,
+    changes: Vec<(Part, Change)>,
+}
+
+impl Planned {
+    fn changed(&self) -> bool {
+        self.changes.iter().any(|(_, c)| *c == Change::Changed)
+    }
+}
+
+/// The largest host file read (Claude Code's `~/.claude.json` keeps every project's state and
+/// grows to megabytes).
+const HOST_FILE_CAP: u64 = 64 * 1024 * 1024;
+
+/// `parts` put in (or taken out of) the file at `target`, checked writable when it changes.
+fn plan(
     host: Host,
     parts: &[Part],
     target: &Path,
     options: &SetupOptions,
-) -> Result<bool, SetupError> {
+) -> Result<Planned, SetupError> {
     let shown = crate::paths::display(target);
-    let rule = crate::bounded_read::ReadRule::capped(crate::bounded_read::CONFIG_CAP);
-    let mut text = match rule.read_text(target) {
-        Ok(text) => text,
-        Err(why) if why.is_missing() => String::new(),
+    let rule = crate::bounded_read::ReadRule::capped(HOST_FILE_CAP);
+    let before = match rule.read_text(target) {
+        Ok(text) => Some(text),
+        Err(why) if why.is_missing() => None,
         Err(why) => return Err(SetupError::Unreadable { path: shown, why }),
     };
-    let mut changed = Vec::new();
+    let mut text = before.clone().unwrap_or_default();
+    let mut changes = Vec::new();
     for &part in parts {
         let (new_text, change) = apply(host, part, &text, options, &shown)?;
         if change == Change::Changed {
             text = new_text;
         }
-        changed.push((part, change));
+        changes.push((part, change));
     }
-    if options.print {
-        // The file is the person's, but a terminal reads it: shown as print_json would.
-        crate::report::print_line(&format!("# {shown}"));
-        crate::report::print_line(&crate::printable::json_for_stdout(&text));
-        return Ok(false);
+    let planned = Planned {
+        target: target.to_path_buf(),
+        shown,
+        before,
+        text,
+        changes,
+    };
+    if planned.changed() && !options.print {
+        if let Some((folder, owner)) = crate::ownership::users_folder_under_root(target) {
+            return Err(SetupError::RootInUsersHome(
+                crate::ownership::root_creates_nothing(&folder, owner),
+            ));
+        }
+        if let Ok(meta) = std::fs::metadata(target) {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = meta.permissions().mode() & 0o7777;
+            if mode & 0o200 == 0 {
+                return Err(SetupError::ReadOnly {
+                    path: planned.shown,
+                    mode,
+                });
+            }
+        }
     }
-    let any = changed.iter().any(|(_, c)| *c == Change::Changed);
-    if any {
-        if let Some(folder) = target.parent() {
+    Ok(planned)
+}
+
+/// Writes every changed file; when one cannot be written, those written before it get their
+/// text back (or are removed, if setup created them), so the host's files stay consistent.
+fn write_all(planned: &[Planned]) -> Result<(), SetupError> {
+    let mut written: Vec<&Planned> = Vec::new();
+    for plan in planned.iter().filter(|p| p.changed()) {
+        if let Some(folder) = plan.target.parent() {
             let _ = std::fs::create_dir_all(folder);
         }
-        crate::atomic::write(
-            target,
-            text.as_bytes(),
+        let result = crate::atomic::write(
+            &plan.target,
+            plan.text.as_bytes(),
             crate::atomic::Permissions::KeepExisting,
-        )
-        .map_err(|why| SetupError::Unwritable {
-            path: shown.clone(),
-            why,
-        })?;
+        );
+        if let Err(why) = result {
+            for done in written {
+                let _ = match &done.before {
+                    Some(text) => crate::atomic::write(
+                        &done.target,
+                        text.as_bytes(),
+                        crate::atomic::Permissions::KeepExisting,
+                    ),
+                    None => std::fs::remove_file(&done.target),
+                };
+            }
+            return Err(SetupError::Unwritable {
+                path: plan.shown.clone(),
+                why,
+            });
+        }
+        written.push(plan);
     }
-    for (part, change) in changed {
-        let what = part.what(host, !options.no_mcp);
-        report(&match (change, options.remove) {
-            (Change::AlreadySo, true) => format!("{what} is not in {shown}; nothing to remove"),
-            (Change::AlreadySo, false) => format!("{what} is already in {shown}"),
-            (Change::Changed, true) => format!("removed {what} from {shown}"),
-            (Change::Changed, false) => format!("added {what} to {shown}"),
-        });
-    }
-    Ok(any)
+    Ok(())
 }
 
 /// `text` (a file's, shown as `shown`) with `part` put in or taken out, and whether it changed.
@@ -306,7 +413,7 @@ fn apply(
             setup::register_mcp_toml(text, &program, &["mcp"], CODEX_TOOL_TIMEOUT).map_err(unfit)
         }
         Part::Hook | Part::McpJson => {
-            let mut value = if text.trim().is_empty() {
+            let before: serde_json::Value = if text.trim().is_empty() {
                 serde_json::json!({})
             } else {
                 serde_json::from_str(text).map_err(|why| SetupError::NotJson {
@@ -314,6 +421,7 @@ fn apply(
                     why,
                 })?
             };
+            let mut value = before.clone();
             let mut change = match (part, options.remove) {
                 (Part::Hook, remove) => {
                     let mut change = Change::AlreadySo;
@@ -351,10 +459,15 @@ fn apply(
                     change = Change::Changed;
                 }
             }
-            Ok((
-                serde_json::to_string_pretty(&value).unwrap_or_default() + "\n",
-                change,
-            ))
+            // Only what pi-ask changed is edited in the text; the rest keeps its bytes.
+            let edited =
+                crate::drivers::hooks::json_text::edited(text, &before, &value).map_err(|why| {
+                    SetupError::NotEditable {
+                        path: shown.to_owned(),
+                        why,
+                    }
+                })?;
+            Ok((edited, change))
         }
     }
 }

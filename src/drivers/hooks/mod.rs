@@ -11,6 +11,7 @@ pub mod claude;
 pub mod codex;
 pub mod elicitation;
 pub mod gemini;
+pub(crate) mod json_text;
 pub mod questions;
 pub mod setup;
 
