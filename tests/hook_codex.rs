@@ -126,8 +126,8 @@ fn first_output(requests: &Receiver<Request>) -> String {
 }
 
 /// A fresh HOME whose Codex talks to the scripted model at `url`, set up by `pi-ask setup codex`.
-fn home_for(url: &str) -> tempfile::TempDir {
-    let home = tempfile::tempdir().unwrap();
+fn home_for(url: &str) -> common::reap::SweptHome {
+    let home = common::reap::SweptHome::new();
     let dir = home.path().join(".codex");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
@@ -191,7 +191,7 @@ struct Asking {
     running: std::thread::JoinHandle<String>,
     served: Served,
     ask: pi_ask::stores::queue::QueuedAsk,
-    _home: tempfile::TempDir,
+    _home: common::reap::SweptHome,
 }
 
 fn codex_asking(binary: &Path, call: Value) -> Asking {
@@ -519,5 +519,13 @@ fn in_codexs_tui_the_hook_is_trusted_its_picker_asks_alone_and_pi_ask_inbox_answ
         screen.contains(r#"{"answers":{"db":{"answers":["SQLite"]},"ci":{"answers":["GitHub"]}}}"#),
         "{}",
         tui.contents()
+    );
+    // Codex's TUI leaves its app-server daemon running from this HOME (in a session of its own);
+    // the session takes it down with Codex.
+    drop(inbox);
+    drop(tui);
+    assert!(
+        common::reap::processes_under(&home).is_empty(),
+        "a process Codex started outlived the test"
     );
 }

@@ -8,6 +8,7 @@ pub mod hooks;
 pub mod mcp;
 pub mod npm;
 pub mod pty;
+pub mod reap;
 pub mod registry;
 pub mod scripted;
 pub mod ssh;

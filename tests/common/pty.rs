@@ -386,5 +386,8 @@ impl Drop for Session {
     /// A failed test must not leave the program running.
     fn drop(&mut self) {
         let _ = self.child.kill();
+        let _ = self.child.wait();
+        // A host started here may have left a daemon running from its HOME (Codex's app-server).
+        super::reap::kill_processes_under(self.dir.path());
     }
 }
