@@ -33,10 +33,13 @@ impl Drop for HttpServer {
 }
 
 fn http_server(home: &Path, queue: &Queue) -> HttpServer {
+    // An environment of the test's own: none of the developer's PI_ASK_* reaches the server.
     let mut child = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
         .args(["mcp", "--http", "127.0.0.1:0", "--queue"])
         .arg(queue.dir())
+        .env_clear()
         .env("HOME", home)
+        .env("PATH", "/usr/bin:/bin")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

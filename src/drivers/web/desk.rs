@@ -361,7 +361,9 @@ impl Desk {
             title: "pi-ask".to_owned(),
             main: page::outcome_main(&outcome, viewer),
             waiting: self.waiting(),
-            own_word: outcome.is_final() || matches!(outcome, Outcome::NotDelivered(_)),
+            // A look is nobody's press: only a press is told its own outcome at once.
+            own_word: viewer != Viewer::Looker
+                && (outcome.is_final() || matches!(outcome, Outcome::NotDelivered(_))),
         }
     }
 
