@@ -6,11 +6,15 @@
 //! - A connection that has not sent a whole request head within [`HEAD_DEADLINE`] is closed, and
 //!   so is one that waits that long between requests (hyper's header timer, which axum's own
 //!   `serve` leaves off).
-//! - At most [`MAX_PER_PEER`] connections of one address and [`MAX_CONNECTIONS`] in all. A new
-//!   connection beyond either bound takes the place of the crowding peer's oldest connection
-//!   that has not yet sent a request; failing that, of its connection quiet the longest (a
-//!   second or more); failing that, it is closed at once. So silent or trickling sockets, however
-//!   many, give way to a client that speaks, and never hold memory beyond the bound.
+//! - At most [`MAX_CONNECTIONS`] connections at once. Under pressure (the door full, or one
+//!   address holding [`MAX_PER_PEER`]), a connection that has not sent a whole request head
+//!   within [`PRESSED_DEADLINE`] is closed, and one that spoke but has been quiet for a second or
+//!   more. A full door accepts nothing more until a place frees: a newcomer waits in the kernel's
+//!   backlog, its request already sent, and is never closed to make room. So silent or trickling
+//!   sockets, however many and however fast they reconnect, live a quarter of a second each
+//!   under pressure, and a client that speaks is served in turn. (Closing the oldest silent
+//!   socket for each newcomer was tried first: a client reconnecting thousands of times a
+//!   second closed a real client's connection before its request arrived, one run in five.)
 //! - A connection with no traffic either way for [`IDLE`] is closed (an open page's event stream
 //!   writes a keep-alive every 15 s).
 
@@ -27,14 +31,17 @@ use tokio::sync::{Notify, watch};
 
 /// The most connections open at once, of every peer together.
 pub const MAX_CONNECTIONS: usize = 512;
-/// The most connections one address holds at once (every local user and every SSH-forwarded
-/// client is 127.0.0.1: the eviction, not this bound, keeps them from locking each other out).
+/// One address holding this many connections puts the door under pressure for it (every local
+/// user and every SSH-forwarded client is 127.0.0.1, so it is a soft bound: reaching it sweeps
+/// that address's silent connections, it never turns a newcomer away).
 pub const MAX_PER_PEER: usize = 128;
+/// Under pressure, how long a connection has to send a whole request head.
+pub const PRESSED_DEADLINE: Duration = Duration::from_millis(250);
 /// How long a connection has to send a whole request head, first or next.
 pub const HEAD_DEADLINE: Duration = Duration::from_secs(5);
 /// A connection with no traffic either way for this long is closed.
 pub const IDLE: Duration = Duration::from_secs(60);
-/// A connection that has sent a request gives way to a newcomer only once quiet this long.
+/// Under pressure, a connection that has sent a request is closed once quiet this long.
 const QUIET_ENOUGH: Duration = Duration::from_secs(1);
 /// How long a stop waits for the requests being answered.
 const DRAIN: Duration = Duration::from_secs(2);
@@ -42,8 +49,10 @@ const DRAIN: Duration = Duration::from_secs(2);
 /// One open connection, as the door sees it.
 struct Slot {
     peer: IpAddr,
-    /// Accept order (lower is older).
+    /// Accept order.
     order: u64,
+    /// When it was accepted (milliseconds since the door opened).
+    accepted: u64,
     /// Whether it has sent a whole request head.
     spoke: AtomicBool,
     /// When it last read or wrote (milliseconds since the door opened).
@@ -76,66 +85,69 @@ impl Admission {
         u64::try_from(self.opened.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
-    /// A slot for a new connection from `peer`, making room first when a bound is reached; none
-    /// when nothing can give way.
-    fn admit(&mut self, peer: IpAddr) -> Option<Arc<Slot>> {
-        let of_peer = self.open.values().filter(|s| s.peer == peer).count();
-        let crowding = if of_peer >= self.max_per_peer {
-            Some(peer)
-        } else if self.open.len() >= self.max_total {
-            self.busiest_peer()
-        } else {
-            None
-        };
-        if let Some(crowding) = crowding {
-            let victim = self.victim(crowding)?;
-            if let Some(slot) = self.open.remove(&victim) {
-                slot.evicted.notify_one();
-            }
+    /// Whether a new connection can be accepted (after sweeping, when the door is full).
+    fn has_room(&mut self) -> bool {
+        if self.open.len() >= self.max_total {
+            self.sweep(None);
+        }
+        self.open.len() < self.max_total
+    }
+
+    /// A slot for a new connection from `peer` (the caller made sure there is room); an address
+    /// at its bound has its silent and quiet connections swept first.
+    fn admit(&mut self, peer: IpAddr) -> Arc<Slot> {
+        if self.open.values().filter(|s| s.peer == peer).count() >= self.max_per_peer {
+            self.sweep(Some(peer));
         }
         let order = self.next;
         self.next += 1;
+        let now = self.now_ms();
         let slot = Arc::new(Slot {
             peer,
             order,
+            accepted: now,
             spoke: AtomicBool::new(false),
-            last: AtomicU64::new(self.now_ms()),
+            last: AtomicU64::new(now),
             evicted: Notify::new(),
         });
         self.open.insert(order, Arc::clone(&slot));
-        Some(slot)
+        slot
     }
 
-    fn busiest_peer(&self) -> Option<IpAddr> {
-        let mut counts: HashMap<IpAddr, usize> = HashMap::new();
-        for slot in self.open.values() {
-            *counts.entry(slot.peer).or_default() += 1;
-        }
-        counts.into_iter().max_by_key(|(_, n)| *n).map(|(p, _)| p)
-    }
-
-    /// The connection of `peer` that gives way: its oldest that has not spoken, else its one
-    /// quiet the longest (if quiet long enough).
-    fn victim(&self, peer: IpAddr) -> Option<u64> {
-        let of_peer = || self.open.values().filter(move |s| s.peer == peer);
-        if let Some(silent) = of_peer()
-            .filter(|s| !s.spoke.load(Ordering::Relaxed))
-            .min_by_key(|s| s.order)
-        {
-            return Some(silent.order);
-        }
+    /// Under pressure: closes the connections (of `peer`, or of everyone) that have not sent a
+    /// request head within [`PRESSED_DEADLINE`], and those that spoke but have been quiet for
+    /// [`QUIET_ENOUGH`].
+    fn sweep(&mut self, peer: Option<IpAddr>) {
         let now = self.now_ms();
-        let quiet_enough = u64::try_from(QUIET_ENOUGH.as_millis()).unwrap_or(u64::MAX);
-        of_peer()
-            .map(|s| (now.saturating_sub(s.last.load(Ordering::Relaxed)), s.order))
-            .filter(|(quiet, _)| *quiet >= quiet_enough)
-            .max()
-            .map(|(_, order)| order)
+        let deadline = millis(PRESSED_DEADLINE);
+        let quiet = millis(QUIET_ENOUGH);
+        let gone: Vec<u64> = self
+            .open
+            .values()
+            .filter(|s| peer.is_none_or(|p| s.peer == p))
+            .filter(|s| {
+                if s.spoke.load(Ordering::Relaxed) {
+                    now.saturating_sub(s.last.load(Ordering::Relaxed)) >= quiet
+                } else {
+                    now.saturating_sub(s.accepted) >= deadline
+                }
+            })
+            .map(|s| s.order)
+            .collect();
+        for order in gone {
+            if let Some(slot) = self.open.remove(&order) {
+                slot.evicted.notify_one();
+            }
+        }
     }
 
     fn close(&mut self, order: u64) {
         self.open.remove(&order);
     }
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Serves `router` on `listener` until `shutdown` resolves, then lets the requests being
@@ -150,6 +162,16 @@ pub async fn serve(
     let mut tasks = tokio::task::JoinSet::new();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
+        // A full door accepts nothing: newcomers wait in the kernel's backlog until a place
+        // frees (a connection ends, or the next sweep closes a silent one).
+        if !lock(&admission).has_room() {
+            tokio::select! {
+                () = &mut shutdown => break,
+                Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
+                () = tokio::time::sleep(Duration::from_millis(25)) => {}
+            }
+            continue;
+        }
         let accepted = tokio::select! {
             () = &mut shutdown => break,
             accepted = listener.accept() => accepted,
@@ -164,11 +186,7 @@ pub async fn serve(
                 continue;
             }
         };
-        let admitted = lock(&admission).admit(address.ip());
-        let Some(slot) = admitted else {
-            drop(stream);
-            continue;
-        };
+        let slot = lock(&admission).admit(address.ip());
         tasks.spawn(connection(
             stream,
             slot,
@@ -304,50 +322,57 @@ mod tests {
         IpAddr::V4(Ipv4Addr::new(10, 0, 0, last))
     }
 
+    /// The door, `ms` milliseconds older.
+    fn later(door: &mut Admission, ms: u64) {
+        door.opened -= Duration::from_millis(ms);
+    }
+
     #[test]
-    fn a_peer_at_its_bound_gives_up_its_oldest_silent_connection() {
+    fn under_pressure_silent_connections_past_the_deadline_go_and_a_newcomer_never_does() {
         let mut door = Admission::new(100, 3);
-        let first = door.admit(ip(1)).unwrap();
-        let second = door.admit(ip(1)).unwrap();
-        second.spoke.store(true, Ordering::Relaxed);
-        door.admit(ip(1)).unwrap();
-        let other = door.admit(ip(2)).unwrap();
-        assert_eq!(door.open.len(), 4);
-        // The fourth of peer 1: its oldest silent one goes, not the one that spoke, nor peer 2's.
-        door.admit(ip(1)).unwrap();
-        assert!(!door.open.contains_key(&first.order));
-        assert!(door.open.contains_key(&second.order));
-        assert!(door.open.contains_key(&other.order));
-        assert_eq!(door.open.len(), 4);
+        let silent = door.admit(ip(1));
+        let spoke = door.admit(ip(1));
+        spoke.spoke.store(true, Ordering::Relaxed);
+        spoke.last.store(door.now_ms(), Ordering::Relaxed);
+        let other = door.admit(ip(2));
+        later(&mut door, 300);
+        let fresh = door.admit(ip(1));
+        // Peer 1 at its bound: its fourth sweeps the one silent past 250 ms, not the one that
+        // spoke a moment ago, not peer 2's, and the newcomer is in.
+        let newest = door.admit(ip(1));
+        for (slot, kept) in [
+            (&silent, false),
+            (&spoke, true),
+            (&other, true),
+            (&fresh, true),
+            (&newest, true),
+        ] {
+            assert_eq!(
+                door.open.contains_key(&slot.order),
+                kept,
+                "{:?}",
+                slot.order
+            );
+        }
     }
 
     #[test]
-    fn when_everyone_spoke_lately_a_newcomer_is_turned_away_and_nothing_grows() {
-        let mut door = Admission::new(2, 2);
-        for slot in [door.admit(ip(1)).unwrap(), door.admit(ip(1)).unwrap()] {
-            slot.spoke.store(true, Ordering::Relaxed);
-        }
-        assert!(door.admit(ip(1)).is_none());
-        assert_eq!(door.open.len(), 2);
-        // Quiet long enough, the quietest gives way.
-        for slot in door.open.values() {
-            slot.last.store(0, Ordering::Relaxed);
-        }
-        door.opened -= QUIET_ENOUGH * 2;
-        assert!(door.admit(ip(1)).is_some());
-        assert_eq!(door.open.len(), 2);
-    }
-
-    #[test]
-    fn the_whole_bound_makes_the_busiest_peer_give_way() {
-        let mut door = Admission::new(4, 10);
-        let lone = door.admit(ip(9)).unwrap();
-        for _ in 0..3 {
-            door.admit(ip(1)).unwrap();
-        }
-        door.admit(ip(2)).unwrap();
-        assert_eq!(door.open.len(), 4);
-        assert!(door.open.contains_key(&lone.order));
-        assert_eq!(door.open.values().filter(|s| s.peer == ip(1)).count(), 2);
+    fn a_full_door_makes_room_only_from_silent_or_quiet_connections() {
+        let mut door = Admission::new(2, 10);
+        let a = door.admit(ip(1));
+        let b = door.admit(ip(1));
+        assert!(
+            !door.has_room(),
+            "both young: nothing gives way, nothing more is accepted"
+        );
+        a.spoke.store(true, Ordering::Relaxed);
+        later(&mut door, 300);
+        // b never spoke and is past the deadline; a spoke 300 ms ago (not quiet enough).
+        assert!(door.has_room());
+        assert!(door.open.contains_key(&a.order) && !door.open.contains_key(&b.order));
+        door.admit(ip(1));
+        later(&mut door, 1_000);
+        assert!(door.has_room(), "a is quiet for a second now");
+        assert!(!door.open.contains_key(&a.order));
     }
 }
