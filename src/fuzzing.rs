@@ -458,6 +458,16 @@ pub fn mcp_line(data: &[u8]) {
                 let reply: Value = serde_json::from_slice(&reply).expect("the reply is JSON");
                 assert_eq!(reply["error"]["code"], -32700);
             }
+            // A response that does not read: rmcp gets an error response for the same id.
+            crate::drivers::mcp::line_check::Checked::Unanswerable { instead, .. } => {
+                let instead: Value = serde_json::from_slice(&instead).expect("it is JSON");
+                let error: rmcp::ErrorData =
+                    serde_json::from_value(instead["error"].clone()).expect("an error");
+                assert!(crate::drivers::mcp::line_check::unreadable_reply_cause(&error).is_some());
+                let mut scanner = IdScanner::default();
+                scanner.feed(line);
+                assert_eq!(Some(&instead["id"]), scanner.response_id().as_ref());
+            }
         }
         match piece {
             Piece::Line(kept) => assert!(kept.as_slice() == *line && line.len() <= limit),
@@ -476,6 +486,12 @@ pub fn mcp_line(data: &[u8]) {
         // An id longer than any real one is not kept (then nothing is found).
         if let Some(found) = scanner.request_id() {
             assert_eq!(Some(&found), expected, "{}", String::from_utf8_lossy(line));
+        }
+        let answered = message
+            .get("id")
+            .filter(|id| !message.contains_key("method") && (id.is_number() || id.is_string()));
+        if let Some(found) = scanner.response_id() {
+            assert_eq!(Some(&found), answered, "{}", String::from_utf8_lossy(line));
         }
     }
 }

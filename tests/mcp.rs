@@ -1181,3 +1181,102 @@ fn progress_says_the_ask_can_be_answered_in_the_hosts_form() {
         "answered"
     );
 }
+
+/// A hostile host answers the form with what pi-ask cannot read: content nested past JSON's depth
+/// limit, a reply over the longest message read, or content nested and huge that does read. The
+/// call still ends at once with a result the contract allows (cancelled, with the cause in its
+/// text), the ask leaves the queue, and the cause is said on stderr: never a call left waiting
+/// for a reply that was dropped.
+#[test]
+fn a_hosts_unreadable_or_huge_form_reply_ends_the_call_with_the_cause() {
+    let deep = |depth: usize| format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+    let too_deep = format!(r#"{{"action":"accept","content":{{"env":{}}}}}"#, deep(400));
+    let oversized = format!(
+        r#"{{"action":"accept","content":{{"env":"{}"}}}}"#,
+        "x".repeat(17 * 1024 * 1024)
+    );
+    let nested_huge = format!(
+        r#"{{"action":"accept","content":{{"env":{{"a":{}}},"checks":[{}],"env_note":"{}"}}}}"#,
+        deep(100),
+        vec![r#"{"b":[[[1]]]}"#; 20_000].join(","),
+        "n".repeat(2 * 1024 * 1024)
+    );
+    for (name, result, cause) in [
+        ("too deep", too_deep, "could not read the host's form reply"),
+        (
+            "over the limit",
+            oversized,
+            "could not read the host's form reply",
+        ),
+        (
+            "nested and huge",
+            nested_huge,
+            "the host's form gave env: an object, which its form does not ask for",
+        ),
+    ] {
+        let mut mcp = Mcp::start_logged(&["--elicit", "always"], json!({"elicitation": {}}));
+        mcp.call(1, two_questions());
+        let request = mcp.host_form();
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#,
+            request["id"]
+        );
+        mcp.send_raw(line.as_bytes());
+        let reply = mcp.response(1);
+        let details = &reply["result"]["structuredContent"];
+        assert!(details.is_object(), "{name}: {reply:.2000}");
+        let text = reply["result"]["content"][0]["text"].as_str().unwrap_or("");
+        if name == "nested and huge" {
+            // It reads: values that are not text are no choice, and the note is the person's.
+            assert_eq!(details["cancelled"], false, "{name}: {details:.2000}");
+            assert_eq!(
+                details["answers"]["env"]["values"],
+                json!([]),
+                "{details:.2000}"
+            );
+            // Unanswered without a note, so left out, as the contract says.
+            assert!(
+                details["answers"].get("checks").is_none(),
+                "{details:.2000}"
+            );
+            let note = details["answers"]["env"]["note"].as_str().unwrap_or("");
+            assert_eq!(note.len(), 2 * 1024 * 1024);
+        } else {
+            assert_eq!(details["cancelled"], true, "{name}: {reply:.2000}");
+            assert!(details["answers"].is_object(), "{name}: {reply:.2000}");
+            assert!(text.contains("could not be read"), "{name}: {text}");
+        }
+        assert!(mcp.queue.waiting().is_empty(), "{name}");
+        let said = mcp.stderr_after_close();
+        assert!(said.contains(cause), "{name}: {said}");
+    }
+}
+
+/// A 2026-07-28 client calls again with a form reply that is no form's reply (here its content
+/// is a list, nested deep): the call ends cancelled at once, saying the reply could not be read,
+/// and the ask leaves the queue.
+#[test]
+fn a_2026_07_28_clients_unreadable_form_reply_ends_the_call_with_the_cause() {
+    let mut mcp = Mcp::start_logged_as(None, &["--elicit", "always"], json!({}));
+    current_call(&mut mcp, 1, None);
+    let first = mcp.response(1)["result"].clone();
+    let state = first["requestState"].clone();
+    let nested: Value =
+        serde_json::from_str(&format!("{}{}", "[".repeat(60), "]".repeat(60))).unwrap();
+    current_call(
+        &mut mcp,
+        2,
+        Some((&state, json!({"action": "accept", "content": nested}))),
+    );
+    let reply = mcp.response(2);
+    let details = &reply["result"]["structuredContent"];
+    assert_eq!(details["cancelled"], true, "{reply}");
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("its reply could not be read"), "{text}");
+    assert!(mcp.queue.waiting().is_empty());
+    let said = mcp.stderr_after_close();
+    assert!(
+        said.contains("could not read the host's form reply"),
+        "{said}"
+    );
+}

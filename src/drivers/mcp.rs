@@ -26,6 +26,7 @@ mod closed_forms;
 mod elicit;
 mod host_form;
 pub mod http;
+mod http_replies;
 pub(crate) mod line_check;
 mod line_guard;
 mod stdio;

@@ -27,6 +27,13 @@ struct Fields {
     note: String,
 }
 
+impl Fields {
+    /// Whether `name` is one of this question's fields.
+    fn names(&self, name: &str) -> bool {
+        self.choice.as_deref() == Some(name) || self.own == name || self.note == name
+    }
+}
+
 /// An ask as an elicitation: the request's message and schema, and how to read the reply.
 #[derive(Debug, Clone)]
 pub struct Elicitation {
@@ -173,6 +180,9 @@ pub struct ReadReply {
     /// Each choice that was neither an option's value nor its label (`env: "Prod-ish"`): kept
     /// as the person's own words, and said on standard error.
     pub unmatched: Vec<String>,
+    /// Each field whose value was not what its schema asks (`env: an object`): left out, and
+    /// said on standard error.
+    pub ignored: Vec<String>,
 }
 
 /// The option a host's form gave back: its value, else its label or the title the form showed
@@ -188,6 +198,24 @@ fn option_given(question: &Question, given: &str) -> Option<usize> {
                     || option_title(question, i).eq_ignore_ascii_case(given)
             })
         })
+}
+
+/// The cancelled result for a reply from the host's form that could not be read (`why`): the
+/// person may have answered there, but nothing of it can be known, so nothing counts as answered.
+pub fn unreadable_reply_result(form: &Form, why: &str) -> AskResult {
+    let states = vec![AnswerState::default(); form.questions.len()];
+    let mut result = build_from_state(
+        form.title.as_deref(),
+        &form.questions,
+        &states,
+        Outcome::Cancelled,
+    );
+    let why = crate::printable::one_line(why);
+    crate::result::mark_cancelled_because(
+        &mut result,
+        &format!("the host's form replied, but its reply could not be read ({why})"),
+    );
+    result
 }
 
 impl Elicitation {
@@ -215,12 +243,30 @@ impl Elicitation {
             return ReadReply {
                 result,
                 unmatched: Vec::new(),
+                ignored: Vec::new(),
             };
         }
         let mut unmatched = Vec::new();
+        let mut ignored = Vec::new();
         let empty = Map::new();
         let content = content.and_then(Value::as_object).unwrap_or(&empty);
         let text = |name: &str| content.get(name).and_then(Value::as_str).unwrap_or("");
+        // What a field holds that its schema does not allow (text, or a list of texts for a
+        // choice) is left out; each such field is named once.
+        for (name, value) in content {
+            let is_choice = self
+                .fields
+                .iter()
+                .any(|f| f.choice.as_deref() == Some(name));
+            let fits = match value {
+                Value::String(_) => true,
+                Value::Array(items) => is_choice && items.iter().all(Value::is_string),
+                _ => false,
+            };
+            if !fits && self.fields.iter().any(|f| f.names(name)) {
+                ignored.push(format!("{}: {}", excerpt(name, 40), kind_of(value)));
+            }
+        }
         for ((question, fields), state) in form.questions.iter().zip(&self.fields).zip(&mut states)
         {
             let mut strays: Vec<&str> = Vec::new();
@@ -246,7 +292,7 @@ impl Elicitation {
                     .collect();
             }
             for stray in &strays {
-                unmatched.push(format!("{}: {stray:?}", question.id));
+                unmatched.push(format!("{}: {:?}", question.id, excerpt(stray, 80)));
             }
             // A choice that matched nothing is not lost: it joins the person's own words.
             let own: Vec<&str> = strays
@@ -272,7 +318,20 @@ impl Elicitation {
                 Outcome::Submit,
             ),
             unmatched,
+            ignored,
         }
+    }
+}
+
+/// What kind of JSON value `value` is, for a sentence.
+pub fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "true or false",
+        Value::Number(_) => "a number",
+        Value::String(_) => "text",
+        Value::Array(_) => "a list that is not all text",
+        Value::Object(_) => "an object",
     }
 }
 

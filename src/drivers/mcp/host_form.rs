@@ -154,13 +154,14 @@ impl AskServer {
             Ok((asked, params)) => PendingForm::ask(&context.peer, id, params, &self.closed_forms)
                 .await
                 .map(|reply| (asked, reply))
-                .map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
+                .map_err(FormFailed::from),
+            Err(e) => Err(FormFailed::Other(e.to_string())),
         };
         self.in_host_form(id, false);
         match reply {
             Ok((asked, reply)) => self.take_form_reply(id, form, &asked, &reply, sent),
-            Err(e) => {
+            Err(FormFailed::Unreadable(why)) => self.take_unreadable_reply(id, form, &why),
+            Err(FormFailed::Other(e)) => {
                 crate::report::report(&format!(
                     "ask {id}: the host's form failed ({e}); it waits for pi-ask inbox"
                 ));
@@ -309,30 +310,38 @@ impl AskServer {
         if let Some(settled) = entry.settled {
             return finish(settled.map_or(Waited::TimedOut, Waited::Answered));
         }
-        let reply = responses
+        let read = responses
             .and_then(|r| r.get(FORM_INPUT))
-            .and_then(|v| serde_json::from_value::<ElicitResult>(v.clone()).ok());
+            .map(|v| serde_json::from_value::<ElicitResult>(v.clone()));
         if let Some(answer) = self.queue.take_result(id) {
-            if reply.is_some() {
+            if read.is_some() {
                 crate::report::report(&format!(
                     "ask {id}: answered in pi-ask inbox while the host's form showed it; the form's reply was not used"
                 ));
             }
             return finish(Waited::Answered(answer));
         }
-        match &reply {
-            Some(reply) => {
-                if let Some(answer) =
-                    self.take_form_reply(id, &entry.form, &entry.asked, reply, entry.sent)
-                {
-                    // Delivered through the queue, where no waiter takes it: taken here.
-                    let _ = self.queue.take_result(id);
-                    return finish(Waited::Answered(answer));
-                }
+        let taken = match &read {
+            Some(Ok(reply)) => {
+                self.take_form_reply(id, &entry.form, &entry.asked, reply, entry.sent)
             }
-            None => crate::report::report(&format!(
-                "ask {id}: the host called again without its form's reply; it waits for pi-ask inbox"
-            )),
+            // A reply that is no form's reply ends the ask as one that cannot be read.
+            Some(Err(unread)) => self.take_unreadable_reply(
+                id,
+                &entry.form,
+                &format!("it is not a form's reply: {unread}"),
+            ),
+            None => {
+                crate::report::report(&format!(
+                    "ask {id}: the host called again without its form's reply; it waits for pi-ask inbox"
+                ));
+                None
+            }
+        };
+        if let Some(answer) = taken {
+            // Delivered through the queue, where no waiter takes it: taken here.
+            let _ = self.queue.take_result(id);
+            return finish(Waited::Answered(answer));
         }
         let left = entry
             .deadline
@@ -393,13 +402,41 @@ impl AskServer {
             ));
             return None;
         }
+        if let Some(content) = reply.content.as_ref().filter(|c| !c.is_object()) {
+            let why = format!(
+                "its content is {}, not the form's fields",
+                super::elicit::kind_of(content)
+            );
+            return self.take_unreadable_reply(id, form, &why);
+        }
         let read = asked.result(form, kind, reply.content.as_ref());
+        for field in &read.ignored {
+            crate::report::report(&format!(
+                "ask {id}: the host's form gave {field}, which its form does not ask for; left out"
+            ));
+        }
         for stray in &read.unmatched {
             crate::report::report(&format!(
                 "ask {id}: the host's form gave {stray}, no option's value or label; kept as the person's own words"
             ));
         }
-        let value = serde_json::to_value(&read.result).ok()?;
+        self.deliver_form_result(id, &read.result)
+    }
+
+    /// The host's form replied to ask `id` with what could not be read (`why`): the ask ends
+    /// cancelled, saying so, as when the person closes the form (waiting on would leave the
+    /// person, who may believe they answered, and the agent waiting for nothing).
+    fn take_unreadable_reply(&self, id: &str, form: &Form, why: &str) -> Option<Value> {
+        crate::report::report(&format!(
+            "ask {id}: pi-ask could not read the host's form reply ({why}); the ask ends cancelled"
+        ));
+        self.deliver_form_result(id, &super::elicit::unreadable_reply_result(form, why))
+    }
+
+    /// Claims ask `id` and answers it with the host's form's `result` through the queue (the
+    /// first answer wins). `None` when an inbox answered first or the ask is gone.
+    fn deliver_form_result(&self, id: &str, result: &crate::result::AskResult) -> Option<Value> {
+        let value = serde_json::to_value(result).ok()?;
         let Some(claim) = self.queue.claim(id).ok().flatten() else {
             return self.answered_first_in_form(id, value);
         };
@@ -418,6 +455,30 @@ impl AskServer {
                 let _ = self.queue.withdraw(id);
                 Some(value)
             }
+        }
+    }
+}
+
+/// Why the host's form gave no reply to take.
+enum FormFailed {
+    /// It replied, with what pi-ask could not read (too deep, too long, not JSON).
+    Unreadable(String),
+    /// It failed otherwise (an error of the host's own, the transport closed).
+    Other(String),
+}
+
+impl From<rmcp::service::ServiceError> for FormFailed {
+    fn from(error: rmcp::service::ServiceError) -> FormFailed {
+        match error {
+            rmcp::service::ServiceError::McpError(data) => {
+                match super::line_check::unreadable_reply_cause(&data) {
+                    Some(why) => FormFailed::Unreadable(why.to_owned()),
+                    None => {
+                        FormFailed::Other(rmcp::service::ServiceError::McpError(data).to_string())
+                    }
+                }
+            }
+            other => FormFailed::Other(other.to_string()),
         }
     }
 }

@@ -134,6 +134,7 @@ pub fn serve_http(base: AskServer, setup: HttpSetup) -> Result<(), ServeError> {
         let mut config = StreamableHttpServerConfig::default().enforce_origin_validation();
         config.allowed_hosts = hosts;
         config.cancellation_token = cancel.clone();
+        let limit = super::stdio::line_limit(base.queue.max_bytes());
         let service = StreamableHttpService::new(
             move || Ok(base.for_another_client()),
             Arc::new(LocalSessionManager::default()),
@@ -142,6 +143,12 @@ pub fn serve_http(base: AskServer, setup: HttpSetup) -> Result<(), ServeError> {
         let token = Arc::new(setup.token);
         let app = axum::Router::new()
             .nest_service(PATH, service)
+            // Inside the token check: only a signed-in client's bodies are read.
+            .layer(axum::middleware::from_fn(
+                move |request: axum::extract::Request, next: axum::middleware::Next| {
+                    super::http_replies::guard(limit, request, next)
+                },
+            ))
             .layer(axum::middleware::from_fn(
                 move |request: axum::extract::Request, next: axum::middleware::Next| {
                     let token = Arc::clone(&token);

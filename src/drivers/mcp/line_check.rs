@@ -4,6 +4,11 @@
 //! until its own timeout. Each line is checked before rmcp sees it: a lone surrogate escape (what
 //! Node writes for a string cut inside an emoji) is repaired to U+FFFD, and a line that still does
 //! not read is answered here with a JSON-RPC parse error addressed to its id when one is found.
+//!
+//! A *response* that does not read (a host's reply to pi-ask's own request, its form) is not
+//! answered: rmcp is handed an error response for that id in its place
+//! ([`unreadable_reply`]), so the request that waits on it ends, and the ask with it, instead of
+//! waiting for a reply that was dropped.
 
 use std::fmt;
 
@@ -22,6 +27,40 @@ pub enum Checked {
         /// What was wrong.
         why: String,
     },
+    /// A response that does not read: this error response for its id goes to rmcp in its place.
+    Unanswerable {
+        /// The error response line (`\n`-terminated), as [`unreadable_reply`] writes it.
+        instead: Vec<u8>,
+        /// What was wrong.
+        why: String,
+    },
+}
+
+/// The error code of a reply pi-ask could not read (JSON-RPC's parse error).
+pub const UNREADABLE_REPLY_CODE: i32 = -32700;
+
+/// The key of the error's `data` that marks it as pi-ask's own (not one the host sent) and says
+/// why.
+pub const UNREADABLE_REPLY_MARK: &str = "piAskUnreadableReply";
+
+/// The error response handed to rmcp in place of the response to request `id` that could not be
+/// read, and `why`.
+pub fn unreadable_reply(id: &Value, why: &str) -> Vec<u8> {
+    let reply = json!({"jsonrpc": "2.0", "id": id, "error": {"code": UNREADABLE_REPLY_CODE,
+        "message": format!("pi-ask could not read the host's reply: {why}"),
+        "data": {UNREADABLE_REPLY_MARK: why}}});
+    let mut line = reply.to_string().into_bytes();
+    line.push(b'\n');
+    line
+}
+
+/// Why the reply could not be read, when `error` is [`unreadable_reply`]'s (not one the host
+/// sent).
+pub fn unreadable_reply_cause(error: &rmcp::ErrorData) -> Option<&str> {
+    if error.code.0 != UNREADABLE_REPLY_CODE {
+        return None;
+    }
+    error.data.as_ref()?.get(UNREADABLE_REPLY_MARK)?.as_str()
 }
 
 /// Checks one line (its `\n` included).
@@ -36,6 +75,12 @@ pub fn check(line: Vec<u8>) -> Checked {
             let why = error.to_string();
             let mut scanner = super::IdScanner::default();
             scanner.feed(&line);
+            if let Some(answered) = scanner.response_id() {
+                return Checked::Unanswerable {
+                    instead: unreadable_reply(&answered, &why),
+                    why,
+                };
+            }
             let id = scanner.request_id().unwrap_or(Value::Null);
             let reply = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32700,
                 "message": format!("pi-ask mcp could not read this message: {why}")}});
@@ -210,5 +255,25 @@ mod tests {
             assert_eq!(reply["error"]["code"], -32700);
         }
         assert_eq!(refused(b"not json")["id"], Value::Null);
+    }
+
+    #[test]
+    fn a_response_that_does_not_read_becomes_an_error_response_for_rmcp() {
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","result":{{"content":{}}},"id":3}}"#,
+            "[".repeat(300) + &"]".repeat(300)
+        );
+        let Checked::Unanswerable { instead, why } = check(deep.into_bytes()) else {
+            panic!("a response was answered");
+        };
+        assert!(why.contains("recursion limit"), "{why}");
+        let instead: Value = serde_json::from_slice(&instead).unwrap();
+        assert_eq!(instead["id"], 3);
+        let error: rmcp::ErrorData = serde_json::from_value(instead["error"].clone()).unwrap();
+        assert_eq!(unreadable_reply_cause(&error), Some(why.as_str()));
+        // The host's own error is not taken for it.
+        let theirs: rmcp::ErrorData =
+            serde_json::from_value(json!({"code": -32700, "message": "x"})).unwrap();
+        assert_eq!(unreadable_reply_cause(&theirs), None);
     }
 }

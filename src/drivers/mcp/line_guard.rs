@@ -18,12 +18,15 @@ const MAX_KEY_BYTES: usize = 64;
 pub enum Piece {
     /// A whole line within the limit, its `\n` included.
     Line(Vec<u8>),
-    /// A line over the limit, already dropped: its length and, when it was a request, its id.
+    /// A line over the limit, already dropped: its length and, when it was a request or a
+    /// response, its id.
     Oversized {
         /// How long the line was.
         bytes: u64,
         /// The request's id, when it was a request.
         request: Option<Value>,
+        /// The id it answers, when it was a response (a host's reply to pi-ask's own request).
+        response: Option<Value>,
     },
 }
 
@@ -82,6 +85,7 @@ impl LineGuard {
             Some((bytes, scanner)) => Piece::Oversized {
                 bytes,
                 request: scanner.request_id(),
+                response: scanner.response_id(),
             },
             None => Piece::Line(std::mem::take(&mut self.line)),
         }
@@ -142,7 +146,17 @@ impl IdScanner {
 
     /// The id of a request: a message with a `method` and a number or string `id`.
     pub fn request_id(&self) -> Option<Value> {
-        if !self.has_method || !self.id_done {
+        self.has_method.then(|| self.id()).flatten()
+    }
+
+    /// The id a response answers: a message with a number or string `id` and no `method`.
+    pub fn response_id(&self) -> Option<Value> {
+        (!self.has_method).then(|| self.id()).flatten()
+    }
+
+    /// The top-level `id`, when it is a number or a string.
+    fn id(&self) -> Option<Value> {
+        if !self.id_done {
             return None;
         }
         match serde_json::from_slice::<Value>(self.id.as_deref()?).ok()? {
@@ -298,6 +312,7 @@ mod tests {
                 Piece::Oversized {
                     bytes: line.len() as u64 + 1,
                     request: Some(json!(7)),
+                    response: None,
                 },
                 Piece::Line(b"{\"ok\":1}\n".to_vec()),
             ]
@@ -357,6 +372,22 @@ mod tests {
         // An id longer than any real one.
         let long = format!(r#"{{"method":"m","id":"{}"}}"#, "x".repeat(MAX_ID_BYTES));
         assert_eq!(scan(&long), None);
+    }
+
+    #[test]
+    fn a_response_names_the_id_it_answers_wherever_it_stands() {
+        let answered = |text: &str| {
+            let mut scanner = IdScanner::default();
+            scanner.feed(text.as_bytes());
+            (scanner.response_id(), scanner.request_id())
+        };
+        assert_eq!(answered(r#"{"id":4,"result":{}}"#), (Some(json!(4)), None));
+        assert_eq!(
+            answered(r#"{"result":{"id":9,"x":[[[]]]},"jsonrpc":"2.0","id":"r-1"}"#),
+            (Some(json!("r-1")), None)
+        );
+        assert_eq!(answered(r#"{"id":4,"method":"m"}"#), (None, Some(json!(4))));
+        assert_eq!(answered(r#"{"id":null,"error":{}}"#), (None, None));
     }
 
     proptest! {

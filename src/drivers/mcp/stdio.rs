@@ -72,36 +72,37 @@ pub async fn pump_input(
         };
         guard.feed(&chunk[..n], &mut pieces);
         for piece in pieces.drain(..) {
-            match piece {
-                Piece::Line(line) => {
-                    let line = match super::line_check::check(line) {
-                        super::line_check::Checked::Pass(line) => line,
-                        super::line_check::Checked::Refuse { reply, why } => {
-                            crate::report::report(&format!(
-                                "a message could not be read ({why}); answered with an error"
-                            ));
-                            if replies.send(reply).await.is_err() {
-                                return;
-                            }
-                            continue;
-                        }
-                    };
-                    if !closed_forms.is_empty()
-                        && let Some(ask) = closed_forms.reply_to(&line)
-                    {
+            use super::line_check::{Checked, check, unreadable_reply};
+            let to_rmcp = match piece {
+                Piece::Line(line) => match check(line) {
+                    Checked::Pass(line) => line,
+                    Checked::Refuse { reply, why } => {
                         crate::report::report(&format!(
-                            "ask {ask}: the host's form answered after the ask had ended; that answer was not used"
+                            "a message could not be read ({why}); answered with an error"
                         ));
+                        if replies.send(reply).await.is_err() {
+                            return;
+                        }
                         continue;
                     }
-                    if to_server.write_all(&line).await.is_err() {
-                        return;
+                    Checked::Unanswerable { instead, why } => {
+                        crate::report::report(&format!(
+                            "a reply from the client could not be read ({why}); the request it answers ends with an error"
+                        ));
+                        instead
                     }
-                }
-                Piece::Oversized { bytes, request } => {
-                    let whose = match &request {
-                        Some(id) => format!("request {id} was answered with an error"),
-                        None => "it named no request to answer".to_owned(),
+                },
+                Piece::Oversized {
+                    bytes,
+                    request,
+                    response,
+                } => {
+                    let whose = match (&request, &response) {
+                        (Some(id), _) => format!("request {id} was answered with an error"),
+                        (None, Some(id)) => {
+                            format!("the request {id} it answers ends with an error")
+                        }
+                        (None, None) => "it named no request to answer".to_owned(),
                     };
                     crate::report::report(&format!(
                         "a message of {bytes} bytes was over the limit of {limit} bytes and was not read; {whose}"
@@ -112,7 +113,27 @@ pub async fn pump_input(
                             return;
                         }
                     }
+                    match response {
+                        Some(id) => unreadable_reply(
+                            &id,
+                            &format!(
+                                "it is {bytes} bytes, over the {limit} bytes read in one message"
+                            ),
+                        ),
+                        None => continue,
+                    }
                 }
+            };
+            if !closed_forms.is_empty()
+                && let Some(ask) = closed_forms.reply_to(&to_rmcp)
+            {
+                crate::report::report(&format!(
+                    "ask {ask}: the host's form answered after the ask had ended; that answer was not used"
+                ));
+                continue;
+            }
+            if to_server.write_all(&to_rmcp).await.is_err() {
+                return;
             }
         }
     }
