@@ -850,3 +850,68 @@ fn ctrl_g_edits_the_answer_in_the_persons_editor_and_the_form_comes_back() {
         "{json}"
     );
 }
+
+/// Bytes of a storm: invalid UTF-8 (lone continuation bytes, cut sequences, overlongs), stray
+/// escapes and cut CSI sequences, printable text; from a fixed seed, so a failure replays.
+fn byte_storm(seed: u64, len: usize, with_escapes: bool) -> Vec<u8> {
+    let mut state = seed;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as u32
+    };
+    let mut out = Vec::with_capacity(len);
+    while out.len() < len {
+        match next() % 8 {
+            0 => out.push(0x80 + (next() % 0x40) as u8),
+            1 => out.extend_from_slice(&[0xe2, 0x82]),
+            2 => out.extend_from_slice(&[0xc0, 0xaf, 0xf8, 0xff]),
+            3 if with_escapes => out.extend_from_slice(b"\x1b["),
+            4 if with_escapes => out.extend_from_slice(b"\x1b[9"),
+            5 if with_escapes => out.extend_from_slice(b"\x1bO"),
+            _ => out.push(b' ' + (next() % 94) as u8),
+        }
+    }
+    out
+}
+
+/// A storm of invalid UTF-8 and stray escape bytes typed into the filter of a 100,000-option
+/// form and into a note editor: each byte sequence is a key or ignored, the form keeps drawing,
+/// and it ends with valid JSON.
+#[test]
+fn a_storm_of_invalid_bytes_in_the_filter_and_a_note_of_a_huge_form_ends_in_valid_json() {
+    let options: Vec<serde_json::Value> = (0..100_000)
+        .map(|i| serde_json::json!({"value": format!("v{i}"), "label": format!("Option {i}")}))
+        .collect();
+    let payload = serde_json::json!({"questions": [
+        {"id": "many", "prompt": "Which one?", "options": options},
+        {"id": "why", "type": "multi", "prompt": "Why?", "options": [{"value": "a"}, {"value": "b"}]}]});
+    let mut s = Session::start(&["ask", "payload.json"], |dir| {
+        std::fs::write(dir.join("payload.json"), payload.to_string()).unwrap();
+    });
+    s.wait_for("Which one?");
+    s.send("/");
+    for round in 0..4 {
+        s.write_raw(&byte_storm(round, 1_000, false));
+    }
+    s.send("\x1b");
+    s.send("n");
+    for round in 0..4 {
+        s.write_raw(&byte_storm(100 + round, 1_000, true));
+    }
+    // Whatever the storm did (it may have moved on, or ended the form), the form still
+    // answers: Ctrl+C ends it at once, cancelled.
+    if s.child.try_wait().unwrap().is_none() {
+        s.write_raw(b"\x03");
+    }
+    // A debug build works through the storm slowly (each key is a frame's measure); the
+    // release build's speed is benches/filter.rs's.
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while s.child.try_wait().unwrap().is_none() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (code, json) = s.finish();
+    assert!(code == 0 || code == 1, "exit code {code}");
+    assert!(json["details"]["cancelled"].is_boolean(), "{json}");
+}
