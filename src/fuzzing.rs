@@ -464,9 +464,14 @@ pub fn mcp_line(data: &[u8]) {
                 let error: rmcp::ErrorData =
                     serde_json::from_value(instead["error"].clone()).expect("an error");
                 assert!(crate::drivers::mcp::line_check::unreadable_reply_cause(&error).is_some());
+                // Its id: the response's (read after lone surrogates are repaired, so an id that
+                // held one reads as U+FFFD).
+                assert!(instead["id"].is_string() || instead["id"].is_number());
                 let mut scanner = IdScanner::default();
                 scanner.feed(line);
-                assert_eq!(Some(&instead["id"]), scanner.response_id().as_ref());
+                if let Some(id) = scanner.response_id() {
+                    assert_eq!(instead["id"], id);
+                }
             }
         }
         match piece {
