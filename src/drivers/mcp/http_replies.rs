@@ -83,6 +83,8 @@ pub async fn guard(limit: usize, request: Request, next: Next) -> Response {
             instead
         }
     };
+    // The body is whole now: its length is known, and no longer chunked.
+    parts.headers.remove(header::TRANSFER_ENCODING);
     parts.headers.remove(header::CONTENT_LENGTH);
     parts
         .headers
