@@ -454,9 +454,13 @@ pub fn mcp_line(data: &[u8]) {
                 "{}",
                 String::from_utf8_lossy(&passed)
             ),
-            crate::drivers::mcp::line_check::Checked::Refuse { reply, .. } => {
+            crate::drivers::mcp::line_check::Checked::Refuse {
+                line: given, reply, ..
+            } => {
                 let reply: Value = serde_json::from_slice(&reply).expect("the reply is JSON");
                 assert_eq!(reply["error"]["code"], -32700);
+                // The line comes back as read (a repair changes escapes' digits only).
+                assert_eq!(given.len(), line.len());
             }
             // A response that does not read: rmcp gets an error response for the same id.
             crate::drivers::mcp::line_check::Checked::Unanswerable { instead, .. } => {

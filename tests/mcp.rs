@@ -1280,3 +1280,20 @@ fn a_2026_07_28_clients_unreadable_form_reply_ends_the_call_with_the_cause() {
         "{said}"
     );
 }
+
+/// Only an accepted form's content is read: a decline that carries stray content (a list) is
+/// still the person's decline, not a reply that could not be read.
+#[test]
+fn a_decline_with_stray_content_is_still_a_decline() {
+    let mut mcp = Mcp::start_logged(&["--elicit", "always"], json!({"elicitation": {}}));
+    mcp.call(1, two_questions());
+    let request = mcp.host_form();
+    // Past the time in which a decline counts as a headless host's.
+    std::thread::sleep(Duration::from_millis(1100));
+    mcp.reply(&request, json!({"action": "decline", "content": [1, 2]}));
+    let details = mcp.response(1)["result"]["structuredContent"].clone();
+    assert_eq!(details["cancelled"], true, "{details}");
+    assert_eq!(details["outcome"], "declined", "{details}");
+    let said = mcp.stderr_after_close();
+    assert!(!said.contains("could not read"), "{said}");
+}

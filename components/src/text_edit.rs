@@ -476,6 +476,8 @@ impl RowCache {
         if self.starts.is_empty() {
             return;
         }
+        // Scans stop further on row by row (each row's scan reads past the next row's start), so
+        // `scanned` is ascending.
         let kept_rows = self.scanned.partition_point(|&end| end <= at);
         self.scanned.truncate(kept_rows);
         self.starts.truncate(kept_rows + 1);

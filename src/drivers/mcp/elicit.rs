@@ -254,17 +254,18 @@ impl Elicitation {
         // What a field holds that its schema does not allow (text, or a list of texts for a
         // choice) is left out; each such field is named once.
         for (name, value) in content {
-            let is_choice = self
-                .fields
-                .iter()
-                .any(|f| f.choice.as_deref() == Some(name));
-            let fits = match value {
-                Value::String(_) => true,
-                Value::Array(items) => is_choice && items.iter().all(Value::is_string),
-                _ => false,
+            let Some(field) = self.fields.iter().find(|f| f.names(name)) else {
+                continue;
             };
-            if !fits && self.fields.iter().any(|f| f.names(name)) {
-                ignored.push(format!("{}: {}", excerpt(name, 40), kind_of(value)));
+            let wrong = match value {
+                Value::String(_) => None,
+                Value::Array(items) if field.choice.as_deref() == Some(name) => {
+                    (!items.iter().all(Value::is_string)).then_some("a list that is not all text")
+                }
+                other => Some(kind_of(other)),
+            };
+            if let Some(kind) = wrong {
+                ignored.push(format!("{}: {kind}", excerpt(name, 40)));
             }
         }
         for ((question, fields), state) in form.questions.iter().zip(&self.fields).zip(&mut states)
@@ -330,7 +331,7 @@ pub fn kind_of(value: &Value) -> &'static str {
         Value::Bool(_) => "true or false",
         Value::Number(_) => "a number",
         Value::String(_) => "text",
-        Value::Array(_) => "a list that is not all text",
+        Value::Array(_) => "a list",
         Value::Object(_) => "an object",
     }
 }

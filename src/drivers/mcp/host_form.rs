@@ -402,7 +402,11 @@ impl AskServer {
             ));
             return None;
         }
-        if let Some(content) = reply.content.as_ref().filter(|c| !c.is_object()) {
+        if let Some(content) = reply
+            .content
+            .as_ref()
+            .filter(|c| kind == ElicitReply::Accept && !c.is_object())
+        {
             let why = format!(
                 "its content is {}, not the form's fields",
                 super::elicit::kind_of(content)
@@ -469,17 +473,12 @@ enum FormFailed {
 
 impl From<rmcp::service::ServiceError> for FormFailed {
     fn from(error: rmcp::service::ServiceError) -> FormFailed {
-        match error {
-            rmcp::service::ServiceError::McpError(data) => {
-                match super::line_check::unreadable_reply_cause(&data) {
-                    Some(why) => FormFailed::Unreadable(why.to_owned()),
-                    None => {
-                        FormFailed::Other(rmcp::service::ServiceError::McpError(data).to_string())
-                    }
-                }
-            }
-            other => FormFailed::Other(other.to_string()),
+        if let rmcp::service::ServiceError::McpError(data) = &error
+            && let Some(why) = super::line_check::unreadable_reply_cause(data)
+        {
+            return FormFailed::Unreadable(why.to_owned());
         }
+        FormFailed::Other(error.to_string())
     }
 }
 

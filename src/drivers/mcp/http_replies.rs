@@ -12,7 +12,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 
-use super::line_check::{Checked, check, unreadable_reply};
+use super::line_check::{Checked, check, oversized_reply_instead};
 
 /// What a POST body becomes.
 #[derive(Debug, PartialEq)]
@@ -29,17 +29,14 @@ pub enum Handed {
 pub fn rewrite(kept: Vec<u8>, total: u64, limit: usize, scanner: &super::IdScanner) -> Handed {
     if total > limit as u64 {
         return match scanner.response_id() {
-            Some(id) => Handed::Instead(unreadable_reply(
-                &id,
-                &format!("it is {total} bytes, over the {limit} bytes read in one message"),
-            )),
+            Some(id) => Handed::Instead(oversized_reply_instead(&id, total, limit)),
             None => Handed::TooLong,
         };
     }
-    match check(kept.clone()) {
+    match check(kept) {
         Checked::Pass(body) => Handed::Pass(body),
         // A request that does not read: rmcp answers it itself (its own 400).
-        Checked::Refuse { .. } => Handed::Pass(kept),
+        Checked::Refuse { line, .. } => Handed::Pass(line),
         Checked::Unanswerable { instead, .. } => Handed::Instead(instead),
     }
 }

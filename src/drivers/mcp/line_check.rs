@@ -22,6 +22,8 @@ pub enum Checked {
     Pass(Vec<u8>),
     /// It does not: this error line is its answer, and why, for standard error.
     Refuse {
+        /// The line as it came (for a reader that leaves the answer to rmcp).
+        line: Vec<u8>,
         /// The JSON-RPC error line (`\n`-terminated).
         reply: Vec<u8>,
         /// What was wrong.
@@ -52,6 +54,14 @@ pub fn unreadable_reply(id: &Value, why: &str) -> Vec<u8> {
     let mut line = reply.to_string().into_bytes();
     line.push(b'\n');
     line
+}
+
+/// [`unreadable_reply`] for a response of `bytes` bytes, over the `limit` read in one message.
+pub fn oversized_reply_instead(id: &Value, bytes: u64, limit: usize) -> Vec<u8> {
+    unreadable_reply(
+        id,
+        &format!("it is {bytes} bytes, over the {limit} bytes read in one message"),
+    )
 }
 
 /// Why the reply could not be read, when `error` is [`unreadable_reply`]'s (not one the host
@@ -86,7 +96,7 @@ pub fn check(line: Vec<u8>) -> Checked {
                 "message": format!("pi-ask mcp could not read this message: {why}")}});
             let mut reply = reply.to_string().into_bytes();
             reply.push(b'\n');
-            Checked::Refuse { reply, why }
+            Checked::Refuse { line, reply, why }
         }
     }
 }

@@ -72,11 +72,11 @@ pub async fn pump_input(
         };
         guard.feed(&chunk[..n], &mut pieces);
         for piece in pieces.drain(..) {
-            use super::line_check::{Checked, check, unreadable_reply};
+            use super::line_check::{Checked, check, oversized_reply_instead};
             let to_rmcp = match piece {
                 Piece::Line(line) => match check(line) {
                     Checked::Pass(line) => line,
-                    Checked::Refuse { reply, why } => {
+                    Checked::Refuse { reply, why, .. } => {
                         crate::report::report(&format!(
                             "a message could not be read ({why}); answered with an error"
                         ));
@@ -114,12 +114,7 @@ pub async fn pump_input(
                         }
                     }
                     match response {
-                        Some(id) => unreadable_reply(
-                            &id,
-                            &format!(
-                                "it is {bytes} bytes, over the {limit} bytes read in one message"
-                            ),
-                        ),
+                        Some(id) => oversized_reply_instead(&id, bytes, limit),
                         None => continue,
                     }
                 }
