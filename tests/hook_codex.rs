@@ -139,7 +139,32 @@ fn home_for(url: &str) -> common::reap::SweptHome {
     .unwrap();
     let setup = pi_ask(home.path(), &["setup", "codex"]);
     assert!(setup.status.success(), "{setup:?}");
+    log_mcp_stderr(home.path());
     home
+}
+
+/// Where `pi-ask mcp`'s standard error goes in a HOME of [`home_for`] (Codex shows none of it).
+fn mcp_stderr(home: &Path) -> PathBuf {
+    home.join("mcp-stderr.log")
+}
+
+/// Points the MCP server `setup` registered at a shell that runs the same program with the same
+/// arguments, its standard error appended to [`mcp_stderr`], so a test can wait for what pi-ask
+/// said instead of sleeping past it.
+fn log_mcp_stderr(home: &Path) {
+    let config = home.join(".codex/config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let registered = format!(
+        "command = \"{}\"\nargs = [\"mcp\"]\n",
+        env!("CARGO_BIN_EXE_pi-ask")
+    );
+    assert!(text.contains(&registered), "{text}");
+    let wrapped = format!(
+        "command = \"/bin/sh\"\nargs = [\"-c\", \"exec \\\"$0\\\" mcp 2>>\\\"$1\\\"\", \"{}\", \"{}\"]\n",
+        env!("CARGO_BIN_EXE_pi-ask"),
+        mcp_stderr(home).display()
+    );
+    std::fs::write(&config, text.replace(&registered, &wrapped)).unwrap();
 }
 
 fn pi_ask(home: &Path, args: &[&str]) -> std::process::Output {
@@ -324,11 +349,21 @@ fn codexs_mcp_call_is_answered_on_the_web_page_though_codex_declines_forms() {
         running,
         served,
         ask,
-        _home,
+        _home: home,
     } = codex_asking(&binary, mcp_ask_user());
     assert_eq!(ask.client, "Codex 0.171.0", "named by its title");
-    // Past the moment Codex would have been sent its form (the default 5 s fallback) and declined.
-    std::thread::sleep(Duration::from_millis(5500));
+    // Codex is sent its form once the grace period is over (no inbox watches), and declines it
+    // at once: the ask waits on.
+    common::wait_file_holds(
+        &mcp_stderr(home.path()),
+        "the host declined its form at once",
+    );
+    assert!(
+        queue_in(home.path())
+            .pending()
+            .iter()
+            .any(|a| a.id == ask.id)
+    );
     let cookie = served.sign_in();
     served.answer(&cookie, &ask.id, &["tab=0&act=pick:1", "tab=1&act=submit"]);
     let output = first_output(&requests);
@@ -395,49 +430,67 @@ fn setup_codex_keeps_the_persons_config_and_undoes_byte_for_byte() {
     assert_eq!(read("config.toml"), "model = [");
 }
 
-/// Types `text` into a TUI's composer and submits it (a composer that takes the Enter right after
-/// fast typing as part of a paste is sent another one). Keys typed while the TUI is still starting
-/// can be dropped (its screen then shows no trace of them): the text is typed again, only then.
+/// Types `text` into a TUI's composer as one bracketed paste (so no paste-burst heuristic takes
+/// the Enter after it for part of the text) and submits it, until the screen shows one of
+/// `started`. Neither the text nor the Enter is sent again once the screen shows any effect of it:
+/// a second Enter would choose in whatever the first one opened.
 fn submit(tui: &mut common::pty::Session, text: &str, started: &[&str]) {
+    // The screen may still show the text in an earlier turn: typed, it shows once more.
     let shown: String = text.chars().take(12).collect();
-    for _ in 0..3 {
-        tui.write_raw(text.as_bytes());
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline && !tui.contents().contains(&shown) {
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        if tui.contents().contains(&shown) {
-            break;
-        }
-    }
-    std::thread::sleep(Duration::from_millis(500));
-    for _ in 0..3 {
-        tui.write_raw(b"\r");
-        let deadline = Instant::now() + Duration::from_secs(3);
-        while Instant::now() < deadline {
-            let screen = tui.contents();
-            if started.iter().any(|s| screen.contains(s)) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-    panic!("{text:?} was never submitted:\n{}", tui.contents());
+    let before = tui.contents().matches(&shown).count();
+    let pasted = format!("\x1b[200~{text}\x1b[201~");
+    send_once_until(tui, pasted.as_bytes(), |screen| {
+        screen.matches(&shown).count() > before
+    });
+    send_once_until(tui, b"\r", |screen| {
+        started.iter().any(|s| screen.contains(s))
+    });
 }
 
-/// Presses `key` until the screen shows `text` (a TUI still starting may drop a key).
+/// Presses `key` until the screen shows `text`: sent again only when the screen did not change
+/// at all (a TUI still starting drops keys), never after it took effect (Shift+Tab cycles modes,
+/// Down moves on).
 fn press_until(tui: &mut common::pty::Session, key: &[u8], text: &str) {
-    for _ in 0..10 {
-        tui.write_raw(key);
-        let deadline = Instant::now() + Duration::from_secs(1);
-        while Instant::now() < deadline {
-            if tui.contents().contains(text) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
+    send_once_until(tui, key, |screen| screen.contains(text));
+}
+
+/// Sends `bytes` to a settled screen and waits up to 30 s for `done`. When the screen settles
+/// again unchanged, the bytes were dropped (a TUI still starting drops keys) and are sent again
+/// (three times at most); once they changed it, they are never sent again, and a screen that
+/// settled without `done` fails the test, shown. The TUI's own updates (a warning, the session
+/// starting) settle before a key is sent, so they are not taken for the key's effect.
+fn send_once_until(tui: &mut common::pty::Session, bytes: &[u8], done: impl Fn(&str) -> bool) {
+    for _ in 0..3 {
+        let before = settled(tui, &done);
+        if done(&before) {
+            return;
+        }
+        tui.write_raw(bytes);
+        let after = settled(tui, &done);
+        if done(&after) {
+            return;
+        }
+        if after != before {
+            panic!("{bytes:?} changed the screen, which never showed what was awaited:\n{after}");
         }
     }
-    panic!("never showed {text:?}:\n{}", tui.contents());
+    panic!("{bytes:?} was dropped three times:\n{}", tui.contents());
+}
+
+/// The screen once it has not changed for a second, or shows `done` (30 s at most).
+fn settled(tui: &common::pty::Session, done: impl Fn(&str) -> bool) -> String {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut last = tui.contents();
+    let mut since = Instant::now();
+    while since.elapsed() < Duration::from_secs(1) && Instant::now() < deadline && !done(&last) {
+        std::thread::sleep(Duration::from_millis(100));
+        let screen = tui.contents();
+        if screen != last {
+            last = screen;
+            since = Instant::now();
+        }
+    }
+    last
 }
 
 /// Waits up to 30 s for `text` on a session's screen.
