@@ -14,7 +14,7 @@ use crate::settings::{Setting, Settings};
 use crate::stores::config::{ConfigPaths, ConfigSource, load, save_setting};
 
 /// Every target, by its name in `fuzz/`.
-pub const TARGETS: [&str; 21] = [
+pub const TARGETS: [&str; 22] = [
     "payload",
     "keymaps",
     "config_toml",
@@ -36,6 +36,7 @@ pub const TARGETS: [&str; 21] = [
     "hook_event",
     "host_form_reply",
     "json_edit",
+    "hook_command",
 ];
 
 /// Runs target `name` on `data` (`dir`: a scratch folder for the targets that write files).
@@ -60,6 +61,7 @@ pub fn run(name: &str, data: &[u8], dir: &Path) {
         "markdown" => markdown(data),
         "web_press" => web_press(data),
         "json_edit" => json_edit(data),
+        "hook_command" => hook_command(data),
         "hook_event" => hook_event(data),
         "host_form_reply" => host_form_reply(data),
         other => panic!("no fuzz target {other}"),
@@ -802,4 +804,23 @@ pub fn json_edit(data: &[u8]) {
             assert_eq!(back, old, "the undo gives the value back");
         }
     }
+}
+
+/// A hook's shell command as `doctor` reads its program: any text reads without a panic, and a
+/// program quoted as `setup` writes it reads back as itself.
+pub fn hook_command(data: &[u8]) {
+    use crate::drivers::hooks::setup::command_program;
+    let text = String::from_utf8_lossy(data);
+    if let Some(program) = command_program(&text) {
+        assert!(
+            program.len() <= text.len(),
+            "a program is part of its command"
+        );
+    }
+    let quoted = format!("'{}' hook claude", text.replace('\'', r"'\''"));
+    assert_eq!(
+        command_program(&quoted).as_deref(),
+        Some(&*text),
+        "setup's quoting reads back"
+    );
 }

@@ -18,6 +18,7 @@ fn doctor(home: &Path, args: &[&str]) -> (i32, String) {
         .env_remove("PI_ASK_HISTORY")
         .env_remove("PI_ASK_CONFIG")
         .env_remove("PI_CODING_AGENT_DIR")
+        .env_remove("CODEX_HOME")
         .output()
         .unwrap();
     (
@@ -156,4 +157,76 @@ fn doctor_names_both_folders_when_pi_ask_queue_splits_the_queue() {
         "{text}"
     );
     assert!(line.contains("1 waiting that no inbox sees"), "{text}");
+}
+
+/// The programs `pi-ask setup` wrote into the hosts' files are checked as the running one is:
+/// a hook whose program sits in a folder others can write (what mallory replaces) is a problem
+/// named with its file; one only its owner can change is fine; a home with no host set up says so.
+#[test]
+fn a_hook_whose_program_others_can_change_is_a_problem() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().unwrap();
+    let (code, text) = doctor(home.path(), &[]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        line(&text, "hooks").contains("no host runs pi-ask"),
+        "{text}"
+    );
+
+    let shared = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(shared.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let planted = shared.path().join("pi-ask");
+    std::fs::copy(env!("CARGO_BIN_EXE_pi-ask"), &planted).unwrap();
+    let claude = home.path().join(".claude");
+    std::fs::create_dir_all(&claude).unwrap();
+    let command = format!("'{}' hook claude", planted.display());
+    std::fs::write(
+        claude.join("settings.json"),
+        serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "AskUserQuestion",
+            "hooks": [{"type": "command", "command": command}]}]}})
+        .to_string(),
+    )
+    .unwrap();
+    let codex = home.path().join(".codex");
+    std::fs::create_dir_all(&codex).unwrap();
+    std::fs::write(
+        codex.join("config.toml"),
+        format!(
+            "[mcp_servers.pi-ask]\ncommand = \"{}\"\nargs = [\"mcp\"]\n",
+            env!("CARGO_BIN_EXE_pi-ask")
+        ),
+    )
+    .unwrap();
+    let before: Vec<_> = [claude.join("settings.json"), codex.join("config.toml")]
+        .iter()
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    let (code, text) = doctor(home.path(), &[]);
+    assert_eq!(code, 1, "{text}");
+    let claudes = text
+        .lines()
+        .find(|l| l.contains("Claude Code runs"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        claudes.starts_with("!!")
+            && claudes.contains("can be written by others (mode 777)")
+            && claudes.contains("settings.json")
+            && claudes.contains("pi-ask setup claude"),
+        "{text}"
+    );
+    let codexs = text
+        .lines()
+        .find(|l| l.contains("Codex runs"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(codexs.starts_with("ok"), "{text}");
+    let after: Vec<_> = [claude.join("settings.json"), codex.join("config.toml")]
+        .iter()
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    assert_eq!(before, after, "doctor changes no host file");
+
+    // Taken out of others' reach, the same hook is fine.
+    std::fs::set_permissions(shared.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let (code, text) = doctor(home.path(), &[]);
+    assert_eq!(code, 0, "{text}");
 }

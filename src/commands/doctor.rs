@@ -1,8 +1,11 @@
 //! `pi-ask doctor`: what pi-ask would use here and whether it works, one finding a line: the
-//! config, the history, where MCP asks go and whether an inbox watches them, and the terminal.
+//! config, the history, where MCP asks go and whether an inbox watches them, the terminal, and
+//! the pi-ask programs the hosts' hooks run.
 //! Reads only; creates nothing.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use crate::drivers::hooks::Host;
 
 use crate::report::CommandOutcome;
 use crate::stores::config::{ConfigPaths, ConfigSource};
@@ -312,6 +315,99 @@ pub fn program() -> Finding {
     }
 }
 
+/// The programs pi-ask's entries in `host`'s own files run (hooks and MCP server), each with the
+/// file it is written in. A file that is missing or unreadable has none (setup says why).
+fn installed_programs(host: Host) -> Vec<(String, PathBuf)> {
+    use crate::drivers::hooks::setup as entries;
+    let read = |name: &str| {
+        let path = super::setup::host_file(host, name).ok()?;
+        let text = crate::bounded_read::ReadRule::capped(64 * 1024 * 1024)
+            .read_text(&path)
+            .ok()?;
+        Some((path, text))
+    };
+    let mut found = Vec::new();
+    let hooks_name = match host {
+        Host::Claude | Host::Gemini => "settings.json",
+        Host::Codex => "hooks.json",
+    };
+    if let Some((path, text)) = read(hooks_name)
+        && let Ok(settings) = serde_json::from_str::<serde_json::Value>(&text)
+    {
+        for slot in host.slots() {
+            found.extend(
+                entries::hook_programs(&settings, &slot)
+                    .into_iter()
+                    .map(|p| (p, path.clone())),
+            );
+        }
+        if host == Host::Gemini {
+            found.extend(entries::mcp_program_json(&settings).map(|p| (p, path.clone())));
+        }
+    }
+    match host {
+        Host::Claude => {
+            if let Some((path, text)) = read(".claude.json")
+                && let Ok(config) = serde_json::from_str::<serde_json::Value>(&text)
+            {
+                found.extend(entries::mcp_program_json(&config).map(|p| (p, path)));
+            }
+        }
+        Host::Codex => {
+            if let Some((path, text)) = read("config.toml") {
+                found.extend(entries::mcp_program_toml(&text).map(|p| (p, path)));
+            }
+        }
+        Host::Gemini => {}
+    }
+    found
+}
+
+/// The programs `pi-ask setup` wrote into the hosts' hooks and MCP configs, checked as
+/// [`program`] checks this one: a host runs them as the user, so one that someone else could
+/// change (it, or a folder above it) is a problem, as is one that is not there.
+pub fn installed_hooks() -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for host in [Host::Claude, Host::Codex, Host::Gemini] {
+        let mut seen: Vec<String> = Vec::new();
+        for (program, file) in installed_programs(host) {
+            if seen.contains(&program) {
+                continue;
+            }
+            seen.push(program.clone());
+            let path = Path::new(&program);
+            let why = if path.is_absolute() {
+                crate::ownership::program_changeable_because(path)
+            } else {
+                Some(format!(
+                    "{program} is not a full path, so it is whatever comes first on the host's PATH"
+                ))
+            };
+            findings.push(match why {
+                None => finding("hooks", format!("{} runs {program}", host.name()), false),
+                Some(why) => finding(
+                    "hooks",
+                    format!(
+                        "{} runs {program} (written in {}): {why}; install pi-ask where only you can write and run `pi-ask setup {}` again",
+                        host.name(),
+                        shown(&file),
+                        host.word()
+                    ),
+                    true,
+                ),
+            });
+        }
+    }
+    if findings.is_empty() {
+        findings.push(finding(
+            "hooks",
+            "no host runs pi-ask (`pi-ask setup claude|codex|gemini` registers it)".to_owned(),
+            false,
+        ));
+    }
+    findings
+}
+
 /// Prints every finding; done when none is a problem, not ready otherwise.
 pub fn doctor(
     config_path: Option<&Path>,
@@ -323,6 +419,7 @@ pub fn doctor(
     findings.extend(split_queues(queue_dir, |k| std::env::var(k).ok()));
     findings.push(terminal(std::env::var("TERM").ok().as_deref()));
     findings.push(program());
+    findings.extend(installed_hooks());
     let mut problems = 0;
     for f in &findings {
         let mark = if f.problem { "!!" } else { "ok" };

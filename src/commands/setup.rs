@@ -176,7 +176,7 @@ impl Part {
 }
 
 /// The host's config folder: Codex's `$CODEX_HOME`, else the folder under the home.
-fn host_file(host: Host, name: &str) -> Result<PathBuf, SetupError> {
+pub(crate) fn host_file(host: Host, name: &str) -> Result<PathBuf, SetupError> {
     let home = || {
         std::env::var_os("HOME")
             .filter(|h| !h.is_empty())

@@ -296,8 +296,128 @@ pub fn unregister_mcp_toml(text: &str) -> Result<(String, Change), Unfit> {
     Ok((doc.to_string(), Change::Changed))
 }
 
+/// The programs pi-ask's hooks in `slot` of `settings` run, as the file has them (for `doctor`,
+/// which checks that nobody else can change them).
+pub fn hook_programs(settings: &Value, slot: &HookSlot) -> Vec<String> {
+    settings
+        .get("hooks")
+        .and_then(|hooks| hooks.get(slot.event))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.get("hooks").and_then(Value::as_array))
+        .flatten()
+        .filter(|hook| slot.is_ours(hook))
+        .filter_map(|hook| hook.get("command").and_then(Value::as_str))
+        .filter_map(command_program)
+        .collect()
+}
+
+/// The program a hook's shell command runs: its first word, with the shell's quoting undone
+/// (single quotes as `setup` writes them, `'\''` inside; double quotes; backslashes). `None` for
+/// a command with no word or an unclosed quote.
+pub fn command_program(command: &str) -> Option<String> {
+    let mut word = String::new();
+    let mut chars = command.trim_start().chars();
+    let mut started = false;
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => break,
+            '\'' => loop {
+                match chars.next()? {
+                    '\'' => break,
+                    c => word.push(c),
+                }
+            },
+            '"' => loop {
+                match chars.next()? {
+                    '"' => break,
+                    '\\' => word.push(chars.next()?),
+                    c => word.push(c),
+                }
+            },
+            '\\' => word.push(chars.next()?),
+            c => word.push(c),
+        }
+        started = true;
+    }
+    started.then_some(word)
+}
+
+/// The program pi-ask's MCP server entry in a JSON config runs (only an entry running `mcp`).
+pub fn mcp_program_json(config: &Value) -> Option<String> {
+    let server = config.get("mcpServers")?.get(MCP_NAME)?;
+    let runs_mcp = server
+        .get("args")
+        .and_then(Value::as_array)
+        .is_some_and(|a| a.first().and_then(Value::as_str) == Some("mcp"));
+    runs_mcp
+        .then(|| server.get("command").and_then(Value::as_str))
+        .flatten()
+        .map(str::to_owned)
+}
+
+/// The program pi-ask's MCP server in Codex's `config.toml` runs (only an entry running `mcp`).
+pub fn mcp_program_toml(text: &str) -> Option<String> {
+    let table: toml::Table = toml::from_str(text).ok()?;
+    let server = table.get("mcp_servers")?.get(MCP_NAME)?;
+    let runs_mcp = server
+        .get("args")
+        .and_then(toml::Value::as_array)
+        .is_some_and(|a| a.first().and_then(toml::Value::as_str) == Some("mcp"));
+    runs_mcp
+        .then(|| server.get("command").and_then(toml::Value::as_str))
+        .flatten()
+        .map(str::to_owned)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_hook_commands_program_is_its_first_word_unquoted() {
+        assert_eq!(
+            command_program("'/opt/pi ask/bin/pi-ask' hook claude").as_deref(),
+            Some("/opt/pi ask/bin/pi-ask")
+        );
+        assert_eq!(
+            command_program(r"'/home/o'\''brien/pi-ask' hook codex").as_deref(),
+            Some("/home/o'brien/pi-ask")
+        );
+        assert_eq!(
+            command_program(r#"  "/a \"b\"/pi-ask" hook x"#).as_deref(),
+            Some(r#"/a "b"/pi-ask"#)
+        );
+        assert_eq!(
+            command_program(r"/usr/bin/pi\ ask hook").as_deref(),
+            Some("/usr/bin/pi ask")
+        );
+        assert_eq!(command_program("   "), None);
+        assert_eq!(command_program("'/never closed hook"), None);
+    }
+
+    #[test]
+    fn the_programs_of_pi_asks_entries_are_found_and_no_others() {
+        let slot = HookSlot {
+            event: "PreToolUse",
+            matcher: "AskUserQuestion",
+            marker: "hook claude",
+        };
+        let settings = json!({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit hook claude"}]},
+            {"matcher": "AskUserQuestion", "hooks": [
+                {"type": "command", "command": "'/tmp/x/pi-ask' hook claude"}]},
+        ]}});
+        assert_eq!(hook_programs(&settings, &slot), vec!["/tmp/x/pi-ask"]);
+        assert!(hook_programs(&json!({"hooks": 3}), &slot).is_empty());
+        let config = json!({"mcpServers": {"pi-ask": {"command": "/b/pi-ask", "args": ["mcp"]}}});
+        assert_eq!(mcp_program_json(&config).as_deref(), Some("/b/pi-ask"));
+        let other = json!({"mcpServers": {"pi-ask": {"command": "/b/other", "args": ["serve"]}}});
+        assert_eq!(mcp_program_json(&other), None);
+        let toml = "[mcp_servers.pi-ask]\ncommand = \"/c/pi-ask\"\nargs = [\"mcp\"]\n";
+        assert_eq!(mcp_program_toml(toml).as_deref(), Some("/c/pi-ask"));
+        assert_eq!(mcp_program_toml("model = ["), None);
+    }
+
     use super::*;
 
     const CLAUDE: HookSlot = HookSlot {
