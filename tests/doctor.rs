@@ -197,6 +197,18 @@ fn a_hook_whose_program_others_can_change_is_a_problem() {
         ),
     )
     .unwrap();
+    // Gemini CLI's one settings file holds its hook and its MCP entry, both this program: one line.
+    let gemini = home.path().join(".gemini");
+    std::fs::create_dir_all(&gemini).unwrap();
+    let own = env!("CARGO_BIN_EXE_pi-ask");
+    std::fs::write(
+        gemini.join("settings.json"),
+        serde_json::json!({"hooks": {"BeforeTool": [{"matcher": "ask_user",
+            "hooks": [{"type": "command", "command": format!("'{own}' hook gemini")}]}]},
+            "mcpServers": {"pi-ask": {"command": own, "args": ["mcp"]}}})
+        .to_string(),
+    )
+    .unwrap();
     let before: Vec<_> = [claude.join("settings.json"), codex.join("config.toml")]
         .iter()
         .map(|p| std::fs::read(p).unwrap())
@@ -219,6 +231,14 @@ fn a_hook_whose_program_others_can_change_is_a_problem() {
         .find(|l| l.contains("Codex runs"))
         .unwrap_or_else(|| panic!("{text}"));
     assert!(codexs.starts_with("ok"), "{text}");
+    let geminis: Vec<_> = text
+        .lines()
+        .filter(|l| l.contains("Gemini CLI runs"))
+        .collect();
+    assert!(
+        geminis.len() == 1 && geminis[0].starts_with("ok") && geminis[0].contains(own),
+        "{text}"
+    );
     let after: Vec<_> = [claude.join("settings.json"), codex.join("config.toml")]
         .iter()
         .map(|p| std::fs::read(p).unwrap())

@@ -362,7 +362,8 @@ fn codexs_mcp_call_is_answered_on_the_web_page_though_codex_declines_forms() {
         queue_in(home.path())
             .pending()
             .iter()
-            .any(|a| a.id == ask.id)
+            .any(|a| a.id == ask.id),
+        "the decline left the ask waiting"
     );
     let cookie = served.sign_in();
     served.answer(&cookie, &ask.id, &["tab=0&act=pick:1", "tab=1&act=submit"]);
@@ -437,7 +438,7 @@ fn setup_codex_keeps_the_persons_config_and_undoes_byte_for_byte() {
 fn submit(tui: &mut common::pty::Session, text: &str, started: &[&str]) {
     // The screen may still show the text in an earlier turn: typed, it shows once more.
     let shown: String = text.chars().take(12).collect();
-    let before = tui.contents().matches(&shown).count();
+    let before = settled(tui, |_| false).matches(&shown).count();
     let pasted = format!("\x1b[200~{text}\x1b[201~");
     send_once_until(tui, pasted.as_bytes(), |screen| {
         screen.matches(&shown).count() > before

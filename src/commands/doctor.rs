@@ -318,47 +318,38 @@ pub fn program() -> Finding {
 /// The programs pi-ask's entries in `host`'s own files run (hooks and MCP server), each with the
 /// file it is written in. A file that is missing or unreadable has none (setup says why).
 fn installed_programs(host: Host) -> Vec<(String, PathBuf)> {
+    use super::setup::{HOST_FILE_CAP, hooks_file_name, host_file, mcp_file_name};
     use crate::drivers::hooks::setup as entries;
     let read = |name: &str| {
-        let path = super::setup::host_file(host, name).ok()?;
-        let text = crate::bounded_read::ReadRule::capped(64 * 1024 * 1024)
+        let path = host_file(host, name).ok()?;
+        let text = crate::bounded_read::ReadRule::capped(HOST_FILE_CAP)
             .read_text(&path)
             .ok()?;
         Some((path, text))
     };
-    let mut found = Vec::new();
-    let hooks_name = match host {
-        Host::Claude | Host::Gemini => "settings.json",
-        Host::Codex => "hooks.json",
+    let json = |text: &str| serde_json::from_str::<serde_json::Value>(text).ok();
+    let hooks = read(hooks_file_name(host));
+    // Gemini CLI keeps both in one file: read once.
+    let mcp = if mcp_file_name(host) == hooks_file_name(host) {
+        hooks.clone()
+    } else {
+        read(mcp_file_name(host))
     };
-    if let Some((path, text)) = read(hooks_name)
-        && let Ok(settings) = serde_json::from_str::<serde_json::Value>(&text)
+    let mut found = Vec::new();
+    if let Some((path, text)) = hooks
+        && let Some(settings) = json(&text)
     {
         for slot in host.slots() {
-            found.extend(
-                entries::hook_programs(&settings, &slot)
-                    .into_iter()
-                    .map(|p| (p, path.clone())),
-            );
-        }
-        if host == Host::Gemini {
-            found.extend(entries::mcp_program_json(&settings).map(|p| (p, path.clone())));
+            let programs = entries::hook_programs(&settings, &slot);
+            found.extend(programs.into_iter().map(|p| (p, path.clone())));
         }
     }
-    match host {
-        Host::Claude => {
-            if let Some((path, text)) = read(".claude.json")
-                && let Ok(config) = serde_json::from_str::<serde_json::Value>(&text)
-            {
-                found.extend(entries::mcp_program_json(&config).map(|p| (p, path)));
-            }
-        }
-        Host::Codex => {
-            if let Some((path, text)) = read("config.toml") {
-                found.extend(entries::mcp_program_toml(&text).map(|p| (p, path)));
-            }
-        }
-        Host::Gemini => {}
+    if let Some((path, text)) = mcp {
+        let program = match host {
+            Host::Codex => entries::mcp_program_toml(&text),
+            Host::Claude | Host::Gemini => json(&text).and_then(|c| entries::mcp_program_json(&c)),
+        };
+        found.extend(program.map(|p| (p, path)));
     }
     found
 }

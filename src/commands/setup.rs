@@ -195,30 +195,40 @@ pub(crate) fn host_file(host: Host, name: &str) -> Result<PathBuf, SetupError> {
     })
 }
 
+/// The name of `host`'s hooks file in its config folder ([`host_file`]).
+pub(crate) fn hooks_file_name(host: Host) -> &'static str {
+    match host {
+        Host::Claude | Host::Gemini => "settings.json",
+        Host::Codex => "hooks.json",
+    }
+}
+
+/// The name of `host`'s MCP config file ([`host_file`]; Gemini CLI keeps its MCP servers beside
+/// its hooks).
+pub(crate) fn mcp_file_name(host: Host) -> &'static str {
+    match host {
+        Host::Claude => ".claude.json",
+        Host::Codex => "config.toml",
+        Host::Gemini => "settings.json",
+    }
+}
+
 /// `pi-ask setup <host>`: each of the host's files edited in turn (a file already so is left
 /// untouched; one that cannot take its entry stops the command before the next is written).
 pub fn run(host: Host, options: &SetupOptions) -> Ended {
     let hooks = match &options.hooks_file {
         Some(path) => path.clone(),
-        None => host_file(
-            host,
-            match host {
-                Host::Claude | Host::Gemini => "settings.json",
-                Host::Codex => "hooks.json",
-            },
-        )?,
+        None => host_file(host, hooks_file_name(host))?,
     };
     let mut parts = vec![(Part::Hook, hooks)];
     if !options.no_mcp {
-        let (part, name) = match host {
-            Host::Claude => (Part::McpJson, ".claude.json"),
-            Host::Codex => (Part::McpToml, "config.toml"),
-            // Gemini CLI keeps its MCP servers beside its hooks.
-            Host::Gemini => (Part::McpJson, "settings.json"),
+        let part = match host {
+            Host::Codex => Part::McpToml,
+            Host::Claude | Host::Gemini => Part::McpJson,
         };
         let path = match &options.mcp_file {
             Some(path) => path.clone(),
-            None => host_file(host, name)?,
+            None => host_file(host, mcp_file_name(host))?,
         };
         parts.push((part, path));
     }
@@ -308,7 +318,7 @@ impl Planned {
 
 /// The largest host file read (Claude Code's `~/.claude.json` keeps every project's state and
 /// grows to megabytes).
-const HOST_FILE_CAP: u64 = 64 * 1024 * 1024;
+pub(crate) const HOST_FILE_CAP: u64 = 64 * 1024 * 1024;
 
 /// `parts` put in (or taken out of) the file at `target`, checked writable when it changes.
 fn plan(

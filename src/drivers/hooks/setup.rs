@@ -212,12 +212,7 @@ pub fn unregister_mcp_json(config: &mut Value) -> Result<Change, Unfit> {
     let Some(servers) = config.get_mut("mcpServers").and_then(Value::as_object_mut) else {
         return Ok(Change::AlreadySo);
     };
-    let ours = servers.get(MCP_NAME).is_some_and(|s| {
-        s.get("args")
-            .and_then(Value::as_array)
-            .is_some_and(|a| a.first().and_then(Value::as_str) == Some("mcp"))
-    });
-    if !ours {
+    if !servers.get(MCP_NAME).is_some_and(runs_mcp_json) {
         return Ok(Change::AlreadySo);
     }
     servers.shift_remove(MCP_NAME);
@@ -227,6 +222,23 @@ pub fn unregister_mcp_json(config: &mut Value) -> Result<Change, Unfit> {
         root.shift_remove("mcpServers");
     }
     Ok(Change::Changed)
+}
+
+/// Whether an `mcpServers` entry runs pi-ask's `mcp` (its first argument): how pi-ask's entry
+/// is told from one of that name the person wrote for something else.
+fn runs_mcp_json(server: &Value) -> bool {
+    server
+        .get("args")
+        .and_then(Value::as_array)
+        .is_some_and(|a| a.first().and_then(Value::as_str) == Some("mcp"))
+}
+
+/// [`runs_mcp_json`] for a `[mcp_servers]` entry of Codex's `config.toml`.
+fn runs_mcp_toml(server: &toml_edit::Item) -> bool {
+    server
+        .get("args")
+        .and_then(|a| a.as_array())
+        .is_some_and(|a| a.get(0).and_then(|v| v.as_str()) == Some("mcp"))
 }
 
 /// Codex's `config.toml` text with `[mcp_servers.pi-ask]` running `program` with `args` (tool
@@ -281,12 +293,7 @@ pub fn unregister_mcp_toml(text: &str) -> Result<(String, Change), Unfit> {
     else {
         return Ok((text.to_owned(), Change::AlreadySo));
     };
-    let ours = servers
-        .get(MCP_NAME)
-        .and_then(|s| s.get("args"))
-        .and_then(|a| a.as_array())
-        .is_some_and(|a| a.get(0).and_then(|v| v.as_str()) == Some("mcp"));
-    if !ours {
+    if !servers.get(MCP_NAME).is_some_and(runs_mcp_toml) {
         return Ok((text.to_owned(), Change::AlreadySo));
     }
     servers.remove(MCP_NAME);
@@ -347,77 +354,20 @@ pub fn command_program(command: &str) -> Option<String> {
 /// The program pi-ask's MCP server entry in a JSON config runs (only an entry running `mcp`).
 pub fn mcp_program_json(config: &Value) -> Option<String> {
     let server = config.get("mcpServers")?.get(MCP_NAME)?;
-    let runs_mcp = server
-        .get("args")
-        .and_then(Value::as_array)
-        .is_some_and(|a| a.first().and_then(Value::as_str) == Some("mcp"));
-    runs_mcp
-        .then(|| server.get("command").and_then(Value::as_str))
-        .flatten()
-        .map(str::to_owned)
+    let program = server.get("command").and_then(Value::as_str)?;
+    runs_mcp_json(server).then(|| program.to_owned())
 }
 
 /// The program pi-ask's MCP server in Codex's `config.toml` runs (only an entry running `mcp`).
 pub fn mcp_program_toml(text: &str) -> Option<String> {
-    let table: toml::Table = toml::from_str(text).ok()?;
-    let server = table.get("mcp_servers")?.get(MCP_NAME)?;
-    let runs_mcp = server
-        .get("args")
-        .and_then(toml::Value::as_array)
-        .is_some_and(|a| a.first().and_then(toml::Value::as_str) == Some("mcp"));
-    runs_mcp
-        .then(|| server.get("command").and_then(toml::Value::as_str))
-        .flatten()
-        .map(str::to_owned)
+    let doc: toml_edit::DocumentMut = text.parse().ok()?;
+    let server = doc.get("mcp_servers")?.get(MCP_NAME)?;
+    let program = server.get("command").and_then(|c| c.as_str())?;
+    runs_mcp_toml(server).then(|| program.to_owned())
 }
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn a_hook_commands_program_is_its_first_word_unquoted() {
-        assert_eq!(
-            command_program("'/opt/pi ask/bin/pi-ask' hook claude").as_deref(),
-            Some("/opt/pi ask/bin/pi-ask")
-        );
-        assert_eq!(
-            command_program(r"'/home/o'\''brien/pi-ask' hook codex").as_deref(),
-            Some("/home/o'brien/pi-ask")
-        );
-        assert_eq!(
-            command_program(r#"  "/a \"b\"/pi-ask" hook x"#).as_deref(),
-            Some(r#"/a "b"/pi-ask"#)
-        );
-        assert_eq!(
-            command_program(r"/usr/bin/pi\ ask hook").as_deref(),
-            Some("/usr/bin/pi ask")
-        );
-        assert_eq!(command_program("   "), None);
-        assert_eq!(command_program("'/never closed hook"), None);
-    }
-
-    #[test]
-    fn the_programs_of_pi_asks_entries_are_found_and_no_others() {
-        let slot = HookSlot {
-            event: "PreToolUse",
-            matcher: "AskUserQuestion",
-            marker: "hook claude",
-        };
-        let settings = json!({"hooks": {"PreToolUse": [
-            {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit hook claude"}]},
-            {"matcher": "AskUserQuestion", "hooks": [
-                {"type": "command", "command": "'/tmp/x/pi-ask' hook claude"}]},
-        ]}});
-        assert_eq!(hook_programs(&settings, &slot), vec!["/tmp/x/pi-ask"]);
-        assert!(hook_programs(&json!({"hooks": 3}), &slot).is_empty());
-        let config = json!({"mcpServers": {"pi-ask": {"command": "/b/pi-ask", "args": ["mcp"]}}});
-        assert_eq!(mcp_program_json(&config).as_deref(), Some("/b/pi-ask"));
-        let other = json!({"mcpServers": {"pi-ask": {"command": "/b/other", "args": ["serve"]}}});
-        assert_eq!(mcp_program_json(&other), None);
-        let toml = "[mcp_servers.pi-ask]\ncommand = \"/c/pi-ask\"\nargs = [\"mcp\"]\n";
-        assert_eq!(mcp_program_toml(toml).as_deref(), Some("/c/pi-ask"));
-        assert_eq!(mcp_program_toml("model = ["), None);
-    }
-
     use super::*;
 
     const CLAUDE: HookSlot = HookSlot {
@@ -589,5 +539,50 @@ mod tests {
             Err(Unfit::NotToml(_))
         ));
         assert!(register_mcp_toml("mcp_servers = 3", "p", &[], 1).is_err());
+    }
+
+    #[test]
+    fn a_hook_commands_program_is_its_first_word_unquoted() {
+        assert_eq!(
+            command_program("'/opt/pi ask/bin/pi-ask' hook claude").as_deref(),
+            Some("/opt/pi ask/bin/pi-ask")
+        );
+        assert_eq!(
+            command_program(r"'/home/o'\''brien/pi-ask' hook codex").as_deref(),
+            Some("/home/o'brien/pi-ask")
+        );
+        assert_eq!(
+            command_program(r#"  "/a \"b\"/pi-ask" hook x"#).as_deref(),
+            Some(r#"/a "b"/pi-ask"#)
+        );
+        assert_eq!(
+            command_program(r"/usr/bin/pi\ ask hook").as_deref(),
+            Some("/usr/bin/pi ask")
+        );
+        assert_eq!(command_program("   "), None);
+        assert_eq!(command_program("'/never closed hook"), None);
+    }
+
+    #[test]
+    fn the_programs_of_pi_asks_entries_are_found_and_no_others() {
+        let slot = HookSlot {
+            event: "PreToolUse",
+            matcher: "AskUserQuestion",
+            marker: "hook claude",
+        };
+        let settings = json!({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit hook claude"}]},
+            {"matcher": "AskUserQuestion", "hooks": [
+                {"type": "command", "command": "'/tmp/x/pi-ask' hook claude"}]},
+        ]}});
+        assert_eq!(hook_programs(&settings, &slot), vec!["/tmp/x/pi-ask"]);
+        assert!(hook_programs(&json!({"hooks": 3}), &slot).is_empty());
+        let config = json!({"mcpServers": {"pi-ask": {"command": "/b/pi-ask", "args": ["mcp"]}}});
+        assert_eq!(mcp_program_json(&config).as_deref(), Some("/b/pi-ask"));
+        let other = json!({"mcpServers": {"pi-ask": {"command": "/b/other", "args": ["serve"]}}});
+        assert_eq!(mcp_program_json(&other), None);
+        let toml = "[mcp_servers.pi-ask]\ncommand = \"/c/pi-ask\"\nargs = [\"mcp\"]\n";
+        assert_eq!(mcp_program_toml(toml).as_deref(), Some("/c/pi-ask"));
+        assert_eq!(mcp_program_toml("model = ["), None);
     }
 }
